@@ -1,6 +1,7 @@
 //! `cargo xtask codegen`: schema -> IR -> Rust for v1 and v2 (stable and
 //! unstable merged behind the `unstable` feature) and for the fixture schemas.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -226,7 +227,16 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     let plan = Plan::version(&stable, &unstable);
     let choices = crate::plan::VersionChoices::of(version, &plan, stable.defs.is_empty());
     check_rpc_names(&plan, &[&stable, &unstable], choices.reducer)?;
-    let (mut items, registry) = emit_version(&plan);
+    let (mut items, registry, schemas) = emit_version(&plan);
+    if !schemas.is_empty() {
+        // A fragment of a shape only one build has is unused in the other.
+        items.push(quote! {
+            /// The `schemars` fragments of this module's types, out of line.
+            #[cfg(feature = "schemars")]
+            #[allow(dead_code)]
+            mod schemas;
+        });
+    }
     items.push(protocol_version(&choices));
     if choices.reducer {
         // The hand-written reducer over the generated upserts (generated/src/session.rs).
@@ -257,6 +267,16 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     );
     let (text, count) = render_counted(&names, &doc, items, &format!("{version}/mod.rs"))?;
     g.files.push((layout.out_dir.join(version).join("mod.rs"), text));
+    if !schemas.is_empty() {
+        let consts = schemas.iter().map(|(name, json)| {
+            let (name, json) =
+                (proc_macro2::Ident::new(name, proc_macro2::Span::call_site()), proc_macro2::Literal::string(json));
+            quote! { pub(super) const #name: &str = #json; }
+        });
+        let doc = format!(" The JSON Schema fragment of each ACP {version} type, as `schemars::JsonSchema` embeds it.");
+        let text = render(&names, &doc, consts.collect(), &format!("{version}/schemas.rs"))?;
+        g.files.push((layout.out_dir.join(version).join("schemas.rs"), text));
+    }
     g.stats.push(Stat {
         schemas: names.iter().map(|s| s.to_string()).collect(),
         defs: read.iter().map(|m| m.defs.len()).collect(),
@@ -338,11 +358,13 @@ pub fn fixture_files(dir: &Path) -> Result<Vec<PathBuf>> {
 /// Also returns the version's `reencode` registry, which lives in `acp-tools`
 /// (instantiating a decoder for every type costs the bindings' users compile time).
 pub fn merge(stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStream) {
-    emit_version(&Plan::version(stable, unstable))
+    let (items, registry, _) = emit_version(&Plan::version(stable, unstable));
+    (items, registry)
 }
 
 /// [`merge`] for a plan already made from `stable` and `unstable`.
-fn emit_version(plan: &Plan<'_>) -> (Vec<TokenStream>, TokenStream) {
+/// Returns the items, the registry and the `schemars` fragments by constant.
+fn emit_version(plan: &Plan<'_>) -> (Vec<TokenStream>, TokenStream, BTreeMap<String, String>) {
     let stable_emitter = Emitter::new(CRATE_RUNTIME, plan.stable.clone()).with_schemars();
     let unstable_emitter = Emitter::new(CRATE_RUNTIME, plan.unstable.clone()).with_schemars();
     let mut items = Vec::new();
@@ -358,7 +380,9 @@ fn emit_version(plan: &Plan<'_>) -> (Vec<TokenStream>, TokenStream) {
     items.push(type_names(&registry));
     items.push(crate::emit::schema_refs(&registry));
     items.push(crate::rpc::module(&registry, &plan.payloads(), CRATE_RUNTIME));
-    (items, reencode_fn(&registry))
+    let mut schemas = stable_emitter.schemas();
+    schemas.extend(unstable_emitter.schemas());
+    (items, reencode_fn(&registry), schemas)
 }
 
 /// `PROTOCOL_VERSION`: the protocol version a module's types speak, typed

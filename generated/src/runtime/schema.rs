@@ -40,9 +40,10 @@ fn resolve(value: &mut Value, generator: &mut SchemaGenerator, refs: SchemaRef) 
 /// embedded schema fragment `$schema` (see [`embedded`]): the name is the
 /// type's, the id its module path, and each `$ref` is resolved by the
 /// calling module's `schema_ref`. The generator writes one invocation per
-/// type instead of spelling the impl out.
+/// type instead of spelling the impl out, and the fragments out of line (a
+/// version module's `schemas`).
 macro_rules! embedded_schema {
-    ($name:ident, $schema:literal) => {
+    ($name:ident, $schema:expr) => {
         impl ::schemars::JsonSchema for $name {
             fn schema_name() -> ::std::borrow::Cow<'static, str> {
                 ::std::borrow::Cow::Borrowed(stringify!($name))

@@ -287,27 +287,19 @@ impl From<ExtRequest> for AgentRequestParams {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentRequest,
-    "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"WriteTextFileRequest\",\"description\":\"Writes content to a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.writeTextFile` capability.\\nAllows the agent to create or modify files within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileRequest\"}]},{\"title\":\"ReadTextFileRequest\",\"description\":\"Reads content from a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.readTextFile` capability.\\nAllows the agent to access file contents within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileRequest\"}]},{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for a tool call operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nIf the client cancels the prompt turn via `session/cancel`, it MUST\\nrespond to this request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateTerminalRequest\",\"description\":\"Executes a command in a new terminal\\n\\nOnly available if the `terminal` Client capability is set to `true`.\\n\\nReturns a `TerminalId` that can be used with other terminal methods\\nto get the current output, wait for exit, and kill the command.\\n\\nThe `TerminalId` can also be used to embed the terminal in a tool call\\nby using `terminal` tool call content.\\n\\nThe Agent is responsible for releasing the terminal by using the `terminal/release`\\nmethod.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalRequest\"}]},{\"title\":\"TerminalOutputRequest\",\"description\":\"Gets the terminal output and exit status\\n\\nReturns the current content in the terminal without waiting for the command to exit.\\nIf the command has already exited, the exit status is included.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputRequest\"}]},{\"title\":\"ReleaseTerminalRequest\",\"description\":\"Releases a terminal\\n\\nThe command is killed if it hasn't exited yet. Use `terminal/wait_for_exit`\\nto wait for the command to exit before releasing the terminal.\\n\\nAfter release, the `TerminalId` can no longer be used with other `terminal/*` methods,\\nbut tool calls that already contain it, continue to display its output.\\n\\nThe `terminal/kill` method can be used to terminate the command without releasing\\nthe terminal, allowing the Agent to call `terminal/output` and other methods.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalRequest\"}]},{\"title\":\"WaitForTerminalExitRequest\",\"description\":\"Waits for the terminal command to exit and return its exit status\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitRequest\"}]},{\"title\":\"KillTerminalRequest\",\"description\":\"Kills the terminal command without releasing the terminal\\n\\nWhile `terminal/release` will also kill the command, this method will keep\\nthe `TerminalId` valid so it can be used with other methods.\\n\\nThis method can be helpful when implementing command timeouts which terminate\\nthe command as soon as elapsed, and then get the final output so it can be sent\\nto the model.\\n\\nNote: Call `terminal/release` when `TerminalId` is no longer needed.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}"
-);
+runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_1B1A5EFC);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentRequest,
-    "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"WriteTextFileRequest\",\"description\":\"Writes content to a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.writeTextFile` capability.\\nAllows the agent to create or modify files within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/draft/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileRequest\"}]},{\"title\":\"ReadTextFileRequest\",\"description\":\"Reads content from a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.readTextFile` capability.\\nAllows the agent to access file contents within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/draft/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileRequest\"}]},{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for a tool call operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nIf the client cancels the prompt turn via `session/cancel`, it MUST\\nrespond to this request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateTerminalRequest\",\"description\":\"Executes a command in a new terminal\\n\\nOnly available if the `terminal` Client capability is set to `true`.\\n\\nReturns a `TerminalId` that can be used with other terminal methods\\nto get the current output, wait for exit, and kill the command.\\n\\nThe `TerminalId` can also be used to embed the terminal in a tool call\\nby using `terminal` tool call content.\\n\\nThe Agent is responsible for releasing the terminal by using the `terminal/release`\\nmethod.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalRequest\"}]},{\"title\":\"TerminalOutputRequest\",\"description\":\"Gets the terminal output and exit status\\n\\nReturns the current content in the terminal without waiting for the command to exit.\\nIf the command has already exited, the exit status is included.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputRequest\"}]},{\"title\":\"ReleaseTerminalRequest\",\"description\":\"Releases a terminal\\n\\nThe command is killed if it hasn't exited yet. Use `terminal/wait_for_exit`\\nto wait for the command to exit before releasing the terminal.\\n\\nAfter release, the `TerminalId` can no longer be used with other `terminal/*` methods,\\nbut tool calls that already contain it, continue to display its output.\\n\\nThe `terminal/kill` method can be used to terminate the command without releasing\\nthe terminal, allowing the Agent to call `terminal/output` and other methods.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalRequest\"}]},{\"title\":\"WaitForTerminalExitRequest\",\"description\":\"Waits for the terminal command to exit and return its exit status\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitRequest\"}]},{\"title\":\"KillTerminalRequest\",\"description\":\"Kills the terminal command without releasing the terminal\\n\\nWhile `terminal/release` will also kill the command, this method will keep\\nthe `TerminalId` valid so it can be used with other methods.\\n\\nThis method can be helpful when implementing command timeouts which terminate\\nthe command as soon as elapsed, and then get the final output so it can be sent\\nto the model.\\n\\nNote: Call `terminal/release` when `TerminalId` is no longer needed.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"MessageMcpRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nExchanges an MCP-over-ACP message.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}"
-);
+runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_5148D80C);
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentRequestParams,
-    "{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"WriteTextFileRequest\",\"description\":\"Writes content to a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.writeTextFile` capability.\\nAllows the agent to create or modify files within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileRequest\"}]},{\"title\":\"ReadTextFileRequest\",\"description\":\"Reads content from a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.readTextFile` capability.\\nAllows the agent to access file contents within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileRequest\"}]},{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for a tool call operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nIf the client cancels the prompt turn via `session/cancel`, it MUST\\nrespond to this request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateTerminalRequest\",\"description\":\"Executes a command in a new terminal\\n\\nOnly available if the `terminal` Client capability is set to `true`.\\n\\nReturns a `TerminalId` that can be used with other terminal methods\\nto get the current output, wait for exit, and kill the command.\\n\\nThe `TerminalId` can also be used to embed the terminal in a tool call\\nby using `terminal` tool call content.\\n\\nThe Agent is responsible for releasing the terminal by using the `terminal/release`\\nmethod.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalRequest\"}]},{\"title\":\"TerminalOutputRequest\",\"description\":\"Gets the terminal output and exit status\\n\\nReturns the current content in the terminal without waiting for the command to exit.\\nIf the command has already exited, the exit status is included.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputRequest\"}]},{\"title\":\"ReleaseTerminalRequest\",\"description\":\"Releases a terminal\\n\\nThe command is killed if it hasn't exited yet. Use `terminal/wait_for_exit`\\nto wait for the command to exit before releasing the terminal.\\n\\nAfter release, the `TerminalId` can no longer be used with other `terminal/*` methods,\\nbut tool calls that already contain it, continue to display its output.\\n\\nThe `terminal/kill` method can be used to terminate the command without releasing\\nthe terminal, allowing the Agent to call `terminal/output` and other methods.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalRequest\"}]},{\"title\":\"WaitForTerminalExitRequest\",\"description\":\"Waits for the terminal command to exit and return its exit status\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitRequest\"}]},{\"title\":\"KillTerminalRequest\",\"description\":\"Kills the terminal command without releasing the terminal\\n\\nWhile `terminal/release` will also kill the command, this method will keep\\nthe `TerminalId` valid so it can be used with other methods.\\n\\nThis method can be helpful when implementing command timeouts which terminate\\nthe command as soon as elapsed, and then get the final output so it can be sent\\nto the model.\\n\\nNote: Call `terminal/release` when `TerminalId` is no longer needed.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}"
+    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_432EF5B6
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentRequestParams,
-    "{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"WriteTextFileRequest\",\"description\":\"Writes content to a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.writeTextFile` capability.\\nAllows the agent to create or modify files within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/draft/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileRequest\"}]},{\"title\":\"ReadTextFileRequest\",\"description\":\"Reads content from a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.readTextFile` capability.\\nAllows the agent to access file contents within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/draft/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileRequest\"}]},{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for a tool call operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nIf the client cancels the prompt turn via `session/cancel`, it MUST\\nrespond to this request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateTerminalRequest\",\"description\":\"Executes a command in a new terminal\\n\\nOnly available if the `terminal` Client capability is set to `true`.\\n\\nReturns a `TerminalId` that can be used with other terminal methods\\nto get the current output, wait for exit, and kill the command.\\n\\nThe `TerminalId` can also be used to embed the terminal in a tool call\\nby using `terminal` tool call content.\\n\\nThe Agent is responsible for releasing the terminal by using the `terminal/release`\\nmethod.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalRequest\"}]},{\"title\":\"TerminalOutputRequest\",\"description\":\"Gets the terminal output and exit status\\n\\nReturns the current content in the terminal without waiting for the command to exit.\\nIf the command has already exited, the exit status is included.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputRequest\"}]},{\"title\":\"ReleaseTerminalRequest\",\"description\":\"Releases a terminal\\n\\nThe command is killed if it hasn't exited yet. Use `terminal/wait_for_exit`\\nto wait for the command to exit before releasing the terminal.\\n\\nAfter release, the `TerminalId` can no longer be used with other `terminal/*` methods,\\nbut tool calls that already contain it, continue to display its output.\\n\\nThe `terminal/kill` method can be used to terminate the command without releasing\\nthe terminal, allowing the Agent to call `terminal/output` and other methods.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalRequest\"}]},{\"title\":\"WaitForTerminalExitRequest\",\"description\":\"Waits for the terminal command to exit and return its exit status\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitRequest\"}]},{\"title\":\"KillTerminalRequest\",\"description\":\"Kills the terminal command without releasing the terminal\\n\\nWhile `terminal/release` will also kill the command, this method will keep\\nthe `TerminalId` valid so it can be used with other methods.\\n\\nThis method can be helpful when implementing command timeouts which terminate\\nthe command as soon as elapsed, and then get the final output so it can be sent\\nto the model.\\n\\nNote: Call `terminal/release` when `TerminalId` is no longer needed.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"MessageMcpRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nExchanges an MCP-over-ACP message.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}"
+    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_7F39671E
 );
 /// JSON RPC Request Id
 ///
@@ -378,10 +370,7 @@ impl From<&str> for RequestId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    RequestId,
-    "{\"description\":\"JSON RPC Request Id\\n\\nAn identifier established by the Client that MUST contain a String, Number, or NULL value if included. If it is not included it is assumed to be a notification. The value SHOULD normally not be Null \\\\[1\\\\] and Numbers SHOULD NOT contain fractional parts \\\\[2\\\\]\\n\\nThe Server MUST reply with the same value in the Response object if included. This member is used to correlate the context between the two objects.\\n\\n\\\\[1\\\\] The use of Null as a value for the id member in a Request object is discouraged, because this specification uses a value of Null for Responses with an unknown id. Also, because JSON-RPC 1.0 uses an id value of Null for Notifications this could cause confusion in handling.\\n\\n\\\\[2\\\\] Fractional parts may be problematic, since many decimal fractions cannot be represented exactly as binary fractions.\",\"anyOf\":[{\"title\":\"Null\",\"description\":\"The JSON-RPC `null` request id.\",\"type\":\"null\"},{\"title\":\"Number\",\"description\":\"A numeric JSON-RPC request id.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string JSON-RPC request id.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(RequestId, schemas::REQUEST_ID_F568178E);
 /// Request to write content to a text file.
 ///
 /// Only available if the client supports the `fs.writeTextFile` capability.
@@ -442,8 +431,7 @@ impl WriteTextFileRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    WriteTextFileRequest,
-    "{\"description\":\"Request to write content to a text file.\\n\\nOnly available if the client supports the `fs.writeTextFile` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The session ID for this request.\"},\"path\":{\"type\":\"string\",\"description\":\"Absolute path to the file to write.\"},\"content\":{\"type\":\"string\",\"description\":\"The text content to write to the file.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"path\",\"content\"],\"x-method\":\"fs/write_text_file\",\"x-side\":\"client\"}"
+    WriteTextFileRequest, schemas::WRITE_TEXT_FILE_REQUEST_AFCE8204
 );
 /// A unique identifier for a conversation session between a client and agent.
 ///
@@ -511,10 +499,7 @@ impl<'de> fast::FromJson<'de> for SessionId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionId,
-    "{\"description\":\"A unique identifier for a conversation session between a client and agent.\\n\\nEach session has its own context, conversation history, and state, so one\\nagent can run several independent sessions.\\n\\nSee protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v1/session-setup#session-id)\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(SessionId, schemas::SESSION_ID_CDAC2F87);
 /// Request to read content from a text file.
 ///
 /// Only available if the client supports the `fs.readTextFile` capability.
@@ -588,8 +573,7 @@ impl ReadTextFileRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ReadTextFileRequest,
-    "{\"description\":\"Request to read content from a text file.\\n\\nOnly available if the client supports the `fs.readTextFile` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The session ID for this request.\"},\"path\":{\"type\":\"string\",\"description\":\"Absolute path to the file to read.\"},\"line\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0,\"description\":\"Line number to start reading from (1-based).\"},\"limit\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0,\"description\":\"Maximum number of lines to read.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"path\"],\"x-method\":\"fs/read_text_file\",\"x-side\":\"client\"}"
+    ReadTextFileRequest, schemas::READ_TEXT_FILE_REQUEST_0837A0F0
 );
 /// Request for user permission to execute a tool call.
 ///
@@ -654,8 +638,7 @@ impl RequestPermissionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequestPermissionRequest,
-    "{\"description\":\"Request for user permission to execute a tool call.\\n\\nSent when the agent needs authorization before performing a sensitive operation.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The session ID for this request.\"},\"toolCall\":{\"$ref\":\"#/$defs/ToolCallUpdate\",\"description\":\"Details about the tool call requiring permission.\"},\"options\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/PermissionOption\"},\"description\":\"Available permission options for the user to choose from.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"toolCall\",\"options\"],\"x-method\":\"session/request_permission\",\"x-side\":\"client\"}"
+    RequestPermissionRequest, schemas::REQUEST_PERMISSION_REQUEST_93B43EE0
 );
 /// An update to an existing tool call.
 ///
@@ -795,10 +778,7 @@ impl ToolCallUpdate {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCallUpdate,
-    "{\"description\":\"An update to an existing tool call.\\n\\nUsed to report progress and results as tools execute. All fields except\\nthe tool call ID are optional - only changed fields need to be included.\\n\\nSee protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)\",\"type\":\"object\",\"properties\":{\"toolCallId\":{\"$ref\":\"#/$defs/ToolCallId\",\"description\":\"The ID of the tool call being updated.\"},\"kind\":{\"anyOf\":[{\"$ref\":\"#/$defs/ToolKind\"},{\"type\":\"null\"}],\"description\":\"Update the tool kind.\",\"x-deserialize-default-on-error\":true},\"status\":{\"anyOf\":[{\"$ref\":\"#/$defs/ToolCallStatus\"},{\"type\":\"null\"}],\"description\":\"Update the execution status.\",\"x-deserialize-default-on-error\":true},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Update the human-readable title.\",\"x-deserialize-default-on-error\":true},\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Update the programmatic name of the tool being invoked.\\n\\nThis field is optional. Omitting it or sending `null` both mean that\\nthe existing name is left unchanged.\",\"x-deserialize-default-on-error\":true},\"content\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ToolCallContent\"},\"description\":\"Replace the content collection.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"locations\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ToolCallLocation\"},\"description\":\"Replace the locations collection.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"rawInput\":{\"description\":\"Update the raw input.\",\"x-deserialize-default-on-error\":true},\"rawOutput\":{\"description\":\"Update the raw output.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"toolCallId\"]}"
-);
+runtime::schema::embedded_schema!(ToolCallUpdate, schemas::TOOL_CALL_UPDATE_FCA2C574);
 /// Unique identifier for a tool call within a session.
 #[derive(
     Debug,
@@ -860,10 +840,7 @@ impl<'de> fast::FromJson<'de> for ToolCallId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCallId,
-    "{\"description\":\"Unique identifier for a tool call within a session.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(ToolCallId, schemas::TOOL_CALL_ID_E1CD5F38);
 /// Categories of tools that can be invoked.
 ///
 /// Tool kinds help clients choose appropriate icons and optimize how they
@@ -996,10 +973,7 @@ impl<'de> fast::FromJson<'de> for ToolKind {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolKind,
-    "{\"description\":\"Categories of tools that can be invoked.\\n\\nTool kinds help clients choose appropriate icons and optimize how they\\ndisplay tool execution progress.\\n\\nSee protocol docs: [Creating](https://agentclientprotocol.com/protocol/v1/tool-calls#creating)\",\"oneOf\":[{\"description\":\"Reading files or data.\",\"type\":\"string\",\"const\":\"read\"},{\"description\":\"Modifying files or content.\",\"type\":\"string\",\"const\":\"edit\"},{\"description\":\"Removing files or data.\",\"type\":\"string\",\"const\":\"delete\"},{\"description\":\"Moving or renaming files.\",\"type\":\"string\",\"const\":\"move\"},{\"description\":\"Searching for information.\",\"type\":\"string\",\"const\":\"search\"},{\"description\":\"Running commands or code.\",\"type\":\"string\",\"const\":\"execute\"},{\"description\":\"Internal reasoning or planning.\",\"type\":\"string\",\"const\":\"think\"},{\"description\":\"Retrieving external data.\",\"type\":\"string\",\"const\":\"fetch\"},{\"description\":\"Switching the current session mode.\",\"type\":\"string\",\"const\":\"switch_mode\"},{\"description\":\"Other tool types (default).\",\"type\":\"string\",\"const\":\"other\"}]}"
-);
+runtime::schema::embedded_schema!(ToolKind, schemas::TOOL_KIND_49658106);
 /// Execution status of a tool call.
 ///
 /// Tool calls progress through different statuses during their lifecycle.
@@ -1099,10 +1073,7 @@ impl<'de> fast::FromJson<'de> for ToolCallStatus {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCallStatus,
-    "{\"description\":\"Execution status of a tool call.\\n\\nTool calls progress through different statuses during their lifecycle.\\n\\nSee protocol docs: [Status](https://agentclientprotocol.com/protocol/v1/tool-calls#status)\",\"oneOf\":[{\"description\":\"The tool call hasn't started running yet because the input is either\\nstreaming or we're awaiting approval.\",\"type\":\"string\",\"const\":\"pending\"},{\"description\":\"The tool call is currently running.\",\"type\":\"string\",\"const\":\"in_progress\"},{\"description\":\"The tool call completed successfully.\",\"type\":\"string\",\"const\":\"completed\"},{\"description\":\"The tool call failed with an error.\",\"type\":\"string\",\"const\":\"failed\"}]}"
-);
+runtime::schema::embedded_schema!(ToolCallStatus, schemas::TOOL_CALL_STATUS_09D503E7);
 /// Content produced by a tool call.
 ///
 /// Tool calls can produce different types of content including
@@ -1227,10 +1198,7 @@ impl<'de> fast::FromJson<'de> for ToolCallContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCallContent,
-    "{\"description\":\"Content produced by a tool call.\\n\\nTool calls can produce different types of content including\\nstandard content blocks (text, images) or file diffs.\\n\\nSee protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)\",\"oneOf\":[{\"description\":\"Standard content block (text, images, resources).\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Content\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"content\"}},\"required\":[\"type\"]},{\"description\":\"File modification shown as a diff.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Diff\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"diff\"}},\"required\":[\"type\"]},{\"description\":\"Embed a terminal created with `terminal/create` by its id.\\n\\nThe terminal must be added before calling `terminal/release`.\\n\\nSee protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Terminal\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"]}],\"discriminator\":{\"propertyName\":\"type\"}}"
-);
+runtime::schema::embedded_schema!(ToolCallContent, schemas::TOOL_CALL_CONTENT_C1138163);
 /// Content blocks represent displayable information in the Agent Client Protocol.
 ///
 /// Content blocks appear in:
@@ -1401,10 +1369,7 @@ impl<'de> fast::FromJson<'de> for ContentBlock {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ContentBlock,
-    "{\"description\":\"Content blocks represent displayable information in the Agent Client Protocol.\\n\\nContent blocks appear in:\\n- User prompts sent via `session/prompt`\\n- Language model output streamed through `session/update` notifications\\n- Progress updates and results from tool calls\\n\\nThis structure is compatible with the Model Context Protocol (MCP), so agents can\\nforward content from MCP tool outputs without transformation.\\n\\nSee protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/content)\",\"oneOf\":[{\"description\":\"Text content. May be plain text or formatted with Markdown.\\n\\nAll agents MUST support text content blocks in prompts.\\nClients SHOULD render this text as Markdown.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/TextContent\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"text\"}},\"required\":[\"type\"]},{\"description\":\"Images for visual context or analysis.\\n\\nRequires the `image` prompt capability when included in prompts.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ImageContent\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"image\"}},\"required\":[\"type\"]},{\"description\":\"Audio data for transcription or analysis.\\n\\nRequires the `audio` prompt capability when included in prompts.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AudioContent\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"audio\"}},\"required\":[\"type\"]},{\"description\":\"References to resources that the agent can access.\\n\\nAll agents MUST support resource links in prompts.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ResourceLink\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"resource_link\"}},\"required\":[\"type\"]},{\"description\":\"Complete resource contents embedded directly in the message.\\n\\nPreferred for including context as it avoids extra round-trips.\\n\\nRequires the `embeddedContext` prompt capability when included in prompts.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/EmbeddedResource\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"resource\"}},\"required\":[\"type\"]}],\"discriminator\":{\"propertyName\":\"type\"}}"
-);
+runtime::schema::embedded_schema!(ContentBlock, schemas::CONTENT_BLOCK_6F22654D);
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(
     Debug,
@@ -1487,10 +1452,7 @@ impl Annotations {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Annotations,
-    "{\"description\":\"Optional annotations for the client. The client can use annotations to inform how objects are used or displayed\",\"type\":\"object\",\"properties\":{\"audience\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/Role\"},\"description\":\"Intended recipients for this content, such as the user or assistant.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"lastModified\":{\"type\":[\"string\",\"null\"],\"description\":\"Timestamp indicating when the underlying resource was last modified.\",\"x-deserialize-default-on-error\":true},\"priority\":{\"type\":[\"number\",\"null\"],\"format\":\"double\",\"description\":\"Relative importance of this content when clients choose what to surface.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
-);
+runtime::schema::embedded_schema!(Annotations, schemas::ANNOTATIONS_B5A1218F);
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -1567,10 +1529,7 @@ impl<'de> fast::FromJson<'de> for Role {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Role,
-    "{\"description\":\"The sender or recipient of messages and data in a conversation.\",\"oneOf\":[{\"description\":\"The assistant side of a conversation.\",\"type\":\"string\",\"const\":\"assistant\"},{\"description\":\"The user side of a conversation.\",\"type\":\"string\",\"const\":\"user\"}]}"
-);
+runtime::schema::embedded_schema!(Role, schemas::ROLE_91FBD121);
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1623,10 +1582,7 @@ impl TextContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TextContent,
-    "{\"description\":\"Text provided to or from an LLM.\",\"type\":\"object\",\"properties\":{\"annotations\":{\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"description\":\"Optional annotations that help clients decide how to display or route this content.\",\"x-deserialize-default-on-error\":true},\"text\":{\"type\":\"string\",\"description\":\"Text payload carried by this content block.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"text\"]}"
-);
+runtime::schema::embedded_schema!(TextContent, schemas::TEXT_CONTENT_78774DC0);
 /// An image provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1694,10 +1650,7 @@ impl ImageContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ImageContent,
-    "{\"description\":\"An image provided to or from an LLM.\",\"type\":\"object\",\"properties\":{\"annotations\":{\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"description\":\"Optional annotations that help clients decide how to display or route this content.\",\"x-deserialize-default-on-error\":true},\"data\":{\"type\":\"string\",\"description\":\"Base64-encoded media payload.\"},\"mimeType\":{\"type\":\"string\",\"description\":\"MIME type describing the encoded media payload.\"},\"uri\":{\"type\":[\"string\",\"null\"],\"description\":\"URI associated with this resource or media payload.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"data\",\"mimeType\"]}"
-);
+runtime::schema::embedded_schema!(ImageContent, schemas::IMAGE_CONTENT_ABA87D87);
 /// Audio provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1754,10 +1707,7 @@ impl AudioContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AudioContent,
-    "{\"description\":\"Audio provided to or from an LLM.\",\"type\":\"object\",\"properties\":{\"annotations\":{\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"description\":\"Optional annotations that help clients decide how to display or route this content.\",\"x-deserialize-default-on-error\":true},\"data\":{\"type\":\"string\",\"description\":\"Base64-encoded media payload.\"},\"mimeType\":{\"type\":\"string\",\"description\":\"MIME type describing the encoded media payload.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"data\",\"mimeType\"]}"
-);
+runtime::schema::embedded_schema!(AudioContent, schemas::AUDIO_CONTENT_FF205161);
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1861,10 +1811,7 @@ impl ResourceLink {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ResourceLink,
-    "{\"description\":\"A resource that the server is capable of reading, included in a prompt or tool call result.\",\"type\":\"object\",\"properties\":{\"annotations\":{\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"description\":\"Optional annotations that help clients decide how to display or route this content.\",\"x-deserialize-default-on-error\":true},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional human-readable details shown with this protocol object.\",\"x-deserialize-default-on-error\":true},\"mimeType\":{\"type\":[\"string\",\"null\"],\"description\":\"MIME type describing the encoded media payload.\",\"x-deserialize-default-on-error\":true},\"name\":{\"type\":\"string\",\"description\":\"Human-readable name shown for this protocol object.\"},\"size\":{\"type\":[\"integer\",\"null\"],\"format\":\"int64\",\"description\":\"Optional size of the linked resource in bytes, if known.\",\"x-deserialize-default-on-error\":true},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional display title for end-user UI.\",\"x-deserialize-default-on-error\":true},\"uri\":{\"type\":\"string\",\"description\":\"URI associated with this resource or media payload.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"uri\"]}"
-);
+runtime::schema::embedded_schema!(ResourceLink, schemas::RESOURCE_LINK_B3E6C112);
 /// Resource content that can be embedded in a message.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -1910,8 +1857,7 @@ impl From<BlobResourceContents> for EmbeddedResourceResource {
 impl<'de> fast::FromJson<'de> for EmbeddedResourceResource {}
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    EmbeddedResourceResource,
-    "{\"description\":\"Resource content that can be embedded in a message.\",\"anyOf\":[{\"title\":\"TextResourceContents\",\"description\":\"Text resource contents embedded directly in the message.\",\"allOf\":[{\"$ref\":\"#/$defs/TextResourceContents\"}]},{\"title\":\"BlobResourceContents\",\"description\":\"Binary resource contents embedded directly in the message.\",\"allOf\":[{\"$ref\":\"#/$defs/BlobResourceContents\"}]}]}"
+    EmbeddedResourceResource, schemas::EMBEDDED_RESOURCE_RESOURCE_B59E224A
 );
 /// Text-based resource contents.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -1973,8 +1919,7 @@ impl TextResourceContents {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TextResourceContents,
-    "{\"description\":\"Text-based resource contents.\",\"type\":\"object\",\"properties\":{\"mimeType\":{\"type\":[\"string\",\"null\"],\"description\":\"MIME type describing the encoded media payload.\",\"x-deserialize-default-on-error\":true},\"text\":{\"type\":\"string\",\"description\":\"Text payload carried by this content block.\"},\"uri\":{\"type\":\"string\",\"description\":\"URI associated with this resource or media payload.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"text\",\"uri\"]}"
+    TextResourceContents, schemas::TEXT_RESOURCE_CONTENTS_2190FE02
 );
 /// Binary resource contents.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2036,8 +1981,7 @@ impl BlobResourceContents {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BlobResourceContents,
-    "{\"description\":\"Binary resource contents.\",\"type\":\"object\",\"properties\":{\"blob\":{\"type\":\"string\",\"description\":\"Base64-encoded bytes for a binary resource payload.\"},\"mimeType\":{\"type\":[\"string\",\"null\"],\"description\":\"MIME type describing the encoded media payload.\",\"x-deserialize-default-on-error\":true},\"uri\":{\"type\":\"string\",\"description\":\"URI associated with this resource or media payload.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"blob\",\"uri\"]}"
+    BlobResourceContents, schemas::BLOB_RESOURCE_CONTENTS_C794AB4C
 );
 /// The contents of a resource, embedded into a prompt or tool call result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2091,10 +2035,7 @@ impl EmbeddedResource {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    EmbeddedResource,
-    "{\"description\":\"The contents of a resource, embedded into a prompt or tool call result.\",\"type\":\"object\",\"properties\":{\"annotations\":{\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"description\":\"Optional annotations that help clients decide how to display or route this content.\",\"x-deserialize-default-on-error\":true},\"resource\":{\"$ref\":\"#/$defs/EmbeddedResourceResource\",\"description\":\"Embedded resource payload, either text or binary data.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"resource\"]}"
-);
+runtime::schema::embedded_schema!(EmbeddedResource, schemas::EMBEDDED_RESOURCE_97A71A2D);
 /// Standard content block (text, images, resources).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -2136,10 +2077,7 @@ impl Content {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Content,
-    "{\"description\":\"Standard content block (text, images, resources).\",\"type\":\"object\",\"properties\":{\"content\":{\"$ref\":\"#/$defs/ContentBlock\",\"description\":\"The actual content block.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"content\"]}"
-);
+runtime::schema::embedded_schema!(Content, schemas::CONTENT_FDB1330B);
 /// A diff representing file modifications.
 ///
 /// Shows changes to files in a format suitable for display in the client UI.
@@ -2204,10 +2142,7 @@ impl Diff {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Diff,
-    "{\"description\":\"A diff representing file modifications.\\n\\nShows changes to files in a format suitable for display in the client UI.\\n\\nSee protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)\",\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\",\"description\":\"The absolute file path being modified.\"},\"oldText\":{\"type\":[\"string\",\"null\"],\"description\":\"The original content (omitted or `null` for new files).\",\"x-deserialize-default-on-error\":true},\"newText\":{\"type\":\"string\",\"description\":\"The new content after modification.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"path\",\"newText\"]}"
-);
+runtime::schema::embedded_schema!(Diff, schemas::DIFF_79ED9942);
 /// Typed identifier used for terminal values on the wire.
 #[derive(
     Debug,
@@ -2269,10 +2204,7 @@ impl<'de> fast::FromJson<'de> for TerminalId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TerminalId,
-    "{\"description\":\"Typed identifier used for terminal values on the wire.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(TerminalId, schemas::TERMINAL_ID_CAB951FA);
 /// Embed a terminal created with `terminal/create` by its id.
 ///
 /// The terminal must be added before calling `terminal/release`.
@@ -2319,10 +2251,7 @@ impl Terminal {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Terminal,
-    "{\"description\":\"Embed a terminal created with `terminal/create` by its id.\\n\\nThe terminal must be added before calling `terminal/release`.\\n\\nSee protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)\",\"type\":\"object\",\"properties\":{\"terminalId\":{\"$ref\":\"#/$defs/TerminalId\",\"description\":\"Identifier of the terminal instance to embed in the content stream.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"terminalId\"]}"
-);
+runtime::schema::embedded_schema!(Terminal, schemas::TERMINAL_79D0A299);
 /// A file location being accessed or modified by a tool.
 ///
 /// Enables clients to implement "follow-along" features that track
@@ -2381,8 +2310,7 @@ impl ToolCallLocation {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ToolCallLocation,
-    "{\"description\":\"A file location being accessed or modified by a tool.\\n\\nEnables clients to implement \\\"follow-along\\\" features that track\\nwhich files the agent is working with in real-time.\\n\\nSee protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent)\",\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\",\"description\":\"The absolute file path being accessed or modified.\"},\"line\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0,\"description\":\"Optional 1-based line number within the file.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"path\"]}"
+    ToolCallLocation, schemas::TOOL_CALL_LOCATION_EFA76D8E
 );
 /// An option presented to the user when requesting permission.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2435,10 +2363,7 @@ impl PermissionOption {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PermissionOption,
-    "{\"description\":\"An option presented to the user when requesting permission.\",\"type\":\"object\",\"properties\":{\"optionId\":{\"$ref\":\"#/$defs/PermissionOptionId\",\"description\":\"Unique identifier for this permission option.\"},\"name\":{\"type\":\"string\",\"description\":\"Human-readable label to display to the user.\"},\"kind\":{\"$ref\":\"#/$defs/PermissionOptionKind\",\"description\":\"Hint about the nature of this permission option.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"optionId\",\"name\",\"kind\"]}"
-);
+runtime::schema::embedded_schema!(PermissionOption, schemas::PERMISSION_OPTION_7166E039);
 /// Unique identifier for a permission option.
 #[derive(
     Debug,
@@ -2498,8 +2423,7 @@ impl fmt::Display for PermissionOptionId {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PermissionOptionId,
-    "{\"description\":\"Unique identifier for a permission option.\",\"type\":\"string\"}"
+    PermissionOptionId, schemas::PERMISSION_OPTION_ID_B5898AB6
 );
 /// The type of permission option being presented to the user.
 ///
@@ -2592,8 +2516,7 @@ impl de::Scalar for PermissionOptionKind {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PermissionOptionKind,
-    "{\"description\":\"The type of permission option being presented to the user.\\n\\nHelps clients choose appropriate icons and UI treatment.\",\"oneOf\":[{\"description\":\"Allow this operation only this time.\",\"type\":\"string\",\"const\":\"allow_once\"},{\"description\":\"Allow this operation and remember the choice.\",\"type\":\"string\",\"const\":\"allow_always\"},{\"description\":\"Reject this operation only this time.\",\"type\":\"string\",\"const\":\"reject_once\"},{\"description\":\"Reject this operation and remember the choice.\",\"type\":\"string\",\"const\":\"reject_always\"}]}"
+    PermissionOptionKind, schemas::PERMISSION_OPTION_KIND_B0DFD365
 );
 /// Request to create a new terminal and execute a command.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2697,8 +2620,7 @@ impl CreateTerminalRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateTerminalRequest,
-    "{\"description\":\"Request to create a new terminal and execute a command.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The session ID for this request.\"},\"command\":{\"type\":\"string\",\"description\":\"The command to execute.\"},\"args\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Array of command arguments.\",\"x-deserialize-default-on-null\":true},\"env\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/EnvVariable\"},\"description\":\"Environment variables for the command.\",\"x-deserialize-default-on-null\":true},\"cwd\":{\"type\":[\"string\",\"null\"],\"description\":\"Working directory for the command. Must be an absolute path.\"},\"outputByteLimit\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"description\":\"Maximum number of output bytes to retain.\\n\\nWhen the limit is exceeded, the Client truncates from the beginning of the output\\nto stay within the limit.\\n\\nThe Client MUST ensure truncation happens at a character boundary to maintain valid\\nstring output, even if this means the retained output is slightly less than the\\nspecified limit.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"command\"],\"x-method\":\"terminal/create\",\"x-side\":\"client\"}"
+    CreateTerminalRequest, schemas::CREATE_TERMINAL_REQUEST_659FF30A
 );
 /// An environment variable to set when launching an MCP server.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2743,10 +2665,7 @@ impl EnvVariable {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    EnvVariable,
-    "{\"description\":\"An environment variable to set when launching an MCP server.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"The name of the environment variable.\"},\"value\":{\"type\":\"string\",\"description\":\"The value to set for the environment variable.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"value\"]}"
-);
+runtime::schema::embedded_schema!(EnvVariable, schemas::ENV_VARIABLE_A6AFBDAF);
 /// Request to get the current output and status of a terminal.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -2802,8 +2721,7 @@ impl TerminalOutputRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalOutputRequest,
-    "{\"description\":\"Request to get the current output and status of a terminal.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The session ID for this request.\"},\"terminalId\":{\"$ref\":\"#/$defs/TerminalId\",\"description\":\"The ID of the terminal to get output from.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"terminalId\"],\"x-method\":\"terminal/output\",\"x-side\":\"client\"}"
+    TerminalOutputRequest, schemas::TERMINAL_OUTPUT_REQUEST_43A59805
 );
 /// Request to release a terminal and free its resources.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2860,8 +2778,7 @@ impl ReleaseTerminalRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ReleaseTerminalRequest,
-    "{\"description\":\"Request to release a terminal and free its resources.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The session ID for this request.\"},\"terminalId\":{\"$ref\":\"#/$defs/TerminalId\",\"description\":\"The ID of the terminal to release.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"terminalId\"],\"x-method\":\"terminal/release\",\"x-side\":\"client\"}"
+    ReleaseTerminalRequest, schemas::RELEASE_TERMINAL_REQUEST_D4948119
 );
 /// Request to wait for a terminal command to exit.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2918,8 +2835,7 @@ impl WaitForTerminalExitRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    WaitForTerminalExitRequest,
-    "{\"description\":\"Request to wait for a terminal command to exit.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The session ID for this request.\"},\"terminalId\":{\"$ref\":\"#/$defs/TerminalId\",\"description\":\"The ID of the terminal to wait for.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"terminalId\"],\"x-method\":\"terminal/wait_for_exit\",\"x-side\":\"client\"}"
+    WaitForTerminalExitRequest, schemas::WAIT_FOR_TERMINAL_EXIT_REQUEST_21A312C2
 );
 /// Request to kill a terminal without releasing it.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2976,8 +2892,7 @@ impl KillTerminalRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    KillTerminalRequest,
-    "{\"description\":\"Request to kill a terminal without releasing it.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The session ID for this request.\"},\"terminalId\":{\"$ref\":\"#/$defs/TerminalId\",\"description\":\"The ID of the terminal to kill.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"terminalId\"],\"x-method\":\"terminal/kill\",\"x-side\":\"client\"}"
+    KillTerminalRequest, schemas::KILL_TERMINAL_REQUEST_52E1F3B5
 );
 /// Request from the agent to elicit structured user input.
 ///
@@ -3034,8 +2949,7 @@ impl CreateElicitationRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationRequest,
-    "{\"description\":\"Request from the agent to elicit structured user input.\\n\\nThe agent sends this to the client to request information from the user,\\neither via a form or by directing them to a URL.\\nElicitations are tied to a session (optionally a tool call) or a request.\",\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"A human-readable message describing what input is needed.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"message\"],\"anyOf\":[{\"description\":\"Form-based elicitation where the client renders a form from the provided schema.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationFormMode\"}],\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"]},{\"description\":\"URL-based elicitation where the client directs the user to a URL.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationUrlMode\"}],\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"]},{\"title\":\"other\",\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this mode should preserve the raw payload\\nwhen storing, replaying, proxying, or forwarding elicitation requests.\\nThey MUST NOT render it as a known elicitation mode.\",\"type\":\"object\",\"properties\":{\"mode\":{\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"mode\"],\"anyOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"]},{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"]}]}}],\"x-method\":\"elicitation/create\",\"x-side\":\"client\"}"
+    CreateElicitationRequest, schemas::CREATE_ELICITATION_REQUEST_15414072
 );
 /// The part of [`CreateElicitationRequest`] chosen by its `mode` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -3135,8 +3049,7 @@ impl From<ElicitationUrlMode> for CreateElicitationRequestMode {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationRequestMode,
-    "{\"description\":\"The part of [`CreateElicitationRequest`] chosen by its `mode` property.\",\"anyOf\":[{\"description\":\"Form-based elicitation where the client renders a form from the provided schema.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationFormMode\"}],\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"]},{\"description\":\"URL-based elicitation where the client directs the user to a URL.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationUrlMode\"}],\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"]},{\"title\":\"other\",\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this mode should preserve the raw payload\\nwhen storing, replaying, proxying, or forwarding elicitation requests.\\nThey MUST NOT render it as a known elicitation mode.\",\"type\":\"object\",\"properties\":{\"mode\":{\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"mode\"],\"anyOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"]},{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"]}]}}]}"
+    CreateElicitationRequestMode, schemas::CREATE_ELICITATION_REQUEST_MODE_318F8C54
 );
 /// Session-scoped elicitation, optionally tied to a specific tool call.
 ///
@@ -3183,8 +3096,7 @@ impl ElicitationSessionScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationSessionScope,
-    "{\"description\":\"Session-scoped elicitation, optionally tied to a specific tool call.\\n\\nWhen `toolCallId` is set, the elicitation is tied to a specific tool call.\\nThis is useful when an agent receives an elicitation from an MCP server\\nduring a tool call and needs to redirect it to the user.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The session this elicitation is tied to.\"},\"toolCallId\":{\"anyOf\":[{\"$ref\":\"#/$defs/ToolCallId\"},{\"type\":\"null\"}],\"description\":\"Optional tool call within the session.\\n\\nOptional. Omitted and `null` are equivalent and mean the elicitation is scoped to the\\nsession without a specific tool call.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"]}"
+    ElicitationSessionScope, schemas::ELICITATION_SESSION_SCOPE_90FA6991
 );
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
@@ -3210,8 +3122,7 @@ impl ElicitationRequestScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationRequestScope,
-    "{\"description\":\"Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"type\":\"object\",\"properties\":{\"requestId\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request this elicitation is tied to.\"}},\"required\":[\"requestId\"]}"
+    ElicitationRequestScope, schemas::ELICITATION_REQUEST_SCOPE_248D5ED6
 );
 /// Type-safe elicitation schema for requesting structured user input.
 ///
@@ -3332,8 +3243,7 @@ impl ElicitationSchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationSchema,
-    "{\"description\":\"Type-safe elicitation schema for requesting structured user input.\\n\\nThis represents a JSON Schema object with primitive-typed properties,\\nas required by the elicitation specification.\",\"type\":\"object\",\"properties\":{\"type\":{\"$ref\":\"#/$defs/ElicitationSchemaType\",\"description\":\"Type discriminator. Always `\\\"object\\\"`.\",\"default\":\"object\",\"x-deserialize-default-on-error\":true},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional title for the schema.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"properties\":{\"type\":\"object\",\"additionalProperties\":{\"$ref\":\"#/$defs/ElicitationPropertySchema\"},\"description\":\"Property definitions (must be primitive types).\",\"default\":{}},\"required\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"},\"description\":\"List of required property names.\\n\\nOptional. Omitted and `null` are equivalent and mean no property names are required.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional description of what this schema represents.\\n\\nOptional. Omitted and `null` are equivalent and mean no schema description is provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ElicitationSchema, schemas::ELICITATION_SCHEMA_910B9329
 );
 /// Type discriminator for elicitation schemas.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -3404,8 +3314,7 @@ impl de::Scalar for ElicitationSchemaType {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationSchemaType,
-    "{\"description\":\"Type discriminator for elicitation schemas.\",\"oneOf\":[{\"description\":\"Object schema type.\",\"type\":\"string\",\"const\":\"object\"}]}"
+    ElicitationSchemaType, schemas::ELICITATION_SCHEMA_TYPE_BA8875D9
 );
 /// Property schema for elicitation form fields.
 ///
@@ -3540,8 +3449,7 @@ impl From<MultiSelectPropertySchema> for ElicitationPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationPropertySchema,
-    "{\"description\":\"Property schema for elicitation form fields.\\n\\nEach variant corresponds to a JSON Schema `\\\"type\\\"` value.\\nSingle-select enums use `type: \\\"string\\\"` with `enum` or `oneOf` set.\\nMulti-select enums use `type: \\\"array\\\"`.\",\"anyOf\":[{\"description\":\"String property (or single-select enum when `enum`/`oneOf` is set).\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/StringPropertySchema\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"]},{\"description\":\"Number (floating-point) property.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/NumberPropertySchema\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"number\"}},\"required\":[\"type\"]},{\"description\":\"Integer property.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/IntegerPropertySchema\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"integer\"}},\"required\":[\"type\"]},{\"description\":\"Boolean property.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/BooleanPropertySchema\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]},{\"description\":\"Multi-select array property.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/MultiSelectPropertySchema\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"array\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future elicitation property schema.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this property schema type should preserve\\nthe raw schema when storing, replaying, proxying, or forwarding\\nelicitation requests. They MUST NOT render it as a known input control.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future elicitation property schema type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"number\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"integer\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"array\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
+    ElicitationPropertySchema, schemas::ELICITATION_PROPERTY_SCHEMA_6FE17643
 );
 /// String format types for string properties in elicitation schemas.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -3626,10 +3534,7 @@ impl de::Scalar for StringFormat {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    StringFormat,
-    "{\"description\":\"String format types for string properties in elicitation schemas.\",\"oneOf\":[{\"description\":\"Email address format.\",\"type\":\"string\",\"const\":\"email\"},{\"description\":\"URI format.\",\"type\":\"string\",\"const\":\"uri\"},{\"description\":\"Date format (YYYY-MM-DD).\",\"type\":\"string\",\"const\":\"date\"},{\"description\":\"Date-time format (ISO 8601).\",\"type\":\"string\",\"const\":\"date-time\"}]}"
-);
+runtime::schema::embedded_schema!(StringFormat, schemas::STRING_FORMAT_7C2A1132);
 /// A titled enum option with a const value, human-readable title, and optional description.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -3689,10 +3594,7 @@ impl EnumOption {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    EnumOption,
-    "{\"description\":\"A titled enum option with a const value, human-readable title, and optional description.\",\"type\":\"object\",\"properties\":{\"const\":{\"type\":\"string\",\"description\":\"The constant value for this option.\"},\"title\":{\"type\":\"string\",\"description\":\"Human-readable title for this option.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"const\",\"title\"]}"
-);
+runtime::schema::embedded_schema!(EnumOption, schemas::ENUM_OPTION_E2125370);
 /// Schema for string properties in an elicitation form.
 ///
 /// When `enum` or `oneOf` is set, this represents a single-select enum
@@ -3870,8 +3772,7 @@ impl StringPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    StringPropertySchema,
-    "{\"description\":\"Schema for string properties in an elicitation form.\\n\\nWhen `enum` or `oneOf` is set, this represents a single-select enum\\nwith `\\\"type\\\": \\\"string\\\"`.\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"minLength\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0,\"description\":\"Minimum string length.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no minimum length constraint.\"},\"maxLength\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0,\"description\":\"Maximum string length.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no maximum length constraint.\"},\"pattern\":{\"type\":[\"string\",\"null\"],\"description\":\"Pattern the string must match.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no pattern constraint.\"},\"format\":{\"anyOf\":[{\"$ref\":\"#/$defs/StringFormat\"},{\"type\":\"null\"}],\"description\":\"String format.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no format constraint.\"},\"default\":{\"type\":[\"string\",\"null\"],\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"x-deserialize-default-on-error\":true},\"enum\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"},\"description\":\"Enum values for untitled single-select enums.\\nOptional. Omitted and `null` are equivalent and mean no untitled single-select choices are\\ndeclared by `enum`.\"},\"oneOf\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/EnumOption\"},\"description\":\"Titled enum options for titled single-select enums.\\nOptional. Omitted and `null` are equivalent and mean no titled single-select choices are\\ndeclared by `oneOf`.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    StringPropertySchema, schemas::STRING_PROPERTY_SCHEMA_9D161040
 );
 /// Schema for number (floating-point) properties in an elicitation form.
 #[derive(
@@ -3983,8 +3884,7 @@ impl NumberPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NumberPropertySchema,
-    "{\"description\":\"Schema for number (floating-point) properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"minimum\":{\"type\":[\"number\",\"null\"],\"format\":\"double\",\"description\":\"Minimum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.\"},\"maximum\":{\"type\":[\"number\",\"null\"],\"format\":\"double\",\"description\":\"Maximum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.\"},\"default\":{\"type\":[\"number\",\"null\"],\"format\":\"double\",\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    NumberPropertySchema, schemas::NUMBER_PROPERTY_SCHEMA_80206ACA
 );
 /// Schema for integer properties in an elicitation form.
 #[derive(
@@ -4096,8 +3996,7 @@ impl IntegerPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    IntegerPropertySchema,
-    "{\"description\":\"Schema for integer properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"minimum\":{\"type\":[\"integer\",\"null\"],\"format\":\"int64\",\"description\":\"Minimum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.\"},\"maximum\":{\"type\":[\"integer\",\"null\"],\"format\":\"int64\",\"description\":\"Maximum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.\"},\"default\":{\"type\":[\"integer\",\"null\"],\"format\":\"int64\",\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    IntegerPropertySchema, schemas::INTEGER_PROPERTY_SCHEMA_0FACE0AA
 );
 /// Schema for boolean properties in an elicitation form.
 #[derive(
@@ -4185,8 +4084,7 @@ impl BooleanPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BooleanPropertySchema,
-    "{\"description\":\"Schema for boolean properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"default\":{\"type\":[\"boolean\",\"null\"],\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    BooleanPropertySchema, schemas::BOOLEAN_PROPERTY_SCHEMA_11B3DD8F
 );
 /// Items for a multi-select (array) property schema.
 #[derive(Debug, Clone, PartialEq)]
@@ -4300,8 +4198,7 @@ impl From<TitledMultiSelectItems> for MultiSelectItems {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MultiSelectItems,
-    "{\"description\":\"Items for a multi-select (array) property schema.\",\"anyOf\":[{\"description\":\"Multi-select string items with plain string values.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/StringMultiSelectItems\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future typed multi-select items.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future multi-select item type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true},{\"title\":\"titled\",\"description\":\"Titled multi-select items with human-readable labels.\\n\\nAs in MCP, titled items omit `type` and are identified by `anyOf`.\",\"allOf\":[{\"$ref\":\"#/$defs/TitledMultiSelectItems\"}]}]}"
+    MultiSelectItems, schemas::MULTI_SELECT_ITEMS_9678B0C2
 );
 /// String item schema for multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -4347,8 +4244,7 @@ impl StringMultiSelectItems {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    StringMultiSelectItems,
-    "{\"description\":\"String item schema for multi-select enum properties.\",\"type\":\"object\",\"properties\":{\"enum\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Allowed enum values.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"enum\"]}"
+    StringMultiSelectItems, schemas::STRING_MULTI_SELECT_ITEMS_D311E461
 );
 /// Items definition for titled multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -4394,8 +4290,7 @@ impl TitledMultiSelectItems {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TitledMultiSelectItems,
-    "{\"description\":\"Items definition for titled multi-select enum properties.\",\"type\":\"object\",\"properties\":{\"anyOf\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/EnumOption\"},\"description\":\"Titled enum options.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"anyOf\"]}"
+    TitledMultiSelectItems, schemas::TITLED_MULTI_SELECT_ITEMS_BEBF9848
 );
 /// Schema for multi-select (array) properties in an elicitation form.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -4511,8 +4406,7 @@ impl MultiSelectPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MultiSelectPropertySchema,
-    "{\"description\":\"Schema for multi-select (array) properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"minItems\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"description\":\"Minimum number of items to select.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no minimum selection count.\"},\"maxItems\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"description\":\"Maximum number of items to select.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no maximum selection count.\"},\"items\":{\"$ref\":\"#/$defs/MultiSelectItems\",\"description\":\"The items definition describing allowed values.\"},\"default\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"},\"description\":\"Default selected values.\\n\\nOptional. Omitted and `null` are equivalent and mean no default selections are provided.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"items\"]}"
+    MultiSelectPropertySchema, schemas::MULTI_SELECT_PROPERTY_SCHEMA_EDAA9510
 );
 /// Form-based elicitation mode where the client renders a form from the provided schema.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -4539,8 +4433,7 @@ impl ElicitationFormMode {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationFormMode,
-    "{\"description\":\"Form-based elicitation mode where the client renders a form from the provided schema.\",\"type\":\"object\",\"properties\":{\"requestedSchema\":{\"$ref\":\"#/$defs/ElicitationSchema\",\"description\":\"A JSON Schema describing the form fields to present to the user.\"}},\"required\":[\"requestedSchema\"],\"anyOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}]}"
+    ElicitationFormMode, schemas::ELICITATION_FORM_MODE_EFD9ABD2
 );
 /// The alternative sets of properties of [`ElicitationFormMode`].
 #[derive(Debug, Clone, PartialEq)]
@@ -4587,8 +4480,7 @@ impl From<ElicitationRequestScope> for ElicitationFormModeScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationFormModeScope,
-    "{\"description\":\"The alternative sets of properties of [`ElicitationFormMode`].\",\"anyOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}]}"
+    ElicitationFormModeScope, schemas::ELICITATION_FORM_MODE_SCOPE_C9F0375E
 );
 /// Unique identifier for an elicitation.
 #[derive(
@@ -4645,10 +4537,7 @@ impl fmt::Display for ElicitationId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationId,
-    "{\"description\":\"Unique identifier for an elicitation.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(ElicitationId, schemas::ELICITATION_ID_2B370CAF);
 /// URL-based elicitation mode where the client directs the user to a URL.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -4680,8 +4569,7 @@ impl ElicitationUrlMode {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationUrlMode,
-    "{\"description\":\"URL-based elicitation mode where the client directs the user to a URL.\",\"type\":\"object\",\"properties\":{\"elicitationId\":{\"$ref\":\"#/$defs/ElicitationId\",\"description\":\"The unique identifier for this elicitation.\"},\"url\":{\"type\":\"string\",\"format\":\"uri\",\"description\":\"The URL to direct the user to.\"}},\"required\":[\"elicitationId\",\"url\"],\"anyOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}]}"
+    ElicitationUrlMode, schemas::ELICITATION_URL_MODE_C494CACA
 );
 /// The alternative sets of properties of [`ElicitationUrlMode`].
 #[derive(Debug, Clone, PartialEq)]
@@ -4728,8 +4616,7 @@ impl From<ElicitationRequestScope> for ElicitationUrlModeScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationUrlModeScope,
-    "{\"description\":\"The alternative sets of properties of [`ElicitationUrlMode`].\",\"anyOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}]}"
+    ElicitationUrlModeScope, schemas::ELICITATION_URL_MODE_SCOPE_DA504395
 );
 /// Allows for sending an arbitrary request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
@@ -4747,10 +4634,7 @@ impl From<::serde_json::Value> for ExtRequest {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ExtRequest,
-    "{\"description\":\"Allows for sending an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\"}"
-);
+runtime::schema::embedded_schema!(ExtRequest, schemas::EXT_REQUEST_AB2A1453);
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -5168,44 +5052,33 @@ impl AgentResponseError {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
+runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_D93E3D76);
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_A599550A);
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponse,
-    "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}"
+    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_E67DE983
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponse,
-    "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"ListProvidersResponse\",\"description\":\"Successful result returned for a `providers/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersResponse\"}]},{\"title\":\"SetProviderResponse\",\"description\":\"Successful result returned for a `providers/set` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderResponse\"}]},{\"title\":\"DisableProviderResponse\",\"description\":\"Successful result returned for a `providers/disable` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"AuthStatusResponse\",\"description\":\"Successful result returned for an `auth/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ForkSessionResponse\",\"description\":\"Successful result returned for a `session/fork` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionResponse\"}]},{\"title\":\"ArchiveSessionResponse\",\"description\":\"Successful result returned for a `session/archive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionResponse\"}]},{\"title\":\"UnarchiveSessionResponse\",\"description\":\"Successful result returned for a `session/unarchive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionResponse\"}]},{\"title\":\"SessionStatusResponse\",\"description\":\"Successful result returned for a `session/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusResponse\"}]},{\"title\":\"SetSessionTitleResponse\",\"description\":\"Successful result returned for a `session/set_title` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}"
+    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_DF0CAA01
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseResult,
-    "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}"
+    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_43C6DE5F
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseResult,
-    "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"ListProvidersResponse\",\"description\":\"Successful result returned for a `providers/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersResponse\"}]},{\"title\":\"SetProviderResponse\",\"description\":\"Successful result returned for a `providers/set` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderResponse\"}]},{\"title\":\"DisableProviderResponse\",\"description\":\"Successful result returned for a `providers/disable` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"AuthStatusResponse\",\"description\":\"Successful result returned for an `auth/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ForkSessionResponse\",\"description\":\"Successful result returned for a `session/fork` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionResponse\"}]},{\"title\":\"ArchiveSessionResponse\",\"description\":\"Successful result returned for a `session/archive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionResponse\"}]},{\"title\":\"UnarchiveSessionResponse\",\"description\":\"Successful result returned for a `session/unarchive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionResponse\"}]},{\"title\":\"SessionStatusResponse\",\"description\":\"Successful result returned for a `session/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusResponse\"}]},{\"title\":\"SetSessionTitleResponse\",\"description\":\"Successful result returned for a `session/set_title` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}"
-);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseResultResult,
-    "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}"
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseResultResult,
-    "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"ListProvidersResponse\",\"description\":\"Successful result returned for a `providers/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersResponse\"}]},{\"title\":\"SetProviderResponse\",\"description\":\"Successful result returned for a `providers/set` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderResponse\"}]},{\"title\":\"DisableProviderResponse\",\"description\":\"Successful result returned for a `providers/disable` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"AuthStatusResponse\",\"description\":\"Successful result returned for an `auth/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ForkSessionResponse\",\"description\":\"Successful result returned for a `session/fork` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionResponse\"}]},{\"title\":\"ArchiveSessionResponse\",\"description\":\"Successful result returned for a `session/archive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionResponse\"}]},{\"title\":\"UnarchiveSessionResponse\",\"description\":\"Successful result returned for a `session/unarchive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionResponse\"}]},{\"title\":\"SessionStatusResponse\",\"description\":\"Successful result returned for a `session/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusResponse\"}]},{\"title\":\"SetSessionTitleResponse\",\"description\":\"Successful result returned for a `session/set_title` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}"
+    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_202582BB
 );
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseError,
-    "{\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}"
+    AgentResponseError, schemas::AGENT_RESPONSE_ERROR_526A736C
 );
 /// Response to the `initialize` method.
 ///
@@ -5310,14 +5183,12 @@ impl InitializeResponse {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeResponse,
-    "{\"description\":\"Response to the `initialize` method.\\n\\nContains the negotiated protocol version and agent capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"type\":\"object\",\"properties\":{\"protocolVersion\":{\"$ref\":\"#/$defs/ProtocolVersion\",\"description\":\"The protocol version the client specified if supported by the agent,\\nor the latest protocol version supported by the agent.\\n\\nThe client should disconnect, if it doesn't support this version.\"},\"agentCapabilities\":{\"$ref\":\"#/$defs/AgentCapabilities\",\"description\":\"Capabilities supported by the agent.\",\"default\":{\"loadSession\":false,\"promptCapabilities\":{\"image\":false,\"audio\":false,\"embeddedContext\":false},\"mcpCapabilities\":{\"http\":false,\"sse\":false},\"sessionCapabilities\":{},\"auth\":{}},\"x-deserialize-default-on-error\":true},\"authMethods\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AuthMethod\"},\"description\":\"Authentication methods supported by the agent.\",\"default\":[],\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"agentInfo\":{\"anyOf\":[{\"$ref\":\"#/$defs/Implementation\"},{\"type\":\"null\"}],\"description\":\"Information about the Agent name and version sent to the Client.\\n\\nNote: in future versions of the protocol, this will be required.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"protocolVersion\"],\"x-method\":\"initialize\",\"x-side\":\"agent\"}"
+    InitializeResponse, schemas::INITIALIZE_RESPONSE_99E44BBA
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeResponse,
-    "{\"description\":\"Response to the `initialize` method.\\n\\nContains the negotiated protocol version and agent capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)\",\"type\":\"object\",\"properties\":{\"protocolVersion\":{\"$ref\":\"#/$defs/ProtocolVersion\",\"description\":\"The protocol version the client specified if supported by the agent,\\nor the latest protocol version supported by the agent.\\n\\nThe client should disconnect, if it doesn't support this version.\"},\"agentCapabilities\":{\"$ref\":\"#/$defs/AgentCapabilities\",\"description\":\"Capabilities supported by the agent.\",\"default\":{\"loadSession\":false,\"promptCapabilities\":{\"image\":false,\"audio\":false,\"embeddedContext\":false},\"mcpCapabilities\":{\"http\":false,\"sse\":false,\"acp\":false},\"sessionCapabilities\":{},\"auth\":{}},\"x-deserialize-default-on-error\":true},\"authMethods\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AuthMethod\"},\"description\":\"Authentication methods supported by the agent.\",\"default\":[],\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"agentInfo\":{\"anyOf\":[{\"$ref\":\"#/$defs/Implementation\"},{\"type\":\"null\"}],\"description\":\"Information about the Agent name and version sent to the Client.\\n\\nNote: in future versions of the protocol, this will be required.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"protocolVersion\"],\"x-method\":\"initialize\",\"x-side\":\"agent\"}"
+    InitializeResponse, schemas::INITIALIZE_RESPONSE_32FBB385
 );
 /// Protocol version identifier.
 ///
@@ -5348,10 +5219,7 @@ impl fmt::Display for ProtocolVersion {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProtocolVersion,
-    "{\"description\":\"Protocol version identifier.\\n\\nThis version is only bumped for breaking changes.\\nNon-breaking changes should be introduced via capabilities.\",\"type\":\"integer\",\"format\":\"uint16\",\"minimum\":0,\"maximum\":65535}"
-);
+runtime::schema::embedded_schema!(ProtocolVersion, schemas::PROTOCOL_VERSION_DDC01185);
 /// Capabilities supported by the agent.
 ///
 /// Advertised during initialization to inform the client about
@@ -5504,14 +5372,12 @@ impl AgentCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentCapabilities,
-    "{\"description\":\"Capabilities supported by the agent.\\n\\nAdvertised during initialization to inform the client about\\navailable features and content types.\\n\\nSee protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)\",\"type\":\"object\",\"properties\":{\"loadSession\":{\"type\":\"boolean\",\"description\":\"Whether the agent supports `session/load`.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"promptCapabilities\":{\"$ref\":\"#/$defs/PromptCapabilities\",\"description\":\"Prompt capabilities supported by the agent.\",\"default\":{\"image\":false,\"audio\":false,\"embeddedContext\":false},\"x-deserialize-default-on-error\":true},\"mcpCapabilities\":{\"$ref\":\"#/$defs/McpCapabilities\",\"description\":\"MCP capabilities supported by the agent.\",\"default\":{\"http\":false,\"sse\":false},\"x-deserialize-default-on-error\":true},\"sessionCapabilities\":{\"$ref\":\"#/$defs/SessionCapabilities\",\"description\":\"Session lifecycle and prompt capabilities advertised by the agent.\",\"default\":{},\"x-deserialize-default-on-error\":true},\"auth\":{\"$ref\":\"#/$defs/AgentAuthCapabilities\",\"description\":\"Authentication-related capabilities supported by the agent.\",\"default\":{},\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    AgentCapabilities, schemas::AGENT_CAPABILITIES_1D5B3063
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentCapabilities,
-    "{\"description\":\"Capabilities supported by the agent.\\n\\nAdvertised during initialization to inform the client about\\navailable features and content types.\\n\\nSee protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#agent-capabilities)\",\"type\":\"object\",\"properties\":{\"loadSession\":{\"type\":\"boolean\",\"description\":\"Whether the agent supports `session/load`.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"promptCapabilities\":{\"$ref\":\"#/$defs/PromptCapabilities\",\"description\":\"Prompt capabilities supported by the agent.\",\"default\":{\"image\":false,\"audio\":false,\"embeddedContext\":false},\"x-deserialize-default-on-error\":true},\"mcpCapabilities\":{\"$ref\":\"#/$defs/McpCapabilities\",\"description\":\"MCP capabilities supported by the agent.\",\"default\":{\"http\":false,\"sse\":false,\"acp\":false},\"x-deserialize-default-on-error\":true},\"sessionCapabilities\":{\"$ref\":\"#/$defs/SessionCapabilities\",\"description\":\"Session lifecycle and prompt capabilities advertised by the agent.\",\"default\":{},\"x-deserialize-default-on-error\":true},\"auth\":{\"$ref\":\"#/$defs/AgentAuthCapabilities\",\"description\":\"Authentication-related capabilities supported by the agent.\",\"default\":{},\"x-deserialize-default-on-error\":true},\"providers\":{\"anyOf\":[{\"$ref\":\"#/$defs/ProvidersCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nProvider configuration capabilities supported by the agent.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports provider configuration methods.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    AgentCapabilities, schemas::AGENT_CAPABILITIES_5D353A25
 );
 /// Prompt capabilities supported by the agent in `session/prompt` requests.
 ///
@@ -5615,8 +5481,7 @@ impl PromptCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PromptCapabilities,
-    "{\"description\":\"Prompt capabilities supported by the agent in `session/prompt` requests.\\n\\nBaseline agent functionality requires support for `text`\\nand `resource_link` content blocks in prompt requests.\\n\\nOther variants must be explicitly opted in to.\\nCapabilities for different types of content in prompt requests.\\n\\nIndicates which content types beyond the baseline (text and resource links)\\nthe agent can process.\\n\\nSee protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)\",\"type\":\"object\",\"properties\":{\"image\":{\"type\":\"boolean\",\"description\":\"Agent supports `image` content blocks.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"audio\":{\"type\":\"boolean\",\"description\":\"Agent supports `audio` content blocks.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"embeddedContext\":{\"type\":\"boolean\",\"description\":\"Agent supports embedded context in `session/prompt` requests.\\n\\nWhen enabled, the Client is allowed to include `resource` content blocks\\nin prompt requests for pieces of context that are referenced in the message.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    PromptCapabilities, schemas::PROMPT_CAPABILITIES_14175F74
 );
 /// MCP capabilities supported by the agent
 #[derive(
@@ -5709,16 +5574,10 @@ impl McpCapabilities {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpCapabilities,
-    "{\"description\":\"MCP capabilities supported by the agent\",\"type\":\"object\",\"properties\":{\"http\":{\"type\":\"boolean\",\"description\":\"Agent supports `http` MCP servers.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"sse\":{\"type\":\"boolean\",\"description\":\"Agent supports `sse` MCP servers.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
-);
+runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_A450B6D4);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpCapabilities,
-    "{\"description\":\"MCP capabilities supported by the agent\",\"type\":\"object\",\"properties\":{\"http\":{\"type\":\"boolean\",\"description\":\"Agent supports `http` MCP servers.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"sse\":{\"type\":\"boolean\",\"description\":\"Agent supports `sse` MCP servers.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"acp\":{\"type\":\"boolean\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAgent supports `acp` MCP servers.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
-);
+runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_D5F1112C);
 /// Session capabilities supported by the agent.
 ///
 /// As a baseline, all Agents **MUST** support `session/new`, `session/prompt`, `session/cancel`, and `session/update`.
@@ -5973,14 +5832,12 @@ impl SessionCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionCapabilities,
-    "{\"description\":\"Session capabilities supported by the agent.\\n\\nAs a baseline, all Agents **MUST** support `session/new`, `session/prompt`, `session/cancel`, and `session/update`.\\n\\nOptionally, they **MAY** support other session methods and notifications by specifying additional capabilities.\\n\\nNote: `session/load` is still handled by the top-level `loadSession` capability. This will be unified in future versions of the protocol.\\n\\nSee protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)\",\"type\":\"object\",\"properties\":{\"list\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionListCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `session/list`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports listing sessions.\",\"x-deserialize-default-on-error\":true},\"delete\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionDeleteCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `session/delete`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports deleting sessions from `session/list`.\",\"x-deserialize-default-on-error\":true},\"additionalDirectories\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionAdditionalDirectoriesCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `additionalDirectories` on supported session lifecycle requests.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports `additionalDirectories` on\\nsupported session lifecycle requests.\\n\\nAgents that also support `session/list` may return\\n`SessionInfo.additionalDirectories` to report the complete ordered\\nadditional-root list associated with a listed session.\",\"x-deserialize-default-on-error\":true},\"resume\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionResumeCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `session/resume`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports resuming sessions.\",\"x-deserialize-default-on-error\":true},\"close\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionCloseCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `session/close`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports closing sessions.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionCapabilities, schemas::SESSION_CAPABILITIES_D1CEEF76
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionCapabilities,
-    "{\"description\":\"Session capabilities supported by the agent.\\n\\nAs a baseline, all Agents **MUST** support `session/new`, `session/prompt`, `session/cancel`, and `session/update`.\\n\\nOptionally, they **MAY** support other session methods and notifications by specifying additional capabilities.\\n\\nNote: `session/load` is still handled by the top-level `loadSession` capability. This will be unified in future versions of the protocol.\\n\\nSee protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#session-capabilities)\",\"type\":\"object\",\"properties\":{\"list\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionListCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `session/list`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports listing sessions.\",\"x-deserialize-default-on-error\":true},\"delete\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionDeleteCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `session/delete`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports deleting sessions from `session/list`.\",\"x-deserialize-default-on-error\":true},\"additionalDirectories\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionAdditionalDirectoriesCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `additionalDirectories` on supported session lifecycle requests.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports `additionalDirectories` on\\nsupported session lifecycle requests.\\n\\nAgents that also support `session/list` may return\\n`SessionInfo.additionalDirectories` to report the complete ordered\\nadditional-root list associated with a listed session.\",\"x-deserialize-default-on-error\":true},\"systemPrompt\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionSystemPromptCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `systemPrompt` on session lifecycle requests.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports `systemPrompt` in `append` mode.\",\"x-deserialize-default-on-error\":true},\"fork\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionForkCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/fork`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports forking sessions.\",\"x-deserialize-default-on-error\":true},\"archive\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionArchiveCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/archive` and `session/unarchive`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports both methods, the `archived` filter on\\n`session/list`, and `SessionInfo.archived`. Agents that advertise it MUST also advertise `sessionCapabilities.list`.\",\"x-deserialize-default-on-error\":true},\"status\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionStatusCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/status`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports checking session status.\",\"x-deserialize-default-on-error\":true},\"title\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionTitleCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/set_title`.\\n\\nAgents report titles through `session/list` and `session_info_update` without this\\ncapability. It only advertises that Clients can set titles.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports setting session titles.\",\"x-deserialize-default-on-error\":true},\"resume\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionResumeCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `session/resume`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports resuming sessions.\",\"x-deserialize-default-on-error\":true},\"close\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionCloseCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `session/close`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports closing sessions.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionCapabilities, schemas::SESSION_CAPABILITIES_1CEA160F
 );
 /// Capabilities for the `session/list` method.
 ///
@@ -6029,8 +5886,7 @@ impl SessionListCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionListCapabilities,
-    "{\"description\":\"Capabilities for the `session/list` method.\\n\\nSupplying `{}` means the agent supports listing sessions.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionListCapabilities, schemas::SESSION_LIST_CAPABILITIES_9B7A413F
 );
 /// Capabilities for the `session/delete` method.
 ///
@@ -6079,8 +5935,7 @@ impl SessionDeleteCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionDeleteCapabilities,
-    "{\"description\":\"Capabilities for the `session/delete` method.\\n\\nSupplying `{}` means the agent supports deleting sessions from `session/list`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionDeleteCapabilities, schemas::SESSION_DELETE_CAPABILITIES_679A8D65
 );
 /// Capabilities for additional session directories support.
 ///
@@ -6133,7 +5988,7 @@ impl SessionAdditionalDirectoriesCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SessionAdditionalDirectoriesCapabilities,
-    "{\"description\":\"Capabilities for additional session directories support.\\n\\nSupplying `{}` means the agent supports the `additionalDirectories` field on\\nsupported session lifecycle requests. Agents that also support\\n`session/list` may return `SessionInfo.additionalDirectories` to report the\\ncomplete ordered additional-root list associated with a listed session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    schemas::SESSION_ADDITIONAL_DIRECTORIES_CAPABILITIES_7D14A76F
 );
 /// Capabilities for the `session/resume` method.
 ///
@@ -6182,8 +6037,7 @@ impl SessionResumeCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionResumeCapabilities,
-    "{\"description\":\"Capabilities for the `session/resume` method.\\n\\nSupplying `{}` means the agent supports resuming sessions.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionResumeCapabilities, schemas::SESSION_RESUME_CAPABILITIES_5B75EDAC
 );
 /// Capabilities for the `session/close` method.
 ///
@@ -6232,8 +6086,7 @@ impl SessionCloseCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionCloseCapabilities,
-    "{\"description\":\"Capabilities for the `session/close` method.\\n\\nSupplying `{}` means the agent supports closing sessions.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionCloseCapabilities, schemas::SESSION_CLOSE_CAPABILITIES_4FB685AA
 );
 /// Authentication-related capabilities supported by the agent.
 #[derive(
@@ -6316,14 +6169,12 @@ impl AgentAuthCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentAuthCapabilities,
-    "{\"description\":\"Authentication-related capabilities supported by the agent.\",\"type\":\"object\",\"properties\":{\"logout\":{\"anyOf\":[{\"$ref\":\"#/$defs/LogoutCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports the logout method.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports the logout method.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_043362CF
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentAuthCapabilities,
-    "{\"description\":\"Authentication-related capabilities supported by the agent.\",\"type\":\"object\",\"properties\":{\"status\":{\"anyOf\":[{\"$ref\":\"#/$defs/AuthStatusCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports the `auth/status` method.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports the `auth/status` method.\",\"x-deserialize-default-on-error\":true},\"logout\":{\"anyOf\":[{\"$ref\":\"#/$defs/LogoutCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports the logout method.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports the logout method.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_047ABC50
 );
 /// Logout capabilities supported by the agent.
 ///
@@ -6372,8 +6223,7 @@ impl LogoutCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LogoutCapabilities,
-    "{\"description\":\"Logout capabilities supported by the agent.\\n\\nSupplying `{}` means the agent supports the logout method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    LogoutCapabilities, schemas::LOGOUT_CAPABILITIES_8662AF97
 );
 /// Describes an available authentication method.
 ///
@@ -6474,10 +6324,7 @@ impl From<AuthMethodAgent> for AuthMethod {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthMethod,
-    "{\"description\":\"Describes an available authentication method.\\n\\nThe `type` field acts as the discriminator in the serialized JSON form.\\nWhen no `type` is present, the method is treated as `agent`.\",\"anyOf\":[{\"description\":\"Client runs the configured agent program as a separate interactive\\nprocess, without passing this method to `authenticate`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodTerminal\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"]},{\"title\":\"agent\",\"description\":\"Agent handles authentication itself through `authenticate`.\\n\\nThis is the default when no `type` is specified.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodAgent\"}]}]}"
-);
+runtime::schema::embedded_schema!(AuthMethod, schemas::AUTH_METHOD_47A02719);
 /// Typed identifier used for auth method values on the wire.
 #[derive(
     Debug,
@@ -6533,10 +6380,7 @@ impl fmt::Display for AuthMethodId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthMethodId,
-    "{\"description\":\"Typed identifier used for auth method values on the wire.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(AuthMethodId, schemas::AUTH_METHOD_ID_5AFB22DB);
 /// Terminal-based authentication method.
 ///
 /// The client runs the configured agent program as a separate interactive
@@ -6623,8 +6467,7 @@ impl AuthMethodTerminal {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthMethodTerminal,
-    "{\"description\":\"Terminal-based authentication method.\\n\\nThe client runs the configured agent program as a separate interactive\\nprocess for the user to authenticate via a TUI. Agents MUST advertise this\\nmethod only when the client enabled its terminal authentication capability.\\nA zero exit status signals success. Any other termination signals failure.\\nThe client MUST NOT pass this method to `authenticate`.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/AuthMethodId\",\"description\":\"Unique identifier for this authentication method.\"},\"name\":{\"type\":\"string\",\"description\":\"Human-readable name of the authentication method.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional human-readable description of this authentication method.\",\"x-deserialize-default-on-error\":true},\"args\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Additional arguments to append to the configured agent invocation for terminal auth.\",\"x-deserialize-default-on-null\":true},\"env\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"},\"description\":\"Additional environment variables to set on the configured agent invocation for terminal auth.\\nThese values override same-named variables in the base launch configuration.\",\"x-deserialize-default-on-null\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"id\",\"name\"]}"
+    AuthMethodTerminal, schemas::AUTH_METHOD_TERMINAL_EC085FDC
 );
 /// Agent handles authentication itself through `authenticate`.
 ///
@@ -6682,10 +6525,7 @@ impl AuthMethodAgent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthMethodAgent,
-    "{\"description\":\"Agent handles authentication itself through `authenticate`.\\n\\nThis is the default authentication method type.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/AuthMethodId\",\"description\":\"Unique identifier for this authentication method.\"},\"name\":{\"type\":\"string\",\"description\":\"Human-readable name of the authentication method.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional human-readable description of this authentication method.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"id\",\"name\"]}"
-);
+runtime::schema::embedded_schema!(AuthMethodAgent, schemas::AUTH_METHOD_AGENT_F156E4B4);
 /// Metadata about the implementation of the client or agent.
 /// Describes the name and version of an ACP implementation, with an optional
 /// title for UI representation.
@@ -6747,10 +6587,7 @@ impl Implementation {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Implementation,
-    "{\"description\":\"Metadata about the implementation of the client or agent.\\nDescribes the name and version of an ACP implementation, with an optional\\ntitle for UI representation.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"Intended for programmatic or logical use, but can be used as a display\\nname fallback if title isn't present.\"},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Intended for UI and end-user contexts and optimized to be human-readable\\nand easily understood.\\n\\nIf not provided, the name should be used for display.\",\"x-deserialize-default-on-error\":true},\"version\":{\"type\":\"string\",\"description\":\"Version of the implementation. Can be displayed to the user or used\\nfor debugging or metrics purposes. (e.g. \\\"1.0.0\\\").\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"version\"]}"
-);
+runtime::schema::embedded_schema!(Implementation, schemas::IMPLEMENTATION_DEC53EFF);
 /// Response to the `authenticate` method.
 #[derive(
     Debug,
@@ -6802,8 +6639,7 @@ impl AuthenticateResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthenticateResponse,
-    "{\"description\":\"Response to the `authenticate` method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"authenticate\",\"x-side\":\"agent\"}"
+    AuthenticateResponse, schemas::AUTHENTICATE_RESPONSE_D465C77E
 );
 /// Response to the `logout` method.
 #[derive(
@@ -6855,10 +6691,7 @@ impl LogoutResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    LogoutResponse,
-    "{\"description\":\"Response to the `logout` method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"logout\",\"x-side\":\"agent\"}"
-);
+runtime::schema::embedded_schema!(LogoutResponse, schemas::LOGOUT_RESPONSE_33BCF43C);
 /// Response from creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
@@ -6939,8 +6772,7 @@ impl NewSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NewSessionResponse,
-    "{\"description\":\"Response from creating a new session.\\n\\nSee protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"Unique identifier for the created session.\\n\\nUsed in all subsequent requests for this conversation.\"},\"modes\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionModeState\"},{\"type\":\"null\"}],\"description\":\"Initial mode state if supported by the Agent\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"x-deserialize-default-on-error\":true},\"configOptions\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"description\":\"Initial session configuration options if supported by the Agent.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/new\",\"x-side\":\"agent\"}"
+    NewSessionResponse, schemas::NEW_SESSION_RESPONSE_B7C9BDB0
 );
 /// The set of modes and the one currently active.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -6992,8 +6824,7 @@ impl SessionModeState {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionModeState,
-    "{\"description\":\"The set of modes and the one currently active.\",\"type\":\"object\",\"properties\":{\"currentModeId\":{\"$ref\":\"#/$defs/SessionModeId\",\"description\":\"The current mode the Agent is in.\"},\"availableModes\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionMode\"},\"description\":\"The set of modes that the Agent can operate in\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"currentModeId\",\"availableModes\"]}"
+    SessionModeState, schemas::SESSION_MODE_STATE_C871DB16
 );
 /// Unique identifier for a Session Mode.
 #[derive(
@@ -7056,10 +6887,7 @@ impl<'de> fast::FromJson<'de> for SessionModeId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionModeId,
-    "{\"description\":\"Unique identifier for a Session Mode.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(SessionModeId, schemas::SESSION_MODE_ID_4F7EBF67);
 /// A mode the agent can operate in.
 ///
 /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
@@ -7116,10 +6944,7 @@ impl SessionMode {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionMode,
-    "{\"description\":\"A mode the agent can operate in.\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/SessionModeId\",\"description\":\"Stable identifier used to refer to this protocol object in later messages.\"},\"name\":{\"type\":\"string\",\"description\":\"Human-readable name shown for this protocol object.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional human-readable details shown with this protocol object.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"id\",\"name\"]}"
-);
+runtime::schema::embedded_schema!(SessionMode, schemas::SESSION_MODE_E8BA4264);
 /// A session configuration option selector and its current state.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -7196,8 +7021,7 @@ impl SessionConfigOption {
 impl<'de> fast::FromJson<'de> for SessionConfigOption {}
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigOption,
-    "{\"description\":\"A session configuration option selector and its current state.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/SessionConfigId\",\"description\":\"Unique identifier for the configuration option.\"},\"name\":{\"type\":\"string\",\"description\":\"Human-readable label for the option.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional description for the Client to display to the user.\",\"x-deserialize-default-on-error\":true},\"category\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionConfigOptionCategory\"},{\"type\":\"null\"}],\"description\":\"Optional semantic category for this option (UX only).\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"id\",\"name\"],\"oneOf\":[{\"description\":\"Single-value selector (dropdown).\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigSelect\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"select\"}},\"required\":[\"type\"]},{\"description\":\"Boolean on/off toggle.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigBoolean\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]}],\"discriminator\":{\"propertyName\":\"type\"}}"
+    SessionConfigOption, schemas::SESSION_CONFIG_OPTION_DB86E575
 );
 /// The part of [`SessionConfigOption`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -7312,8 +7136,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigOptionType {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigOptionType,
-    "{\"description\":\"The part of [`SessionConfigOption`] chosen by its `type` property.\",\"oneOf\":[{\"description\":\"Single-value selector (dropdown).\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigSelect\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"select\"}},\"required\":[\"type\"]},{\"description\":\"Boolean on/off toggle.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigBoolean\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]}],\"discriminator\":{\"propertyName\":\"type\"}}"
+    SessionConfigOptionType, schemas::SESSION_CONFIG_OPTION_TYPE_0E1EA174
 );
 /// Unique identifier for a session configuration option.
 #[derive(
@@ -7379,10 +7202,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigId,
-    "{\"description\":\"Unique identifier for a session configuration option.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(SessionConfigId, schemas::SESSION_CONFIG_ID_41F4B667);
 /// Semantic category for a session configuration option.
 ///
 /// This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
@@ -7529,8 +7349,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigOptionCategory {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigOptionCategory,
-    "{\"description\":\"Semantic category for a session configuration option.\\n\\nThis is intended to help Clients distinguish broadly common selectors (e.g. model selector vs\\nsession mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,\\nplacement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown\\ncategories gracefully.\\n\\nCategory names beginning with `_` are free for custom use, like other ACP extension methods.\\nCategory names that do not begin with `_` are reserved for the ACP spec.\",\"anyOf\":[{\"description\":\"Session mode selector.\",\"type\":\"string\",\"const\":\"mode\"},{\"description\":\"Model selector.\",\"type\":\"string\",\"const\":\"model\"},{\"description\":\"Model-related configuration parameter.\",\"type\":\"string\",\"const\":\"model_config\"},{\"description\":\"Thought/reasoning level selector.\",\"type\":\"string\",\"const\":\"thought_level\"},{\"title\":\"other\",\"description\":\"Unknown / uncategorized selector.\",\"type\":\"string\"}]}"
+    SessionConfigOptionCategory, schemas::SESSION_CONFIG_OPTION_CATEGORY_2C6A3D4D
 );
 /// Unique identifier for a session configuration option value.
 #[derive(
@@ -7597,8 +7416,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigValueId {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigValueId,
-    "{\"description\":\"Unique identifier for a session configuration option value.\",\"type\":\"string\"}"
+    SessionConfigValueId, schemas::SESSION_CONFIG_VALUE_ID_0983CFB4
 );
 /// Possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq)]
@@ -7645,8 +7463,7 @@ impl From<Vec<SessionConfigSelectGroup>> for SessionConfigSelectOptions {
 impl<'de> fast::FromJson<'de> for SessionConfigSelectOptions {}
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelectOptions,
-    "{\"description\":\"Possible values for a session configuration option.\",\"anyOf\":[{\"title\":\"Ungrouped\",\"description\":\"A flat list of options with no grouping.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigSelectOption\"}},{\"title\":\"Grouped\",\"description\":\"A list of options grouped under headers.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigSelectGroup\"}}]}"
+    SessionConfigSelectOptions, schemas::SESSION_CONFIG_SELECT_OPTIONS_5ADACD1E
 );
 /// A possible value for a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -7704,8 +7521,7 @@ impl SessionConfigSelectOption {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelectOption,
-    "{\"description\":\"A possible value for a session configuration option.\",\"type\":\"object\",\"properties\":{\"value\":{\"$ref\":\"#/$defs/SessionConfigValueId\",\"description\":\"Unique identifier for this option value.\"},\"name\":{\"type\":\"string\",\"description\":\"Human-readable label for this option value.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional description for this option value.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"value\",\"name\"]}"
+    SessionConfigSelectOption, schemas::SESSION_CONFIG_SELECT_OPTION_9A6E3AA1
 );
 /// A group of possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -7760,8 +7576,7 @@ impl SessionConfigSelectGroup {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelectGroup,
-    "{\"description\":\"A group of possible values for a session configuration option.\",\"type\":\"object\",\"properties\":{\"group\":{\"$ref\":\"#/$defs/SessionConfigGroupId\",\"description\":\"Unique identifier for this group.\"},\"name\":{\"type\":\"string\",\"description\":\"Human-readable label for this group.\"},\"options\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigSelectOption\"},\"description\":\"The set of option values in this group.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"group\",\"name\",\"options\"]}"
+    SessionConfigSelectGroup, schemas::SESSION_CONFIG_SELECT_GROUP_15E08573
 );
 /// Unique identifier for a session configuration option value group.
 #[derive(
@@ -7828,8 +7643,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigGroupId {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigGroupId,
-    "{\"description\":\"Unique identifier for a session configuration option value group.\",\"type\":\"string\"}"
+    SessionConfigGroupId, schemas::SESSION_CONFIG_GROUP_ID_648ADED9
 );
 /// A single-value selector (dropdown) session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -7861,8 +7675,7 @@ impl SessionConfigSelect {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelect,
-    "{\"description\":\"A single-value selector (dropdown) session configuration option payload.\",\"type\":\"object\",\"properties\":{\"currentValue\":{\"$ref\":\"#/$defs/SessionConfigValueId\",\"description\":\"The currently selected value.\"},\"options\":{\"$ref\":\"#/$defs/SessionConfigSelectOptions\",\"description\":\"The set of selectable options.\"}},\"required\":[\"currentValue\",\"options\"]}"
+    SessionConfigSelect, schemas::SESSION_CONFIG_SELECT_1FBC863E
 );
 /// A boolean on/off toggle session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -7888,8 +7701,7 @@ impl SessionConfigBoolean {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigBoolean,
-    "{\"description\":\"A boolean on/off toggle session configuration option payload.\",\"type\":\"object\",\"properties\":{\"currentValue\":{\"type\":\"boolean\",\"description\":\"The current value of the boolean option.\"}},\"required\":[\"currentValue\"]}"
+    SessionConfigBoolean, schemas::SESSION_CONFIG_BOOLEAN_A5AEDD67
 );
 /// Response from loading an existing session.
 #[derive(
@@ -7970,8 +7782,7 @@ impl LoadSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LoadSessionResponse,
-    "{\"description\":\"Response from loading an existing session.\",\"type\":\"object\",\"properties\":{\"modes\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionModeState\"},{\"type\":\"null\"}],\"description\":\"Initial mode state if supported by the Agent\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"x-deserialize-default-on-error\":true},\"configOptions\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"description\":\"Initial session configuration options if supported by the Agent.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/load\",\"x-side\":\"agent\"}"
+    LoadSessionResponse, schemas::LOAD_SESSION_RESPONSE_11780F90
 );
 /// Response from listing sessions.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -8037,8 +7848,7 @@ impl ListSessionsResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListSessionsResponse,
-    "{\"description\":\"Response from listing sessions.\",\"type\":\"object\",\"properties\":{\"sessions\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionInfo\"},\"description\":\"Array of session information objects\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"nextCursor\":{\"type\":[\"string\",\"null\"],\"description\":\"Opaque cursor token. If present, pass this in the next request's cursor parameter\\nto fetch the next page. If absent, there are no more results.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessions\"],\"x-method\":\"session/list\",\"x-side\":\"agent\"}"
+    ListSessionsResponse, schemas::LIST_SESSIONS_RESPONSE_86DB687D
 );
 /// Information about a session returned by session/list
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -8151,16 +7961,10 @@ impl SessionInfo {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionInfo,
-    "{\"description\":\"Information about a session returned by session/list\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"Unique identifier for the session\"},\"cwd\":{\"type\":\"string\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Additional workspace roots reported for this session. Each path must be absolute.\\n\\nWhen present, this is the complete ordered additional-root list reported\\nby the Agent. Omitted and empty values are equivalent: the response\\nreports no additional roots.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable title for the session\",\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"description\":\"ISO 8601 timestamp of last activity\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"cwd\"]}"
-);
+runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_8D65009E);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionInfo,
-    "{\"description\":\"Information about a session returned by session/list\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"Unique identifier for the session\"},\"cwd\":{\"type\":\"string\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Additional workspace roots reported for this session. Each path must be absolute.\\n\\nWhen present, this is the complete ordered additional-root list reported\\nby the Agent. Omitted and empty values are equivalent: the response\\nreports no additional roots.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable title for the session\",\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"description\":\"ISO 8601 timestamp of last activity\",\"x-deserialize-default-on-error\":true},\"archived\":{\"type\":[\"boolean\",\"null\"],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the session is archived.\\n\\nOptional. Omitted and `null` are equivalent and mean the archive state is not reported.\\nAgents that advertise the `sessionCapabilities.archive` capability MUST include it on every listed session.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"cwd\"]}"
-);
+runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_37FBF35A);
 /// Response from deleting a session.
 #[derive(
     Debug,
@@ -8212,8 +8016,7 @@ impl DeleteSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DeleteSessionResponse,
-    "{\"description\":\"Response from deleting a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/delete\",\"x-side\":\"agent\"}"
+    DeleteSessionResponse, schemas::DELETE_SESSION_RESPONSE_2DBF4A68
 );
 /// Response from resuming an existing session.
 #[derive(
@@ -8294,8 +8097,7 @@ impl ResumeSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ResumeSessionResponse,
-    "{\"description\":\"Response from resuming an existing session.\",\"type\":\"object\",\"properties\":{\"modes\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionModeState\"},{\"type\":\"null\"}],\"description\":\"Initial mode state if supported by the Agent\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"x-deserialize-default-on-error\":true},\"configOptions\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"description\":\"Initial session configuration options if supported by the Agent.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/resume\",\"x-side\":\"agent\"}"
+    ResumeSessionResponse, schemas::RESUME_SESSION_RESPONSE_2C36A14F
 );
 /// Response from closing a session.
 #[derive(
@@ -8348,8 +8150,7 @@ impl CloseSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CloseSessionResponse,
-    "{\"description\":\"Response from closing a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/close\",\"x-side\":\"agent\"}"
+    CloseSessionResponse, schemas::CLOSE_SESSION_RESPONSE_ABCEB380
 );
 /// Response to `session/set_mode` method.
 #[derive(
@@ -8402,8 +8203,7 @@ impl SetSessionModeResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionModeResponse,
-    "{\"description\":\"Response to `session/set_mode` method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/set_mode\",\"x-side\":\"agent\"}"
+    SetSessionModeResponse, schemas::SET_SESSION_MODE_RESPONSE_683C6EF1
 );
 /// Response to `session/set_config_option` method.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -8454,8 +8254,7 @@ impl SetSessionConfigOptionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionConfigOptionResponse,
-    "{\"description\":\"Response to `session/set_config_option` method.\",\"type\":\"object\",\"properties\":{\"configOptions\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"description\":\"The full set of configuration options and their current values.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"configOptions\"],\"x-method\":\"session/set_config_option\",\"x-side\":\"agent\"}"
+    SetSessionConfigOptionResponse, schemas::SET_SESSION_CONFIG_OPTION_RESPONSE_979FD36D
 );
 /// Response from processing a user prompt.
 ///
@@ -8525,16 +8324,10 @@ impl PromptResponse {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PromptResponse,
-    "{\"description\":\"Response from processing a user prompt.\\n\\nSee protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"$ref\":\"#/$defs/StopReason\",\"description\":\"Indicates why the agent stopped processing the turn.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"stopReason\"],\"x-method\":\"session/prompt\",\"x-side\":\"agent\"}"
-);
+runtime::schema::embedded_schema!(PromptResponse, schemas::PROMPT_RESPONSE_BD76B363);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PromptResponse,
-    "{\"description\":\"Response from processing a user prompt.\\n\\nSee protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#4-check-for-completion)\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"$ref\":\"#/$defs/StopReason\",\"description\":\"Indicates why the agent stopped processing the turn.\"},\"usage\":{\"anyOf\":[{\"$ref\":\"#/$defs/Usage\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nToken usage for this turn (optional).\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"stopReason\"],\"x-method\":\"session/prompt\",\"x-side\":\"agent\"}"
-);
+runtime::schema::embedded_schema!(PromptResponse, schemas::PROMPT_RESPONSE_795D1401);
 /// Reasons why an agent stops processing a prompt turn.
 ///
 /// See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons)
@@ -8636,10 +8429,7 @@ impl de::Scalar for StopReason {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    StopReason,
-    "{\"description\":\"Reasons why an agent stops processing a prompt turn.\\n\\nSee protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons)\",\"oneOf\":[{\"description\":\"The turn ended successfully.\",\"type\":\"string\",\"const\":\"end_turn\"},{\"description\":\"The turn ended because the agent reached the maximum number of tokens.\",\"type\":\"string\",\"const\":\"max_tokens\"},{\"description\":\"The turn ended because the agent reached the maximum number of allowed\\nagent requests between user turns.\",\"type\":\"string\",\"const\":\"max_turn_requests\"},{\"description\":\"The turn ended because the agent refused to continue. The user prompt\\nand everything that comes after it won't be included in the next\\nprompt, so this should be reflected in the UI.\",\"type\":\"string\",\"const\":\"refusal\"},{\"description\":\"The turn was cancelled by the client via `session/cancel`.\\n\\nThis stop reason MUST be returned when the client sends a `session/cancel`\\nnotification, even if the cancellation causes exceptions in underlying operations.\\nAgents should catch these exceptions and return this semantically meaningful\\nresponse to confirm successful cancellation.\",\"type\":\"string\",\"const\":\"cancelled\"}]}"
-);
+runtime::schema::embedded_schema!(StopReason, schemas::STOP_REASON_2E952F48);
 /// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
 /// protocol compatibility.
@@ -8656,10 +8446,7 @@ impl From<::serde_json::Value> for ExtResponse {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ExtResponse,
-    "{\"description\":\"Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\"}"
-);
+runtime::schema::embedded_schema!(ExtResponse, schemas::EXT_RESPONSE_EA2CF485);
 /// JSON-RPC error object.
 ///
 /// Represents an error that occurred during method execution, following the
@@ -8703,10 +8490,7 @@ impl Error {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Error,
-    "{\"description\":\"JSON-RPC error object.\\n\\nRepresents an error that occurred during method execution, following the\\nJSON-RPC 2.0 error object specification with optional additional data.\\n\\nSee protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)\",\"type\":\"object\",\"properties\":{\"code\":{\"$ref\":\"#/$defs/ErrorCode\",\"description\":\"A number indicating the error type that occurred.\\nThis must be an integer as defined in the JSON-RPC specification.\"},\"message\":{\"type\":\"string\",\"description\":\"A string providing a short description of the error.\\nThe message should be limited to a concise single sentence.\"},\"data\":{\"description\":\"Optional primitive or structured value that contains additional information about the error.\\nThis may include debugging information or context-specific details.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"code\",\"message\"]}"
-);
+runtime::schema::embedded_schema!(Error, schemas::ERROR_CD108320);
 /// Predefined error codes for common JSON-RPC and ACP-specific errors.
 ///
 /// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
@@ -8800,10 +8584,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ErrorCode,
-    "{\"description\":\"Predefined error codes for common JSON-RPC and ACP-specific errors.\\n\\nStandard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC\\nserver-error range (-32000 to -32099), and request cancellation uses -32800 from the\\nrange LSP reserves (-32899 to -32800).\",\"anyOf\":[{\"title\":\"Parse error\",\"description\":\"**Parse error**: Invalid JSON was received by the server.\\nAn error occurred on the server while parsing the JSON text.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32700},{\"title\":\"Invalid request\",\"description\":\"**Invalid request**: The JSON sent is not a valid Request object.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32600},{\"title\":\"Method not found\",\"description\":\"**Method not found**: The method does not exist or is not available.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32601},{\"title\":\"Invalid params\",\"description\":\"**Invalid params**: Invalid method parameter(s).\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32602},{\"title\":\"Internal error\",\"description\":\"**Internal error**: Internal JSON-RPC error.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32603},{\"title\":\"Request cancelled\",\"description\":\"**Request cancelled**: Execution of the method was aborted either due to a cancellation request from the caller or\\nbecause of resource constraints or shutdown.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32800},{\"title\":\"Authentication required\",\"description\":\"**Authentication required**: Authentication is required before this operation can be performed.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32000},{\"title\":\"Resource not found\",\"description\":\"**Resource not found**: A given resource, such as a session or file, was not found.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32002},{\"title\":\"Other\",\"description\":\"Other undefined error code.\",\"type\":\"integer\",\"format\":\"int32\"}]}"
-);
+runtime::schema::embedded_schema!(ErrorCode, schemas::ERROR_CODE_3A88948B);
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -8946,26 +8727,22 @@ impl From<ExtNotification> for AgentNotificationParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotification,
-    "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"The notification method name.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"SessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nreal-time updates about session progress, including message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before responding with the cancelled stop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/SessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific notification parameters.\"}},\"required\":[\"method\"],\"x-docs-ignore\":true}"
+    AgentNotification, schemas::AGENT_NOTIFICATION_76B43062
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotification,
-    "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"The notification method name.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"SessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nreal-time updates about session progress, including message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before responding with the cancelled stop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/SessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"AuthStatusUpdateNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification that the agent's authentication state changed.\\n\\nOnly sent by agents that advertise the `auth.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusUpdateNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific notification parameters.\"}},\"required\":[\"method\"],\"x-docs-ignore\":true}"
+    AgentNotification, schemas::AGENT_NOTIFICATION_094124AB
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotificationParams,
-    "{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"SessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nreal-time updates about session progress, including message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before responding with the cancelled stop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/SessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}"
+    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_789AF9C7
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotificationParams,
-    "{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"SessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nreal-time updates about session progress, including message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before responding with the cancelled stop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/SessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"AuthStatusUpdateNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification that the agent's authentication state changed.\\n\\nOnly sent by agents that advertise the `auth.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusUpdateNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}"
+    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_01BD2A62
 );
 /// Notification containing a session update from the agent.
 ///
@@ -9026,8 +8803,7 @@ impl SessionNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionNotification,
-    "{\"description\":\"Notification containing a session update from the agent.\\n\\nUsed to stream real-time progress and results during prompt processing.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session this update pertains to.\"},\"update\":{\"$ref\":\"#/$defs/SessionUpdate\",\"description\":\"The actual update content.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"update\"],\"x-method\":\"session/update\",\"x-side\":\"client\"}"
+    SessionNotification, schemas::SESSION_NOTIFICATION_419561E7
 );
 /// Different types of updates that can be sent during session processing.
 ///
@@ -9509,16 +9285,10 @@ impl<'de> fast::FromJson<'de> for SessionUpdate {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionUpdate,
-    "{\"description\":\"Different types of updates that can be sent during session processing.\\n\\nThese updates provide real-time feedback about the agent's progress.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)\",\"oneOf\":[{\"description\":\"A chunk of the user's message being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's response being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's internal reasoning being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Notification that a new tool call has been initiated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCall\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Update on the status or results of a tool call.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"The agent's execution plan for complex tasks.\\nSee protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Plan\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AvailableCommandsUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"The current mode of the session has changed\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CurrentModeUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"current_mode_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ConfigOptionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session metadata has been updated (title, timestamps, custom metadata)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionInfoUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Context window and cost update for the session.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/UsageUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Information for the user that is not part of session history.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.notices` Client capability.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Notice\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A context compaction has been created or updated.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A content block appended to a context compaction's retained summary.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionSummaryChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"]}],\"discriminator\":{\"propertyName\":\"sessionUpdate\"}}"
-);
+runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_A191932A);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionUpdate,
-    "{\"description\":\"Different types of updates that can be sent during session processing.\\n\\nThese updates provide real-time feedback about the agent's progress.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)\",\"oneOf\":[{\"description\":\"A chunk of the user's message being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's response being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's internal reasoning being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Notification that a new tool call has been initiated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCall\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Update on the status or results of a tool call.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"The agent's execution plan for complex tasks.\\nSee protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/draft/agent-plan)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Plan\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA content update for a plan identified by ID.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/PlanUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRemoval notice for a plan identified by ID.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/PlanRemoved\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_removed\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AvailableCommandsUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"The current mode of the session has changed\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CurrentModeUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"current_mode_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ConfigOptionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session metadata has been updated (title, timestamps, custom metadata)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionInfoUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Context window and cost update for the session.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/UsageUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Information for the user that is not part of session history.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.notices` Client capability.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Notice\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A context compaction has been created or updated.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A content block appended to a context compaction's retained summary.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionSummaryChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAnnounces a child session created and owned by this session, or updates\\nthat ownership association's metadata.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SubagentUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"subagent_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA message upsert observed in this session's transcript, sent to or\\nreceived from another session.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionMessage\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_message\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nOne content block appended to a sent or received session message.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionMessageChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_message_chunk\"}},\"required\":[\"sessionUpdate\"]}],\"discriminator\":{\"propertyName\":\"sessionUpdate\"}}"
-);
+runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_B3B76213);
 /// Unique identifier for a message within a session.
 #[derive(
     Debug,
@@ -9580,10 +9350,7 @@ impl<'de> fast::FromJson<'de> for MessageId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MessageId,
-    "{\"description\":\"Unique identifier for a message within a session.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(MessageId, schemas::MESSAGE_ID_86091F29);
 /// A streamed item of content
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -9643,10 +9410,7 @@ impl ContentChunk {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ContentChunk,
-    "{\"description\":\"A streamed item of content\",\"type\":\"object\",\"properties\":{\"content\":{\"$ref\":\"#/$defs/ContentBlock\",\"description\":\"A single item of content\"},\"messageId\":{\"anyOf\":[{\"$ref\":\"#/$defs/MessageId\"},{\"type\":\"null\"}],\"description\":\"A unique identifier for the message this chunk belongs to.\\n\\nAll chunks belonging to the same message share the same `messageId`.\\nA change in `messageId` indicates a new message has started.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"content\"]}"
-);
+runtime::schema::embedded_schema!(ContentChunk, schemas::CONTENT_CHUNK_6825E23C);
 /// Represents a tool call that the language model has requested.
 ///
 /// Tool calls are actions that the agent executes on behalf of the language model,
@@ -9779,10 +9543,7 @@ impl ToolCall {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCall,
-    "{\"description\":\"Represents a tool call that the language model has requested.\\n\\nTool calls are actions that the agent executes on behalf of the language model,\\nsuch as reading files, executing code, or fetching data from external sources.\\n\\nSee protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)\",\"type\":\"object\",\"properties\":{\"toolCallId\":{\"$ref\":\"#/$defs/ToolCallId\",\"description\":\"Unique identifier for this tool call within the session.\"},\"title\":{\"type\":\"string\",\"description\":\"Human-readable title describing what the tool is doing.\"},\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Programmatic name of the tool being invoked.\\n\\nThis field is optional. Omitting it or sending `null` both mean that no\\ntool name is available.\",\"x-deserialize-default-on-error\":true},\"kind\":{\"$ref\":\"#/$defs/ToolKind\",\"description\":\"The category of tool being invoked.\\nHelps clients choose appropriate icons and UI treatment.\",\"x-deserialize-default-on-error\":true},\"status\":{\"$ref\":\"#/$defs/ToolCallStatus\",\"description\":\"Current execution status of the tool call.\",\"x-deserialize-default-on-error\":true},\"content\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ToolCallContent\"},\"description\":\"Content produced by the tool call.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"locations\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ToolCallLocation\"},\"description\":\"File locations affected by this tool call.\\nEnables \\\"follow-along\\\" features in clients.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"rawInput\":{\"description\":\"Raw input parameters sent to the tool.\",\"x-deserialize-default-on-error\":true},\"rawOutput\":{\"description\":\"Raw output returned by the tool.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"toolCallId\",\"title\"]}"
-);
+runtime::schema::embedded_schema!(ToolCall, schemas::TOOL_CALL_4F5F949E);
 /// A single entry in the execution plan.
 ///
 /// Represents a task or goal that the assistant intends to accomplish
@@ -9839,10 +9600,7 @@ impl PlanEntry {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanEntry,
-    "{\"description\":\"A single entry in the execution plan.\\n\\nRepresents a task or goal that the assistant intends to accomplish\\nas part of fulfilling the user's request.\\nSee protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)\",\"type\":\"object\",\"properties\":{\"content\":{\"type\":\"string\",\"description\":\"Human-readable description of what this task aims to accomplish.\"},\"priority\":{\"$ref\":\"#/$defs/PlanEntryPriority\",\"description\":\"The relative importance of this task.\\nUsed to indicate which tasks are most critical to the overall goal.\"},\"status\":{\"$ref\":\"#/$defs/PlanEntryStatus\",\"description\":\"Current execution status of this task.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"content\",\"priority\",\"status\"]}"
-);
+runtime::schema::embedded_schema!(PlanEntry, schemas::PLAN_ENTRY_FAA556C4);
 /// Priority levels for plan entries.
 ///
 /// Used to indicate the relative importance or urgency of different
@@ -9932,8 +9690,7 @@ impl<'de> fast::FromJson<'de> for PlanEntryPriority {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PlanEntryPriority,
-    "{\"description\":\"Priority levels for plan entries.\\n\\nUsed to indicate the relative importance or urgency of different\\ntasks in the execution plan.\\nSee protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)\",\"oneOf\":[{\"description\":\"High priority task - critical to the overall goal.\",\"type\":\"string\",\"const\":\"high\"},{\"description\":\"Medium priority task - important but not critical.\",\"type\":\"string\",\"const\":\"medium\"},{\"description\":\"Low priority task - nice to have but not essential.\",\"type\":\"string\",\"const\":\"low\"}]}"
+    PlanEntryPriority, schemas::PLAN_ENTRY_PRIORITY_79E9B4B0
 );
 /// Status of a plan entry in the execution flow.
 ///
@@ -10022,10 +9779,7 @@ impl<'de> fast::FromJson<'de> for PlanEntryStatus {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanEntryStatus,
-    "{\"description\":\"Status of a plan entry in the execution flow.\\n\\nTracks the lifecycle of each task from planning through completion.\\nSee protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)\",\"oneOf\":[{\"description\":\"The task has not started yet.\",\"type\":\"string\",\"const\":\"pending\"},{\"description\":\"The task is currently being worked on.\",\"type\":\"string\",\"const\":\"in_progress\"},{\"description\":\"The task has been successfully completed.\",\"type\":\"string\",\"const\":\"completed\"}]}"
-);
+runtime::schema::embedded_schema!(PlanEntryStatus, schemas::PLAN_ENTRY_STATUS_F815AA3A);
 /// An execution plan for accomplishing complex tasks.
 ///
 /// Plans consist of multiple entries representing individual tasks or goals.
@@ -10077,10 +9831,7 @@ impl Plan {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Plan,
-    "{\"description\":\"An execution plan for accomplishing complex tasks.\\n\\nPlans consist of multiple entries representing individual tasks or goals.\\nAgents report plans to clients to provide visibility into their execution strategy.\\nPlans can evolve during execution as the agent discovers new requirements or completes tasks.\\n\\nSee protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)\",\"type\":\"object\",\"properties\":{\"entries\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/PlanEntry\"},\"description\":\"The list of tasks to be accomplished.\\n\\nWhen updating a plan, the agent must send a complete list of all entries\\nwith their current status. The client replaces the entire plan with each update.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"entries\"]}"
-);
+runtime::schema::embedded_schema!(Plan, schemas::PLAN_F4B705E7);
 /// Information about a command.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -10136,10 +9887,7 @@ impl AvailableCommand {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AvailableCommand,
-    "{\"description\":\"Information about a command.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"Command name (e.g., `create_plan`, `research_codebase`).\"},\"description\":{\"type\":\"string\",\"description\":\"Human-readable description of what the command does.\"},\"input\":{\"anyOf\":[{\"$ref\":\"#/$defs/AvailableCommandInput\"},{\"type\":\"null\"}],\"description\":\"Input for the command if required\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"description\"]}"
-);
+runtime::schema::embedded_schema!(AvailableCommand, schemas::AVAILABLE_COMMAND_BA6F5EA2);
 /// The input specification for a command.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -10173,8 +9921,7 @@ impl From<UnstructuredCommandInput> for AvailableCommandInput {
 impl<'de> fast::FromJson<'de> for AvailableCommandInput {}
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AvailableCommandInput,
-    "{\"description\":\"The input specification for a command.\",\"anyOf\":[{\"title\":\"unstructured\",\"description\":\"All text that was typed after the command name is provided as input.\",\"allOf\":[{\"$ref\":\"#/$defs/UnstructuredCommandInput\"}]}]}"
+    AvailableCommandInput, schemas::AVAILABLE_COMMAND_INPUT_D081DDE2
 );
 /// All text that was typed after the command name is provided as input.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -10218,8 +9965,7 @@ impl UnstructuredCommandInput {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UnstructuredCommandInput,
-    "{\"description\":\"All text that was typed after the command name is provided as input.\",\"type\":\"object\",\"properties\":{\"hint\":{\"type\":\"string\",\"description\":\"A hint to display when the input hasn't been provided yet\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"hint\"]}"
+    UnstructuredCommandInput, schemas::UNSTRUCTURED_COMMAND_INPUT_71B63D4B
 );
 /// Available commands are ready or have changed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -10265,8 +10011,7 @@ impl AvailableCommandsUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AvailableCommandsUpdate,
-    "{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"properties\":{\"availableCommands\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AvailableCommand\"},\"description\":\"Commands the agent can execute\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"availableCommands\"]}"
+    AvailableCommandsUpdate, schemas::AVAILABLE_COMMANDS_UPDATE_024B46CB
 );
 /// The current mode of the session has changed
 ///
@@ -10313,8 +10058,7 @@ impl CurrentModeUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CurrentModeUpdate,
-    "{\"description\":\"The current mode of the session has changed\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"type\":\"object\",\"properties\":{\"currentModeId\":{\"$ref\":\"#/$defs/SessionModeId\",\"description\":\"The ID of the current mode\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"currentModeId\"]}"
+    CurrentModeUpdate, schemas::CURRENT_MODE_UPDATE_354E9401
 );
 /// Session configuration options have been updated.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -10360,8 +10104,7 @@ impl ConfigOptionUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ConfigOptionUpdate,
-    "{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"properties\":{\"configOptions\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"description\":\"The full set of configuration options and their current values.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"configOptions\"]}"
+    ConfigOptionUpdate, schemas::CONFIG_OPTION_UPDATE_F9B32478
 );
 /// Update to session metadata. All fields are optional to support partial updates.
 ///
@@ -10438,8 +10181,7 @@ impl SessionInfoUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionInfoUpdate,
-    "{\"description\":\"Update to session metadata. All fields are optional to support partial updates.\\n\\nAgents send this notification to update session information like title or custom metadata.\\nClients can use it to keep session titles and state current.\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable title for the session. Set to null to clear.\",\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"description\":\"ISO 8601 timestamp of last activity. Set to null to clear.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionInfoUpdate, schemas::SESSION_INFO_UPDATE_33E3A0FA
 );
 /// Cost information for a session.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -10486,10 +10228,7 @@ impl Cost {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Cost,
-    "{\"description\":\"Cost information for a session.\",\"type\":\"object\",\"properties\":{\"amount\":{\"type\":\"number\",\"format\":\"double\",\"description\":\"Total cumulative cost for session.\"},\"currency\":{\"type\":\"string\",\"description\":\"Unit of `amount`: an ISO 4217 currency code (e.g., \\\"USD\\\", \\\"EUR\\\") for money, or another\\nunit such as \\\"credits\\\".\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"amount\",\"currency\"]}"
-);
+runtime::schema::embedded_schema!(Cost, schemas::COST_A6F75DDE);
 /// Context window and cost update for a session.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -10545,10 +10284,7 @@ impl UsageUpdate {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    UsageUpdate,
-    "{\"description\":\"Context window and cost update for a session.\",\"type\":\"object\",\"properties\":{\"used\":{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0,\"description\":\"Tokens currently in context.\"},\"size\":{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0,\"description\":\"Total context window size in tokens.\"},\"cost\":{\"anyOf\":[{\"$ref\":\"#/$defs/Cost\"},{\"type\":\"null\"}],\"description\":\"Cumulative session cost (optional).\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"used\",\"size\"]}"
-);
+runtime::schema::embedded_schema!(UsageUpdate, schemas::USAGE_UPDATE_9456BBD9);
 /// Severity hint for a session notice.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -10674,10 +10410,7 @@ impl<'de> fast::FromJson<'de> for NoticeSeverity {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    NoticeSeverity,
-    "{\"description\":\"Severity hint for a session notice.\",\"anyOf\":[{\"description\":\"Informational notice.\",\"type\":\"string\",\"const\":\"info\"},{\"description\":\"Warning notice.\",\"type\":\"string\",\"const\":\"warning\"},{\"description\":\"Error notice.\",\"type\":\"string\",\"const\":\"error\"},{\"title\":\"other\",\"description\":\"Custom or future notice severity.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Other unknown values are reserved for future ACP severities.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(NoticeSeverity, schemas::NOTICE_SEVERITY_7E51CD5B);
 /// Fire-and-forget information for the user.
 ///
 /// Notices are live events rather than session history. Agents must not rely on
@@ -10757,10 +10490,7 @@ impl de::StrRule for __StrRule__defs_Notice_properties_title {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Notice,
-    "{\"description\":\"Fire-and-forget information for the user.\\n\\nNotices are live events rather than session history. Agents must not rely on\\na notice being received, displayed, or seen by the user.\\nAgents MUST only send notices when the Client advertised\\nthe `session.notices` Client capability. Otherwise, Agents may use an agent\\nmessage when the information should still be surfaced to the user.\\n\\nSee RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)\",\"type\":\"object\",\"properties\":{\"severity\":{\"$ref\":\"#/$defs/NoticeSeverity\",\"description\":\"Presentation severity hint.\"},\"title\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Required non-empty plain-text title that can stand alone.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional plain-text detail or guidance.\\n\\nOmitted and `null` are equivalent and mean no description was supplied.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Metadata scoped to this notice.\\n\\nOmitted and `null` are equivalent and mean no metadata was supplied.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"severity\",\"title\"]}"
-);
+runtime::schema::embedded_schema!(Notice, schemas::NOTICE_C65A9972);
 /// Unique identifier for a context compaction within a session.
 #[derive(
     Debug,
@@ -10822,10 +10552,7 @@ impl<'de> fast::FromJson<'de> for CompactionId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CompactionId,
-    "{\"description\":\"Unique identifier for a context compaction within a session.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(CompactionId, schemas::COMPACTION_ID_0F32692A);
 /// Lifecycle state of a context compaction.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -10962,10 +10689,7 @@ impl<'de> fast::FromJson<'de> for CompactionStatus {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CompactionStatus,
-    "{\"description\":\"Lifecycle state of a context compaction.\",\"anyOf\":[{\"description\":\"Compaction has started and has not finished.\",\"type\":\"string\",\"const\":\"in_progress\"},{\"description\":\"Compaction finished successfully.\",\"type\":\"string\",\"const\":\"completed\"},{\"description\":\"Compaction finished unsuccessfully.\",\"type\":\"string\",\"const\":\"failed\"},{\"description\":\"Compaction was cancelled before it finished.\",\"type\":\"string\",\"const\":\"cancelled\"},{\"title\":\"other\",\"description\":\"Custom or future compaction status.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Other unknown values are reserved for future ACP statuses.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(CompactionStatus, schemas::COMPACTION_STATUS_465E2C7E);
 /// A context compaction upsert. The first notification fixes the compaction's
 /// timeline position. Later updates with the same ID patch that entity in place.
 /// Agents MUST only send this update when the Client advertised
@@ -11039,10 +10763,7 @@ impl CompactionUpdate {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CompactionUpdate,
-    "{\"description\":\"A context compaction upsert. The first notification fixes the compaction's\\ntimeline position. Later updates with the same ID patch that entity in place.\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\\n\\n`summary`, `error`, and `_meta` have patch semantics: omission leaves the\\nstored value unchanged, `null` clears it, and a concrete value replaces it.\\n`summary: []` also clears the summary.\",\"type\":\"object\",\"properties\":{\"compactionId\":{\"$ref\":\"#/$defs/CompactionId\",\"description\":\"The Agent-owned ID of this compaction, unique within the session.\"},\"status\":{\"$ref\":\"#/$defs/CompactionStatus\",\"description\":\"Current lifecycle status.\"},\"summary\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"description\":\"Complete replacement user-displayable summary content for the compaction.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"error\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable error details for the compaction.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Extensible metadata patch for this compaction.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"compactionId\",\"status\"]}"
-);
+runtime::schema::embedded_schema!(CompactionUpdate, schemas::COMPACTION_UPDATE_28C4ABA4);
 /// A content block appended to a compaction's summary. A first-seen ID creates
 /// an in-progress compaction. Chunks append in receive order.
 /// Agents MUST only send this update when the Client advertised
@@ -11091,8 +10812,7 @@ impl CompactionSummaryChunk {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CompactionSummaryChunk,
-    "{\"description\":\"A content block appended to a compaction's summary. A first-seen ID creates\\nan in-progress compaction. Chunks append in receive order.\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\",\"type\":\"object\",\"properties\":{\"compactionId\":{\"$ref\":\"#/$defs/CompactionId\",\"description\":\"ID of the compaction whose summary receives this content.\"},\"content\":{\"$ref\":\"#/$defs/ContentBlock\",\"description\":\"One content block to append.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Metadata scoped to this chunk. Omission and `null` both mean absent.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"compactionId\",\"content\"]}"
+    CompactionSummaryChunk, schemas::COMPACTION_SUMMARY_CHUNK_F8E9F2AD
 );
 /// Notification sent by the agent when a URL-based elicitation is complete.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -11144,8 +10864,7 @@ impl CompleteElicitationNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CompleteElicitationNotification,
-    "{\"description\":\"Notification sent by the agent when a URL-based elicitation is complete.\",\"type\":\"object\",\"properties\":{\"elicitationId\":{\"$ref\":\"#/$defs/ElicitationId\",\"description\":\"The ID of the elicitation that completed.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"elicitationId\"],\"x-method\":\"elicitation/complete\",\"x-side\":\"client\"}"
+    CompleteElicitationNotification, schemas::COMPLETE_ELICITATION_NOTIFICATION_E8D80E73
 );
 /// Allows either side to send an arbitrary notification that is not part of the ACP spec.
 /// Extension notifications provide a way to send one-way messages for custom functionality
@@ -11166,10 +10885,7 @@ impl From<::serde_json::Value> for ExtNotification {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ExtNotification,
-    "{\"description\":\"Allows either side to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\"}"
-);
+runtime::schema::embedded_schema!(ExtNotification, schemas::EXT_NOTIFICATION_0815828B);
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -11676,27 +11392,19 @@ impl From<ExtRequest> for ClientRequestParams {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientRequest,
-    "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called once at the beginning of the connection to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"AuthenticateRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides an authentication method ID that was advertised during\\ninitialization and whose type defines the `authenticate` flow.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateRequest\"}]},{\"title\":\"LogoutRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAfter a successful logout, all new sessions will require authentication.\\nThere is no guarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v1/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"LoadSessionRequest\",\"description\":\"Loads an existing session to resume a previous conversation.\\n\\nThis method is only available if the agent advertises the `loadSession` capability.\\n\\nThe agent should:\\n- Restore the session context and conversation history\\n- Connect to the specified MCP servers\\n- Stream the entire conversation history back to the client via notifications\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.list` capability.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session without returning previous messages.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.resume` capability.\\n\\nThe agent should resume the session context, allowing the conversation to continue\\nwithout replaying the message history (unlike `session/load`).\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.close` capability.\\n\\nThe agent must cancel any ongoing work (as if `session/cancel` was called)\\nand then free up any resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"SetSessionModeRequest\",\"description\":\"Sets the current mode for a session.\\n\\nAllows switching between different agent modes (e.g., \\\"ask\\\", \\\"architect\\\", \\\"code\\\")\\nthat affect system prompts, tool availability, and permission behaviors.\\n\\nThe mode must be one of the modes advertised in `availableModes` during session\\ncreation or loading. Agents may also change modes autonomously and notify the\\nclient via `current_mode_update` notifications.\\n\\nThis method can be called at any time during a session, whether the Agent is\\nidle or actively generating a response.\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nThis method handles the whole lifecycle of a prompt:\\n- Receives user messages with optional context (files, images, etc.)\\n- Processes the prompt using language models\\n- Reports language model content and tool calls to the Clients\\n- Requests permission to run tools\\n- Executes any requested tool calls\\n- Returns when the turn is complete with a stop reason\\n\\nSee protocol docs: [Prompt Turn](https://agentclientprotocol.com/protocol/v1/prompt-turn)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}"
-);
+runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_13EE2E96);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientRequest,
-    "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called once at the beginning of the connection to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"AuthenticateRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides an authentication method ID that was advertised during\\ninitialization and whose type defines the `authenticate` flow.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateRequest\"}]},{\"title\":\"ListProvidersRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nLists providers that can be configured by the client.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersRequest\"}]},{\"title\":\"SetProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nReplaces the configuration for a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderRequest\"}]},{\"title\":\"DisableProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nDisables a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderRequest\"}]},{\"title\":\"LogoutRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAfter a successful logout, all new sessions will require authentication.\\nThere is no guarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutRequest\"}]},{\"title\":\"AuthStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nQueries the agent's current authentication state.\\n\\nThis method is only available if the agent advertises the `auth.status` capability.\\nIt MUST NOT change any agent state, and agents MUST NOT reject it with `auth_required`.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v1/draft/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"LoadSessionRequest\",\"description\":\"Loads an existing session to resume a previous conversation.\\n\\nThis method is only available if the agent advertises the `loadSession` capability.\\n\\nThe agent should:\\n- Restore the session context and conversation history\\n- Connect to the specified MCP servers\\n- Stream the entire conversation history back to the client via notifications\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.list` capability.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ForkSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nForks an existing session to create a new independent session.\\n\\nThis method is only available if the agent advertises the `session.fork` capability.\\n\\nThe agent should create a new session with the same conversation context as the\\noriginal, allowing operations like generating summaries without affecting the\\noriginal session's history.\\n\\nAs with `session/new`, the forked session is active once the agent responds,\\nset up with the request's `cwd`, `additionalDirectories`, and `mcpServers`.\\nThe client can prompt it without calling `session/load` or `session/resume` first.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionRequest\"}]},{\"title\":\"ArchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nArchives a session, hiding it from default `session/list` results.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionRequest\"}]},{\"title\":\"UnarchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnarchives a session, returning it to default `session/list` results.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionRequest\"}]},{\"title\":\"SessionStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nChecks whether the Agent has a session in memory, without changing it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusRequest\"}]},{\"title\":\"SetSessionTitleRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSets the title of a session.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.title` capability.\\n\\nThe session does not need to be active on the connection. The agent stores the\\ntitle and returns the stored title, which may be normalized.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session without returning previous messages.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.resume` capability.\\n\\nThe agent should resume the session context, allowing the conversation to continue\\nwithout replaying the message history (unlike `session/load`).\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.close` capability.\\n\\nThe agent must cancel any ongoing work (as if `session/cancel` was called)\\nand then free up any resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"SetSessionModeRequest\",\"description\":\"Sets the current mode for a session.\\n\\nAllows switching between different agent modes (e.g., \\\"ask\\\", \\\"architect\\\", \\\"code\\\")\\nthat affect system prompts, tool availability, and permission behaviors.\\n\\nThe mode must be one of the modes advertised in `availableModes` during session\\ncreation or loading. Agents may also change modes autonomously and notify the\\nclient via `current_mode_update` notifications.\\n\\nThis method can be called at any time during a session, whether the Agent is\\nidle or actively generating a response.\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nThis method handles the whole lifecycle of a prompt:\\n- Receives user messages with optional context (files, images, etc.)\\n- Processes the prompt using language models\\n- Reports language model content and tool calls to the Clients\\n- Requests permission to run tools\\n- Executes any requested tool calls\\n- Returns when the turn is complete with a stop reason\\n\\nSee protocol docs: [Prompt Turn](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}"
-);
+runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_7714436A);
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientRequestParams,
-    "{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called once at the beginning of the connection to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"AuthenticateRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides an authentication method ID that was advertised during\\ninitialization and whose type defines the `authenticate` flow.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateRequest\"}]},{\"title\":\"LogoutRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAfter a successful logout, all new sessions will require authentication.\\nThere is no guarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v1/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"LoadSessionRequest\",\"description\":\"Loads an existing session to resume a previous conversation.\\n\\nThis method is only available if the agent advertises the `loadSession` capability.\\n\\nThe agent should:\\n- Restore the session context and conversation history\\n- Connect to the specified MCP servers\\n- Stream the entire conversation history back to the client via notifications\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.list` capability.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session without returning previous messages.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.resume` capability.\\n\\nThe agent should resume the session context, allowing the conversation to continue\\nwithout replaying the message history (unlike `session/load`).\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.close` capability.\\n\\nThe agent must cancel any ongoing work (as if `session/cancel` was called)\\nand then free up any resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"SetSessionModeRequest\",\"description\":\"Sets the current mode for a session.\\n\\nAllows switching between different agent modes (e.g., \\\"ask\\\", \\\"architect\\\", \\\"code\\\")\\nthat affect system prompts, tool availability, and permission behaviors.\\n\\nThe mode must be one of the modes advertised in `availableModes` during session\\ncreation or loading. Agents may also change modes autonomously and notify the\\nclient via `current_mode_update` notifications.\\n\\nThis method can be called at any time during a session, whether the Agent is\\nidle or actively generating a response.\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nThis method handles the whole lifecycle of a prompt:\\n- Receives user messages with optional context (files, images, etc.)\\n- Processes the prompt using language models\\n- Reports language model content and tool calls to the Clients\\n- Requests permission to run tools\\n- Executes any requested tool calls\\n- Returns when the turn is complete with a stop reason\\n\\nSee protocol docs: [Prompt Turn](https://agentclientprotocol.com/protocol/v1/prompt-turn)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}"
+    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_825BC210
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientRequestParams,
-    "{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called once at the beginning of the connection to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"AuthenticateRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides an authentication method ID that was advertised during\\ninitialization and whose type defines the `authenticate` flow.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateRequest\"}]},{\"title\":\"ListProvidersRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nLists providers that can be configured by the client.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersRequest\"}]},{\"title\":\"SetProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nReplaces the configuration for a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderRequest\"}]},{\"title\":\"DisableProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nDisables a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderRequest\"}]},{\"title\":\"LogoutRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAfter a successful logout, all new sessions will require authentication.\\nThere is no guarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutRequest\"}]},{\"title\":\"AuthStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nQueries the agent's current authentication state.\\n\\nThis method is only available if the agent advertises the `auth.status` capability.\\nIt MUST NOT change any agent state, and agents MUST NOT reject it with `auth_required`.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v1/draft/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"LoadSessionRequest\",\"description\":\"Loads an existing session to resume a previous conversation.\\n\\nThis method is only available if the agent advertises the `loadSession` capability.\\n\\nThe agent should:\\n- Restore the session context and conversation history\\n- Connect to the specified MCP servers\\n- Stream the entire conversation history back to the client via notifications\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.list` capability.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ForkSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nForks an existing session to create a new independent session.\\n\\nThis method is only available if the agent advertises the `session.fork` capability.\\n\\nThe agent should create a new session with the same conversation context as the\\noriginal, allowing operations like generating summaries without affecting the\\noriginal session's history.\\n\\nAs with `session/new`, the forked session is active once the agent responds,\\nset up with the request's `cwd`, `additionalDirectories`, and `mcpServers`.\\nThe client can prompt it without calling `session/load` or `session/resume` first.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionRequest\"}]},{\"title\":\"ArchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nArchives a session, hiding it from default `session/list` results.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionRequest\"}]},{\"title\":\"UnarchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnarchives a session, returning it to default `session/list` results.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionRequest\"}]},{\"title\":\"SessionStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nChecks whether the Agent has a session in memory, without changing it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusRequest\"}]},{\"title\":\"SetSessionTitleRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSets the title of a session.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.title` capability.\\n\\nThe session does not need to be active on the connection. The agent stores the\\ntitle and returns the stored title, which may be normalized.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session without returning previous messages.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.resume` capability.\\n\\nThe agent should resume the session context, allowing the conversation to continue\\nwithout replaying the message history (unlike `session/load`).\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.close` capability.\\n\\nThe agent must cancel any ongoing work (as if `session/cancel` was called)\\nand then free up any resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"SetSessionModeRequest\",\"description\":\"Sets the current mode for a session.\\n\\nAllows switching between different agent modes (e.g., \\\"ask\\\", \\\"architect\\\", \\\"code\\\")\\nthat affect system prompts, tool availability, and permission behaviors.\\n\\nThe mode must be one of the modes advertised in `availableModes` during session\\ncreation or loading. Agents may also change modes autonomously and notify the\\nclient via `current_mode_update` notifications.\\n\\nThis method can be called at any time during a session, whether the Agent is\\nidle or actively generating a response.\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nThis method handles the whole lifecycle of a prompt:\\n- Receives user messages with optional context (files, images, etc.)\\n- Processes the prompt using language models\\n- Reports language model content and tool calls to the Clients\\n- Requests permission to run tools\\n- Executes any requested tool calls\\n- Returns when the turn is complete with a stop reason\\n\\nSee protocol docs: [Prompt Turn](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}"
+    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_5BC089BC
 );
 /// Request parameters for the initialize method.
 ///
@@ -11784,8 +11492,7 @@ impl InitializeRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeRequest,
-    "{\"description\":\"Request parameters for the initialize method.\\n\\nSent by the client to establish connection and negotiate capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"type\":\"object\",\"properties\":{\"protocolVersion\":{\"$ref\":\"#/$defs/ProtocolVersion\",\"description\":\"The latest protocol version supported by the client.\"},\"clientCapabilities\":{\"$ref\":\"#/$defs/ClientCapabilities\",\"description\":\"Capabilities supported by the client.\",\"default\":{\"fs\":{\"readTextFile\":false,\"writeTextFile\":false},\"terminal\":false,\"auth\":{\"terminal\":false}},\"x-deserialize-default-on-error\":true},\"clientInfo\":{\"anyOf\":[{\"$ref\":\"#/$defs/Implementation\"},{\"type\":\"null\"}],\"description\":\"Information about the Client name and version sent to the Agent.\\n\\nNote: in future versions of the protocol, this will be required.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"protocolVersion\"],\"x-method\":\"initialize\",\"x-side\":\"agent\"}"
+    InitializeRequest, schemas::INITIALIZE_REQUEST_26259ECD
 );
 /// Capabilities supported by the client.
 ///
@@ -11953,14 +11660,12 @@ impl ClientCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientCapabilities,
-    "{\"description\":\"Capabilities supported by the client.\\n\\nAdvertised during initialization to inform the agent about\\navailable features and methods.\\n\\nSee protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities)\",\"type\":\"object\",\"properties\":{\"fs\":{\"$ref\":\"#/$defs/FileSystemCapabilities\",\"description\":\"File system capabilities supported by the client.\\nDetermines which file operations the agent can request.\",\"default\":{\"readTextFile\":false,\"writeTextFile\":false},\"x-deserialize-default-on-error\":true},\"terminal\":{\"type\":\"boolean\",\"description\":\"Whether the Client support all `terminal/*` methods.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"session\":{\"anyOf\":[{\"$ref\":\"#/$defs/ClientSessionCapabilities\"},{\"type\":\"null\"}],\"description\":\"Session-related capabilities supported by the client.\\n\\nOptional. Omitted or `null` both mean the client does not advertise any\\nsession-related extensions.\",\"x-deserialize-default-on-error\":true},\"auth\":{\"$ref\":\"#/$defs/AuthCapabilities\",\"description\":\"Authentication capabilities supported by the client.\\nDetermines which authentication method types the agent may include\\nin its `InitializeResponse`.\",\"default\":{\"terminal\":false},\"x-deserialize-default-on-error\":true},\"elicitation\":{\"anyOf\":[{\"$ref\":\"#/$defs/ElicitationCapabilities\"},{\"type\":\"null\"}],\"description\":\"Elicitation capabilities supported by the client.\\nDetermines which elicitation modes the agent may use.\\n\\nOptional. Omitted or `null` both mean the client does not advertise\\nelicitation support.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ClientCapabilities, schemas::CLIENT_CAPABILITIES_0A58232D
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientCapabilities,
-    "{\"description\":\"Capabilities supported by the client.\\n\\nAdvertised during initialization to inform the agent about\\navailable features and methods.\\n\\nSee protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#client-capabilities)\",\"type\":\"object\",\"properties\":{\"fs\":{\"$ref\":\"#/$defs/FileSystemCapabilities\",\"description\":\"File system capabilities supported by the client.\\nDetermines which file operations the agent can request.\",\"default\":{\"readTextFile\":false,\"writeTextFile\":false},\"x-deserialize-default-on-error\":true},\"terminal\":{\"type\":\"boolean\",\"description\":\"Whether the Client support all `terminal/*` methods.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"session\":{\"anyOf\":[{\"$ref\":\"#/$defs/ClientSessionCapabilities\"},{\"type\":\"null\"}],\"description\":\"Session-related capabilities supported by the client.\\n\\nOptional. Omitted or `null` both mean the client does not advertise any\\nsession-related extensions.\",\"x-deserialize-default-on-error\":true},\"subagents\":{\"anyOf\":[{\"$ref\":\"#/$defs/SubagentCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the client understands exposed subagent sessions.\\n\\nOptional and nullable. Omitted or `null` both mean the client does not\\nadvertise support.\\nSupplying `{}` means the client understands child associations, work-state\\nsnapshots, session-directed messages, and restricted-session semantics.\",\"x-deserialize-default-on-error\":true},\"plan\":{\"anyOf\":[{\"$ref\":\"#/$defs/PlanCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the client supports `plan_update` and `plan_removed` session updates.\\n\\nOptional. Omitted or `null` both mean the client does not advertise support.\\nSupplying `{}` means the client can receive both update types.\",\"x-deserialize-default-on-error\":true},\"auth\":{\"$ref\":\"#/$defs/AuthCapabilities\",\"description\":\"Authentication capabilities supported by the client.\\nDetermines which authentication method types the agent may include\\nin its `InitializeResponse`.\",\"default\":{\"terminal\":false},\"x-deserialize-default-on-error\":true},\"elicitation\":{\"anyOf\":[{\"$ref\":\"#/$defs/ElicitationCapabilities\"},{\"type\":\"null\"}],\"description\":\"Elicitation capabilities supported by the client.\\nDetermines which elicitation modes the agent may use.\\n\\nOptional. Omitted or `null` both mean the client does not advertise\\nelicitation support.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ClientCapabilities, schemas::CLIENT_CAPABILITIES_5BA07C47
 );
 /// File system capabilities that a client may support.
 ///
@@ -12035,8 +11740,7 @@ impl FileSystemCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    FileSystemCapabilities,
-    "{\"description\":\"File system capabilities that a client may support.\\n\\nSee protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)\",\"type\":\"object\",\"properties\":{\"readTextFile\":{\"type\":\"boolean\",\"description\":\"Whether the Client supports `fs/read_text_file` requests.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"writeTextFile\":{\"type\":\"boolean\",\"description\":\"Whether the Client supports `fs/write_text_file` requests.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    FileSystemCapabilities, schemas::FILE_SYSTEM_CAPABILITIES_4C0F7D1F
 );
 /// Session-related capabilities supported by the client.
 #[derive(
@@ -12130,8 +11834,7 @@ impl ClientSessionCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientSessionCapabilities,
-    "{\"description\":\"Session-related capabilities supported by the client.\",\"type\":\"object\",\"properties\":{\"compaction\":{\"anyOf\":[{\"$ref\":\"#/$defs/CompactionCapabilities\"},{\"type\":\"null\"}],\"description\":\"Support for ID-addressed context compaction updates. Omitted or `null`\\nmeans unsupported. `{}` advertises the complete compaction contract.\",\"x-deserialize-default-on-error\":true},\"configOptions\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionConfigOptionsCapabilities\"},{\"type\":\"null\"}],\"description\":\"Config option capabilities supported by the client.\\n\\nOmitted or `null` both mean the client does not advertise support for any\\nconfig option extensions.\",\"x-deserialize-default-on-error\":true},\"notices\":{\"anyOf\":[{\"$ref\":\"#/$defs/NoticeCapabilities\"},{\"type\":\"null\"}],\"description\":\"Support for live user-facing `notice` session updates.\\n\\nOptional. Omitted or `null` both mean the client does not advertise support.\\nSupplying `{}` means the client can present notices to the user.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ClientSessionCapabilities, schemas::CLIENT_SESSION_CAPABILITIES_82877A03
 );
 /// Client support for ID-addressed context compaction updates.
 #[derive(
@@ -12159,8 +11862,7 @@ impl CompactionCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CompactionCapabilities,
-    "{\"description\":\"Client support for ID-addressed context compaction updates.\",\"type\":\"object\",\"properties\":{}}"
+    CompactionCapabilities, schemas::COMPACTION_CAPABILITIES_FF0AE6D5
 );
 /// Session configuration option capabilities supported by the client.
 #[derive(
@@ -12224,7 +11926,7 @@ impl SessionConfigOptionsCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SessionConfigOptionsCapabilities,
-    "{\"description\":\"Session configuration option capabilities supported by the client.\",\"type\":\"object\",\"properties\":{\"boolean\":{\"anyOf\":[{\"$ref\":\"#/$defs/BooleanConfigOptionCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the client supports boolean session configuration options.\\n\\nOptional. Omitted or `null` both mean the client does not advertise support.\\nSupplying `{}` means agents may include `type: \\\"boolean\\\"` entries in\\n`configOptions`, and the client may send `session/set_config_option`\\nrequests with `type: \\\"boolean\\\"` and a boolean `value`.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    schemas::SESSION_CONFIG_OPTIONS_CAPABILITIES_E79B6AC4
 );
 /// Capabilities for boolean session configuration options.
 ///
@@ -12273,8 +11975,7 @@ impl BooleanConfigOptionCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BooleanConfigOptionCapabilities,
-    "{\"description\":\"Capabilities for boolean session configuration options.\\n\\nSupplying `{}` means the client supports boolean session configuration options.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    BooleanConfigOptionCapabilities, schemas::BOOLEAN_CONFIG_OPTION_CAPABILITIES_E901A57B
 );
 /// Client support for presenting live notices to the user.
 #[derive(
@@ -12302,8 +12003,7 @@ impl NoticeCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NoticeCapabilities,
-    "{\"description\":\"Client support for presenting live notices to the user.\",\"type\":\"object\",\"properties\":{}}"
+    NoticeCapabilities, schemas::NOTICE_CAPABILITIES_9424AA15
 );
 /// Authentication capabilities supported by the client.
 ///
@@ -12370,10 +12070,7 @@ impl AuthCapabilities {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthCapabilities,
-    "{\"description\":\"Authentication capabilities supported by the client.\\n\\nAdvertised during initialization to inform the agent which authentication\\nmethod types the client can handle. This governs opt-in types that require\\nadditional client-side support.\",\"type\":\"object\",\"properties\":{\"terminal\":{\"type\":\"boolean\",\"description\":\"Whether the client supports `terminal` authentication methods.\\n\\nThe client should set this to `true` only when it can reproduce the\\nconfigured agent invocation in an interactive terminal. When `true`, the\\nagent may include `terminal` entries in its authentication methods.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
-);
+runtime::schema::embedded_schema!(AuthCapabilities, schemas::AUTH_CAPABILITIES_323B7DA8);
 /// Elicitation capabilities supported by the client.
 #[derive(
     Debug,
@@ -12449,8 +12146,7 @@ impl ElicitationCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationCapabilities,
-    "{\"description\":\"Elicitation capabilities supported by the client.\",\"type\":\"object\",\"properties\":{\"form\":{\"anyOf\":[{\"$ref\":\"#/$defs/ElicitationFormCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the client supports form-based elicitation.\\n\\nOptional. Omitted and `null` are equivalent and mean form support is not advertised.\\nSupplying `{}` explicitly advertises form support.\",\"x-deserialize-default-on-error\":true},\"url\":{\"anyOf\":[{\"$ref\":\"#/$defs/ElicitationUrlCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the client supports URL-based elicitation.\\n\\nOptional. Omitted or `null` both mean the client does not advertise support.\\nSupplying `{}` means the client supports URL-based elicitation.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ElicitationCapabilities, schemas::ELICITATION_CAPABILITIES_2586C7DF
 );
 /// Form-based elicitation capabilities.
 ///
@@ -12501,8 +12197,7 @@ impl ElicitationFormCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationFormCapabilities,
-    "{\"description\":\"Form-based elicitation capabilities.\\n\\nSupplying `{}` means the client supports form-based elicitation.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ElicitationFormCapabilities, schemas::ELICITATION_FORM_CAPABILITIES_200079D4
 );
 /// URL-based elicitation capabilities.
 ///
@@ -12553,8 +12248,7 @@ impl ElicitationUrlCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationUrlCapabilities,
-    "{\"description\":\"URL-based elicitation capabilities.\\n\\nSupplying `{}` means the client supports URL-based elicitation.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ElicitationUrlCapabilities, schemas::ELICITATION_URL_CAPABILITIES_47BBCBE8
 );
 /// Request parameters for the authenticate method.
 ///
@@ -12607,8 +12301,7 @@ impl AuthenticateRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthenticateRequest,
-    "{\"description\":\"Request parameters for the authenticate method.\\n\\nSpecifies which authentication method to use.\",\"type\":\"object\",\"properties\":{\"methodId\":{\"$ref\":\"#/$defs/AuthMethodId\",\"description\":\"The ID of the authentication method to use.\\nMust be one of the methods advertised in the initialize response.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"methodId\"],\"x-method\":\"authenticate\",\"x-side\":\"agent\"}"
+    AuthenticateRequest, schemas::AUTHENTICATE_REQUEST_3F2BB761
 );
 /// Request parameters for the logout method.
 ///
@@ -12662,10 +12355,7 @@ impl LogoutRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    LogoutRequest,
-    "{\"description\":\"Request parameters for the logout method.\\n\\nTerminates the current authenticated session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"logout\",\"x-side\":\"agent\"}"
-);
+runtime::schema::embedded_schema!(LogoutRequest, schemas::LOGOUT_REQUEST_9C2501FB);
 /// Request parameters for creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
@@ -12764,14 +12454,12 @@ impl NewSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NewSessionRequest,
-    "{\"description\":\"Request parameters for creating a new session.\\n\\nSee protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)\",\"type\":\"object\",\"properties\":{\"cwd\":{\"type\":\"string\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Additional workspace roots for this session. Each path must be absolute.\\n\\nThese expand the session's filesystem scope without changing `cwd`, which\\nremains the base for relative paths. When omitted or empty, no\\nadditional roots are activated for the new session.\",\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"description\":\"List of MCP (Model Context Protocol) servers the agent should connect to.\",\"x-deserialize-default-on-null\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"cwd\",\"mcpServers\"],\"x-method\":\"session/new\",\"x-side\":\"agent\"}"
+    NewSessionRequest, schemas::NEW_SESSION_REQUEST_B18569FE
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NewSessionRequest,
-    "{\"description\":\"Request parameters for creating a new session.\\n\\nSee protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)\",\"type\":\"object\",\"properties\":{\"cwd\":{\"type\":\"string\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Additional workspace roots for this session. Each path must be absolute.\\n\\nThese expand the session's filesystem scope without changing `cwd`, which\\nremains the base for relative paths. When omitted or empty, no\\nadditional roots are activated for the new session.\",\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"description\":\"List of MCP (Model Context Protocol) servers the agent should connect to.\",\"x-deserialize-default-on-null\":true},\"systemPrompt\":{\"anyOf\":[{\"$ref\":\"#/$defs/SystemPrompt\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem-level instructions for the new session.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent uses its\\nown default instructions. Clients MUST only send this when the Agent\\nadvertises `sessionCapabilities.systemPrompt`.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"cwd\",\"mcpServers\"],\"x-method\":\"session/new\",\"x-side\":\"agent\"}"
+    NewSessionRequest, schemas::NEW_SESSION_REQUEST_490C63A7
 );
 /// Configuration for connecting to an MCP (Model Context Protocol) server.
 ///
@@ -12913,16 +12601,10 @@ impl From<McpServerStdio> for McpServer {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpServer,
-    "{\"description\":\"Configuration for connecting to an MCP (Model Context Protocol) server.\\n\\nMCP servers provide tools and context that the agent can use when\\nprocessing prompts.\\n\\nSee protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/session-setup#mcp-servers)\",\"anyOf\":[{\"description\":\"HTTP transport configuration\\n\\nOnly available when the Agent capabilities indicate `mcp_capabilities.http` is `true`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerHttp\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"]},{\"description\":\"SSE transport configuration\\n\\nOnly available when the Agent capabilities indicate `mcp_capabilities.sse` is `true`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerSse\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"sse\"}},\"required\":[\"type\"]},{\"title\":\"stdio\",\"description\":\"Stdio transport configuration\\n\\nAll Agents MUST support this transport.\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerStdio\"}]}]}"
-);
+runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_1AC7017B);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpServer,
-    "{\"description\":\"Configuration for connecting to an MCP (Model Context Protocol) server.\\n\\nMCP servers provide tools and context that the agent can use when\\nprocessing prompts.\\n\\nSee protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/draft/session-setup#mcp-servers)\",\"anyOf\":[{\"description\":\"HTTP transport configuration\\n\\nOnly available when the Agent capabilities indicate `mcp_capabilities.http` is `true`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerHttp\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"]},{\"description\":\"SSE transport configuration\\n\\nOnly available when the Agent capabilities indicate `mcp_capabilities.sse` is `true`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerSse\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"sse\"}},\"required\":[\"type\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nACP transport configuration\\n\\nOnly available when the Agent capabilities indicate `mcp_capabilities.acp` is `true`.\\nThe MCP server is provided by an ACP component and communicates over the ACP channel.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerAcp\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"acp\"}},\"required\":[\"type\"]},{\"title\":\"stdio\",\"description\":\"Stdio transport configuration\\n\\nAll Agents MUST support this transport.\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerStdio\"}]}]}"
-);
+runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_CEF45896);
 /// An HTTP header to set when making requests to the MCP server.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -12966,10 +12648,7 @@ impl HttpHeader {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    HttpHeader,
-    "{\"description\":\"An HTTP header to set when making requests to the MCP server.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"The name of the HTTP header.\"},\"value\":{\"type\":\"string\",\"description\":\"The value to set for the HTTP header.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"value\"]}"
-);
+runtime::schema::embedded_schema!(HttpHeader, schemas::HTTP_HEADER_31410E22);
 /// HTTP transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -13021,10 +12700,7 @@ impl McpServerHttp {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpServerHttp,
-    "{\"description\":\"HTTP transport configuration for MCP.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"Human-readable name identifying this MCP server.\"},\"url\":{\"type\":\"string\",\"description\":\"URL to the MCP server.\"},\"headers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/HttpHeader\"},\"description\":\"HTTP headers to set when making requests to the MCP server.\",\"x-deserialize-default-on-null\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"url\",\"headers\"]}"
-);
+runtime::schema::embedded_schema!(McpServerHttp, schemas::MCP_SERVER_HTTP_63D12E31);
 /// SSE transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -13076,10 +12752,7 @@ impl McpServerSse {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpServerSse,
-    "{\"description\":\"SSE transport configuration for MCP.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"Human-readable name identifying this MCP server.\"},\"url\":{\"type\":\"string\",\"description\":\"URL to the MCP server.\"},\"headers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/HttpHeader\"},\"description\":\"HTTP headers to set when making requests to the MCP server.\",\"x-deserialize-default-on-null\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"url\",\"headers\"]}"
-);
+runtime::schema::embedded_schema!(McpServerSse, schemas::MCP_SERVER_SSE_19F4322C);
 /// Stdio transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -13136,10 +12809,7 @@ impl McpServerStdio {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpServerStdio,
-    "{\"description\":\"Stdio transport configuration for MCP.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"Human-readable name identifying this MCP server.\"},\"command\":{\"type\":\"string\",\"description\":\"Absolute path to the MCP server executable.\"},\"args\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Command-line arguments to pass to the MCP server.\",\"x-deserialize-default-on-null\":true},\"env\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/EnvVariable\"},\"description\":\"Environment variables to set when launching the MCP server.\",\"x-deserialize-default-on-null\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"command\",\"args\",\"env\"]}"
-);
+runtime::schema::embedded_schema!(McpServerStdio, schemas::MCP_SERVER_STDIO_FB436E6D);
 /// Request parameters for loading an existing session.
 ///
 /// Only available if the Agent supports the `loadSession` capability.
@@ -13251,14 +12921,12 @@ impl LoadSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LoadSessionRequest,
-    "{\"description\":\"Request parameters for loading an existing session.\\n\\nOnly available if the Agent supports the `loadSession` capability.\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)\",\"type\":\"object\",\"properties\":{\"mcpServers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"description\":\"List of MCP servers to connect to for this session.\",\"x-deserialize-default-on-null\":true},\"cwd\":{\"type\":\"string\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the loaded\\nsession. It may differ from any previously used or reported list as long as\\nthe request `cwd` matches the session's `cwd`.\",\"x-deserialize-default-on-null\":true},\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to load.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"mcpServers\",\"cwd\",\"sessionId\"],\"x-method\":\"session/load\",\"x-side\":\"agent\"}"
+    LoadSessionRequest, schemas::LOAD_SESSION_REQUEST_69C7A03B
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LoadSessionRequest,
-    "{\"description\":\"Request parameters for loading an existing session.\\n\\nOnly available if the Agent supports the `loadSession` capability.\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)\",\"type\":\"object\",\"properties\":{\"mcpServers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"description\":\"List of MCP servers to connect to for this session.\",\"x-deserialize-default-on-null\":true},\"cwd\":{\"type\":\"string\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the loaded\\nsession. It may differ from any previously used or reported list as long as\\nthe request `cwd` matches the session's `cwd`.\",\"x-deserialize-default-on-null\":true},\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to load.\"},\"systemPrompt\":{\"anyOf\":[{\"$ref\":\"#/$defs/SystemPrompt\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem-level instructions for the loaded session.\\n\\nOptional. Omitted and `null` are equivalent. The Agent may then keep a\\nsystem prompt it stored with the session or use its default instructions.\\nClients MUST only send this when the Agent advertises\\n`sessionCapabilities.systemPrompt`, and SHOULD send the same value they used\\nwhen the session was created.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"mcpServers\",\"cwd\",\"sessionId\"],\"x-method\":\"session/load\",\"x-side\":\"agent\"}"
+    LoadSessionRequest, schemas::LOAD_SESSION_REQUEST_0FCB9C3A
 );
 /// Request parameters for listing existing sessions.
 ///
@@ -13355,14 +13023,12 @@ impl ListSessionsRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListSessionsRequest,
-    "{\"description\":\"Request parameters for listing existing sessions.\\n\\nOnly available if the Agent supports the `sessionCapabilities.list` capability.\",\"type\":\"object\",\"properties\":{\"cwd\":{\"type\":[\"string\",\"null\"],\"description\":\"Filter sessions by working directory. Must be an absolute path.\"},\"cursor\":{\"type\":[\"string\",\"null\"],\"description\":\"Opaque cursor token from a previous response's nextCursor field for cursor-based pagination\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/list\",\"x-side\":\"agent\"}"
+    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_B0512500
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListSessionsRequest,
-    "{\"description\":\"Request parameters for listing existing sessions.\\n\\nOnly available if the Agent supports the `sessionCapabilities.list` capability.\",\"type\":\"object\",\"properties\":{\"cwd\":{\"type\":[\"string\",\"null\"],\"description\":\"Filter sessions by working directory. Must be an absolute path.\"},\"cursor\":{\"type\":[\"string\",\"null\"],\"description\":\"Opaque cursor token from a previous response's nextCursor field for cursor-based pagination\"},\"archived\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionArchiveFilter\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nFilter sessions by archive state.\\n\\nOptional. Omitted and `null` are equivalent and mean `exclude`. Only send this when\\nthe Agent advertises the `sessionCapabilities.archive` capability. The filter combines with `cwd` and\\napplies before pagination. Clients keep the same value when following `nextCursor`.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/list\",\"x-side\":\"agent\"}"
+    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_05D92CA8
 );
 /// Request parameters for deleting an existing session from `session/list`.
 ///
@@ -13414,8 +13080,7 @@ impl DeleteSessionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DeleteSessionRequest,
-    "{\"description\":\"Request parameters for deleting an existing session from `session/list`.\\n\\nOnly available if the Agent supports the `sessionCapabilities.delete` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to delete.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/delete\",\"x-side\":\"agent\"}"
+    DeleteSessionRequest, schemas::DELETE_SESSION_REQUEST_0421E3B9
 );
 /// Request parameters for resuming an existing session.
 ///
@@ -13530,14 +13195,12 @@ impl ResumeSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ResumeSessionRequest,
-    "{\"description\":\"Request parameters for resuming an existing session.\\n\\nResumes an existing session without returning previous messages (unlike `session/load`).\\nThis is useful for agents that can resume sessions but don't implement full session loading.\\n\\nOnly available if the Agent supports the `sessionCapabilities.resume` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to resume.\"},\"cwd\":{\"type\":\"string\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the resumed\\nsession. It may differ from any previously used or reported list as long as\\nthe request `cwd` matches the session's `cwd`.\",\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"description\":\"List of MCP servers to connect to for this session.\",\"x-deserialize-default-on-null\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"cwd\"],\"x-method\":\"session/resume\",\"x-side\":\"agent\"}"
+    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_F838344D
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ResumeSessionRequest,
-    "{\"description\":\"Request parameters for resuming an existing session.\\n\\nResumes an existing session without returning previous messages (unlike `session/load`).\\nThis is useful for agents that can resume sessions but don't implement full session loading.\\n\\nOnly available if the Agent supports the `sessionCapabilities.resume` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to resume.\"},\"cwd\":{\"type\":\"string\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the resumed\\nsession. It may differ from any previously used or reported list as long as\\nthe request `cwd` matches the session's `cwd`.\",\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"description\":\"List of MCP servers to connect to for this session.\",\"x-deserialize-default-on-null\":true},\"systemPrompt\":{\"anyOf\":[{\"$ref\":\"#/$defs/SystemPrompt\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem-level instructions for the resumed session.\\n\\nOptional. Omitted and `null` are equivalent. The Agent may then keep a\\nsystem prompt it stored with the session or use its default instructions.\\nClients MUST only send this when the Agent advertises\\n`sessionCapabilities.systemPrompt`, and SHOULD send the same value they used\\nwhen the session was created.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"cwd\"],\"x-method\":\"session/resume\",\"x-side\":\"agent\"}"
+    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_3A191232
 );
 /// Request parameters for closing an active session.
 ///
@@ -13593,8 +13256,7 @@ impl CloseSessionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CloseSessionRequest,
-    "{\"description\":\"Request parameters for closing an active session.\\n\\nIf supported, the agent **must** cancel any ongoing work related to the session\\n(treat it as if `session/cancel` was called) and then free up any resources\\nassociated with the session.\\n\\nOnly available if the Agent supports the `sessionCapabilities.close` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to close.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/close\",\"x-side\":\"agent\"}"
+    CloseSessionRequest, schemas::CLOSE_SESSION_REQUEST_AA97C40F
 );
 /// Request parameters for setting a session mode.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -13651,8 +13313,7 @@ impl SetSessionModeRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionModeRequest,
-    "{\"description\":\"Request parameters for setting a session mode.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to set the mode for.\"},\"modeId\":{\"$ref\":\"#/$defs/SessionModeId\",\"description\":\"The ID of the mode to set.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"modeId\"],\"x-method\":\"session/set_mode\",\"x-side\":\"agent\"}"
+    SetSessionModeRequest, schemas::SET_SESSION_MODE_REQUEST_482CF31F
 );
 /// Request parameters for setting a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -13709,8 +13370,7 @@ impl SetSessionConfigOptionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionConfigOptionRequest,
-    "{\"description\":\"Request parameters for setting a session configuration option.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to set the configuration option for.\"},\"configId\":{\"$ref\":\"#/$defs/SessionConfigId\",\"description\":\"The ID of the configuration option to set.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"configId\"],\"anyOf\":[{\"description\":\"A boolean value (`type: \\\"boolean\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"},\"value\":{\"type\":\"boolean\",\"description\":\"The boolean value.\"}},\"required\":[\"type\",\"value\"]},{\"title\":\"value_id\",\"description\":\"A `SessionConfigValueId` string value.\\n\\nThis is the default when `type` is absent on the wire. Unknown `type`\\nvalues with string payloads also gracefully deserialize into this\\nvariant.\",\"type\":\"object\",\"properties\":{\"value\":{\"$ref\":\"#/$defs/SessionConfigValueId\",\"description\":\"The value ID.\"}},\"required\":[\"value\"]}],\"x-method\":\"session/set_config_option\",\"x-side\":\"agent\"}"
+    SetSessionConfigOptionRequest, schemas::SET_SESSION_CONFIG_OPTION_REQUEST_8D81CDF1
 );
 /// The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -13829,7 +13489,7 @@ for SetSessionConfigOptionRequestType {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SetSessionConfigOptionRequestType,
-    "{\"description\":\"The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.\",\"anyOf\":[{\"description\":\"A boolean value (`type: \\\"boolean\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"},\"value\":{\"type\":\"boolean\",\"description\":\"The boolean value.\"}},\"required\":[\"type\",\"value\"]},{\"title\":\"value_id\",\"description\":\"A `SessionConfigValueId` string value.\\n\\nThis is the default when `type` is absent on the wire. Unknown `type`\\nvalues with string payloads also gracefully deserialize into this\\nvariant.\",\"type\":\"object\",\"properties\":{\"value\":{\"$ref\":\"#/$defs/SessionConfigValueId\",\"description\":\"The value ID.\"}},\"required\":[\"value\"]}]}"
+    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_F1F58A98
 );
 /// A boolean value (`type: "boolean"`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -13854,7 +13514,7 @@ impl SetSessionConfigOptionRequestTypeBoolean {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SetSessionConfigOptionRequestTypeBoolean,
-    "{\"description\":\"A boolean value (`type: \\\"boolean\\\"`).\",\"type\":\"object\",\"properties\":{\"value\":{\"type\":\"boolean\",\"description\":\"The boolean value.\"}},\"required\":[\"value\"]}"
+    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_BOOLEAN_4DA83B01
 );
 /// A `SessionConfigValueId` string value.
 ///
@@ -13883,7 +13543,7 @@ impl SetSessionConfigOptionRequestTypeValueId {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SetSessionConfigOptionRequestTypeValueId,
-    "{\"description\":\"A `SessionConfigValueId` string value.\\n\\nThis is the default when `type` is absent on the wire. Unknown `type`\\nvalues with string payloads also gracefully deserialize into this\\nvariant.\",\"type\":\"object\",\"properties\":{\"value\":{\"$ref\":\"#/$defs/SessionConfigValueId\",\"description\":\"The value ID.\"}},\"required\":[\"value\"]}"
+    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_VALUE_ID_ABB234BF
 );
 /// Request parameters for sending a user prompt to the agent.
 ///
@@ -13954,10 +13614,7 @@ impl PromptRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PromptRequest,
-    "{\"description\":\"Request parameters for sending a user prompt to the agent.\\n\\nContains the user's message and any additional context.\\n\\nSee protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to send this user message to\"},\"prompt\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"description\":\"The blocks of content that compose the user's message.\\n\\nAs a baseline, the Agent MUST support `text` and `resource_link` content blocks,\\nwhile other variants are optionally enabled via `PromptCapabilities`.\\n\\nThe Client MUST adapt its interface according to `PromptCapabilities`.\\n\\nThe client MAY include referenced pieces of context as either\\n`resource` or `resource_link` content blocks.\\n\\nWhen available, `resource` is preferred\\nas it avoids extra round-trips and allows the message to include\\npieces of context from sources the agent may not have access to.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"prompt\"],\"x-method\":\"session/prompt\",\"x-side\":\"agent\"}"
-);
+runtime::schema::embedded_schema!(PromptRequest, schemas::PROMPT_REQUEST_D7A04DA1);
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -14209,44 +13866,33 @@ impl ClientResponseError {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
+runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_6018C3A2);
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_813928C3);
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponse,
-    "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}"
+    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_1127306D
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponse,
-    "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"MessageMcpResponse\",\"description\":\"Successful result returned by an MCP-over-ACP `mcp/message` request.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}"
+    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_93D74088
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseResult,
-    "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}"
+    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_2BD8E713
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseResult,
-    "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"MessageMcpResponse\",\"description\":\"Successful result returned by an MCP-over-ACP `mcp/message` request.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}"
-);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseResultResult,
-    "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}"
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseResultResult,
-    "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"MessageMcpResponse\",\"description\":\"Successful result returned by an MCP-over-ACP `mcp/message` request.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}"
+    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_1FDA9AF0
 );
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseError,
-    "{\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}"
+    ClientResponseError, schemas::CLIENT_RESPONSE_ERROR_526A736C
 );
 /// Response to `fs/write_text_file`
 #[derive(
@@ -14299,8 +13945,7 @@ impl WriteTextFileResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    WriteTextFileResponse,
-    "{\"description\":\"Response to `fs/write_text_file`\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"fs/write_text_file\",\"x-side\":\"client\"}"
+    WriteTextFileResponse, schemas::WRITE_TEXT_FILE_RESPONSE_1477CD2E
 );
 /// Response containing the contents of a text file.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -14349,8 +13994,7 @@ impl ReadTextFileResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ReadTextFileResponse,
-    "{\"description\":\"Response containing the contents of a text file.\",\"type\":\"object\",\"properties\":{\"content\":{\"type\":\"string\",\"description\":\"Content payload returned by this response.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"content\"],\"x-method\":\"fs/read_text_file\",\"x-side\":\"client\"}"
+    ReadTextFileResponse, schemas::READ_TEXT_FILE_RESPONSE_C83C56B0
 );
 /// Response to a permission request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -14399,8 +14043,7 @@ impl RequestPermissionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequestPermissionResponse,
-    "{\"description\":\"Response to a permission request.\",\"type\":\"object\",\"properties\":{\"outcome\":{\"$ref\":\"#/$defs/RequestPermissionOutcome\",\"description\":\"The user's decision on the permission request.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"outcome\"],\"x-method\":\"session/request_permission\",\"x-side\":\"client\"}"
+    RequestPermissionResponse, schemas::REQUEST_PERMISSION_RESPONSE_0FF40854
 );
 /// The outcome of a permission request.
 #[derive(Debug, Clone, PartialEq)]
@@ -14489,8 +14132,7 @@ impl From<SelectedPermissionOutcome> for RequestPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequestPermissionOutcome,
-    "{\"description\":\"The outcome of a permission request.\",\"oneOf\":[{\"description\":\"The prompt turn was cancelled before the user responded.\\n\\nWhen a client sends a `session/cancel` notification to cancel an ongoing\\nprompt turn, it MUST respond to all pending `session/request_permission`\\nrequests with this `cancelled` outcome.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)\",\"type\":\"object\",\"properties\":{\"outcome\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"outcome\"]},{\"description\":\"The user selected one of the provided options.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SelectedPermissionOutcome\"}],\"properties\":{\"outcome\":{\"type\":\"string\",\"const\":\"selected\"}},\"required\":[\"outcome\"]}],\"discriminator\":{\"propertyName\":\"outcome\"}}"
+    RequestPermissionOutcome, schemas::REQUEST_PERMISSION_OUTCOME_677E3CC5
 );
 /// The user selected one of the provided options.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -14534,8 +14176,7 @@ impl SelectedPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SelectedPermissionOutcome,
-    "{\"description\":\"The user selected one of the provided options.\",\"type\":\"object\",\"properties\":{\"optionId\":{\"$ref\":\"#/$defs/PermissionOptionId\",\"description\":\"The ID of the option the user selected.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"optionId\"]}"
+    SelectedPermissionOutcome, schemas::SELECTED_PERMISSION_OUTCOME_C9252097
 );
 /// Response containing the ID of the created terminal.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -14585,8 +14226,7 @@ impl CreateTerminalResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateTerminalResponse,
-    "{\"description\":\"Response containing the ID of the created terminal.\",\"type\":\"object\",\"properties\":{\"terminalId\":{\"$ref\":\"#/$defs/TerminalId\",\"description\":\"The unique identifier for the created terminal.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"terminalId\"],\"x-method\":\"terminal/create\",\"x-side\":\"client\"}"
+    CreateTerminalResponse, schemas::CREATE_TERMINAL_RESPONSE_37A72D99
 );
 /// Response containing the terminal output and exit status.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -14653,8 +14293,7 @@ impl TerminalOutputResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalOutputResponse,
-    "{\"description\":\"Response containing the terminal output and exit status.\",\"type\":\"object\",\"properties\":{\"output\":{\"type\":\"string\",\"description\":\"The terminal output captured so far.\"},\"truncated\":{\"type\":\"boolean\",\"description\":\"Whether the output was truncated due to byte limits.\"},\"exitStatus\":{\"anyOf\":[{\"$ref\":\"#/$defs/TerminalExitStatus\"},{\"type\":\"null\"}],\"description\":\"Exit status if the command has completed.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"output\",\"truncated\"],\"x-method\":\"terminal/output\",\"x-side\":\"client\"}"
+    TerminalOutputResponse, schemas::TERMINAL_OUTPUT_RESPONSE_4BE0C82F
 );
 /// Exit status of a terminal command.
 #[derive(
@@ -14727,8 +14366,7 @@ impl TerminalExitStatus {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalExitStatus,
-    "{\"description\":\"Exit status of a terminal command.\",\"type\":\"object\",\"properties\":{\"exitCode\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0,\"description\":\"The process exit code (may be null if terminated by signal).\",\"x-deserialize-default-on-error\":true},\"signal\":{\"type\":[\"string\",\"null\"],\"description\":\"The signal that terminated the process (may be null if exited normally).\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    TerminalExitStatus, schemas::TERMINAL_EXIT_STATUS_9EE258C7
 );
 /// Response to terminal/release method
 #[derive(
@@ -14781,8 +14419,7 @@ impl ReleaseTerminalResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ReleaseTerminalResponse,
-    "{\"description\":\"Response to terminal/release method\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"terminal/release\",\"x-side\":\"client\"}"
+    ReleaseTerminalResponse, schemas::RELEASE_TERMINAL_RESPONSE_89517FCB
 );
 /// Response containing the exit status of a terminal command.
 #[derive(
@@ -14861,8 +14498,7 @@ impl WaitForTerminalExitResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    WaitForTerminalExitResponse,
-    "{\"description\":\"Response containing the exit status of a terminal command.\",\"type\":\"object\",\"properties\":{\"exitCode\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0,\"description\":\"The process exit code (may be null if terminated by signal).\",\"x-deserialize-default-on-error\":true},\"signal\":{\"type\":[\"string\",\"null\"],\"description\":\"The signal that terminated the process (may be null if exited normally).\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"terminal/wait_for_exit\",\"x-side\":\"client\"}"
+    WaitForTerminalExitResponse, schemas::WAIT_FOR_TERMINAL_EXIT_RESPONSE_99217DFD
 );
 /// Response to `terminal/kill` method
 #[derive(
@@ -14915,8 +14551,7 @@ impl KillTerminalResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    KillTerminalResponse,
-    "{\"description\":\"Response to `terminal/kill` method\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"terminal/kill\",\"x-side\":\"client\"}"
+    KillTerminalResponse, schemas::KILL_TERMINAL_RESPONSE_9CEFED57
 );
 /// Response from the client to an elicitation request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -14963,8 +14598,7 @@ impl CreateElicitationResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationResponse,
-    "{\"description\":\"Response from the client to an elicitation request.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"anyOf\":[{\"description\":\"The user accepted and provided content.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationAcceptAction\"}],\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"]},{\"description\":\"The user declined the elicitation.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"description\":\"The elicitation was cancelled.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]},{\"title\":\"other\",\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAgents that do not understand this action should preserve the raw\\npayload when storing, replaying, proxying, or forwarding elicitation\\nresponses. They MUST NOT treat it as a known elicitation action.\",\"type\":\"object\",\"properties\":{\"action\":{\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"action\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]}]},\"additionalProperties\":true}],\"x-method\":\"elicitation/create\",\"x-side\":\"client\"}"
+    CreateElicitationResponse, schemas::CREATE_ELICITATION_RESPONSE_252EAB0C
 );
 /// The part of [`CreateElicitationResponse`] chosen by its `action` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -15076,8 +14710,7 @@ impl From<ElicitationAcceptAction> for CreateElicitationResponseAction {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationResponseAction,
-    "{\"description\":\"The part of [`CreateElicitationResponse`] chosen by its `action` property.\",\"anyOf\":[{\"description\":\"The user accepted and provided content.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationAcceptAction\"}],\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"]},{\"description\":\"The user declined the elicitation.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"description\":\"The elicitation was cancelled.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]},{\"title\":\"other\",\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAgents that do not understand this action should preserve the raw\\npayload when storing, replaying, proxying, or forwarding elicitation\\nresponses. They MUST NOT treat it as a known elicitation action.\",\"type\":\"object\",\"properties\":{\"action\":{\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"action\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]}]},\"additionalProperties\":true}]}"
+    CreateElicitationResponseAction, schemas::CREATE_ELICITATION_RESPONSE_ACTION_205EA22B
 );
 /// Allowed wire representations for `ElicitationContentValue`.
 #[derive(Debug, Clone, PartialEq)]
@@ -15165,8 +14798,7 @@ impl From<Vec<String>> for ElicitationContentValue {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationContentValue,
-    "{\"description\":\"Allowed wire representations for `ElicitationContentValue`.\",\"anyOf\":[{\"title\":\"String\",\"description\":\"String value accepted in elicitation response content.\",\"type\":\"string\"},{\"title\":\"Integer\",\"description\":\"Integer value accepted in elicitation response content.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Number\",\"description\":\"Number value accepted in elicitation response content.\",\"type\":\"number\",\"format\":\"double\"},{\"title\":\"Boolean\",\"description\":\"Boolean value accepted in elicitation response content.\",\"type\":\"boolean\"},{\"title\":\"StringArray\",\"description\":\"String array value accepted in elicitation response content.\",\"type\":\"array\",\"items\":{\"type\":\"string\"}}]}"
+    ElicitationContentValue, schemas::ELICITATION_CONTENT_VALUE_F056070F
 );
 /// The user accepted the elicitation and provided content.
 #[derive(
@@ -15210,8 +14842,7 @@ impl ElicitationAcceptAction {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationAcceptAction,
-    "{\"description\":\"The user accepted the elicitation and provided content.\",\"type\":\"object\",\"properties\":{\"content\":{\"type\":[\"object\",\"null\"],\"additionalProperties\":{\"$ref\":\"#/$defs/ElicitationContentValue\"},\"description\":\"The user-provided content, if any, as an object matching the requested schema.\"}}}"
+    ElicitationAcceptAction, schemas::ELICITATION_ACCEPT_ACTION_615591D0
 );
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -15328,26 +14959,22 @@ impl From<ExtNotification> for ClientNotificationParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotification,
-    "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"The notification method name.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelNotification\",\"description\":\"Cancels ongoing operations for a session.\\n\\nThis is a notification sent by the client to cancel an ongoing prompt turn.\\n\\nUpon receiving this notification, the Agent SHOULD:\\n- Stop all language model requests as soon as possible\\n- Abort all tool call invocations in progress\\n- Send any pending `session/update` notifications\\n- Respond to the original `session/prompt` request with the `cancelled` stop reason\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific notification parameters.\"}},\"required\":[\"method\"],\"x-docs-ignore\":true}"
+    ClientNotification, schemas::CLIENT_NOTIFICATION_BB3AA894
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotification,
-    "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"The notification method name.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelNotification\",\"description\":\"Cancels ongoing operations for a session.\\n\\nThis is a notification sent by the client to cancel an ongoing prompt turn.\\n\\nUpon receiving this notification, the Agent SHOULD:\\n- Stop all language model requests as soon as possible\\n- Abort all tool call invocations in progress\\n- Send any pending `session/update` notifications\\n- Respond to the original `session/prompt` request with the `cancelled` stop reason\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelNotification\"}]},{\"title\":\"MessageMcpNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSends an MCP-over-ACP notification.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific notification parameters.\"}},\"required\":[\"method\"],\"x-docs-ignore\":true}"
+    ClientNotification, schemas::CLIENT_NOTIFICATION_881D12DB
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotificationParams,
-    "{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelNotification\",\"description\":\"Cancels ongoing operations for a session.\\n\\nThis is a notification sent by the client to cancel an ongoing prompt turn.\\n\\nUpon receiving this notification, the Agent SHOULD:\\n- Stop all language model requests as soon as possible\\n- Abort all tool call invocations in progress\\n- Send any pending `session/update` notifications\\n- Respond to the original `session/prompt` request with the `cancelled` stop reason\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}"
+    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_840519B1
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotificationParams,
-    "{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelNotification\",\"description\":\"Cancels ongoing operations for a session.\\n\\nThis is a notification sent by the client to cancel an ongoing prompt turn.\\n\\nUpon receiving this notification, the Agent SHOULD:\\n- Stop all language model requests as soon as possible\\n- Abort all tool call invocations in progress\\n- Send any pending `session/update` notifications\\n- Respond to the original `session/prompt` request with the `cancelled` stop reason\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelNotification\"}]},{\"title\":\"MessageMcpNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSends an MCP-over-ACP notification.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}"
+    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_60EDF6CA
 );
 /// Notification to cancel ongoing operations for a session.
 ///
@@ -15399,8 +15026,7 @@ impl CancelNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelNotification,
-    "{\"description\":\"Notification to cancel ongoing operations for a session.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to cancel operations for.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/cancel\",\"x-side\":\"agent\"}"
+    CancelNotification, schemas::CANCEL_NOTIFICATION_BCACE2F8
 );
 /// Notification to cancel an ongoing request.
 ///
@@ -15452,8 +15078,7 @@ impl CancelRequestNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelRequestNotification,
-    "{\"description\":\"Notification to cancel an ongoing request.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)\",\"type\":\"object\",\"properties\":{\"requestId\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The ID of the request to cancel.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"requestId\"],\"x-method\":\"$/cancel_request\",\"x-side\":\"protocol\"}"
+    CancelRequestNotification, schemas::CANCEL_REQUEST_NOTIFICATION_A765FFB1
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15535,8 +15160,7 @@ impl MessageMcpRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `mcp/message`.\",\"type\":\"object\",\"properties\":{\"serverId\":{\"$ref\":\"#/$defs/McpServerAcpId\",\"description\":\"The declared ACP MCP server receiving this request.\"},\"requestId\":{\"$ref\":\"#/$defs/McpRequestId\",\"description\":\"The caller-generated identifier for the inner MCP request.\"},\"method\":{\"type\":\"string\",\"description\":\"The inner MCP method name.\"},\"params\":{\"type\":[\"object\",\"null\"],\"description\":\"Optional inner MCP params.\\n\\nIf omitted or set to `null`, the inner MCP message has no params.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"serverId\",\"requestId\",\"method\"],\"x-method\":\"mcp/message\",\"x-side\":\"client\"}"
+    MessageMcpRequest, schemas::MESSAGE_MCP_REQUEST_E24DF561
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15612,10 +15236,7 @@ impl fmt::Display for McpServerAcpId {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpServerAcpId,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnique identifier for an MCP server using the ACP transport.\\n\\nThe value is opaque and generated by the ACP component providing the MCP server. It is\\nused by `mcp/message` to route requests to the component that declared the server.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(McpServerAcpId, schemas::MCP_SERVER_ACP_ID_EB67BAE4);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -15687,10 +15308,7 @@ impl fmt::Display for McpRequestId {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpRequestId,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nIdentifies an inner MCP request active against a server on this ACP connection.\\n\\nGenerated by the caller and preserved unchanged by proxies. This is distinct\\nfrom the outer ACP JSON-RPC request ID.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(McpRequestId, schemas::MCP_REQUEST_ID_C133255D);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -15762,8 +15380,7 @@ impl SessionSystemPromptCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionSystemPromptCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for client-provided system prompts.\\n\\nSupplying `{}` means the agent supports `systemPrompt` on session lifecycle\\nrequests in `append` mode.\",\"type\":\"object\",\"properties\":{\"mode\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionSystemPromptModeCapabilities\"},{\"type\":\"null\"}],\"description\":\"Delivery modes the agent supports in addition to `append`.\\n\\nOptional. Omitted or `null` both mean the agent supports only `append`.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionSystemPromptCapabilities, schemas::SESSION_SYSTEM_PROMPT_CAPABILITIES_E3D361C4
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15843,7 +15460,7 @@ impl SessionSystemPromptModeCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SessionSystemPromptModeCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem prompt delivery modes the agent supports in addition to `append`.\\n\\n`append` has no entry because every agent advertising\\n`sessionCapabilities.systemPrompt` supports it.\",\"type\":\"object\",\"properties\":{\"override\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionSystemPromptOverrideCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `override` mode.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports replacing its built-in default\\ninstructions with the client-provided system prompt.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    schemas::SESSION_SYSTEM_PROMPT_MODE_CAPABILITIES_73F72CB0
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15901,7 +15518,7 @@ impl SessionSystemPromptOverrideCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SessionSystemPromptOverrideCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for the `override` system prompt mode.\\n\\nSupplying `{}` means the agent supports replacing its built-in default\\ninstructions with the client-provided system prompt.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    schemas::SESSION_SYSTEM_PROMPT_OVERRIDE_CAPABILITIES_E49243CC
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15957,8 +15574,7 @@ impl SessionForkCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionForkCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for the `session/fork` method.\\n\\nSupplying `{}` means the agent supports forking sessions.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionForkCapabilities, schemas::SESSION_FORK_CAPABILITIES_72FA1389
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16015,8 +15631,7 @@ impl SessionArchiveCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionArchiveCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for `session/archive` and `session/unarchive`.\\n\\nSupplying `{}` means the agent supports both methods, the `archived` filter on\\n`session/list`, and `SessionInfo.archived`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionArchiveCapabilities, schemas::SESSION_ARCHIVE_CAPABILITIES_7D4E6C86
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16072,8 +15687,7 @@ impl SessionStatusCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionStatusCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for the `session/status` method.\\n\\nSupplying `{}` means the agent supports checking session status.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionStatusCapabilities, schemas::SESSION_STATUS_CAPABILITIES_B641467C
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16130,8 +15744,7 @@ impl SessionTitleCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionTitleCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for Client-set session titles.\\n\\nSupplying `{}` means the agent supports `session/set_title`. Agents report titles\\nthrough `session/list` and `session_info_update` without this capability.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionTitleCapabilities, schemas::SESSION_TITLE_CAPABILITIES_67E7DB5F
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16187,8 +15800,7 @@ impl AuthStatusCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAuth status capabilities supported by the agent.\\n\\nSupplying `{}` means the agent supports the `auth/status` method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    AuthStatusCapabilities, schemas::AUTH_STATUS_CAPABILITIES_3963EE64
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16244,8 +15856,7 @@ impl ProvidersCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProvidersCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nProvider configuration capabilities supported by the agent.\\n\\nSupplying `{}` means the agent supports provider configuration methods.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ProvidersCapabilities, schemas::PROVIDERS_CAPABILITIES_7E2694B7
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16302,8 +15913,7 @@ impl ListProvidersResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListProvidersResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `providers/list`.\",\"type\":\"object\",\"properties\":{\"providers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ProviderInfo\"},\"description\":\"Configurable providers with current routing info suitable for UI display.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"providers\"],\"x-method\":\"providers/list\",\"x-side\":\"agent\"}"
+    ListProvidersResponse, schemas::LIST_PROVIDERS_RESPONSE_0C8E750F
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16376,10 +15986,7 @@ impl ProviderInfo {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProviderInfo,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nInformation about a configurable LLM provider.\",\"type\":\"object\",\"properties\":{\"providerId\":{\"$ref\":\"#/$defs/ProviderId\",\"description\":\"Provider identifier, for example \\\"main\\\" or \\\"openai\\\".\"},\"supported\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/LlmProtocol\"},\"description\":\"Supported protocol types for this provider.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"required\":{\"type\":\"boolean\",\"description\":\"Whether this provider is mandatory and cannot be disabled via `providers/disable`.\\nIf true, clients must not call `providers/disable` for this provider ID.\"},\"current\":{\"anyOf\":[{\"$ref\":\"#/$defs/ProviderCurrentConfig\"},{\"type\":\"null\"}],\"description\":\"Current effective non-secret routing config.\\nNull or omitted means provider is disabled.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"providerId\",\"supported\",\"required\"]}"
-);
+runtime::schema::embedded_schema!(ProviderInfo, schemas::PROVIDER_INFO_5264001B);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -16448,10 +16055,7 @@ impl fmt::Display for ProviderId {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProviderId,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnique identifier for a configurable LLM provider.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(ProviderId, schemas::PROVIDER_ID_CF83EB85);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -16604,10 +16208,7 @@ impl de::Scalar for LlmProtocol {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    LlmProtocol,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWell-known API protocol identifiers for LLM providers.\\n\\nAgents and clients MUST handle unknown protocol identifiers gracefully.\\n\\nProtocol names beginning with `_` are free for custom use, like other ACP extension methods.\\nProtocol names that do not begin with `_` are reserved for the ACP spec.\",\"anyOf\":[{\"description\":\"Anthropic API protocol.\",\"type\":\"string\",\"const\":\"anthropic\"},{\"description\":\"OpenAI API protocol.\",\"type\":\"string\",\"const\":\"openai\"},{\"description\":\"Azure OpenAI API protocol.\",\"type\":\"string\",\"const\":\"azure\"},{\"description\":\"Google Vertex AI API protocol.\",\"type\":\"string\",\"const\":\"vertex\"},{\"description\":\"AWS Bedrock API protocol.\",\"type\":\"string\",\"const\":\"bedrock\"},{\"title\":\"other\",\"description\":\"Unknown or custom protocol.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(LlmProtocol, schemas::LLM_PROTOCOL_0F74D9B6);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -16661,8 +16262,7 @@ impl ProviderCurrentConfig {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProviderCurrentConfig,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCurrent effective non-secret routing configuration for a provider.\",\"type\":\"object\",\"properties\":{\"apiType\":{\"$ref\":\"#/$defs/LlmProtocol\",\"description\":\"Protocol currently used by this provider.\"},\"baseUrl\":{\"type\":\"string\",\"description\":\"Base URL currently used by this provider.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"apiType\",\"baseUrl\"]}"
+    ProviderCurrentConfig, schemas::PROVIDER_CURRENT_CONFIG_919290CD
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16723,8 +16323,7 @@ impl SetProviderResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetProviderResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `providers/set`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"providers/set\",\"x-side\":\"agent\"}"
+    SetProviderResponse, schemas::SET_PROVIDER_RESPONSE_94F67DD6
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16785,8 +16384,7 @@ impl DisableProviderResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DisableProviderResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `providers/disable`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"providers/disable\",\"x-side\":\"agent\"}"
+    DisableProviderResponse, schemas::DISABLE_PROVIDER_RESPONSE_B5A0924A
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16861,8 +16459,7 @@ impl AuthStatusResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to the `auth/status` method.\",\"type\":\"object\",\"properties\":{\"state\":{\"$ref\":\"#/$defs/AuthState\",\"description\":\"Whether the agent can start sessions without the user signing in first.\\n\\nThis is the only field clients should act on. Clients MUST treat values they\\ndo not recognize as `unknown`.\"},\"accounts\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AuthAccount\"},\"description\":\"The accounts the agent has configured, for display.\\n\\nOptional. Omitted and empty are equivalent and mean no accounts are reported.\\nAgents that hold credentials for several providers or accounts SHOULD list each\\nof them and mark the ones in effect with `active`.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"state\"],\"x-method\":\"auth/status\",\"x-side\":\"agent\"}"
+    AuthStatusResponse, schemas::AUTH_STATUS_RESPONSE_FB6E8601
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -17006,10 +16603,7 @@ impl de::Scalar for AuthState {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthState,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nThe agent's overall authentication state.\",\"anyOf\":[{\"description\":\"Credentials are configured. This does not guarantee that they are valid.\",\"type\":\"string\",\"const\":\"authenticated\"},{\"description\":\"The user needs to sign in. This includes credentials that are missing,\\nexpired, or known to be invalid.\",\"type\":\"string\",\"const\":\"unauthenticated\"},{\"description\":\"No authentication is needed, for example because the agent uses a local model.\",\"type\":\"string\",\"const\":\"not_required\"},{\"description\":\"The agent cannot currently determine the state.\",\"type\":\"string\",\"const\":\"unknown\"},{\"title\":\"other\",\"description\":\"Custom or future authentication state.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(AuthState, schemas::AUTH_STATE_E9C8E863);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17117,10 +16711,7 @@ impl AuthAccount {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthAccount,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAn account or credential the agent has configured, such as a signed-in user\\naccount or an API key.\\n\\nAll fields are display information only. Clients MUST NOT use them as stable\\naccount identifiers, and SHOULD NOT log them or send them elsewhere, such as to\\ntelemetry.\",\"type\":\"object\",\"properties\":{\"label\":{\"type\":\"string\",\"description\":\"Human-readable name for the account, suitable for display on its own,\\nfor example `Claude Max`, `OpenAI API key`, or `Vertex AI`.\"},\"active\":{\"type\":[\"boolean\",\"null\"],\"description\":\"Whether the agent currently uses this account by default.\\n\\nSeveral accounts MAY be active, for example one per provider.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not indicate whether this account is in effect.\",\"x-deserialize-default-on-error\":true},\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Display name of the user, such as a username or full name.\\n\\nOptional. Omitted and `null` are equivalent and mean no name is reported.\",\"x-deserialize-default-on-error\":true},\"email\":{\"type\":[\"string\",\"null\"],\"description\":\"Email address of the user.\\n\\nOptional. Omitted and `null` are equivalent and mean no email is reported.\",\"x-deserialize-default-on-error\":true},\"organization\":{\"type\":[\"string\",\"null\"],\"description\":\"Display name of the organization, team, or workspace the account is using.\\n\\nOptional. Omitted and `null` are equivalent and mean no organization is reported.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"label\"]}"
-);
+runtime::schema::embedded_schema!(AuthAccount, schemas::AUTH_ACCOUNT_6195BC36);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17205,8 +16796,7 @@ impl ForkSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ForkSessionResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from forking an existing session.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"Unique identifier for the newly created forked session.\"},\"modes\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionModeState\"},{\"type\":\"null\"}],\"description\":\"Initial mode state if supported by the Agent\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)\",\"x-deserialize-default-on-error\":true},\"configOptions\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"description\":\"Initial session configuration options if supported by the Agent.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/fork\",\"x-side\":\"agent\"}"
+    ForkSessionResponse, schemas::FORK_SESSION_RESPONSE_BE3B8134
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -17267,8 +16857,7 @@ impl ArchiveSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ArchiveSessionResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from archiving a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/archive\",\"x-side\":\"agent\"}"
+    ArchiveSessionResponse, schemas::ARCHIVE_SESSION_RESPONSE_F5761212
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -17329,8 +16918,7 @@ impl UnarchiveSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UnarchiveSessionResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from unarchiving a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/unarchive\",\"x-side\":\"agent\"}"
+    UnarchiveSessionResponse, schemas::UNARCHIVE_SESSION_RESPONSE_2A78CF56
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -17392,8 +16980,7 @@ impl SessionStatusResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionStatusResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from checking the status of a session.\\n\\nThe result is a snapshot. A session reported `open` may be closed or evicted before\\nthe Client's next request.\",\"type\":\"object\",\"properties\":{\"status\":{\"$ref\":\"#/$defs/SessionStatus\",\"description\":\"Whether the Agent has the session in memory.\\n\\nRequired. Clients MUST treat a value they do not recognize as `saved`.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"status\"],\"x-method\":\"session/status\",\"x-side\":\"agent\"}"
+    SessionStatusResponse, schemas::SESSION_STATUS_RESPONSE_494DCD3A
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -17530,10 +17117,7 @@ impl de::Scalar for SessionStatus {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionStatus,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the Agent has a session in memory, as reported by `session/status`.\",\"anyOf\":[{\"description\":\"The Agent has the session in memory, for any connection.\\n\\nThis does not mean the requesting connection is attached to it. A Client that did\\nnot create or resume the session on its own connection MUST still call\\n`session/load` or `session/resume` before sending `session/prompt` or expecting\\n`session/update` notifications.\",\"type\":\"string\",\"const\":\"open\"},{\"description\":\"The Agent knows the session and can resume it, but does not have it in memory.\\n\\nThe Client can call `session/load` or `session/resume` to start it.\",\"type\":\"string\",\"const\":\"saved\"},{\"title\":\"other\",\"description\":\"Custom or future session status.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants. Clients MUST treat a value they do not recognize as\\n`saved`.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(SessionStatus, schemas::SESSION_STATUS_D94DED0A);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17592,8 +17176,7 @@ impl SetSessionTitleResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionTitleResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from setting the title of a session.\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"description\":\"The title the Agent stored.\\n\\nThis differs from the requested title if the Agent normalized it. Clients SHOULD\\ndisplay this value rather than the one they sent.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"title\"],\"x-method\":\"session/set_title\",\"x-side\":\"agent\"}"
+    SetSessionTitleResponse, schemas::SET_SESSION_TITLE_RESPONSE_542FE3CB
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -17701,10 +17284,7 @@ impl Usage {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Usage,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nToken usage information for a prompt turn.\",\"type\":\"object\",\"properties\":{\"totalTokens\":{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0,\"description\":\"Sum of all token types across session.\"},\"inputTokens\":{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0,\"description\":\"Total input tokens across all turns.\"},\"outputTokens\":{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0,\"description\":\"Total output tokens across all turns.\"},\"thoughtTokens\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"description\":\"Total thought/reasoning tokens\",\"x-deserialize-default-on-error\":true},\"cachedReadTokens\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"description\":\"Total cache read tokens.\",\"x-deserialize-default-on-error\":true},\"cachedWriteTokens\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"description\":\"Total cache write tokens.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"totalTokens\",\"inputTokens\",\"outputTokens\"]}"
-);
+runtime::schema::embedded_schema!(Usage, schemas::USAGE_DB4E5A57);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17840,8 +17420,7 @@ impl<'de> fast::FromJson<'de> for PlanUpdateContent {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PlanUpdateContent,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUpdated content for a plan.\",\"oneOf\":[{\"description\":\"Structured plan entries.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/PlanItems\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"items\"}},\"required\":[\"type\"]},{\"description\":\"A URI pointing to a file containing the plan.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/PlanFile\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"file\"}},\"required\":[\"type\"]},{\"description\":\"Raw markdown content for the plan.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/PlanMarkdown\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"markdown\"}},\"required\":[\"type\"]}],\"discriminator\":{\"propertyName\":\"type\"}}"
+    PlanUpdateContent, schemas::PLAN_UPDATE_CONTENT_1C315437
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -17918,10 +17497,7 @@ impl<'de> fast::FromJson<'de> for PlanId {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanId,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnique identifier for a plan within a session.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(PlanId, schemas::PLAN_ID_51ABE647);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17978,10 +17554,7 @@ impl PlanItems {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanItems,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA plan represented as structured entries.\",\"type\":\"object\",\"properties\":{\"planId\":{\"$ref\":\"#/$defs/PlanId\",\"description\":\"The plan ID to update.\"},\"entries\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/PlanEntry\"},\"description\":\"The list of tasks to be accomplished.\\n\\nWhen updating an item-based plan, the agent must send a complete list of all entries\\nwith their current status. The client replaces that plan with each update.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"planId\",\"entries\"]}"
-);
+runtime::schema::embedded_schema!(PlanItems, schemas::PLAN_ITEMS_C5192445);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18034,10 +17607,7 @@ impl PlanFile {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanFile,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA plan represented by a file URI.\",\"type\":\"object\",\"properties\":{\"planId\":{\"$ref\":\"#/$defs/PlanId\",\"description\":\"The plan ID to update.\"},\"uri\":{\"type\":\"string\",\"description\":\"The URI of the file containing the plan.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"planId\",\"uri\"]}"
-);
+runtime::schema::embedded_schema!(PlanFile, schemas::PLAN_FILE_1392B862);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18090,10 +17660,7 @@ impl PlanMarkdown {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanMarkdown,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA plan represented as raw markdown content.\",\"type\":\"object\",\"properties\":{\"planId\":{\"$ref\":\"#/$defs/PlanId\",\"description\":\"The plan ID to update.\"},\"content\":{\"type\":\"string\",\"description\":\"Markdown content for the plan.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"planId\",\"content\"]}"
-);
+runtime::schema::embedded_schema!(PlanMarkdown, schemas::PLAN_MARKDOWN_B5DF76EA);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18142,10 +17709,7 @@ impl PlanUpdate {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanUpdate,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA content update for a plan identified by ID.\",\"type\":\"object\",\"properties\":{\"plan\":{\"$ref\":\"#/$defs/PlanUpdateContent\",\"description\":\"The updated plan content.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"plan\"]}"
-);
+runtime::schema::embedded_schema!(PlanUpdate, schemas::PLAN_UPDATE_981E02A4);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18195,10 +17759,7 @@ impl PlanRemoved {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanRemoved,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRemoval notice for a plan identified by ID.\",\"type\":\"object\",\"properties\":{\"planId\":{\"$ref\":\"#/$defs/PlanId\",\"description\":\"The plan ID to remove.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"planId\"]}"
-);
+runtime::schema::embedded_schema!(PlanRemoved, schemas::PLAN_REMOVED_C5E04D5C);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18266,8 +17827,7 @@ impl SubagentSessionCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SubagentSessionCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nClient-initiated session mutations permitted for a specific subagent session.\\n\\nA mutation requires an explicit per-child capability. Support for the method\\non ordinary sessions does not grant support on a child.\",\"type\":\"object\",\"properties\":{\"cancel\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionCancelCapabilities\"},{\"type\":\"null\"}],\"description\":\"Permits the client to cancel this child's current work without ending\\nthe session. Omitted or `null` means unsupported. An object (including\\n`{}`) means supported.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\",\"x-deserialize-default-on-error\":true}}}"
+    SubagentSessionCapabilities, schemas::SUBAGENT_SESSION_CAPABILITIES_C26CDE7D
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18324,8 +17884,7 @@ impl SessionCancelCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionCancelCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapability to cancel work in a subagent session without ending that session.\\n\\nSupplying `{}` advertises support. An omitted or `null` `cancel` does not.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionCancelCapabilities, schemas::SESSION_CANCEL_CAPABILITIES_0A8D58D3
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18499,10 +18058,7 @@ impl<'de> fast::FromJson<'de> for StateUpdate {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    StateUpdate,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCurrent foreground-work state of a reusable child session.\\n\\nEach update is a whole-object snapshot. Idle does not terminate the child.\\nThe parent can message it again, transitioning it back to running.\\nBackground activity may still emit other session updates while idle.\",\"anyOf\":[{\"description\":\"Foreground work is in progress.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/RunningStateUpdate\"}],\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"running\"}},\"required\":[\"state\"]},{\"description\":\"The child is ready to process another prompt.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/IdleStateUpdate\"}],\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"idle\"}},\"required\":[\"state\"]},{\"description\":\"Foreground work is blocked on user action.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/RequiresActionStateUpdate\"}],\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"requires_action\"}},\"required\":[\"state\"]},{\"description\":\"The Agent cannot currently determine foreground activity.\\n\\nThis replaces previously confirmed activity without ending the work or session.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/UnknownStateUpdate\"}],\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"unknown\"}},\"required\":[\"state\"]},{\"title\":\"other\",\"description\":\"Custom or future state.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Other unknown values are reserved for future ACP variants.\",\"type\":\"object\",\"properties\":{\"state\":{\"description\":\"Unrecognized state discriminator.\",\"type\":\"string\"}},\"required\":[\"state\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"running\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"idle\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"requires_action\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"unknown\"}},\"required\":[\"state\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(StateUpdate, schemas::STATE_UPDATE_C729C7F5);
 #[cfg(feature = "unstable")]
 /// Foreground work is in progress.
 #[derive(
@@ -18550,8 +18106,7 @@ impl RunningStateUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RunningStateUpdate,
-    "{\"description\":\"Foreground work is in progress.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP for additional metadata.\\nImplementations MUST NOT make assumptions about values at these keys.\\nOptional. Omitted and `null` mean no metadata for this state snapshot.\",\"x-deserialize-default-on-error\":true}}}"
+    RunningStateUpdate, schemas::RUNNING_STATE_UPDATE_E19FD33B
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18600,10 +18155,7 @@ impl ErrorStopReason {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ErrorStopReason,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nDetails of a failure that ended a child's foreground work.\",\"type\":\"object\",\"properties\":{\"error\":{\"anyOf\":[{\"$ref\":\"#/$defs/Error\"},{\"type\":\"null\"}],\"description\":\"The failure, as a JSON-RPC error object.\\n\\nOptional. Omitted or `null` both mean the agent is not reporting failure details.\\nAgents SHOULD include it.\",\"x-deserialize-default-on-error\":true}}}"
-);
+runtime::schema::embedded_schema!(ErrorStopReason, schemas::ERROR_STOP_REASON_D5323764);
 #[cfg(feature = "unstable")]
 /// The child is ready to process another prompt.
 ///
@@ -18665,10 +18217,7 @@ impl IdleStateUpdate {
 impl<'de> fast::FromJson<'de> for IdleStateUpdate {}
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    IdleStateUpdate,
-    "{\"description\":\"The child is ready to process another prompt.\\n\\nAn omitted, `null`, or malformed `stopReason` means not reported.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.\\n\\nOptional. Omitted or `null` both mean the agent is not reporting a stop reason; a malformed value is treated the same way.\\n\\nSee protocol docs: [Current work state](https://agentclientprotocol.com/rfds/subagents#current-work-state)\",\"x-deserialize-default-on-error\":true},\"usage\":{\"anyOf\":[{\"$ref\":\"#/$defs/Usage\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE** Token usage for completed foreground work.\\n\\nOptional. Omitted or `null` means not reported.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP for additional metadata.\\nImplementations MUST NOT make assumptions about values at these keys.\\nOptional. Omitted and `null` mean no metadata for this state snapshot.\",\"x-deserialize-default-on-error\":true}},\"anyOf\":[{\"description\":\"The work ended successfully.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because the agent reached the maximum number of tokens.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because the agent reached the maximum number of allowed\\nagent requests.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because the agent refused to continue.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work was cancelled.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because something failed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ErrorStopReason\"}],\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]},{\"title\":\"other\",\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Other unknown values are reserved for future ACP variants.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Unrecognized stop reason.\",\"type\":\"string\"}},\"required\":[\"stopReason\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]}]},\"additionalProperties\":true},{\"title\":\"none\",\"description\":\"No stop reason: `stopReason` is omitted or `null`.\",\"properties\":{\"stopReason\":{\"type\":\"null\"}}}]}"
-);
+runtime::schema::embedded_schema!(IdleStateUpdate, schemas::IDLE_STATE_UPDATE_A4B4FD69);
 #[cfg(feature = "unstable")]
 /// The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -18886,8 +18435,7 @@ impl<'de> fast::FromJson<'de> for IdleStateUpdateStopReason {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    IdleStateUpdateStopReason,
-    "{\"description\":\"The part of [`IdleStateUpdate`] chosen by its `stopReason` property.\",\"anyOf\":[{\"description\":\"The work ended successfully.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because the agent reached the maximum number of tokens.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because the agent reached the maximum number of allowed\\nagent requests.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because the agent refused to continue.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work was cancelled.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because something failed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ErrorStopReason\"}],\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]},{\"title\":\"other\",\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Other unknown values are reserved for future ACP variants.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Unrecognized stop reason.\",\"type\":\"string\"}},\"required\":[\"stopReason\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]}]},\"additionalProperties\":true},{\"title\":\"none\",\"description\":\"No stop reason: `stopReason` is omitted or `null`.\",\"properties\":{\"stopReason\":{\"type\":\"null\"}}}]}"
+    IdleStateUpdateStopReason, schemas::IDLE_STATE_UPDATE_STOP_REASON_261FD81F
 );
 #[cfg(feature = "unstable")]
 /// Foreground work is blocked on user action.
@@ -18936,8 +18484,7 @@ impl RequiresActionStateUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequiresActionStateUpdate,
-    "{\"description\":\"Foreground work is blocked on user action.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP for additional metadata.\\nImplementations MUST NOT make assumptions about values at these keys.\\nOptional. Omitted and `null` mean no metadata for this state snapshot.\",\"x-deserialize-default-on-error\":true}}}"
+    RequiresActionStateUpdate, schemas::REQUIRES_ACTION_STATE_UPDATE_DD1C1C2B
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18998,8 +18545,7 @@ impl UnknownStateUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UnknownStateUpdate,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nThe Agent cannot currently determine foreground activity.\\n\\nReport this when activity becomes unobservable, not merely because the child\\nhas been quiet. The Client MUST stop presenting the previous state as confirmed\\ncurrent activity, but may retain it as last known. A later state replaces this\\nsnapshot normally.\\n\\nThis is not a task outcome or session closure. It does not cancel work, resolve\\npending requests, or revoke capabilities. Capabilities are updated separately.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP for additional metadata.\\nImplementations MUST NOT make assumptions about values at these keys.\\nOptional. Omitted and `null` mean no metadata for this state snapshot.\",\"x-deserialize-default-on-error\":true}}}"
+    UnknownStateUpdate, schemas::UNKNOWN_STATE_UPDATE_8DB9C07A
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19170,10 +18716,7 @@ impl SubagentUpdate {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SubagentUpdate,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification that the enclosing parent session created and owns a child session.\\n\\nLater updates modify the existing association's metadata, not its ownership.\\n\\nSent on the immediate parent session. The first update for an unknown\\n`sessionId` announces the child and MUST be sent\\nbefore any live child traffic or live message naming the child as sender\\nor recipient. Parents may message and reuse an announced child across\\nmultiple operations.\\nChild events are delivered automatically on the same connection. No child\\nload, resume, or subscription is needed.\\n\\nOnly the subagent session ID is required. Omitted patch fields keep their\\nprevious values. `null` clears them. Clearing capabilities disables child\\nmutations. Clearing state leaves current activity unset/unconfirmed: it does\\nnot imply idle, stop work, or create an `unknown` state snapshot. A concrete\\nstate replaces the entire previous state object, not the session.\\nThe title and description provide the parent's display metadata for the\\nchild. They do not replace the content of individual messages or operations.\\n`cwd` and `additionalDirectories` report where the Agent placed the child.\\nWhile unset, each inherits the immediate parent's effective value.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The opaque session ID identifying the child in all ACP messages.\"},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"The parent's human-readable display title for this child. It need not be unique.\\n\\nOmitted means unchanged. `null` clears it. If unset, the Client chooses\\na fallback presentation.\",\"x-deserialize-default-on-error\":true},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"The parent's human-readable description of the child's role or purpose.\\n\\nOmitted means unchanged. `null` clears it. If unset, the Client chooses\\na fallback presentation. This is current display metadata, not the\\nhistory of instructions sent to the child.\",\"x-deserialize-default-on-error\":true},\"capabilities\":{\"anyOf\":[{\"$ref\":\"#/$defs/SubagentSessionCapabilities\"},{\"type\":\"null\"}],\"description\":\"Client-initiated session mutations permitted for this subagent session.\\n\\nOmitted means unchanged. `null` clears the capability set and disables\\nchild mutations. If never supplied, no session mutations are permitted.\\nRead-only operations retain their normal protocol semantics and capability\\nrequirements. A concrete object replaces the whole capability set.\",\"x-deserialize-default-on-error\":true},\"state\":{\"anyOf\":[{\"$ref\":\"#/$defs/StateUpdate\"},{\"type\":\"null\"}],\"description\":\"Current state snapshot for the child session.\\n\\nOmitted means unchanged. `null` clears the current activity without\\nasserting idle or sending an `unknown` snapshot. A concrete state\\nreplaces the previous state object wholesale. If never supplied, the\\ncurrent activity is unset/unconfirmed.\",\"x-deserialize-default-on-error\":true},\"cwd\":{\"type\":[\"string\",\"null\"],\"description\":\"The child's working directory. Must be an absolute path.\\n\\nOptional and nullable. Omitted means unchanged. `null` clears the\\nreported value. While unset, the child inherits its immediate parent's\\neffective working directory. Clients use this value for the child's\\nroot set and as the default terminal working directory.\"},\"additionalDirectories\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"},\"description\":\"Additional workspace roots for the child. Each path must be absolute.\\n\\nOptional and nullable. Omitted means unchanged. `null` clears the\\nreported value. While unset, the child inherits its immediate parent's\\neffective additional directories, independently of `cwd`. A concrete\\narray replaces the whole list. `[]` reports no additional directories.\\nClients use these values for the child's root set.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\\nOmitted means unchanged. `null` removes the metadata.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"]}"
-);
+runtime::schema::embedded_schema!(SubagentUpdate, schemas::SUBAGENT_UPDATE_AF08D11A);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19305,10 +18848,7 @@ impl SessionMessage {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionMessage,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAn upsert for an inter-session message.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"$ref\":\"#/$defs/MessageId\",\"description\":\"Identifier of this message within the enclosing session's transcript.\"},\"senderSessionId\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionId\"},{\"type\":\"null\"}],\"description\":\"The sending session.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it.\",\"x-deserialize-default-on-error\":true},\"recipientSessionId\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionId\"},{\"type\":\"null\"}],\"description\":\"The receiving session.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it.\",\"x-deserialize-default-on-error\":true},\"senderMessageId\":{\"anyOf\":[{\"$ref\":\"#/$defs/MessageId\"},{\"type\":\"null\"}],\"description\":\"On an incoming view, the `messageId` of the same message's outgoing view in the\\nsender's transcript.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive\\nafter the message starts streaming.\",\"x-deserialize-default-on-error\":true},\"recipientMessageId\":{\"anyOf\":[{\"$ref\":\"#/$defs/MessageId\"},{\"type\":\"null\"}],\"description\":\"On an outgoing view, the `messageId` of the same message's incoming view in the\\nrecipient's transcript.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive\\nafter the message starts streaming.\",\"x-deserialize-default-on-error\":true},\"content\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"description\":\"Omitted leaves content unchanged. `null` or `[]` clears it.\\nA non-empty array replaces all content.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Omitted leaves metadata unchanged. `null` removes it.\\n\\nImplementations MUST NOT make assumptions about values in `_meta`.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"messageId\"]}"
-);
+runtime::schema::embedded_schema!(SessionMessage, schemas::SESSION_MESSAGE_A0AED082);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19366,8 +18906,7 @@ impl SessionMessageChunk {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionMessageChunk,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA streamed content block of an inter-session message.\\n\\nA chunk carries only content. The message's participants and references come from\\n`session_message` upserts, which can arrive before, between, or after its chunks.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"$ref\":\"#/$defs/MessageId\",\"description\":\"Identifier of this message within the enclosing session's transcript.\"},\"content\":{\"$ref\":\"#/$defs/ContentBlock\",\"description\":\"A single content block appended to the message.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Optional and nullable chunk-scoped metadata. Omitted or `null` means none.\\n\\nImplementations MUST NOT make assumptions about values in `_meta`.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"messageId\",\"content\"]}"
+    SessionMessageChunk, schemas::SESSION_MESSAGE_CHUNK_AD50AD22
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19446,8 +18985,7 @@ impl AuthStatusUpdateNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusUpdateNotification,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification sent by the agent when its authentication status changes.\\n\\nCarries the same fields as the `auth/status` response. Agents that advertise the\\n`auth.status` capability MAY send it at any time after `initialize`, and SHOULD only\\nsend it when the reported status differs from the last one sent on the connection.\",\"type\":\"object\",\"properties\":{\"state\":{\"$ref\":\"#/$defs/AuthState\",\"description\":\"Whether the agent can start sessions without the user signing in first.\\n\\nThis is the only field clients should act on. Clients MUST treat values they\\ndo not recognize as `unknown`.\"},\"accounts\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AuthAccount\"},\"description\":\"The accounts the agent has configured, for display.\\n\\nOptional. Omitted and empty are equivalent and mean no accounts are reported.\\nAgents that hold credentials for several providers or accounts SHOULD list each\\nof them and mark the ones in effect with `active`.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"state\"],\"x-method\":\"auth/status_update\",\"x-side\":\"client\"}"
+    AuthStatusUpdateNotification, schemas::AUTH_STATUS_UPDATE_NOTIFICATION_7B23C8E1
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19504,8 +19042,7 @@ impl SubagentCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SubagentCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapability marker for exposing reusable child sessions as restricted ACP sessions.\\n\\nSupplying `{}` advertises support for child association and state updates,\\nsession-directed messages, and restricted-session semantics. The client\\nmust advertise this capability before the agent sends subagent updates or\\nsession-directed messages.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\",\"x-deserialize-default-on-error\":true}}}"
+    SubagentCapabilities, schemas::SUBAGENT_CAPABILITIES_A2F37D32
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19558,10 +19095,7 @@ impl PlanCapabilities {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for receiving `plan_update` and `plan_removed` session updates.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
-);
+runtime::schema::embedded_schema!(PlanCapabilities, schemas::PLAN_CAPABILITIES_624FAEBC);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19621,8 +19155,7 @@ impl ListProvidersRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListProvidersRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `providers/list`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"providers/list\",\"x-side\":\"agent\"}"
+    ListProvidersRequest, schemas::LIST_PROVIDERS_REQUEST_80E49BD4
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19709,8 +19242,7 @@ impl SetProviderRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetProviderRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `providers/set`.\\n\\nReplaces the full configuration for one provider ID.\",\"type\":\"object\",\"properties\":{\"providerId\":{\"$ref\":\"#/$defs/ProviderId\",\"description\":\"Provider ID to configure.\"},\"apiType\":{\"$ref\":\"#/$defs/LlmProtocol\",\"description\":\"Protocol type for this provider.\"},\"baseUrl\":{\"type\":\"string\",\"description\":\"Base URL for requests sent through this provider.\"},\"headers\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"},\"description\":\"Full headers map for this provider.\\nMay include authorization, routing, or other integration-specific headers.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"providerId\",\"apiType\",\"baseUrl\"],\"x-method\":\"providers/set\",\"x-side\":\"agent\"}"
+    SetProviderRequest, schemas::SET_PROVIDER_REQUEST_B91BFFC4
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19768,8 +19300,7 @@ impl DisableProviderRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DisableProviderRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `providers/disable`.\",\"type\":\"object\",\"properties\":{\"providerId\":{\"$ref\":\"#/$defs/ProviderId\",\"description\":\"Provider ID to disable.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"providerId\"],\"x-method\":\"providers/disable\",\"x-side\":\"agent\"}"
+    DisableProviderRequest, schemas::DISABLE_PROVIDER_REQUEST_EA26F370
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19835,8 +19366,7 @@ impl AuthStatusRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for the `auth/status` method.\\n\\nQueries the agent's current authentication state without changing it.\\n\\nAgents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn\\nwhether authentication is required.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"auth/status\",\"x-side\":\"agent\"}"
+    AuthStatusRequest, schemas::AUTH_STATUS_REQUEST_DFDFB57D
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19895,10 +19425,7 @@ impl McpServerAcp {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpServerAcp,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nACP transport configuration for MCP.\\n\\nThe MCP server is provided by an ACP component and communicates over the ACP channel\\nusing `mcp/message`.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"Human-readable name identifying this MCP server.\"},\"serverId\":{\"$ref\":\"#/$defs/McpServerAcpId\",\"description\":\"Unique identifier for this MCP server, generated by the component providing it.\\n\\nProviders MUST NOT reuse an ID for multiple ACP-transport MCP servers that are visible\\non the same ACP connection.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"serverId\"]}"
-);
+runtime::schema::embedded_schema!(McpServerAcp, schemas::MCP_SERVER_ACP_2F971A17);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19969,10 +19496,7 @@ impl SystemPrompt {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SystemPrompt,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nClient-provided system-level instructions for a session.\\n\\nClients MUST only send this when the Agent advertises\\n`sessionCapabilities.systemPrompt`. Agents that cannot apply it, for example\\nbecause of an unadvertised mode or an unsupported content block type, MUST\\nreturn an error instead of creating, loading, resuming, or forking the\\nsession.\",\"type\":\"object\",\"properties\":{\"mode\":{\"$ref\":\"#/$defs/SystemPromptMode\",\"description\":\"How the Agent combines `content` with its own instructions.\\n\\nRequired. Agents MUST return an error for a mode they do not support rather than\\ntreating it as `append` or `override`.\"},\"content\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"description\":\"The system prompt content.\\n\\nAgents advertising the capability MUST accept `text` content blocks.\\nClients MUST NOT send other content block types until a future\\ncapability allows them, and Agents MUST return an error for content\\nblocks they do not support.\\n\\nClients MUST NOT send an empty array. Agents MAY reject one with\\n`-32602` without creating, loading, resuming, or forking the session.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"mode\",\"content\"]}"
-);
+runtime::schema::embedded_schema!(SystemPrompt, schemas::SYSTEM_PROMPT_5A2A28A5);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20117,8 +19641,7 @@ impl de::Scalar for SystemPromptMode {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SystemPromptMode,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nHow the Agent combines a client-provided system prompt with its own instructions.\\n\\nUnknown modes are preserved so they can be stored,\\nproxied, or forwarded. An Agent MUST return an error for a mode it does not\\nsupport rather than treating it as `append` or `override`.\",\"anyOf\":[{\"description\":\"Add the content to the Agent's own instructions rather than replacing them.\\n\\nEvery Agent that advertises `sessionCapabilities.systemPrompt` supports this mode.\\nAgents SHOULD give the content system-level precedence, for example in the\\nmodel's system prompt or developer instructions rather than in user-turn\\ncontent. Where it is placed and how it is formatted is implementation-defined.\",\"type\":\"string\",\"const\":\"append\"},{\"description\":\"Replace the Agent's built-in default instructions with the content.\\n\\nThis does not change tool availability, MCP servers, permissions, or session\\nconfiguration. Context the Agent supplies from the workspace or environment\\nMAY still be included. Clients that use this mode take responsibility for any\\ntool guidance or safety instructions the Agent's default instructions\\nprovided, and MUST only use it when the Agent advertises\\n`sessionCapabilities.systemPrompt.mode.override`.\",\"type\":\"string\",\"const\":\"override\"},{\"title\":\"other\",\"description\":\"Custom or future system prompt mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
+    SystemPromptMode, schemas::SYSTEM_PROMPT_MODE_5C1EF479
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20259,8 +19782,7 @@ impl de::Scalar for SessionArchiveFilter {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionArchiveFilter,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhich sessions `session/list` returns based on their archive state.\\n\\nUnknown values are preserved so they can be stored, proxied, or forwarded. An Agent MUST\\nreturn `-32602` for a value it does not support rather than treating it as `exclude`.\",\"anyOf\":[{\"description\":\"Only sessions that are not archived. This is the default.\",\"type\":\"string\",\"const\":\"exclude\"},{\"description\":\"Both archived sessions and sessions that are not archived.\",\"type\":\"string\",\"const\":\"include\"},{\"description\":\"Only archived sessions.\",\"type\":\"string\",\"const\":\"only\"},{\"title\":\"other\",\"description\":\"Custom or future archive filter.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
+    SessionArchiveFilter, schemas::SESSION_ARCHIVE_FILTER_085DBA9A
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20378,8 +19900,7 @@ impl ForkSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ForkSessionRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for forking an existing session.\\n\\nCreates a new session based on the context of an existing one, allowing\\noperations like generating summaries without affecting the original session's history.\\n\\nOnly available if the Agent supports the `session.fork` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to fork.\"},\"cwd\":{\"type\":\"string\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the forked\\nsession.\",\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"description\":\"List of MCP servers to connect to for this session.\",\"x-deserialize-default-on-null\":true},\"systemPrompt\":{\"anyOf\":[{\"$ref\":\"#/$defs/SystemPrompt\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem-level instructions for the forked session.\\n\\nOptional. Omitted and `null` are equivalent. The Agent may then keep a\\nsystem prompt it stored with the source session or use its default\\ninstructions. Clients MUST only send this when the Agent advertises\\n`sessionCapabilities.systemPrompt`, and SHOULD send the same value they used\\nfor the source session.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"cwd\"],\"x-method\":\"session/fork\",\"x-side\":\"agent\"}"
+    ForkSessionRequest, schemas::FORK_SESSION_REQUEST_2E17ADB8
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20444,8 +19965,7 @@ impl ArchiveSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ArchiveSessionRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for archiving a session.\\n\\nOnly available if the Agent supports the `sessionCapabilities.archive` capability.\\n\\nArchiving hides the session from default `session/list` results. It keeps the session ID\\nand saved history. If the session is active, the Agent MUST cancel any ongoing work and\\nfree the session's resources as if `session/close` had been called, then archive it.\\nArchiving an archived session succeeds. A session that does not exist gets `-32002`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to archive.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/archive\",\"x-side\":\"agent\"}"
+    ArchiveSessionRequest, schemas::ARCHIVE_SESSION_REQUEST_967A1384
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20511,8 +20031,7 @@ impl UnarchiveSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UnarchiveSessionRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for unarchiving a session.\\n\\nOnly available if the Agent supports the `sessionCapabilities.archive` capability.\\n\\nUnarchiving returns the session to default `session/list` results with the same ID and\\nsaved history. It never loads or resumes the session. Clients that want to continue an\\narchived session SHOULD unarchive it before calling `session/load` or `session/resume`.\\nUnarchiving a session that is not archived succeeds. A session that does not exist\\ngets `-32002`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to unarchive.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/unarchive\",\"x-side\":\"agent\"}"
+    UnarchiveSessionRequest, schemas::UNARCHIVE_SESSION_REQUEST_086A3CAD
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20576,8 +20095,7 @@ impl SessionStatusRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionStatusRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for checking the status of a session.\\n\\nOnly available if the Agent supports the `sessionCapabilities.status` capability.\\n\\n`session/status` MUST NOT have side effects. The Agent does not load, resume, create,\\nclose, or change the session, and does not attach the requesting connection to it.\\nA session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to check.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/status\",\"x-side\":\"agent\"}"
+    SessionStatusRequest, schemas::SESSION_STATUS_REQUEST_910B6B11
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20651,8 +20169,7 @@ impl SetSessionTitleRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionTitleRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for setting the title of a session.\\n\\nOnly available if the Agent supports the `sessionCapabilities.title` capability.\\n\\nThe session does not need to be active on the connection. Any session the Agent would\\nreturn from `session/list` can be retitled. A session that does not exist gets `-32002`.\\n\\nThe Agent responds only after it has stored the title. After a successful response, the\\nAgent SHOULD NOT replace the title with one it generates automatically.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to retitle.\"},\"title\":{\"type\":\"string\",\"description\":\"The new title for the session.\\n\\nRequired and non-null. Omission and explicit `null` are both invalid. The Agent MAY\\nnormalize the title before storing it, for example by trimming whitespace or\\ntruncating it. The Agent rejects a title that fails its validation, including one\\nthat is empty after normalization, with `-32602`.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"title\"],\"x-method\":\"session/set_title\",\"x-side\":\"agent\"}"
+    SetSessionTitleRequest, schemas::SET_SESSION_TITLE_REQUEST_799D28F7
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20720,8 +20237,7 @@ impl MessageMcpResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThe successful outer ACP `mcp/message` response carries exactly one\\ninner MCP outcome: an opaque result (including JSON null), or an MCP error.\\nOuter ACP errors are reserved for binding and runtime failures.\\n\\nBoth branches require their carrier key. An error must be a non-null object.\\nUnknown outer fields are ignored. Inner result and error fields are preserved.\\nCarrier `_meta` is optional. Null or invalid values are treated as absent.\\nSenders must include exactly one outcome. Receivers prefer `result` if both are present.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"An opaque inner MCP result.\",\"type\":\"object\",\"properties\":{\"result\":{\"description\":\"Required, even if JSON null.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Optional ACP carrier metadata.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"result\"]},{\"title\":\"Error\",\"description\":\"A structured inner MCP error.\",\"type\":\"object\",\"properties\":{\"error\":{\"$ref\":\"#/$defs/McpError\",\"description\":\"Required, non-null MCP error object.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Optional ACP carrier metadata.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"error\"]}],\"x-method\":\"mcp/message\",\"x-side\":\"client\"}"
+    MessageMcpResponse, schemas::MESSAGE_MCP_RESPONSE_8AA1AD29
 );
 #[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
@@ -20764,8 +20280,7 @@ impl MessageMcpResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpResponseResult,
-    "{\"description\":\"An opaque inner MCP result.\",\"type\":\"object\",\"properties\":{\"result\":{\"description\":\"Required, even if JSON null.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Optional ACP carrier metadata.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"result\"]}"
+    MessageMcpResponseResult, schemas::MESSAGE_MCP_RESPONSE_RESULT_8E1284EA
 );
 #[cfg(feature = "unstable")]
 /// A structured inner MCP error.
@@ -20807,8 +20322,7 @@ impl MessageMcpResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpResponseError,
-    "{\"description\":\"A structured inner MCP error.\",\"type\":\"object\",\"properties\":{\"error\":{\"$ref\":\"#/$defs/McpError\",\"description\":\"Required, non-null MCP error object.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Optional ACP carrier metadata.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"error\"]}"
+    MessageMcpResponseError, schemas::MESSAGE_MCP_RESPONSE_ERROR_6DE5A13B
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20853,10 +20367,7 @@ impl McpError {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpError,
-    "{\"description\":\"**UNSTABLE**\\n\\nAn inner MCP error, distinct from an outer ACP binding or runtime error.\\n\\n`code` and `message` are required and non-null. `data` is optional.\\nExplicit `null` is preserved separately from an omitted key.\",\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"integer\",\"format\":\"int32\",\"description\":\"Inner MCP error code. Never an ACP error code.\"},\"message\":{\"type\":\"string\",\"description\":\"Inner MCP error message.\"},\"data\":{\"description\":\"Optional error data. Explicit null is retained.\"}},\"required\":[\"code\",\"message\"],\"additionalProperties\":true}"
-);
+runtime::schema::embedded_schema!(McpError, schemas::MCP_ERROR_204D0DFD);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20940,8 +20451,7 @@ impl MessageMcpNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpNotification,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification parameters for `mcp/message`.\\n\\nSent by the provider to the consumer for an active request (including\\nsubscription acknowledgements and updates). The outer envelope has no `id`.\",\"type\":\"object\",\"properties\":{\"serverId\":{\"$ref\":\"#/$defs/McpServerAcpId\",\"description\":\"The declared ACP MCP server handling the associated request.\"},\"requestId\":{\"$ref\":\"#/$defs/McpRequestId\",\"description\":\"The identifier of the active inner MCP request.\"},\"method\":{\"type\":\"string\",\"description\":\"The inner MCP method name.\"},\"params\":{\"type\":[\"object\",\"null\"],\"description\":\"Optional inner MCP params.\\n\\nIf omitted or set to `null`, the inner MCP message has no params.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"serverId\",\"requestId\",\"method\"],\"x-method\":\"mcp/message\",\"x-side\":\"agent\"}"
+    MessageMcpNotification, schemas::MESSAGE_MCP_NOTIFICATION_486EBF27
 );
 #[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
@@ -20980,10 +20490,7 @@ impl ProxyRequest {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyRequest,
-    "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequests exchanged between a conductor and its proxies.\\n\\nA conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends\\n`proxy/successor` to its conductor.\",\"anyOf\":[{\"title\":\"InitializeProxyRequest\",\"description\":\"Initializes a component as a proxy.\\n\\nSent by a conductor to each component that has a successor, instead of `initialize`.\\nThe params and response are the same as for `initialize`.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyRequest\"}]},{\"title\":\"ProxySuccessorRequest\",\"description\":\"Forwards a request to or from a proxy's successor.\\n\\nA proxy sends it to its conductor to forward a request downstream. The conductor sends\\nit to the proxy to deliver a request from the successor. The wrapped request's result\\nor error is returned unchanged.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}"
-);
+runtime::schema::embedded_schema!(ProxyRequest, schemas::PROXY_REQUEST_2BE0583D);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -21048,8 +20555,7 @@ impl From<ProxySuccessorRequest> for ProxyRequestParams {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyRequestParams,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequests exchanged between a conductor and its proxies.\\n\\nA conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends\\n`proxy/successor` to its conductor.\",\"anyOf\":[{\"title\":\"InitializeProxyRequest\",\"description\":\"Initializes a component as a proxy.\\n\\nSent by a conductor to each component that has a successor, instead of `initialize`.\\nThe params and response are the same as for `initialize`.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyRequest\"}]},{\"title\":\"ProxySuccessorRequest\",\"description\":\"Forwards a request to or from a proxy's successor.\\n\\nA proxy sends it to its conductor to forward a request downstream. The conductor sends\\nit to the proxy to deliver a request from the successor. The wrapped request's result\\nor error is returned unchanged.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorRequest\"}]}]}"
+    ProxyRequestParams, schemas::PROXY_REQUEST_PARAMS_2DB87993
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21086,8 +20592,7 @@ impl InitializeProxyRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeProxyRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `proxy/initialize`.\\n\\nA conductor sends `proxy/initialize` instead of `initialize` to every component that has a\\nsuccessor, which tells the component to run as a proxy. The params and the response are\\nthe same as for `initialize`. A conductor sends `initialize` to the final agent.\\n\\nThe params carry the protocol version the conductor selected: the client's requested\\nversion, unless the conductor supports only a lower one. Before answering successfully,\\nthe proxy MUST forward an `initialize` request to its successor through `proxy/successor`.\\n\\nSee the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}],\"x-method\":\"proxy/initialize\",\"x-side\":\"proxy\"}"
+    InitializeProxyRequest, schemas::INITIALIZE_PROXY_REQUEST_8047E2C1
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21176,8 +20681,7 @@ impl ProxySuccessorRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxySuccessorRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nParameters of a `proxy/successor` request.\\n\\nA proxy sends it to forward a message to its successor, and the conductor sends it to\\ndeliver a message from the successor to the proxy. The envelope wraps one request: `method`\\nand `params` are the wrapped request's method and params.\\n\\nThe result or error of the wrapped request is returned unchanged, as the same JSON value,\\nas the result or error of the `proxy/successor` request. Errors the conductor returns\\nitself, for example because the successor has exited, are not wrapped results.\\n\\nTo cancel it, the sender sends `$/cancel_request` with the ID of this `proxy/successor`\\nrequest on the same connection. Cancellation is never forwarded to another hop.\\n\\nSee the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"Method name of the wrapped request.\"},\"params\":{\"description\":\"Params of the wrapped request, forwarded unchanged.\\n\\nOptional. Omitted and `null` are equivalent and mean the wrapped request has no params.\\nWhen present, it MUST be a JSON object or array, as JSON-RPC requires.\\nThe wrapped request's own `_meta` stays inside these params.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Metadata for the `proxy/successor` envelope itself, separate from the wrapped\\nmessage's `_meta`. It is hop-local: the conductor does not copy it into the message\\nit unwraps.\\n\\nThe _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"method\"],\"x-method\":\"proxy/successor\",\"x-side\":\"proxy\"}"
+    ProxySuccessorRequest, schemas::PROXY_SUCCESSOR_REQUEST_BB4ED823
 );
 #[cfg(feature = "unstable")]
 /// A JSON-RPC response object.
@@ -21228,10 +20732,7 @@ impl From<ProxyResponseError> for ProxyResponse {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyResponse,
-    "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeProxyResponse\",\"description\":\"Successful result returned for a `proxy/initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyResponse\"}]},{\"title\":\"ProxySuccessorResponse\",\"description\":\"Successful result returned for a `proxy/successor` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}"
-);
+runtime::schema::embedded_schema!(ProxyResponse, schemas::PROXY_RESPONSE_CFB73C9C);
 #[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -21263,8 +20764,7 @@ impl ProxyResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyResponseResult,
-    "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeProxyResponse\",\"description\":\"Successful result returned for a `proxy/initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyResponse\"}]},{\"title\":\"ProxySuccessorResponse\",\"description\":\"Successful result returned for a `proxy/successor` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorResponse\"}]}]}},\"required\":[\"id\",\"result\"]}"
+    ProxyResponseResult, schemas::PROXY_RESPONSE_RESULT_F7AF5841
 );
 #[cfg(feature = "unstable")]
 /// Method-specific response data.
@@ -21316,8 +20816,7 @@ impl From<ProxySuccessorResponse> for ProxyResponseResultResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyResponseResultResult,
-    "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeProxyResponse\",\"description\":\"Successful result returned for a `proxy/initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyResponse\"}]},{\"title\":\"ProxySuccessorResponse\",\"description\":\"Successful result returned for a `proxy/successor` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorResponse\"}]}]}"
+    ProxyResponseResultResult, schemas::PROXY_RESPONSE_RESULT_RESULT_B7F9A8E5
 );
 #[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
@@ -21347,8 +20846,7 @@ impl ProxyResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyResponseError,
-    "{\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}"
+    ProxyResponseError, schemas::PROXY_RESPONSE_ERROR_526A736C
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21379,8 +20877,7 @@ impl InitializeProxyResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeProxyResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `proxy/initialize`.\\n\\nThe same as the `initialize` response. The proxy builds it from its successor's\\n`initialize` response and answers with the capabilities of the chain from itself onward.\\nIt MUST NOT change `protocolVersion`.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}],\"x-method\":\"proxy/initialize\",\"x-side\":\"proxy\"}"
+    InitializeProxyResponse, schemas::INITIALIZE_PROXY_RESPONSE_F840B646
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21412,8 +20909,7 @@ impl ProxySuccessorResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxySuccessorResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResult of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.\",\"x-method\":\"proxy/successor\",\"x-side\":\"proxy\"}"
+    ProxySuccessorResponse, schemas::PROXY_SUCCESSOR_RESPONSE_A7FCE698
 );
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
@@ -21450,8 +20946,7 @@ impl ProxyNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyNotification,
-    "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"The notification method name.\"},\"params\":{\"anyOf\":[{\"$ref\":\"#/$defs/ProxySuccessorNotification\"},{\"type\":\"null\"}],\"description\":\"Method-specific notification parameters.\"}},\"required\":[\"method\"],\"x-docs-ignore\":true}"
+    ProxyNotification, schemas::PROXY_NOTIFICATION_A24E86FB
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21533,8 +21028,7 @@ impl ProxySuccessorNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxySuccessorNotification,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nParameters of a `proxy/successor` notification.\\n\\nA proxy sends it to forward a message to its successor, and the conductor sends it to\\ndeliver a message from the successor to the proxy. The envelope wraps one notification: `method`\\nand `params` are the wrapped notification's method and params.\\n\\nSee the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"Method name of the wrapped notification.\"},\"params\":{\"description\":\"Params of the wrapped notification, forwarded unchanged.\\n\\nOptional. Omitted and `null` are equivalent and mean the wrapped notification has no params.\\nWhen present, it MUST be a JSON object or array, as JSON-RPC requires.\\nThe wrapped notification's own `_meta` stays inside these params.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Metadata for the `proxy/successor` envelope itself, separate from the wrapped\\nmessage's `_meta`. It is hop-local: the conductor does not copy it into the message\\nit unwraps.\\n\\nThe _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"method\"],\"x-method\":\"proxy/successor\",\"x-side\":\"proxy\"}"
+    ProxySuccessorNotification, schemas::PROXY_SUCCESSOR_NOTIFICATION_F1C6FABC
 );
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[
@@ -26242,5 +25736,9 @@ pub mod rpc {
         }
     }
 }
+/// The `schemars` fragments of this module's types, out of line.
+#[cfg(feature = "schemars")]
+#[allow(dead_code)]
+mod schemas;
 /// The protocol version these types speak: `1`, the `protocolVersion` an `initialize` request of this version sends.
 pub const PROTOCOL_VERSION: ProtocolVersion = ProtocolVersion(1);

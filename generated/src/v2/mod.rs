@@ -152,27 +152,19 @@ impl From<ExtRequest> for AgentRequestParams {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentRequest,
-    "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for an operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nAfter `session/cancel`, the agent stops waiting for requests of the cancelled\\nforeground work and SHOULD cancel them with `$/cancel_request`. The client\\nanswers a cancelled request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}"
-);
+runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_27AD07AE);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentRequest,
-    "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for an operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nAfter `session/cancel`, the agent stops waiting for requests of the cancelled\\nforeground work and SHOULD cancel them with `$/cancel_request`. The client\\nanswers a cancelled request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"MessageMcpRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nExchanges an MCP-over-ACP message.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}"
-);
+runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_58038B4A);
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentRequestParams,
-    "{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for an operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nAfter `session/cancel`, the agent stops waiting for requests of the cancelled\\nforeground work and SHOULD cancel them with `$/cancel_request`. The client\\nanswers a cancelled request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}"
+    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_C225EE90
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentRequestParams,
-    "{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for an operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nAfter `session/cancel`, the agent stops waiting for requests of the cancelled\\nforeground work and SHOULD cancel them with `$/cancel_request`. The client\\nanswers a cancelled request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"MessageMcpRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nExchanges an MCP-over-ACP message.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}"
+    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_2E41A044
 );
 /// A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be `null`.
 ///
@@ -227,10 +219,7 @@ impl From<&str> for RequestId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    RequestId,
-    "{\"description\":\"A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be `null`.\\n\\nThe receiver MUST reply with the same value in the response. Each side chooses IDs for its own\\nrequests, so the same ID can be in use in both directions. A sender MUST NOT reuse an ID while\\na request with it is still awaiting a response.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(RequestId, schemas::REQUEST_ID_4195B004);
 /// Request for user permission to proceed with an operation.
 ///
 /// Sent when the agent needs authorization before performing a sensitive operation.
@@ -340,8 +329,7 @@ impl RequestPermissionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequestPermissionRequest,
-    "{\"description\":\"Request for user permission to proceed with an operation.\\n\\nSent when the agent needs authorization before performing a sensitive operation.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The session ID for this request.\"},\"title\":{\"type\":\"string\",\"description\":\"Human-readable title for the permission prompt.\\n\\nThis title is specific to the permission prompt and does not update any\\nsubject's displayed title.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional human-readable explanation of why permission is needed.\\n\\nThis text is specific to the permission prompt and does not update any\\nsubject's displayed content. Omitted and `null` are equivalent and mean no separate\\npermission description was provided.\",\"x-deserialize-default-on-error\":true},\"subject\":{\"anyOf\":[{\"$ref\":\"#/$defs/RequestPermissionSubject\"},{\"type\":\"null\"}],\"description\":\"Optional structured context about the operation requiring permission.\\n\\nOmitted and `null` are equivalent and mean no structured subject was provided.\"},\"options\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/PermissionOption\"},\"minItems\":1,\"description\":\"Available permission options for the user to choose from.\\nMust contain at least one option.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"title\",\"options\"],\"x-method\":\"session/request_permission\",\"x-side\":\"client\"}"
+    RequestPermissionRequest, schemas::REQUEST_PERMISSION_REQUEST_2ED4FF97
 );
 /// A unique identifier for a conversation session between a client and agent.
 ///
@@ -409,10 +397,7 @@ impl<'de> fast::FromJson<'de> for SessionId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionId,
-    "{\"description\":\"A unique identifier for a conversation session between a client and agent.\\n\\nEach session has its own context, conversation history, and state, so one\\nagent can run several independent sessions.\\n\\nSee protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v2/session-setup#session-id)\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(SessionId, schemas::SESSION_ID_DFB6E8A6);
 /// The operation requiring permission.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -510,8 +495,7 @@ impl From<CommandPermissionSubject> for RequestPermissionSubject {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequestPermissionSubject,
-    "{\"description\":\"The operation requiring permission.\",\"anyOf\":[{\"description\":\"Permission is requested before executing a tool call.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallPermissionSubject\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"type\"]},{\"description\":\"Permission is requested before running a command.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CommandPermissionSubject\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"command\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future permission subject.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this subject type should preserve the raw\\npayload when storing, replaying, proxying, or forwarding permission\\nrequests, and otherwise display a generic permission prompt or decline it\\naccording to policy.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future permission subject type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"command\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
+    RequestPermissionSubject, schemas::REQUEST_PERMISSION_SUBJECT_9763B46C
 );
 /// Represents an upsert for a tool call that the language model has requested.
 ///
@@ -700,10 +684,7 @@ impl Default for ToolCallStatus {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCallUpdate,
-    "{\"description\":\"Represents an upsert for a tool call that the language model has requested.\\n\\nTool calls are actions that the agent executes on behalf of the language model,\\nsuch as reading files, executing code, or fetching data from external sources.\\n\\nOnly `toolCallId` is required. Other fields have patch semantics:\\nomitted fields leave the existing tool call value unchanged, `null` clears or\\nunsets the value, and concrete values replace the previous value. For\\ncollection fields, concrete arrays replace the previous collection, and both\\n`null` and `[]` clear the collection. A concrete `_meta` object instead\\npatches the stored metadata by top-level key. When a client receives a tool\\ncall ID it has not seen before, omitted fields start at their protocol defaults.\\n\\nSee protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)\",\"type\":\"object\",\"properties\":{\"toolCallId\":{\"$ref\":\"#/$defs/ToolCallId\",\"description\":\"Unique identifier for this tool call within the session.\"},\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Programmatic name of the tool being invoked.\\n\\nThis field is optional and has patch semantics. Omission means no\\nchange, `null` clears the name, and a string replaces it. For a tool\\ncall ID the client has not seen before, omission or `null` means that no\\ntool name is available.\",\"x-deserialize-default-on-error\":true},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable title describing what the tool is doing.\\n\\nOmission leaves the title unchanged, `null` unsets it, and a string replaces it.\\nA new tool call starts without a title.\",\"x-deserialize-default-on-error\":true},\"kind\":{\"anyOf\":[{\"$ref\":\"#/$defs/ToolKind\"},{\"type\":\"null\"}],\"description\":\"The category of tool being invoked.\\nHelps clients choose appropriate icons and UI treatment.\\n\\nOmission leaves the kind unchanged, `null` resets it to `other`, and a value replaces it.\\nA new tool call starts as `other`.\",\"x-deserialize-default-on-error\":true},\"status\":{\"anyOf\":[{\"$ref\":\"#/$defs/ToolCallStatus\"},{\"type\":\"null\"}],\"description\":\"Current execution status of the tool call.\\n\\nOmission leaves the status unchanged, `null` resets it to `pending`, and a value\\nreplaces it. A new tool call starts as `pending`.\",\"x-deserialize-default-on-error\":true},\"content\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ToolCallContent\"},\"description\":\"Content produced by the tool call.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"locations\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ToolCallLocation\"},\"description\":\"File locations affected by this tool call.\\nEnables \\\"follow-along\\\" features in clients.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"rawInput\":{\"description\":\"Raw input parameters sent to the tool.\",\"x-deserialize-default-on-error\":true},\"rawOutput\":{\"description\":\"Raw output returned by the tool.\",\"x-deserialize-default-on-error\":true},\"capabilities\":{\"anyOf\":[{\"$ref\":\"#/$defs/ToolCallCapabilities\"},{\"type\":\"null\"}],\"description\":\"Client-initiated controls this tool call currently supports, such as cancellation.\\n\\nOmission leaves the capabilities unchanged, `null` clears them, and an object replaces\\nthe whole previous value. A new tool call starts with none.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"toolCallId\"]}"
-);
+runtime::schema::embedded_schema!(ToolCallUpdate, schemas::TOOL_CALL_UPDATE_3D143BDB);
 /// Unique identifier for a tool call within a session.
 #[derive(
     Debug,
@@ -765,10 +746,7 @@ impl<'de> fast::FromJson<'de> for ToolCallId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCallId,
-    "{\"description\":\"Unique identifier for a tool call within a session.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(ToolCallId, schemas::TOOL_CALL_ID_E1CD5F38);
 /// Categories of tools that can be invoked.
 ///
 /// Tool kinds help clients choose appropriate icons and optimize how they
@@ -950,10 +928,7 @@ impl<'de> fast::FromJson<'de> for ToolKind {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolKind,
-    "{\"description\":\"Categories of tools that can be invoked.\\n\\nTool kinds help clients choose appropriate icons and optimize how they\\ndisplay tool execution progress.\\n\\nSee protocol docs: [Reporting](https://agentclientprotocol.com/protocol/v2/tool-calls#reporting)\",\"anyOf\":[{\"description\":\"Reading files or data.\",\"type\":\"string\",\"const\":\"read\"},{\"description\":\"Modifying files or content.\",\"type\":\"string\",\"const\":\"edit\"},{\"description\":\"Removing files or data.\",\"type\":\"string\",\"const\":\"delete\"},{\"description\":\"Moving or renaming files.\",\"type\":\"string\",\"const\":\"move\"},{\"description\":\"Searching for information.\",\"type\":\"string\",\"const\":\"search\"},{\"description\":\"Running commands or code.\",\"type\":\"string\",\"const\":\"execute\"},{\"description\":\"Internal reasoning or planning.\",\"type\":\"string\",\"const\":\"think\"},{\"description\":\"Retrieving external data.\",\"type\":\"string\",\"const\":\"fetch\"},{\"description\":\"Changing the session's mode, a [config option](https://agentclientprotocol.com/protocol/v2/session-config-options) with the `mode` category.\",\"type\":\"string\",\"const\":\"switch_mode\"},{\"description\":\"Other tool types (default).\",\"type\":\"string\",\"const\":\"other\"},{\"title\":\"unknown\",\"description\":\"Custom or future tool kind.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants. Clients display an unrecognized kind as `other`.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(ToolKind, schemas::TOOL_KIND_184377BA);
 /// Execution status of a tool call.
 ///
 /// Tool calls progress through different statuses during their lifecycle.
@@ -1113,10 +1088,7 @@ impl<'de> fast::FromJson<'de> for ToolCallStatus {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCallStatus,
-    "{\"description\":\"Execution status of a tool call.\\n\\nTool calls progress through different statuses during their lifecycle.\\n\\nSee protocol docs: [Status](https://agentclientprotocol.com/protocol/v2/tool-calls#status)\",\"anyOf\":[{\"description\":\"The tool call hasn't started running yet, for example because its input is\\nstreaming, it is awaiting approval, or it is scheduled to run later.\",\"type\":\"string\",\"const\":\"pending\"},{\"description\":\"The tool call is currently running.\",\"type\":\"string\",\"const\":\"in_progress\"},{\"description\":\"The tool call has started, is not running now, and will not continue until\\nsomething resumes it. It may return to `in_progress` any number of times.\",\"type\":\"string\",\"const\":\"paused\"},{\"description\":\"The tool call completed successfully.\",\"type\":\"string\",\"const\":\"completed\"},{\"description\":\"The tool call failed with an error.\",\"type\":\"string\",\"const\":\"failed\"},{\"description\":\"The tool call was cancelled before it completed.\",\"type\":\"string\",\"const\":\"cancelled\"},{\"title\":\"other\",\"description\":\"Custom or future tool call status.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients treat a tool call with an unrecognized status as still in progress.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(ToolCallStatus, schemas::TOOL_CALL_STATUS_1207CBA3);
 /// Content produced by a tool call.
 ///
 /// Tool calls can produce different types of content including standard
@@ -1256,10 +1228,7 @@ impl<'de> fast::FromJson<'de> for ToolCallContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCallContent,
-    "{\"description\":\"Content produced by a tool call.\\n\\nTool calls can produce different types of content including standard\\ncontent blocks (text, images), file diffs, or display-only terminals.\\n\\nSee protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)\",\"anyOf\":[{\"description\":\"Standard content block (text, images, resources).\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Content\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"content\"}},\"required\":[\"type\"]},{\"description\":\"File modification shown as a diff.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Diff\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"diff\"}},\"required\":[\"type\"]},{\"description\":\"A display-only reference to an agent-owned terminal.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Terminal\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future tool call content.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this content type should preserve the\\nraw payload when storing, replaying, proxying, or forwarding tool call\\noutput, and otherwise ignore it or display it generically.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future tool call content type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"content\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"diff\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(ToolCallContent, schemas::TOOL_CALL_CONTENT_39568743);
 /// Content blocks represent displayable information in the Agent Client Protocol.
 ///
 /// Content blocks appear in:
@@ -1453,10 +1422,7 @@ impl<'de> fast::FromJson<'de> for ContentBlock {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ContentBlock,
-    "{\"description\":\"Content blocks represent displayable information in the Agent Client Protocol.\\n\\nContent blocks appear in:\\n- User prompts sent via `session/prompt`\\n- Language model output reported through `session/update` notifications as\\n  message updates or streamed chunks\\n- Progress updates and results from tool calls\\n\\nThis structure is compatible with the Model Context Protocol (MCP), so agents can\\nforward content from MCP tool outputs without transformation.\\n\\nSee protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/content)\",\"anyOf\":[{\"description\":\"Text content. May be plain text or formatted with Markdown.\\n\\nAll agents MUST support text content blocks in prompts.\\nClients SHOULD render this text as CommonMark and MAY support GitHub Flavored Markdown\\nextensions.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/TextContent\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"text\"}},\"required\":[\"type\"]},{\"description\":\"Images for visual context or analysis.\\n\\nRequires the `image` prompt capability when included in prompts.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ImageContent\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"image\"}},\"required\":[\"type\"]},{\"description\":\"Audio data for transcription or analysis.\\n\\nRequires the `audio` prompt capability when included in prompts.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AudioContent\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"audio\"}},\"required\":[\"type\"]},{\"description\":\"References to resources that the receiver may be able to read.\\n\\nAll agents MUST support resource links in prompts.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ResourceLink\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"resource_link\"}},\"required\":[\"type\"]},{\"description\":\"Complete resource contents embedded directly in the message.\\n\\nPreferred for including context as it avoids extra round-trips.\\n\\nRequires the `embeddedContext` prompt capability when included in prompts.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/EmbeddedResource\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"resource\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future content block.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this content block type should preserve\\nthe raw payload when storing, replaying, proxying, or forwarding content,\\nand otherwise ignore it or display it generically. Agents MUST reject a\\n`session/prompt` request with a content block type they do not support\\nwith `-32602`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future content block type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"text\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"image\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"audio\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"resource_link\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"resource\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(ContentBlock, schemas::CONTENT_BLOCK_412B8888);
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(
     Debug,
@@ -1560,10 +1526,7 @@ impl de::Pointer for __Bound__defs_Annotations_properties_priority {
     const POINTER: &'static str = "#/$defs/Annotations/properties/priority";
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Annotations,
-    "{\"description\":\"Optional annotations for the client. The client can use annotations to inform how objects are used or displayed\",\"type\":\"object\",\"properties\":{\"audience\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/Role\"},\"description\":\"Intended recipients for this content, such as the user or assistant.\\n\\nOmitted and `null` are equivalent and mean no audience is specified.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"lastModified\":{\"type\":[\"string\",\"null\"],\"description\":\"Timestamp indicating when the underlying resource was last modified.\\n\\nShould be an ISO 8601 formatted string (e.g., \\\"2025-01-12T15:00:58Z\\\"), as in MCP.\\n\\nOmitted and `null` are equivalent and mean the modification time is not reported.\",\"x-deserialize-default-on-error\":true},\"priority\":{\"type\":[\"number\",\"null\"],\"format\":\"double\",\"minimum\":0.0,\"maximum\":1.0,\"description\":\"Relative importance of this content when clients choose what to surface, from 0 (least\\nimportant) to 1 (most important).\\n\\nOmitted and `null` are equivalent and mean no priority is specified.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
-);
+runtime::schema::embedded_schema!(Annotations, schemas::ANNOTATIONS_EE4B954F);
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -1678,10 +1641,7 @@ impl<'de> fast::FromJson<'de> for Role {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Role,
-    "{\"description\":\"The sender or recipient of messages and data in a conversation.\",\"anyOf\":[{\"description\":\"The assistant side of a conversation.\",\"type\":\"string\",\"const\":\"assistant\"},{\"description\":\"The user side of a conversation.\",\"type\":\"string\",\"const\":\"user\"},{\"title\":\"other\",\"description\":\"Custom or future role.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(Role, schemas::ROLE_25A550C4);
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1736,10 +1696,7 @@ impl TextContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TextContent,
-    "{\"description\":\"Text provided to or from an LLM.\",\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\",\"description\":\"Text payload carried by this content block.\"},\"annotations\":{\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"description\":\"Optional annotations that help clients decide how to display or route this content.\\n\\nOmitted and `null` are equivalent and mean no annotations are provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"text\"]}"
-);
+runtime::schema::embedded_schema!(TextContent, schemas::TEXT_CONTENT_3EFB6443);
 /// An Internet media type identifying the format of protocol content.
 #[derive(
     Debug,
@@ -1801,10 +1758,7 @@ impl<'de> fast::FromJson<'de> for MediaType {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MediaType,
-    "{\"description\":\"An Internet media type identifying the format of protocol content.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(MediaType, schemas::MEDIA_TYPE_DF983064);
 /// An image provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1881,10 +1835,7 @@ impl ImageContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ImageContent,
-    "{\"description\":\"An image provided to or from an LLM.\",\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"string\",\"contentEncoding\":\"base64\",\"description\":\"Base64-encoded media payload.\"},\"mimeType\":{\"$ref\":\"#/$defs/MediaType\",\"description\":\"MIME type describing the encoded media payload.\"},\"uri\":{\"type\":[\"string\",\"null\"],\"format\":\"uri\",\"description\":\"URI associated with this resource or media payload.\\n\\nOmitted and `null` are equivalent and mean no URI is associated with the image.\",\"x-deserialize-default-on-error\":true},\"annotations\":{\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"description\":\"Optional annotations that help clients decide how to display or route this content.\\n\\nOmitted and `null` are equivalent and mean no annotations are provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"data\",\"mimeType\"]}"
-);
+runtime::schema::embedded_schema!(ImageContent, schemas::IMAGE_CONTENT_50A9173E);
 /// Audio provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1946,10 +1897,7 @@ impl AudioContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AudioContent,
-    "{\"description\":\"Audio provided to or from an LLM.\",\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"string\",\"contentEncoding\":\"base64\",\"description\":\"Base64-encoded media payload.\"},\"mimeType\":{\"$ref\":\"#/$defs/MediaType\",\"description\":\"MIME type describing the encoded media payload.\"},\"annotations\":{\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"description\":\"Optional annotations that help clients decide how to display or route this content.\\n\\nOmitted and `null` are equivalent and mean no annotations are provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"data\",\"mimeType\"]}"
-);
+runtime::schema::embedded_schema!(AudioContent, schemas::AUDIO_CONTENT_8FC38B00);
 /// An optionally-sized icon that can be displayed in a user interface.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -2042,10 +1990,7 @@ impl Icon {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Icon,
-    "{\"description\":\"An optionally-sized icon that can be displayed in a user interface.\",\"type\":\"object\",\"properties\":{\"src\":{\"type\":\"string\",\"format\":\"uri\",\"description\":\"A standard URI pointing to an icon resource. MUST be an `https:` or `data:` URI.\\nClients reject other schemes, fetch without credentials, and do not follow\\nscheme- or origin-changing redirects.\"},\"mimeType\":{\"anyOf\":[{\"$ref\":\"#/$defs/MediaType\"},{\"type\":\"null\"}],\"description\":\"Optional MIME type override if the source MIME type is missing or generic.\\n\\nOmitted and `null` are equivalent and mean the source MIME type is used.\",\"x-deserialize-default-on-error\":true},\"sizes\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"},\"description\":\"Optional array of strings that specify sizes at which the icon can be used.\\nEach string should be in `WxH` format (e.g., `\\\"48x48\\\"`, `\\\"96x96\\\"`) or\\n`\\\"any\\\"` for scalable formats like SVG.\\n\\nIf not provided, the client should assume that the icon can be used at any size.\\n\\nOmitted and `null` are equivalent and mean no sizes are specified.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"theme\":{\"anyOf\":[{\"$ref\":\"#/$defs/IconTheme\"},{\"type\":\"null\"}],\"description\":\"Optional theme this icon is designed for.\\n\\nOmitted and `null` are equivalent and mean the icon is not theme-specific.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"src\"]}"
-);
+runtime::schema::embedded_schema!(Icon, schemas::ICON_008429D7);
 /// Theme an icon is designed for.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -2163,10 +2108,7 @@ impl<'de> fast::FromJson<'de> for IconTheme {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    IconTheme,
-    "{\"description\":\"Theme an icon is designed for.\",\"anyOf\":[{\"description\":\"Icon designed for light backgrounds.\",\"type\":\"string\",\"const\":\"light\"},{\"description\":\"Icon designed for dark backgrounds.\",\"type\":\"string\",\"const\":\"dark\"},{\"title\":\"other\",\"description\":\"Custom or future icon theme.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(IconTheme, schemas::ICON_THEME_5D2E0E6A);
 /// A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -2295,10 +2237,7 @@ impl ResourceLink {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ResourceLink,
-    "{\"description\":\"A link to a resource that the receiver may be able to read, included in a prompt or tool call result.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"Human-readable name shown for this protocol object.\"},\"uri\":{\"type\":\"string\",\"format\":\"uri\",\"description\":\"URI associated with this resource or media payload.\"},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional display title for end-user UI.\\n\\nOmitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional human-readable details shown with this protocol object.\\n\\nOmitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"icons\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/Icon\"},\"description\":\"Optional set of sized icons that the client can display in a user interface.\\n\\nOmitted and `null` are equivalent and mean no icons are provided.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"mimeType\":{\"anyOf\":[{\"$ref\":\"#/$defs/MediaType\"},{\"type\":\"null\"}],\"description\":\"MIME type describing the encoded media payload.\\n\\nOmitted and `null` are equivalent and mean the MIME type is not specified.\",\"x-deserialize-default-on-error\":true},\"size\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"description\":\"Optional size of the linked resource in bytes, if known.\\n\\nOmitted and `null` are equivalent and mean the size is not known.\",\"x-deserialize-default-on-error\":true},\"annotations\":{\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"description\":\"Optional annotations that help clients decide how to display or route this content.\\n\\nOmitted and `null` are equivalent and mean no annotations are provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"uri\"]}"
-);
+runtime::schema::embedded_schema!(ResourceLink, schemas::RESOURCE_LINK_268EF563);
 /// Resource content that can be embedded in a message.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -2344,8 +2283,7 @@ impl From<BlobResourceContents> for EmbeddedResourceResource {
 impl<'de> fast::FromJson<'de> for EmbeddedResourceResource {}
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    EmbeddedResourceResource,
-    "{\"description\":\"Resource content that can be embedded in a message.\",\"anyOf\":[{\"title\":\"TextResourceContents\",\"description\":\"Text resource contents embedded directly in the message.\",\"allOf\":[{\"$ref\":\"#/$defs/TextResourceContents\"}]},{\"title\":\"BlobResourceContents\",\"description\":\"Binary resource contents embedded directly in the message.\",\"allOf\":[{\"$ref\":\"#/$defs/BlobResourceContents\"}]}]}"
+    EmbeddedResourceResource, schemas::EMBEDDED_RESOURCE_RESOURCE_B59E224A
 );
 /// Text-based resource contents.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2411,8 +2349,7 @@ impl TextResourceContents {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TextResourceContents,
-    "{\"description\":\"Text-based resource contents.\",\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\",\"description\":\"Text payload carried by this content block.\"},\"uri\":{\"type\":\"string\",\"format\":\"uri\",\"description\":\"URI associated with this resource or media payload.\"},\"mimeType\":{\"anyOf\":[{\"$ref\":\"#/$defs/MediaType\"},{\"type\":\"null\"}],\"description\":\"MIME type describing the encoded media payload.\\n\\nOmitted and `null` are equivalent and mean the MIME type is not specified.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"text\",\"uri\"]}"
+    TextResourceContents, schemas::TEXT_RESOURCE_CONTENTS_431FED4E
 );
 /// Binary resource contents.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2478,8 +2415,7 @@ impl BlobResourceContents {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BlobResourceContents,
-    "{\"description\":\"Binary resource contents.\",\"type\":\"object\",\"properties\":{\"blob\":{\"type\":\"string\",\"contentEncoding\":\"base64\",\"description\":\"Base64-encoded bytes for a binary resource payload.\"},\"uri\":{\"type\":\"string\",\"format\":\"uri\",\"description\":\"URI associated with this resource or media payload.\"},\"mimeType\":{\"anyOf\":[{\"$ref\":\"#/$defs/MediaType\"},{\"type\":\"null\"}],\"description\":\"MIME type describing the encoded media payload.\\n\\nOmitted and `null` are equivalent and mean the MIME type is not specified.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"blob\",\"uri\"]}"
+    BlobResourceContents, schemas::BLOB_RESOURCE_CONTENTS_2E7B76F1
 );
 /// The contents of a resource, embedded into a prompt or tool call result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2535,10 +2471,7 @@ impl EmbeddedResource {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    EmbeddedResource,
-    "{\"description\":\"The contents of a resource, embedded into a prompt or tool call result.\",\"type\":\"object\",\"properties\":{\"resource\":{\"$ref\":\"#/$defs/EmbeddedResourceResource\",\"description\":\"Embedded resource payload, either text or binary data.\"},\"annotations\":{\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"description\":\"Optional annotations that help clients decide how to display or route this content.\\n\\nOmitted and `null` are equivalent and mean no annotations are provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"resource\"]}"
-);
+runtime::schema::embedded_schema!(EmbeddedResource, schemas::EMBEDDED_RESOURCE_C386CEE0);
 /// Standard content block (text, images, resources).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -2580,10 +2513,7 @@ impl Content {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Content,
-    "{\"description\":\"Standard content block (text, images, resources).\",\"type\":\"object\",\"properties\":{\"content\":{\"$ref\":\"#/$defs/ContentBlock\",\"description\":\"The actual content block.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"content\"]}"
-);
+runtime::schema::embedded_schema!(Content, schemas::CONTENT_F2882D84);
 /// One file-level change described by a `Diff`.
 ///
 /// Structured change metadata lets clients identify affected files and
@@ -2658,10 +2588,7 @@ impl DiffChange {
 }
 impl<'de> fast::FromJson<'de> for DiffChange {}
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DiffChange,
-    "{\"description\":\"One file-level change described by a `Diff`.\\n\\nStructured change metadata lets clients identify affected files and\\noperations without parsing the text patch.\",\"type\":\"object\",\"properties\":{\"fileType\":{\"anyOf\":[{\"$ref\":\"#/$defs/DiffFileType\"},{\"type\":\"null\"}],\"description\":\"File content kind after the operation (for `delete`, of the deleted file).\\n\\nOmitted and `null` are equivalent and mean the content kind is unknown.\",\"x-deserialize-default-on-error\":true},\"mimeType\":{\"anyOf\":[{\"$ref\":\"#/$defs/MediaType\"},{\"type\":\"null\"}],\"description\":\"MIME type of the file contents after the operation (for `delete`, of the deleted file).\\n\\nOmitted and `null` are equivalent and mean the MIME type is unknown.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"anyOf\":[{\"description\":\"A file was added.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/DiffPathChange\"}],\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"add\"}},\"required\":[\"operation\"]},{\"description\":\"A file was deleted.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/DiffPathChange\"}],\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"delete\"}},\"required\":[\"operation\"]},{\"description\":\"A file was modified in place.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/DiffPathChange\"}],\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"modify\"}},\"required\":[\"operation\"]},{\"description\":\"A file was moved or renamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/DiffPathPairChange\"}],\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"move\"}},\"required\":[\"operation\"]},{\"description\":\"A file was copied.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/DiffPathPairChange\"}],\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"copy\"}},\"required\":[\"operation\"]},{\"title\":\"other\",\"description\":\"Custom or future file operation.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"object\",\"properties\":{\"operation\":{\"description\":\"Custom or future file operation.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"operation\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"add\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"delete\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"modify\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"move\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"copy\"}},\"required\":[\"operation\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(DiffChange, schemas::DIFF_CHANGE_EAEA3579);
 /// The part of [`DiffChange`] chosen by its `operation` property.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -2799,8 +2726,7 @@ impl<'de> fast::FromJson<'de> for DiffChangeOperation {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DiffChangeOperation,
-    "{\"description\":\"The part of [`DiffChange`] chosen by its `operation` property.\",\"anyOf\":[{\"description\":\"A file was added.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/DiffPathChange\"}],\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"add\"}},\"required\":[\"operation\"]},{\"description\":\"A file was deleted.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/DiffPathChange\"}],\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"delete\"}},\"required\":[\"operation\"]},{\"description\":\"A file was modified in place.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/DiffPathChange\"}],\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"modify\"}},\"required\":[\"operation\"]},{\"description\":\"A file was moved or renamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/DiffPathPairChange\"}],\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"move\"}},\"required\":[\"operation\"]},{\"description\":\"A file was copied.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/DiffPathPairChange\"}],\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"copy\"}},\"required\":[\"operation\"]},{\"title\":\"other\",\"description\":\"Custom or future file operation.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"object\",\"properties\":{\"operation\":{\"description\":\"Custom or future file operation.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"operation\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"add\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"delete\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"modify\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"move\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"copy\"}},\"required\":[\"operation\"]}]},\"additionalProperties\":true}]}"
+    DiffChangeOperation, schemas::DIFF_CHANGE_OPERATION_615698D7
 );
 /// Kind of file content represented by a diff change.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2939,10 +2865,7 @@ impl<'de> fast::FromJson<'de> for DiffFileType {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DiffFileType,
-    "{\"description\":\"Kind of file content represented by a diff change.\",\"anyOf\":[{\"description\":\"Text content.\",\"type\":\"string\",\"const\":\"text\"},{\"description\":\"Binary or otherwise non-text content.\",\"type\":\"string\",\"const\":\"binary\"},{\"description\":\"Directory entry.\",\"type\":\"string\",\"const\":\"directory\"},{\"description\":\"Symbolic link.\",\"type\":\"string\",\"const\":\"symlink\"},{\"title\":\"other\",\"description\":\"Custom or future file type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(DiffFileType, schemas::DIFF_FILE_TYPE_4F8A56CA);
 /// An absolute filesystem path used by the protocol.
 ///
 /// Uses the native syntax of the machine the Agent runs on, such as `/home/user/project`,
@@ -3007,10 +2930,7 @@ impl<'de> fast::FromJson<'de> for AbsolutePath {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AbsolutePath,
-    "{\"description\":\"An absolute filesystem path used by the protocol.\\n\\nUses the native syntax of the machine the Agent runs on, such as `/home/user/project`,\\n`C:\\\\Users\\\\user\\\\project`, or `\\\\\\\\server\\\\share\\\\project`. It is not a URI.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(AbsolutePath, schemas::ABSOLUTE_PATH_A265B325);
 /// Operation metadata for add, delete, and modify changes.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -3033,10 +2953,7 @@ impl DiffPathChange {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DiffPathChange,
-    "{\"description\":\"Operation metadata for add, delete, and modify changes.\",\"type\":\"object\",\"properties\":{\"path\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"Absolute path for the operation.\"}},\"required\":[\"path\"]}"
-);
+runtime::schema::embedded_schema!(DiffPathChange, schemas::DIFF_PATH_CHANGE_35BB3B84);
 /// Operation metadata for move and copy changes.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -3067,8 +2984,7 @@ impl DiffPathPairChange {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DiffPathPairChange,
-    "{\"description\":\"Operation metadata for move and copy changes.\",\"type\":\"object\",\"properties\":{\"oldPath\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"Absolute path before the operation.\"},\"path\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"Absolute path after the operation.\"}},\"required\":[\"oldPath\",\"path\"]}"
+    DiffPathPairChange, schemas::DIFF_PATH_PAIR_CHANGE_D503AFCE
 );
 /// Renderable patch text and its format.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -3114,10 +3030,7 @@ impl DiffPatch {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DiffPatch,
-    "{\"description\":\"Renderable patch text and its format.\",\"type\":\"object\",\"properties\":{\"format\":{\"$ref\":\"#/$defs/DiffPatchFormat\",\"description\":\"Patch format. The only ACP-defined value is `git_patch`.\"},\"text\":{\"type\":\"string\",\"description\":\"Patch text in the format named by `format`.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"format\",\"text\"]}"
-);
+runtime::schema::embedded_schema!(DiffPatch, schemas::DIFF_PATCH_5F369A0E);
 /// Text patch format used by `DiffPatch`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -3242,10 +3155,7 @@ impl<'de> fast::FromJson<'de> for DiffPatchFormat {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DiffPatchFormat,
-    "{\"description\":\"Text patch format used by `DiffPatch`.\",\"anyOf\":[{\"description\":\"One or more `diff --git` sections in Git's `--patch` (`-p`) text format.\\n\\nUnlike Git, which writes paths relative to the repository root, every\\npath MUST be absolute, including in `rename from`, `rename to`,\\n`copy from`, and `copy to` lines, and MUST NOT have a prefix such as\\nGit's default `a/` and `b/`. Otherwise paths follow Git: `/dev/null`\\nnames the missing side of an added or deleted file in the `---` and\\n`+++` lines, and paths with unusual characters are quoted as Git quotes\\nthem. Each path, once unquoted, is the same native absolute path string as\\nthe matching `changes` entry. Surrounding commit metadata and email envelopes MUST NOT be\\nincluded.\",\"type\":\"string\",\"const\":\"git_patch\"},{\"title\":\"other\",\"description\":\"Custom or future patch format.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(DiffPatchFormat, schemas::DIFF_PATCH_FORMAT_BFFBBA39);
 /// File changes produced by a tool call.
 ///
 /// `changes` is authoritative for affected absolute paths and operations.
@@ -3311,10 +3221,7 @@ impl Diff {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Diff,
-    "{\"description\":\"File changes produced by a tool call.\\n\\n`changes` is authoritative for affected absolute paths and operations.\\n`patch` optionally carries renderable text for some or all of those changes\\nand MUST be consistent with `changes`. Agents SHOULD provide `patch` whenever\\nfeasible. Clients MUST handle diffs where `patch` is omitted or `null`.\\n\\nSee protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)\",\"type\":\"object\",\"properties\":{\"changes\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/DiffChange\"},\"description\":\"Structured file changes described by this diff.\\n\\nClients can use this field without parsing patch text to determine affected paths.\",\"x-deserialize-skip-invalid-items\":true},\"patch\":{\"anyOf\":[{\"$ref\":\"#/$defs/DiffPatch\"},{\"type\":\"null\"}],\"description\":\"Renderable patch text for some or all of the structured changes.\\n\\nAgents SHOULD provide patch text whenever feasible. Omitted and `null` are\\nequivalent and mean no renderable patch text was provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"changes\"]}"
-);
+runtime::schema::embedded_schema!(Diff, schemas::DIFF_0868F094);
 /// Unique identifier for an agent-owned terminal within a session.
 #[derive(
     Debug,
@@ -3376,10 +3283,7 @@ impl<'de> fast::FromJson<'de> for TerminalId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TerminalId,
-    "{\"description\":\"Unique identifier for an agent-owned terminal within a session.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(TerminalId, schemas::TERMINAL_ID_60E6815B);
 /// A display-only reference to an agent-owned terminal.
 ///
 /// Terminal state and output are delivered separately through
@@ -3425,10 +3329,7 @@ impl Terminal {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Terminal,
-    "{\"description\":\"A display-only reference to an agent-owned terminal.\\n\\nTerminal state and output are delivered separately through\\n`terminal_update` and `terminal_output_chunk` session updates.\",\"type\":\"object\",\"properties\":{\"terminalId\":{\"$ref\":\"#/$defs/TerminalId\",\"description\":\"The ID of the terminal to display.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"terminalId\"]}"
-);
+runtime::schema::embedded_schema!(Terminal, schemas::TERMINAL_E33BDBC0);
 /// A file location being accessed or modified by a tool.
 ///
 /// Enables clients to implement "follow-along" features that track
@@ -3500,8 +3401,7 @@ impl de::Pointer for __Bound__defs_ToolCallLocation_properties_line {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ToolCallLocation,
-    "{\"description\":\"A file location being accessed or modified by a tool.\\n\\nEnables clients to implement \\\"follow-along\\\" features that track\\nwhich files the agent is working with in real-time.\\n\\nSee protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v2/tool-calls#following-the-agent)\",\"type\":\"object\",\"properties\":{\"path\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"The absolute file path being accessed or modified.\"},\"line\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":1,\"description\":\"Optional 1-based line number within the file. Omitted and `null` are equivalent and\\nmean no specific line. `0` is invalid.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"path\"]}"
+    ToolCallLocation, schemas::TOOL_CALL_LOCATION_3461883A
 );
 /// Client-initiated controls a tool call currently supports.
 ///
@@ -3568,8 +3468,7 @@ impl ToolCallCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ToolCallCapabilities,
-    "{\"description\":\"Client-initiated controls a tool call currently supports.\\n\\nA malformed value falls back to no controls, so the Client never sends a request the\\nAgent did not advertise.\\n\\nSee protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)\",\"type\":\"object\",\"properties\":{\"cancel\":{\"anyOf\":[{\"$ref\":\"#/$defs/ToolCallCancelCapabilities\"},{\"type\":\"null\"}],\"description\":\"Permits the Client to cancel this tool call with `tool_call/cancel`.\\n\\nOmitted and `null` are equivalent and mean unsupported. An object (including `{}`)\\nmeans supported. Agents SHOULD stop advertising it once the tool call reaches a final status.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ToolCallCapabilities, schemas::TOOL_CALL_CAPABILITIES_AAFB8614
 );
 /// Capability to cancel a tool call with `tool_call/cancel`.
 ///
@@ -3619,8 +3518,7 @@ impl ToolCallCancelCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ToolCallCancelCapabilities,
-    "{\"description\":\"Capability to cancel a tool call with `tool_call/cancel`.\\n\\nSupplying `{}` advertises support. An omitted or `null` `cancel` does not.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ToolCallCancelCapabilities, schemas::TOOL_CALL_CANCEL_CAPABILITIES_B4FB9703
 );
 /// Permission request details for a tool call.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -3668,8 +3566,7 @@ impl ToolCallPermissionSubject {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ToolCallPermissionSubject,
-    "{\"description\":\"Permission request details for a tool call.\",\"type\":\"object\",\"properties\":{\"toolCall\":{\"$ref\":\"#/$defs/ToolCallUpdate\",\"description\":\"Details about the tool call requiring permission.\\n\\nClients apply this to their stored tool call exactly like a `tool_call_update`\\nnotification, in the order it was received, before showing the prompt. A first-seen\\n`toolCallId` creates the tool call.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"toolCall\"]}"
+    ToolCallPermissionSubject, schemas::TOOL_CALL_PERMISSION_SUBJECT_F68B9AEB
 );
 /// Permission request details for a command.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -3745,8 +3642,7 @@ impl CommandPermissionSubject {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CommandPermissionSubject,
-    "{\"description\":\"Permission request details for a command.\",\"type\":\"object\",\"properties\":{\"command\":{\"type\":\"string\",\"description\":\"The command that would be run if permission is granted.\"},\"cwd\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"The absolute working directory for the command.\"},\"toolCallId\":{\"anyOf\":[{\"$ref\":\"#/$defs/ToolCallId\"},{\"type\":\"null\"}],\"description\":\"The associated tool call, when known. Omitted and `null` are equivalent.\",\"x-deserialize-default-on-error\":true},\"terminalId\":{\"anyOf\":[{\"$ref\":\"#/$defs/TerminalId\"},{\"type\":\"null\"}],\"description\":\"The associated terminal, when already known. Omitted and `null` are equivalent.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"command\",\"cwd\"]}"
+    CommandPermissionSubject, schemas::COMMAND_PERMISSION_SUBJECT_14DF65FD
 );
 /// An option presented to the user when requesting permission.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -3799,10 +3695,7 @@ impl PermissionOption {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PermissionOption,
-    "{\"description\":\"An option presented to the user when requesting permission.\",\"type\":\"object\",\"properties\":{\"optionId\":{\"$ref\":\"#/$defs/PermissionOptionId\",\"description\":\"Identifier for this permission option. MUST be unique within the request.\"},\"name\":{\"type\":\"string\",\"description\":\"Human-readable label to display to the user.\"},\"kind\":{\"$ref\":\"#/$defs/PermissionOptionKind\",\"description\":\"Hint about the nature of this permission option.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"optionId\",\"name\",\"kind\"]}"
-);
+runtime::schema::embedded_schema!(PermissionOption, schemas::PERMISSION_OPTION_81551F1D);
 /// Unique identifier for a permission option.
 #[derive(
     Debug,
@@ -3862,8 +3755,7 @@ impl fmt::Display for PermissionOptionId {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PermissionOptionId,
-    "{\"description\":\"Unique identifier for a permission option.\",\"type\":\"string\"}"
+    PermissionOptionId, schemas::PERMISSION_OPTION_ID_B5898AB6
 );
 /// The type of permission option being presented to the user.
 ///
@@ -4001,8 +3893,7 @@ impl de::Scalar for PermissionOptionKind {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PermissionOptionKind,
-    "{\"description\":\"The type of permission option being presented to the user.\\n\\nHelps clients choose appropriate icons and UI treatment.\",\"anyOf\":[{\"description\":\"Allow this operation only this time.\",\"type\":\"string\",\"const\":\"allow_once\"},{\"description\":\"Allow this operation and remember the choice.\",\"type\":\"string\",\"const\":\"allow_always\"},{\"description\":\"Reject this operation only this time.\",\"type\":\"string\",\"const\":\"reject_once\"},{\"description\":\"Reject this operation and remember the choice.\",\"type\":\"string\",\"const\":\"reject_always\"},{\"title\":\"other\",\"description\":\"Custom or future permission option kind.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
+    PermissionOptionKind, schemas::PERMISSION_OPTION_KIND_6DC25126
 );
 /// Request from the agent to elicit structured user input.
 ///
@@ -4069,8 +3960,7 @@ impl CreateElicitationRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationRequest,
-    "{\"description\":\"Request from the agent to elicit structured user input.\\n\\nThe agent sends this to the client to request information from the user,\\neither via a form or by directing them to a URL.\\nElicitations are tied to a session (optionally a tool call) or a request.\\n\\nA session-scoped request follows the aggregate foreground-state contract:\\nagents SHOULD report `requires_action` when the whole foreground workflow is\\nblocked on user action. Once reported, they MUST report `running` when progress\\nresumes, or `idle` if work ends without resuming. Independent background requests\\nand request-scoped elicitations do not themselves change session state.\\nAccepting a URL does not mean the external interaction completed.\\n\\nAgents SHOULD cancel pending elicitations no longer needed by cancelled work.\\nThe request's scope alone does not establish that dependency.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)\",\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"A human-readable message describing what input is needed.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"message\"],\"anyOf\":[{\"description\":\"Form-based elicitation where the client renders a form from the provided schema.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationFormMode\"}],\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"]},{\"description\":\"URL-based elicitation where the client directs the user to a URL.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationUrlMode\"}],\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"]},{\"title\":\"other\",\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this mode should preserve the raw payload\\nwhen storing, replaying, proxying, or forwarding elicitation requests.\\nThey MUST NOT render it as a known elicitation mode.\",\"type\":\"object\",\"properties\":{\"mode\":{\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"mode\"],\"oneOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"]},{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"]}]}}],\"x-method\":\"elicitation/create\",\"x-side\":\"client\"}"
+    CreateElicitationRequest, schemas::CREATE_ELICITATION_REQUEST_2F8B03A5
 );
 /// The part of [`CreateElicitationRequest`] chosen by its `mode` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -4170,8 +4060,7 @@ impl From<ElicitationUrlMode> for CreateElicitationRequestMode {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationRequestMode,
-    "{\"description\":\"The part of [`CreateElicitationRequest`] chosen by its `mode` property.\",\"anyOf\":[{\"description\":\"Form-based elicitation where the client renders a form from the provided schema.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationFormMode\"}],\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"]},{\"description\":\"URL-based elicitation where the client directs the user to a URL.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationUrlMode\"}],\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"]},{\"title\":\"other\",\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this mode should preserve the raw payload\\nwhen storing, replaying, proxying, or forwarding elicitation requests.\\nThey MUST NOT render it as a known elicitation mode.\",\"type\":\"object\",\"properties\":{\"mode\":{\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"mode\"],\"oneOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"]},{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"]}]}}]}"
+    CreateElicitationRequestMode, schemas::CREATE_ELICITATION_REQUEST_MODE_2C2079A2
 );
 /// Session-scoped elicitation, optionally tied to a specific tool call.
 ///
@@ -4218,8 +4107,7 @@ impl ElicitationSessionScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationSessionScope,
-    "{\"description\":\"Session-scoped elicitation, optionally tied to a specific tool call.\\n\\nWhen `toolCallId` is set, the elicitation is tied to a specific tool call.\\nThis is useful when an agent receives an elicitation from an MCP server\\nduring a tool call and needs to redirect it to the user.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The session this elicitation is tied to.\"},\"toolCallId\":{\"anyOf\":[{\"$ref\":\"#/$defs/ToolCallId\"},{\"type\":\"null\"}],\"description\":\"Optional tool call within the session.\\n\\nOptional. Omitted and `null` are equivalent and mean the elicitation is scoped to the\\nsession without a specific tool call.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"]}"
+    ElicitationSessionScope, schemas::ELICITATION_SESSION_SCOPE_90FA6991
 );
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
@@ -4245,8 +4133,7 @@ impl ElicitationRequestScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationRequestScope,
-    "{\"description\":\"Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"type\":\"object\",\"properties\":{\"requestId\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The pending Client-to-Agent request this elicitation is tied to.\"}},\"required\":[\"requestId\"]}"
+    ElicitationRequestScope, schemas::ELICITATION_REQUEST_SCOPE_B7446622
 );
 /// Type-safe elicitation schema for requesting structured user input.
 ///
@@ -4340,8 +4227,7 @@ impl ElicitationSchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationSchema,
-    "{\"description\":\"Type-safe elicitation schema for requesting structured user input.\\n\\nThis represents a JSON Schema object with primitive-typed properties,\\nas required by the elicitation specification.\",\"type\":\"object\",\"properties\":{\"type\":{\"$ref\":\"#/$defs/ElicitationSchemaType\",\"description\":\"Type discriminator. Always `\\\"object\\\"`. Any other value is rejected.\"},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional title for the schema.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"properties\":{\"type\":\"object\",\"additionalProperties\":{\"$ref\":\"#/$defs/ElicitationPropertySchema\"},\"description\":\"Property definitions (must be primitive types).\"},\"required\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"},\"description\":\"List of required property names.\\n\\nOptional. Omitted and `null` are equivalent and mean no property names are required.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional description of what this schema represents.\\n\\nOptional. Omitted and `null` are equivalent and mean no schema description is provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"type\",\"properties\"]}"
+    ElicitationSchema, schemas::ELICITATION_SCHEMA_CD198F61
 );
 /// Type discriminator for elicitation schemas.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -4412,8 +4298,7 @@ impl de::Scalar for ElicitationSchemaType {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationSchemaType,
-    "{\"description\":\"Type discriminator for elicitation schemas.\",\"oneOf\":[{\"description\":\"Object schema type.\",\"type\":\"string\",\"const\":\"object\"}]}"
+    ElicitationSchemaType, schemas::ELICITATION_SCHEMA_TYPE_BA8875D9
 );
 /// Property schema for elicitation form fields.
 ///
@@ -4548,8 +4433,7 @@ impl From<MultiSelectPropertySchema> for ElicitationPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationPropertySchema,
-    "{\"description\":\"Property schema for elicitation form fields.\\n\\nEach variant corresponds to a JSON Schema `\\\"type\\\"` value.\\nSingle-select enums use `type: \\\"string\\\"` with `enum` or `oneOf` set.\\nMulti-select enums use `type: \\\"array\\\"`.\",\"anyOf\":[{\"description\":\"String property (or single-select enum when `enum`/`oneOf` is set).\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/StringPropertySchema\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"]},{\"description\":\"Number (floating-point) property.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/NumberPropertySchema\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"number\"}},\"required\":[\"type\"]},{\"description\":\"Integer property.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/IntegerPropertySchema\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"integer\"}},\"required\":[\"type\"]},{\"description\":\"Boolean property.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/BooleanPropertySchema\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]},{\"description\":\"Multi-select array property.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/MultiSelectPropertySchema\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"array\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future elicitation property schema.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this property schema type should preserve\\nthe raw schema when storing, replaying, proxying, or forwarding\\nelicitation requests. They MUST NOT render it as a known input control.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future elicitation property schema type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"number\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"integer\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"array\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
+    ElicitationPropertySchema, schemas::ELICITATION_PROPERTY_SCHEMA_6FE17643
 );
 /// String format types for string properties in elicitation schemas.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -4676,10 +4560,7 @@ impl de::Scalar for StringFormat {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    StringFormat,
-    "{\"description\":\"String format types for string properties in elicitation schemas.\",\"anyOf\":[{\"description\":\"Email address format.\",\"type\":\"string\",\"const\":\"email\"},{\"description\":\"URI format.\",\"type\":\"string\",\"const\":\"uri\"},{\"description\":\"Date format (YYYY-MM-DD).\",\"type\":\"string\",\"const\":\"date\"},{\"description\":\"Date-time format (RFC 3339).\",\"type\":\"string\",\"const\":\"date-time\"},{\"title\":\"other\",\"description\":\"Custom or future string format.\\n\\nUnknown formats are preserved. Implementations that do not understand a\\nformat should treat it as an annotation rather than rejecting the schema.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(StringFormat, schemas::STRING_FORMAT_A1B6BD21);
 /// A titled enum option with a const value, human-readable title, and optional description.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -4737,10 +4618,7 @@ impl EnumOption {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    EnumOption,
-    "{\"description\":\"A titled enum option with a const value, human-readable title, and optional description.\",\"type\":\"object\",\"properties\":{\"const\":{\"type\":\"string\",\"description\":\"The constant value for this option.\"},\"title\":{\"type\":\"string\",\"description\":\"Human-readable title for this option.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"const\",\"title\"]}"
-);
+runtime::schema::embedded_schema!(EnumOption, schemas::ENUM_OPTION_3913A609);
 /// Schema for string properties in an elicitation form.
 ///
 /// When `enum` or `oneOf` is set, this represents a single-select enum
@@ -4952,8 +4830,7 @@ impl de::Pointer for __Items__defs_StringPropertySchema_properties_oneOf {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    StringPropertySchema,
-    "{\"description\":\"Schema for string properties in an elicitation form.\\n\\nWhen `enum` or `oneOf` is set, this represents a single-select enum\\nwith `\\\"type\\\": \\\"string\\\"`.\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"minLength\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0,\"description\":\"Minimum string length.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no minimum length constraint.\"},\"maxLength\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0,\"description\":\"Maximum string length.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no maximum length constraint.\"},\"pattern\":{\"type\":[\"string\",\"null\"],\"format\":\"regex\",\"description\":\"Pattern the string must match, in ECMA-262 regular expression syntax.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no pattern constraint.\"},\"format\":{\"anyOf\":[{\"$ref\":\"#/$defs/StringFormat\"},{\"type\":\"null\"}],\"description\":\"String format.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no format constraint.\"},\"default\":{\"type\":[\"string\",\"null\"],\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"x-deserialize-default-on-error\":true},\"enum\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"},\"minItems\":1,\"description\":\"Enum values for untitled single-select enums.\\nMust contain at least one value when present.\\nOptional. Omitted and `null` are equivalent and mean no untitled single-select choices are\\ndeclared by `enum`.\"},\"oneOf\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/EnumOption\"},\"minItems\":1,\"description\":\"Titled enum options for titled single-select enums.\\nMust contain at least one option when present.\\nOptional. Omitted and `null` are equivalent and mean no titled single-select choices are\\ndeclared by `oneOf`.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    StringPropertySchema, schemas::STRING_PROPERTY_SCHEMA_2876F49A
 );
 /// Schema for number (floating-point) properties in an elicitation form.
 #[derive(
@@ -5063,8 +4940,7 @@ impl NumberPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NumberPropertySchema,
-    "{\"description\":\"Schema for number (floating-point) properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"minimum\":{\"type\":[\"number\",\"null\"],\"format\":\"double\",\"description\":\"Minimum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.\"},\"maximum\":{\"type\":[\"number\",\"null\"],\"format\":\"double\",\"description\":\"Maximum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.\"},\"default\":{\"type\":[\"number\",\"null\"],\"format\":\"double\",\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    NumberPropertySchema, schemas::NUMBER_PROPERTY_SCHEMA_96F0E5D5
 );
 /// Schema for integer properties in an elicitation form.
 #[derive(
@@ -5174,8 +5050,7 @@ impl IntegerPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    IntegerPropertySchema,
-    "{\"description\":\"Schema for integer properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"minimum\":{\"type\":[\"integer\",\"null\"],\"format\":\"int64\",\"description\":\"Minimum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.\"},\"maximum\":{\"type\":[\"integer\",\"null\"],\"format\":\"int64\",\"description\":\"Maximum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.\"},\"default\":{\"type\":[\"integer\",\"null\"],\"format\":\"int64\",\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    IntegerPropertySchema, schemas::INTEGER_PROPERTY_SCHEMA_6640DB75
 );
 /// Schema for boolean properties in an elicitation form.
 #[derive(
@@ -5261,8 +5136,7 @@ impl BooleanPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BooleanPropertySchema,
-    "{\"description\":\"Schema for boolean properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"default\":{\"type\":[\"boolean\",\"null\"],\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    BooleanPropertySchema, schemas::BOOLEAN_PROPERTY_SCHEMA_9F268260
 );
 /// Items for a multi-select (array) property schema.
 #[derive(Debug, Clone, PartialEq)]
@@ -5376,8 +5250,7 @@ impl From<TitledMultiSelectItems> for MultiSelectItems {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MultiSelectItems,
-    "{\"description\":\"Items for a multi-select (array) property schema.\",\"anyOf\":[{\"description\":\"Multi-select string items with plain string values.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/StringMultiSelectItems\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future typed multi-select items.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future multi-select item type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true},{\"title\":\"titled\",\"description\":\"Titled multi-select items with human-readable labels.\\n\\nAs in MCP, titled items omit `type` and are identified by `anyOf`.\",\"allOf\":[{\"$ref\":\"#/$defs/TitledMultiSelectItems\"}]}]}"
+    MultiSelectItems, schemas::MULTI_SELECT_ITEMS_9678B0C2
 );
 /// String item schema for multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -5437,8 +5310,7 @@ impl de::Pointer for __Items__defs_StringMultiSelectItems_properties_enum {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    StringMultiSelectItems,
-    "{\"description\":\"String item schema for multi-select enum properties.\",\"type\":\"object\",\"properties\":{\"enum\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"description\":\"Allowed enum values. Must contain at least one value.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"enum\"]}"
+    StringMultiSelectItems, schemas::STRING_MULTI_SELECT_ITEMS_3FBB09DF
 );
 /// Items definition for titled multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -5498,8 +5370,7 @@ impl de::Pointer for __Items__defs_TitledMultiSelectItems_properties_anyOf {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TitledMultiSelectItems,
-    "{\"description\":\"Items definition for titled multi-select enum properties.\",\"type\":\"object\",\"properties\":{\"anyOf\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/EnumOption\"},\"minItems\":1,\"description\":\"Titled enum options. Must contain at least one option.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"anyOf\"]}"
+    TitledMultiSelectItems, schemas::TITLED_MULTI_SELECT_ITEMS_6A12038C
 );
 /// Schema for multi-select (array) properties in an elicitation form.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -5613,8 +5484,7 @@ impl MultiSelectPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MultiSelectPropertySchema,
-    "{\"description\":\"Schema for multi-select (array) properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"minItems\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"description\":\"Minimum number of items to select.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no minimum selection count.\"},\"maxItems\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"description\":\"Maximum number of items to select.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no maximum selection count.\"},\"items\":{\"$ref\":\"#/$defs/MultiSelectItems\",\"description\":\"The items definition describing allowed values.\"},\"default\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"},\"description\":\"Default selected values.\\n\\nOptional. Omitted and `null` are equivalent and mean no default selections are provided.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"items\"]}"
+    MultiSelectPropertySchema, schemas::MULTI_SELECT_PROPERTY_SCHEMA_63E00835
 );
 /// Form-based elicitation mode where the client renders a form from the provided schema.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -5641,8 +5511,7 @@ impl ElicitationFormMode {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationFormMode,
-    "{\"description\":\"Form-based elicitation mode where the client renders a form from the provided schema.\",\"type\":\"object\",\"properties\":{\"requestedSchema\":{\"$ref\":\"#/$defs/ElicitationSchema\",\"description\":\"A JSON Schema describing the form fields to present to the user.\"}},\"required\":[\"requestedSchema\"],\"oneOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}]}"
+    ElicitationFormMode, schemas::ELICITATION_FORM_MODE_75084988
 );
 /// The alternative sets of properties of [`ElicitationFormMode`].
 #[derive(Debug, Clone, PartialEq)]
@@ -5689,8 +5558,7 @@ impl From<ElicitationRequestScope> for ElicitationFormModeScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationFormModeScope,
-    "{\"description\":\"The alternative sets of properties of [`ElicitationFormMode`].\",\"oneOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}]}"
+    ElicitationFormModeScope, schemas::ELICITATION_FORM_MODE_SCOPE_329E4DB4
 );
 /// Unique identifier for an elicitation.
 #[derive(
@@ -5747,10 +5615,7 @@ impl fmt::Display for ElicitationId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationId,
-    "{\"description\":\"Unique identifier for an elicitation.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(ElicitationId, schemas::ELICITATION_ID_2B370CAF);
 /// URL-based elicitation mode where the client directs the user to a URL.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -5782,8 +5647,7 @@ impl ElicitationUrlMode {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationUrlMode,
-    "{\"description\":\"URL-based elicitation mode where the client directs the user to a URL.\",\"type\":\"object\",\"properties\":{\"elicitationId\":{\"$ref\":\"#/$defs/ElicitationId\",\"description\":\"The unique identifier for this elicitation.\"},\"url\":{\"type\":\"string\",\"format\":\"uri\",\"description\":\"The URL to direct the user to.\"}},\"required\":[\"elicitationId\",\"url\"],\"oneOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}]}"
+    ElicitationUrlMode, schemas::ELICITATION_URL_MODE_32A4C380
 );
 /// The alternative sets of properties of [`ElicitationUrlMode`].
 #[derive(Debug, Clone, PartialEq)]
@@ -5830,8 +5694,7 @@ impl From<ElicitationRequestScope> for ElicitationUrlModeScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationUrlModeScope,
-    "{\"description\":\"The alternative sets of properties of [`ElicitationUrlMode`].\",\"oneOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}]}"
+    ElicitationUrlModeScope, schemas::ELICITATION_URL_MODE_SCOPE_A39FB5FF
 );
 /// Allows for sending an arbitrary request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
@@ -5849,10 +5712,7 @@ impl From<::serde_json::Value> for ExtRequest {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ExtRequest,
-    "{\"description\":\"Allows for sending an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\"}"
-);
+runtime::schema::embedded_schema!(ExtRequest, schemas::EXT_REQUEST_8206180C);
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -6328,49 +6188,37 @@ impl From<&str> for AgentResponseErrorId {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
+runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_965D064C);
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_CDD72B90);
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponse,
-    "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"anyOf\":[{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]},{\"type\":\"null\"}],\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}"
+    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_2470BAC6
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponse,
-    "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"ListProvidersResponse\",\"description\":\"Successful result returned for a `providers/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersResponse\"}]},{\"title\":\"SetProviderResponse\",\"description\":\"Successful result returned for a `providers/set` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderResponse\"}]},{\"title\":\"DisableProviderResponse\",\"description\":\"Successful result returned for a `providers/disable` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"AuthStatusResponse\",\"description\":\"Successful result returned for an `auth/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ForkSessionResponse\",\"description\":\"Successful result returned for a `session/fork` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionResponse\"}]},{\"title\":\"ArchiveSessionResponse\",\"description\":\"Successful result returned for a `session/archive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionResponse\"}]},{\"title\":\"UnarchiveSessionResponse\",\"description\":\"Successful result returned for a `session/unarchive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionResponse\"}]},{\"title\":\"SessionStatusResponse\",\"description\":\"Successful result returned for a `session/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusResponse\"}]},{\"title\":\"SetSessionTitleResponse\",\"description\":\"Successful result returned for a `session/set_title` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"anyOf\":[{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]},{\"type\":\"null\"}],\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}"
+    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_3CB93ECC
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseResult,
-    "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}"
+    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_38DCA89C
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseResult,
-    "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"ListProvidersResponse\",\"description\":\"Successful result returned for a `providers/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersResponse\"}]},{\"title\":\"SetProviderResponse\",\"description\":\"Successful result returned for a `providers/set` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderResponse\"}]},{\"title\":\"DisableProviderResponse\",\"description\":\"Successful result returned for a `providers/disable` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"AuthStatusResponse\",\"description\":\"Successful result returned for an `auth/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ForkSessionResponse\",\"description\":\"Successful result returned for a `session/fork` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionResponse\"}]},{\"title\":\"ArchiveSessionResponse\",\"description\":\"Successful result returned for a `session/archive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionResponse\"}]},{\"title\":\"UnarchiveSessionResponse\",\"description\":\"Successful result returned for a `session/unarchive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionResponse\"}]},{\"title\":\"SessionStatusResponse\",\"description\":\"Successful result returned for a `session/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusResponse\"}]},{\"title\":\"SetSessionTitleResponse\",\"description\":\"Successful result returned for a `session/set_title` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}"
-);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseResultResult,
-    "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}"
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseResultResult,
-    "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"ListProvidersResponse\",\"description\":\"Successful result returned for a `providers/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersResponse\"}]},{\"title\":\"SetProviderResponse\",\"description\":\"Successful result returned for a `providers/set` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderResponse\"}]},{\"title\":\"DisableProviderResponse\",\"description\":\"Successful result returned for a `providers/disable` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"AuthStatusResponse\",\"description\":\"Successful result returned for an `auth/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ForkSessionResponse\",\"description\":\"Successful result returned for a `session/fork` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionResponse\"}]},{\"title\":\"ArchiveSessionResponse\",\"description\":\"Successful result returned for a `session/archive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionResponse\"}]},{\"title\":\"UnarchiveSessionResponse\",\"description\":\"Successful result returned for a `session/unarchive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionResponse\"}]},{\"title\":\"SessionStatusResponse\",\"description\":\"Successful result returned for a `session/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusResponse\"}]},{\"title\":\"SetSessionTitleResponse\",\"description\":\"Successful result returned for a `session/set_title` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}"
+    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_2177E470
 );
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseError,
-    "{\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"anyOf\":[{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]},{\"type\":\"null\"}],\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}"
+    AgentResponseError, schemas::AGENT_RESPONSE_ERROR_0B2365A5
 );
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseErrorId,
-    "{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]}"
+    AgentResponseErrorId, schemas::AGENT_RESPONSE_ERROR_ID_98A8A92B
 );
 /// Response to the `initialize` method.
 ///
@@ -6463,8 +6311,7 @@ impl InitializeResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeResponse,
-    "{\"description\":\"Response to the `initialize` method.\\n\\nContains the negotiated protocol version and agent capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"type\":\"object\",\"properties\":{\"protocolVersion\":{\"$ref\":\"#/$defs/ProtocolVersion\",\"description\":\"The highest protocol version supported by the agent that is at or below\\nthe version requested by the client. If no such version exists,\\ninitialization fails with error code -32022.\\n\\nThe client must check that it supports this version and should disconnect\\nif it does not.\"},\"info\":{\"$ref\":\"#/$defs/Implementation\",\"description\":\"Information about the implementation sending this initialize response.\"},\"capabilities\":{\"$ref\":\"#/$defs/AgentCapabilities\",\"description\":\"Capabilities supported by the agent.\",\"default\":{},\"x-deserialize-default-on-error\":true},\"authMethods\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AuthMethod\"},\"description\":\"Authentication methods supported by the agent.\\n\\nOptional. Omitted or empty means the agent does not advertise the\\n`auth/login` and `auth/logout` methods. Supplying one or more methods means\\nthe agent MUST support both `auth/login` and `auth/logout`.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"protocolVersion\",\"info\"],\"x-method\":\"initialize\",\"x-side\":\"agent\"}"
+    InitializeResponse, schemas::INITIALIZE_RESPONSE_895EABF2
 );
 /// Protocol version identifier.
 ///
@@ -6496,10 +6343,7 @@ impl fmt::Display for ProtocolVersion {
 }
 impl<'de> fast::FromJson<'de> for ProtocolVersion {}
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProtocolVersion,
-    "{\"description\":\"Protocol version identifier.\\n\\nThis version is only bumped for breaking changes.\\nNon-breaking changes should be introduced via capabilities.\",\"type\":\"integer\",\"format\":\"uint16\",\"minimum\":0,\"maximum\":65535}"
-);
+runtime::schema::embedded_schema!(ProtocolVersion, schemas::PROTOCOL_VERSION_DDC01185);
 /// Metadata about the implementation of the client or agent.
 /// Describes the name and version of an ACP implementation, with an optional
 /// title for UI representation.
@@ -6563,10 +6407,7 @@ impl Implementation {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Implementation,
-    "{\"description\":\"Metadata about the implementation of the client or agent.\\nDescribes the name and version of an ACP implementation, with an optional\\ntitle for UI representation.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"Intended for programmatic or logical use, but can be used as a display\\nname fallback if title isn't present.\"},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Intended for UI and end-user contexts and optimized to be human-readable\\nand easily understood.\\n\\nIf not provided, the name should be used for display.\\n\\nOmitted and `null` are equivalent and mean the `name` is used for display.\",\"x-deserialize-default-on-error\":true},\"version\":{\"type\":\"string\",\"description\":\"Version of the implementation. Can be displayed to the user or used\\nfor debugging or metrics purposes. (e.g. \\\"1.0.0\\\").\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"version\"]}"
-);
+runtime::schema::embedded_schema!(Implementation, schemas::IMPLEMENTATION_AD5A863A);
 /// Capabilities supported by the agent.
 ///
 /// Advertised during initialization to inform the client about
@@ -6672,14 +6513,12 @@ impl AgentCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentCapabilities,
-    "{\"description\":\"Capabilities supported by the agent.\\n\\nAdvertised during initialization to inform the client about\\navailable features and content types.\\n\\nSee protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities)\",\"type\":\"object\",\"properties\":{\"session\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionCapabilities\"},{\"type\":\"null\"}],\"description\":\"Session capabilities supported by the agent.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not support the\\n`session/*` methods. Supplying `{}` means the agent supports the\\nbaseline session methods: `session/new`, `session/list`,\\n`session/resume`, `session/close`, `session/prompt`, `session/cancel`,\\nand `session/update`.\",\"x-deserialize-default-on-error\":true},\"auth\":{\"anyOf\":[{\"$ref\":\"#/$defs/AgentAuthCapabilities\"},{\"type\":\"null\"}],\"description\":\"Authentication-related extension capabilities supported by the agent.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise any\\nauthentication-related extensions. This field does not advertise support\\nfor `auth/login` or `auth/logout`. Those methods are advertised by a\\nnon-empty `authMethods` list in the `initialize` response.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    AgentCapabilities, schemas::AGENT_CAPABILITIES_4E72B41B
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentCapabilities,
-    "{\"description\":\"Capabilities supported by the agent.\\n\\nAdvertised during initialization to inform the client about\\navailable features and content types.\\n\\nSee protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/draft/initialization#agent-capabilities)\",\"type\":\"object\",\"properties\":{\"session\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionCapabilities\"},{\"type\":\"null\"}],\"description\":\"Session capabilities supported by the agent.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not support the\\n`session/*` methods. Supplying `{}` means the agent supports the\\nbaseline session methods: `session/new`, `session/list`,\\n`session/resume`, `session/close`, `session/prompt`, `session/cancel`,\\nand `session/update`.\",\"x-deserialize-default-on-error\":true},\"auth\":{\"anyOf\":[{\"$ref\":\"#/$defs/AgentAuthCapabilities\"},{\"type\":\"null\"}],\"description\":\"Authentication-related extension capabilities supported by the agent.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise any\\nauthentication-related extensions. This field does not advertise support\\nfor `auth/login` or `auth/logout`. Those methods are advertised by a\\nnon-empty `authMethods` list in the `initialize` response.\",\"x-deserialize-default-on-error\":true},\"providers\":{\"anyOf\":[{\"$ref\":\"#/$defs/ProvidersCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nProvider configuration capabilities supported by the agent.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports provider configuration methods.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    AgentCapabilities, schemas::AGENT_CAPABILITIES_9ABA578A
 );
 /// Session capabilities supported by the agent.
 ///
@@ -6923,14 +6762,12 @@ impl SessionCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionCapabilities,
-    "{\"description\":\"Session capabilities supported by the agent.\\n\\nSupplying `{}` means the agent supports the baseline session methods:\\n`session/new`, `session/list`, `session/resume`, `session/close`,\\n`session/prompt`, `session/cancel`, and `session/update`.\\n\\nAgents that support sessions **MAY** support additional session methods,\\nprompt content types, and MCP transports by specifying additional\\ncapabilities.\\n\\nSee protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities)\",\"type\":\"object\",\"properties\":{\"prompt\":{\"anyOf\":[{\"$ref\":\"#/$defs/PromptCapabilities\"},{\"type\":\"null\"}],\"description\":\"Prompt capabilities supported by the agent in `session/prompt` requests.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise any\\nprompt extensions beyond the baseline text and resource-link content\\nrequired by `session/prompt`.\",\"x-deserialize-default-on-error\":true},\"mcp\":{\"anyOf\":[{\"$ref\":\"#/$defs/McpCapabilities\"},{\"type\":\"null\"}],\"description\":\"MCP capabilities supported by the agent for session lifecycle requests.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise MCP\\nserver transport support for sessions.\",\"x-deserialize-default-on-error\":true},\"delete\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionDeleteCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `session/delete`.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports deleting sessions from `session/list`.\",\"x-deserialize-default-on-error\":true},\"additionalDirectories\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionAdditionalDirectoriesCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `additionalDirectories` on supported session lifecycle requests.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports `additionalDirectories` on\\nsupported session lifecycle requests.\\n\\nAgents may return `SessionInfo.additionalDirectories` to report the\\ncomplete ordered additional-root list associated with a listed session.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionCapabilities, schemas::SESSION_CAPABILITIES_634B561B
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionCapabilities,
-    "{\"description\":\"Session capabilities supported by the agent.\\n\\nSupplying `{}` means the agent supports the baseline session methods:\\n`session/new`, `session/list`, `session/resume`, `session/close`,\\n`session/prompt`, `session/cancel`, and `session/update`.\\n\\nAgents that support sessions **MAY** support additional session methods,\\nprompt content types, and MCP transports by specifying additional\\ncapabilities.\\n\\nSee protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/draft/initialization#session-capabilities)\",\"type\":\"object\",\"properties\":{\"prompt\":{\"anyOf\":[{\"$ref\":\"#/$defs/PromptCapabilities\"},{\"type\":\"null\"}],\"description\":\"Prompt capabilities supported by the agent in `session/prompt` requests.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise any\\nprompt extensions beyond the baseline text and resource-link content\\nrequired by `session/prompt`.\",\"x-deserialize-default-on-error\":true},\"mcp\":{\"anyOf\":[{\"$ref\":\"#/$defs/McpCapabilities\"},{\"type\":\"null\"}],\"description\":\"MCP capabilities supported by the agent for session lifecycle requests.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise MCP\\nserver transport support for sessions.\",\"x-deserialize-default-on-error\":true},\"delete\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionDeleteCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `session/delete`.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports deleting sessions from `session/list`.\",\"x-deserialize-default-on-error\":true},\"additionalDirectories\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionAdditionalDirectoriesCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `additionalDirectories` on supported session lifecycle requests.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports `additionalDirectories` on\\nsupported session lifecycle requests.\\n\\nAgents may return `SessionInfo.additionalDirectories` to report the\\ncomplete ordered additional-root list associated with a listed session.\",\"x-deserialize-default-on-error\":true},\"systemPrompt\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionSystemPromptCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `systemPrompt` on session lifecycle requests.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports `systemPrompt` in `append` mode.\",\"x-deserialize-default-on-error\":true},\"fork\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionForkCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/fork`.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports forking sessions.\",\"x-deserialize-default-on-error\":true},\"archive\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionArchiveCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/archive` and `session/unarchive`.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports both methods, the `archived` filter on\\n`session/list`, and `SessionInfo.archived`.\",\"x-deserialize-default-on-error\":true},\"status\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionStatusCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/status`.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports checking session status.\",\"x-deserialize-default-on-error\":true},\"title\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionTitleCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/set_title`.\\n\\nAgents report titles through `session/list` and `session_info_update` without this\\ncapability. It only advertises that Clients can set titles.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports setting session titles.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionCapabilities, schemas::SESSION_CAPABILITIES_1BA3A2D0
 );
 /// Prompt capabilities supported by the agent in `session/prompt` requests.
 ///
@@ -7040,8 +6877,7 @@ impl PromptCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PromptCapabilities,
-    "{\"description\":\"Prompt capabilities supported by the agent in `session/prompt` requests.\\n\\nBaseline agent functionality requires support for `text`\\nand `resource_link` content blocks in prompt requests.\\n\\nOther variants must be explicitly opted in to.\\nCapabilities for different types of content in prompt requests.\\n\\nIndicates which content types beyond the baseline (text and resource links)\\nthe agent can process.\\n\\nSee protocol docs: [Session Prompt Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities)\",\"type\":\"object\",\"properties\":{\"image\":{\"anyOf\":[{\"$ref\":\"#/$defs/PromptImageCapabilities\"},{\"type\":\"null\"}],\"description\":\"Agent supports `image` content blocks.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports image content in prompts.\",\"x-deserialize-default-on-error\":true},\"audio\":{\"anyOf\":[{\"$ref\":\"#/$defs/PromptAudioCapabilities\"},{\"type\":\"null\"}],\"description\":\"Agent supports `audio` content blocks.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports audio content in prompts.\",\"x-deserialize-default-on-error\":true},\"embeddedContext\":{\"anyOf\":[{\"$ref\":\"#/$defs/PromptEmbeddedContextCapabilities\"},{\"type\":\"null\"}],\"description\":\"Agent supports embedded context in `session/prompt` requests.\\n\\nWhen enabled, the Client is allowed to include `resource` content blocks\\nin prompt requests for pieces of context that are referenced in the message.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports embedded context in prompts.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    PromptCapabilities, schemas::PROMPT_CAPABILITIES_D8B7629A
 );
 /// Capabilities for image content in prompt requests.
 ///
@@ -7090,8 +6926,7 @@ impl PromptImageCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PromptImageCapabilities,
-    "{\"description\":\"Capabilities for image content in prompt requests.\\n\\nSupplying `{}` means the agent supports image content in prompts.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    PromptImageCapabilities, schemas::PROMPT_IMAGE_CAPABILITIES_9A7F313D
 );
 /// Capabilities for audio content in prompt requests.
 ///
@@ -7140,8 +6975,7 @@ impl PromptAudioCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PromptAudioCapabilities,
-    "{\"description\":\"Capabilities for audio content in prompt requests.\\n\\nSupplying `{}` means the agent supports audio content in prompts.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    PromptAudioCapabilities, schemas::PROMPT_AUDIO_CAPABILITIES_E4734A0B
 );
 /// Capabilities for embedded context in prompt requests.
 ///
@@ -7191,7 +7025,7 @@ impl PromptEmbeddedContextCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     PromptEmbeddedContextCapabilities,
-    "{\"description\":\"Capabilities for embedded context in prompt requests.\\n\\nSupplying `{}` means the agent supports embedded context in prompts.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    schemas::PROMPT_EMBEDDED_CONTEXT_CAPABILITIES_F52BD5D1
 );
 /// MCP capabilities supported by the agent for session lifecycle requests.
 #[derive(
@@ -7287,16 +7121,10 @@ impl McpCapabilities {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpCapabilities,
-    "{\"description\":\"MCP capabilities supported by the agent for session lifecycle requests.\",\"type\":\"object\",\"properties\":{\"stdio\":{\"anyOf\":[{\"$ref\":\"#/$defs/McpStdioCapabilities\"},{\"type\":\"null\"}],\"description\":\"Agent supports `stdio` MCP servers.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports stdio MCP server transports.\",\"x-deserialize-default-on-error\":true},\"http\":{\"anyOf\":[{\"$ref\":\"#/$defs/McpHttpCapabilities\"},{\"type\":\"null\"}],\"description\":\"Agent supports `http` MCP servers.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports HTTP MCP server transports.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
-);
+runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_776D9B60);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpCapabilities,
-    "{\"description\":\"MCP capabilities supported by the agent for session lifecycle requests.\",\"type\":\"object\",\"properties\":{\"stdio\":{\"anyOf\":[{\"$ref\":\"#/$defs/McpStdioCapabilities\"},{\"type\":\"null\"}],\"description\":\"Agent supports `stdio` MCP servers.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports stdio MCP server transports.\",\"x-deserialize-default-on-error\":true},\"http\":{\"anyOf\":[{\"$ref\":\"#/$defs/McpHttpCapabilities\"},{\"type\":\"null\"}],\"description\":\"Agent supports `http` MCP servers.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports HTTP MCP server transports.\",\"x-deserialize-default-on-error\":true},\"acp\":{\"anyOf\":[{\"$ref\":\"#/$defs/McpAcpCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAgent supports `acp` MCP servers.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports ACP MCP server transports.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
-);
+runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_9A5FC806);
 /// Capabilities for stdio MCP server transports.
 ///
 /// Supplying `{}` means the agent supports stdio MCP server transports.
@@ -7344,8 +7172,7 @@ impl McpStdioCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    McpStdioCapabilities,
-    "{\"description\":\"Capabilities for stdio MCP server transports.\\n\\nSupplying `{}` means the agent supports stdio MCP server transports.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    McpStdioCapabilities, schemas::MCP_STDIO_CAPABILITIES_91FA2A3E
 );
 /// Capabilities for HTTP MCP server transports.
 ///
@@ -7394,8 +7221,7 @@ impl McpHttpCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    McpHttpCapabilities,
-    "{\"description\":\"Capabilities for HTTP MCP server transports.\\n\\nSupplying `{}` means the agent supports HTTP MCP server transports.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    McpHttpCapabilities, schemas::MCP_HTTP_CAPABILITIES_C49725B2
 );
 /// Capabilities for the `session/delete` method.
 ///
@@ -7444,8 +7270,7 @@ impl SessionDeleteCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionDeleteCapabilities,
-    "{\"description\":\"Capabilities for the `session/delete` method.\\n\\nSupplying `{}` means the agent supports deleting sessions from `session/list`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionDeleteCapabilities, schemas::SESSION_DELETE_CAPABILITIES_BFFCF924
 );
 /// Capabilities for additional session directories support.
 ///
@@ -7498,7 +7323,7 @@ impl SessionAdditionalDirectoriesCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SessionAdditionalDirectoriesCapabilities,
-    "{\"description\":\"Capabilities for additional session directories support.\\n\\nSupplying `{}` means the agent supports the `additionalDirectories` field on\\nsupported session lifecycle requests. Agents may return\\n`SessionInfo.additionalDirectories` in `session/list` to report the\\ncomplete ordered additional-root list associated with a listed session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    schemas::SESSION_ADDITIONAL_DIRECTORIES_CAPABILITIES_FF61E0C0
 );
 /// Authentication-related extension capabilities supported by the agent.
 ///
@@ -7571,14 +7396,12 @@ impl AgentAuthCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentAuthCapabilities,
-    "{\"description\":\"Authentication-related extension capabilities supported by the agent.\\n\\nThis object does not advertise support for `auth/login` or `auth/logout`.\\nThose methods are advertised by a non-empty `authMethods` list in the\\n`initialize` response.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_85AC7228
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentAuthCapabilities,
-    "{\"description\":\"Authentication-related extension capabilities supported by the agent.\\n\\nThis object does not advertise support for `auth/login` or `auth/logout`.\\nThose methods are advertised by a non-empty `authMethods` list in the\\n`initialize` response.\",\"type\":\"object\",\"properties\":{\"status\":{\"anyOf\":[{\"$ref\":\"#/$defs/AuthStatusCapabilities\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports the `auth/status` method.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports the `auth/status` method.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_0A2BE7A9
 );
 /// Describes an available authentication method.
 ///
@@ -7683,10 +7506,7 @@ impl From<AuthMethodAgent> for AuthMethod {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthMethod,
-    "{\"description\":\"Describes an available authentication method.\\n\\nThe `type` field acts as the discriminator in the serialized JSON form.\",\"anyOf\":[{\"description\":\"Client runs the configured agent program as a separate interactive\\nprocess, without passing this method to `auth/login`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodTerminal\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"]},{\"description\":\"Agent handles authentication itself through `auth/login`.\\n\\nThe `type` discriminator value is `agent`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodAgent\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"agent\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future authentication method.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this method type should preserve the raw\\npayload when storing, replaying, proxying, or forwarding initialization\\ndata, and otherwise ignore the method or display it generically.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future authentication method type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"},\"methodId\":{\"$ref\":\"#/$defs/AuthMethodId\",\"description\":\"Unique identifier for this authentication method.\"},\"name\":{\"type\":\"string\",\"description\":\"Human-readable name of the authentication method.\"}},\"required\":[\"type\",\"methodId\",\"name\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"agent\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(AuthMethod, schemas::AUTH_METHOD_04EA7421);
 /// Typed identifier used for auth method values on the wire.
 #[derive(
     Debug,
@@ -7742,10 +7562,7 @@ impl fmt::Display for AuthMethodId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthMethodId,
-    "{\"description\":\"Typed identifier used for auth method values on the wire.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(AuthMethodId, schemas::AUTH_METHOD_ID_5AFB22DB);
 /// An environment variable to set when launching a process.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -7789,10 +7606,7 @@ impl EnvVariable {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    EnvVariable,
-    "{\"description\":\"An environment variable to set when launching a process.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"The name of the environment variable.\"},\"value\":{\"type\":\"string\",\"description\":\"The value to set for the environment variable.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"value\"]}"
-);
+runtime::schema::embedded_schema!(EnvVariable, schemas::ENV_VARIABLE_3DAACF14);
 /// Terminal-based authentication method.
 ///
 /// The client runs the configured agent program as a separate interactive
@@ -7879,8 +7693,7 @@ impl AuthMethodTerminal {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthMethodTerminal,
-    "{\"description\":\"Terminal-based authentication method.\\n\\nThe client runs the configured agent program as a separate interactive\\nprocess for the user to authenticate via a TUI. Agents MUST advertise this\\nmethod only when the client enabled its terminal authentication capability.\\nA zero exit status signals success. Any other termination signals failure.\\nThe client MUST NOT pass this method to `auth/login`.\",\"type\":\"object\",\"properties\":{\"methodId\":{\"$ref\":\"#/$defs/AuthMethodId\",\"description\":\"Unique identifier for this authentication method.\"},\"name\":{\"type\":\"string\",\"description\":\"Human-readable name of the authentication method.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional human-readable description of this authentication method.\\n\\nOmitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"args\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Additional arguments to append to the configured agent invocation for terminal auth.\",\"x-deserialize-default-on-null\":true},\"env\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/EnvVariable\"},\"description\":\"Additional environment variables to set on the configured agent invocation for terminal auth.\\nNames MUST be unique. These values override same-named variables in the\\nbase launch configuration.\",\"x-deserialize-default-on-null\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"methodId\",\"name\"]}"
+    AuthMethodTerminal, schemas::AUTH_METHOD_TERMINAL_88BF9593
 );
 /// Agent handles authentication itself through `auth/login`.
 ///
@@ -7941,10 +7754,7 @@ impl AuthMethodAgent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthMethodAgent,
-    "{\"description\":\"Agent handles authentication itself through `auth/login`.\\n\\nThe `type` discriminator value is `agent`.\",\"type\":\"object\",\"properties\":{\"methodId\":{\"$ref\":\"#/$defs/AuthMethodId\",\"description\":\"Unique identifier for this authentication method.\"},\"name\":{\"type\":\"string\",\"description\":\"Human-readable name of the authentication method.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional human-readable description of this authentication method.\\n\\nOmitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"methodId\",\"name\"]}"
-);
+runtime::schema::embedded_schema!(AuthMethodAgent, schemas::AUTH_METHOD_AGENT_582CCE32);
 /// Response to the `auth/login` method.
 #[derive(
     Debug,
@@ -7996,8 +7806,7 @@ impl LoginAuthResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LoginAuthResponse,
-    "{\"description\":\"Response to the `auth/login` method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"auth/login\",\"x-side\":\"agent\"}"
+    LoginAuthResponse, schemas::LOGIN_AUTH_RESPONSE_8A53180F
 );
 /// Response to the `auth/logout` method.
 #[derive(
@@ -8050,8 +7859,7 @@ impl LogoutAuthResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LogoutAuthResponse,
-    "{\"description\":\"Response to the `auth/logout` method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"auth/logout\",\"x-side\":\"agent\"}"
+    LogoutAuthResponse, schemas::LOGOUT_AUTH_RESPONSE_2168D8A5
 );
 /// Response from creating a new session.
 ///
@@ -8146,8 +7954,7 @@ impl NewSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NewSessionResponse,
-    "{\"description\":\"Response from creating a new session.\\n\\nNew sessions default to `idle` until a state update reports otherwise.\\nUpdates may arrive before or after this response. Clients MUST NOT overwrite\\nan already-reported state when the response arrives.\\n\\nSee protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"Unique identifier for the created session.\\n\\nUsed in all subsequent requests for this conversation.\"},\"configOptions\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"description\":\"Initial session configuration options.\\n\\nOptional. Omitted or empty means no config options are advertised.\\nSenders MUST use an array, not `null`. Receivers treat `null` like omission.\\nLater `config_option_update` notifications replace this list.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"availableCommands\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AvailableCommand\"},\"description\":\"Initial commands the agent can execute in this session.\\n\\nOptional. Omitted or empty means no initial commands are advertised.\\nSenders MUST use an array, not `null`. Receivers treat `null` like omission.\\nLater `available_commands_update` notifications replace this list.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/new\",\"x-side\":\"agent\"}"
+    NewSessionResponse, schemas::NEW_SESSION_RESPONSE_93B765ED
 );
 /// A session configuration option selector and its current state.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -8230,8 +8037,7 @@ impl SessionConfigOption {
 impl<'de> fast::FromJson<'de> for SessionConfigOption {}
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigOption,
-    "{\"description\":\"A session configuration option selector and its current state.\",\"type\":\"object\",\"properties\":{\"configId\":{\"$ref\":\"#/$defs/SessionConfigId\",\"description\":\"Unique identifier for the configuration option.\"},\"name\":{\"type\":\"string\",\"description\":\"Human-readable label for the option.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional description for the Client to display to the user.\\n\\nOmitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"category\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionConfigOptionCategory\"},{\"type\":\"null\"}],\"description\":\"Optional semantic category for this option (UX only).\\n\\nOmitted and `null` are equivalent and mean no category is provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"configId\",\"name\"],\"anyOf\":[{\"description\":\"Single-value selector (dropdown).\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigSelect\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"select\"}},\"required\":[\"type\"]},{\"description\":\"Boolean on/off toggle.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigBoolean\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future session configuration option payload.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this option type should preserve the raw\\npayload when storing, replaying, proxying, or forwarding configuration\\ndata, and otherwise ignore the option. The Agent keeps using its `currentValue`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future session configuration option type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"select\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
+    SessionConfigOption, schemas::SESSION_CONFIG_OPTION_B3469120
 );
 /// The part of [`SessionConfigOption`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -8360,8 +8166,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigOptionType {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigOptionType,
-    "{\"description\":\"The part of [`SessionConfigOption`] chosen by its `type` property.\",\"anyOf\":[{\"description\":\"Single-value selector (dropdown).\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigSelect\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"select\"}},\"required\":[\"type\"]},{\"description\":\"Boolean on/off toggle.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigBoolean\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future session configuration option payload.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this option type should preserve the raw\\npayload when storing, replaying, proxying, or forwarding configuration\\ndata, and otherwise ignore the option. The Agent keeps using its `currentValue`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future session configuration option type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"select\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
+    SessionConfigOptionType, schemas::SESSION_CONFIG_OPTION_TYPE_0A62C486
 );
 /// Unique identifier for a session configuration option.
 #[derive(
@@ -8427,10 +8232,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigId,
-    "{\"description\":\"Unique identifier for a session configuration option.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(SessionConfigId, schemas::SESSION_CONFIG_ID_41F4B667);
 /// Semantic category for a session configuration option.
 ///
 /// This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
@@ -8581,8 +8383,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigOptionCategory {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigOptionCategory,
-    "{\"description\":\"Semantic category for a session configuration option.\\n\\nThis is intended to help Clients distinguish broadly common selectors (e.g. model selector vs\\nsession mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,\\nplacement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown\\ncategories gracefully.\\n\\nCategory names beginning with `_` are free for custom use, like other ACP extension methods.\\nCategory names that do not begin with `_` are reserved for the ACP spec.\",\"anyOf\":[{\"description\":\"Session mode selector.\",\"type\":\"string\",\"const\":\"mode\"},{\"description\":\"Model selector.\",\"type\":\"string\",\"const\":\"model\"},{\"description\":\"Model-related configuration parameter.\",\"type\":\"string\",\"const\":\"model_config\"},{\"description\":\"Thought/reasoning level selector.\",\"type\":\"string\",\"const\":\"thought_level\"},{\"title\":\"other\",\"description\":\"Custom or future category.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
+    SessionConfigOptionCategory, schemas::SESSION_CONFIG_OPTION_CATEGORY_3F2F08AF
 );
 /// Unique identifier for a session configuration option value.
 #[derive(
@@ -8649,8 +8450,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigValueId {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigValueId,
-    "{\"description\":\"Unique identifier for a session configuration option value.\",\"type\":\"string\"}"
+    SessionConfigValueId, schemas::SESSION_CONFIG_VALUE_ID_0983CFB4
 );
 /// Possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq)]
@@ -8697,8 +8497,7 @@ impl From<Vec<SessionConfigSelectGroup>> for SessionConfigSelectOptions {
 impl<'de> fast::FromJson<'de> for SessionConfigSelectOptions {}
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelectOptions,
-    "{\"description\":\"Possible values for a session configuration option.\",\"anyOf\":[{\"title\":\"Ungrouped\",\"description\":\"A flat list of options with no grouping.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigSelectOption\"},\"minItems\":1},{\"title\":\"Grouped\",\"description\":\"A list of options grouped under headers.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigSelectGroup\"},\"minItems\":1}]}"
+    SessionConfigSelectOptions, schemas::SESSION_CONFIG_SELECT_OPTIONS_9B8F5CB8
 );
 /// A possible value for a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -8758,8 +8557,7 @@ impl SessionConfigSelectOption {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelectOption,
-    "{\"description\":\"A possible value for a session configuration option.\",\"type\":\"object\",\"properties\":{\"value\":{\"$ref\":\"#/$defs/SessionConfigValueId\",\"description\":\"Unique identifier for this option value.\"},\"name\":{\"type\":\"string\",\"description\":\"Human-readable label for this option value.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional description for this option value.\\n\\nOmitted and `null` are equivalent and mean no description is provided.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"value\",\"name\"]}"
+    SessionConfigSelectOption, schemas::SESSION_CONFIG_SELECT_OPTION_A9BEEC48
 );
 /// A group of possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -8830,8 +8628,7 @@ impl de::Pointer for __Items__defs_SessionConfigSelectGroup_properties_options {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelectGroup,
-    "{\"description\":\"A group of possible values for a session configuration option.\",\"type\":\"object\",\"properties\":{\"groupId\":{\"$ref\":\"#/$defs/SessionConfigGroupId\",\"description\":\"Unique identifier for this group.\"},\"name\":{\"type\":\"string\",\"description\":\"Human-readable label for this group.\"},\"options\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigSelectOption\"},\"minItems\":1,\"description\":\"The set of option values in this group. MUST contain at least one value.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"groupId\",\"name\",\"options\"]}"
+    SessionConfigSelectGroup, schemas::SESSION_CONFIG_SELECT_GROUP_458B7305
 );
 /// Unique identifier for a session configuration option value group.
 #[derive(
@@ -8898,8 +8695,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigGroupId {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigGroupId,
-    "{\"description\":\"Unique identifier for a session configuration option value group.\",\"type\":\"string\"}"
+    SessionConfigGroupId, schemas::SESSION_CONFIG_GROUP_ID_648ADED9
 );
 /// A single-value selector (dropdown) session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -8932,8 +8728,7 @@ impl SessionConfigSelect {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelect,
-    "{\"description\":\"A single-value selector (dropdown) session configuration option payload.\",\"type\":\"object\",\"properties\":{\"currentValue\":{\"$ref\":\"#/$defs/SessionConfigValueId\",\"description\":\"The currently selected value. MUST be one of the `value`s in `options`.\"},\"options\":{\"$ref\":\"#/$defs/SessionConfigSelectOptions\",\"description\":\"The set of selectable options. MUST contain at least one value, and each `value` MUST be\\nunique within the option, including across groups.\"}},\"required\":[\"currentValue\",\"options\"]}"
+    SessionConfigSelect, schemas::SESSION_CONFIG_SELECT_3B18A43A
 );
 /// A boolean on/off toggle session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -8959,8 +8754,7 @@ impl SessionConfigBoolean {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigBoolean,
-    "{\"description\":\"A boolean on/off toggle session configuration option payload.\",\"type\":\"object\",\"properties\":{\"currentValue\":{\"type\":\"boolean\",\"description\":\"The current value of the boolean option.\"}},\"required\":[\"currentValue\"]}"
+    SessionConfigBoolean, schemas::SESSION_CONFIG_BOOLEAN_A5AEDD67
 );
 /// A command the agent advertises to the client.
 ///
@@ -9083,10 +8877,7 @@ impl<'de> fast::FromJson<'de> for AvailableCommand {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AvailableCommand,
-    "{\"description\":\"A command the agent advertises to the client.\\n\\nThe `type` field acts as the discriminator in the serialized JSON form.\",\"anyOf\":[{\"description\":\"A slash command the user can invoke by including it in a prompt.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Command\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"command\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future command kind.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this command type should preserve the raw\\npayload when storing, replaying, proxying, or forwarding command\\nmetadata, and otherwise ignore the command or display it as a plain\\ncommand using its `name` and `description`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future command type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"},\"name\":{\"type\":\"string\",\"description\":\"Command name without the leading `/`. MUST NOT contain whitespace and MUST be unique\\nwithin the command list.\"},\"description\":{\"type\":\"string\",\"description\":\"Human-readable description of what the command does.\"}},\"required\":[\"type\",\"description\",\"name\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"command\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(AvailableCommand, schemas::AVAILABLE_COMMAND_0D47635D);
 /// The input specification for a command.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -9198,8 +8989,7 @@ impl<'de> fast::FromJson<'de> for AvailableCommandInput {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AvailableCommandInput,
-    "{\"description\":\"The input specification for a command.\",\"anyOf\":[{\"description\":\"All text after the command name and the whitespace following it is provided as input.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/TextCommandInput\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"text\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future command input specification.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this input type should preserve the raw\\npayload when storing, replaying, proxying, or forwarding command\\nmetadata, and otherwise ignore the input specification or display the\\ncommand without structured input.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future command input type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"text\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
+    AvailableCommandInput, schemas::AVAILABLE_COMMAND_INPUT_781C7BFA
 );
 /// All text that was typed after the command name is provided as input.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -9243,8 +9033,7 @@ impl TextCommandInput {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TextCommandInput,
-    "{\"description\":\"All text that was typed after the command name is provided as input.\",\"type\":\"object\",\"properties\":{\"hint\":{\"type\":\"string\",\"description\":\"A hint to display when the input hasn't been provided yet\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"hint\"]}"
+    TextCommandInput, schemas::TEXT_COMMAND_INPUT_B665416E
 );
 /// A slash command the user can invoke by including it in a prompt.
 ///
@@ -9307,10 +9096,7 @@ impl Command {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Command,
-    "{\"description\":\"A slash command the user can invoke by including it in a prompt.\\n\\nThe `type` discriminator value is `command`.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"Command name without the leading `/` (e.g., `create_plan`, `research_codebase`).\\n\\nMUST NOT contain whitespace and MUST be unique within the command list.\"},\"description\":{\"type\":\"string\",\"description\":\"Human-readable description of what the command does.\"},\"input\":{\"anyOf\":[{\"$ref\":\"#/$defs/AvailableCommandInput\"},{\"type\":\"null\"}],\"description\":\"Input for the command if required\\n\\nOmitted and `null` are equivalent and mean the command takes no input.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"description\"]}"
-);
+runtime::schema::embedded_schema!(Command, schemas::COMMAND_9FFF691A);
 /// Response from listing sessions.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -9375,8 +9161,7 @@ impl ListSessionsResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListSessionsResponse,
-    "{\"description\":\"Response from listing sessions.\",\"type\":\"object\",\"properties\":{\"sessions\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionInfo\"},\"description\":\"Array of session information objects.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"nextCursor\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionListCursor\"},{\"type\":\"null\"}],\"description\":\"Opaque cursor token. If present, pass this in the next request's cursor parameter\\nto fetch the next page. Omitted and `null` are equivalent and mean there are no more\\nresults. An empty string is a valid cursor, not the end of results.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessions\"],\"x-method\":\"session/list\",\"x-side\":\"agent\"}"
+    ListSessionsResponse, schemas::LIST_SESSIONS_RESPONSE_8448CA7B
 );
 /// Information about a session returned by session/list
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -9497,16 +9282,10 @@ impl SessionInfo {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionInfo,
-    "{\"description\":\"Information about a session returned by session/list\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"Unique identifier for the session\"},\"cwd\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"description\":\"Additional workspace roots reported for this session. Each path must be absolute.\\n\\nWhen present, this is the complete ordered additional-root list reported\\nby the Agent. Omitted and empty values are equivalent: the response\\nreports no additional roots.\",\"x-deserialize-default-on-null\":true},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable title for the session\\n\\nOmitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\",\"description\":\"RFC 3339 timestamp of last activity.\\n\\nOmitted and `null` are equivalent and mean the last activity time is not reported.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"cwd\"]}"
-);
+runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_C1178042);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionInfo,
-    "{\"description\":\"Information about a session returned by session/list\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"Unique identifier for the session\"},\"cwd\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"description\":\"Additional workspace roots reported for this session. Each path must be absolute.\\n\\nWhen present, this is the complete ordered additional-root list reported\\nby the Agent. Omitted and empty values are equivalent: the response\\nreports no additional roots.\",\"x-deserialize-default-on-null\":true},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable title for the session\\n\\nOmitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\",\"description\":\"RFC 3339 timestamp of last activity.\\n\\nOmitted and `null` are equivalent and mean the last activity time is not reported.\",\"x-deserialize-default-on-error\":true},\"archived\":{\"type\":[\"boolean\",\"null\"],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the session is archived.\\n\\nOptional. Omitted and `null` are equivalent and mean the archive state is not reported.\\nAgents that advertise the `session.archive` capability MUST include it on every listed session.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"cwd\"]}"
-);
+runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_C353B5E8);
 /// An opaque cursor used to paginate `session/list` results.
 #[derive(
     Debug,
@@ -9566,8 +9345,7 @@ impl fmt::Display for SessionListCursor {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionListCursor,
-    "{\"description\":\"An opaque cursor used to paginate `session/list` results.\",\"type\":\"string\"}"
+    SessionListCursor, schemas::SESSION_LIST_CURSOR_BBFF3BA8
 );
 /// Response from deleting a session.
 #[derive(
@@ -9620,8 +9398,7 @@ impl DeleteSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DeleteSessionResponse,
-    "{\"description\":\"Response from deleting a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/delete\",\"x-side\":\"agent\"}"
+    DeleteSessionResponse, schemas::DELETE_SESSION_RESPONSE_1CA25433
 );
 /// Response from resuming an existing session.
 ///
@@ -9717,8 +9494,7 @@ impl ResumeSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ResumeSessionResponse,
-    "{\"description\":\"Response from resuming an existing session.\\n\\nThe agent MUST send a current `state_update` after any requested history\\nreplay and before this response, even without replay. The update reports\\nforeground state after resuming. The response alone does not imply `idle`.\\n\\nSee protocol docs: [Current-State Synchronization](https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization)\",\"type\":\"object\",\"properties\":{\"configOptions\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"description\":\"Initial session configuration options.\\n\\nOptional. Omitted or empty means no config options are advertised.\\nSenders MUST use an array, not `null`. Receivers treat `null` like omission.\\nLater `config_option_update` notifications replace this list.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"availableCommands\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AvailableCommand\"},\"description\":\"Initial commands the agent can execute in this session.\\n\\nOptional. Omitted or empty means no initial commands are advertised.\\nSenders MUST use an array, not `null`. Receivers treat `null` like omission.\\nLater `available_commands_update` notifications replace this list.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/resume\",\"x-side\":\"agent\"}"
+    ResumeSessionResponse, schemas::RESUME_SESSION_RESPONSE_D8C709B0
 );
 /// Response from closing a session.
 #[derive(
@@ -9771,8 +9547,7 @@ impl CloseSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CloseSessionResponse,
-    "{\"description\":\"Response from closing a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/close\",\"x-side\":\"agent\"}"
+    CloseSessionResponse, schemas::CLOSE_SESSION_RESPONSE_CB383437
 );
 /// Response from cancelling a tool call.
 #[derive(
@@ -9825,8 +9600,7 @@ impl CancelToolCallResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelToolCallResponse,
-    "{\"description\":\"Response from cancelling a tool call.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"tool_call/cancel\",\"x-side\":\"agent\"}"
+    CancelToolCallResponse, schemas::CANCEL_TOOL_CALL_RESPONSE_D9F89B17
 );
 /// Response from cancelling a terminal.
 #[derive(
@@ -9879,8 +9653,7 @@ impl CancelTerminalResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelTerminalResponse,
-    "{\"description\":\"Response from cancelling a terminal.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"terminal/cancel\",\"x-side\":\"agent\"}"
+    CancelTerminalResponse, schemas::CANCEL_TERMINAL_RESPONSE_DA884738
 );
 /// Response to `session/set_config_option` method.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -9931,8 +9704,7 @@ impl SetSessionConfigOptionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionConfigOptionResponse,
-    "{\"description\":\"Response to `session/set_config_option` method.\",\"type\":\"object\",\"properties\":{\"configOptions\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"description\":\"The full set of configuration options and their current values.\",\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"configOptions\"],\"x-method\":\"session/set_config_option\",\"x-side\":\"agent\"}"
+    SetSessionConfigOptionResponse, schemas::SET_SESSION_CONFIG_OPTION_RESPONSE_C372461F
 );
 /// Response acknowledging that a user prompt was inserted into the ACP conversation.
 ///
@@ -9996,10 +9768,7 @@ impl PromptResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PromptResponse,
-    "{\"description\":\"Response acknowledging that a user prompt was inserted into the ACP conversation.\\n\\nThis response does not indicate that the prompt was merely received or held, nor that the\\nagent has finished processing it.\\nProcessing and completion are reported through `state_update` session updates.\\n\\nInsertion is the logical addition of a user message with a message ID and a position\\nrelative to other messages in the ACP conversation.\\n\\nSee protocol docs: [Prompt Accepted](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted)\",\"type\":\"object\",\"properties\":{\"messageId\":{\"$ref\":\"#/$defs/MessageId\",\"description\":\"Identifies the user message inserted into the ACP conversation.\\n\\nRequired and non-null. Omission and explicit `null` are both invalid.\\n\\nThe corresponding user-message session update carries this same identifier and may arrive\\nbefore or after this response. Agents must echo the message during the live session, but are\\nnot required to retain it. If retained and replayed, the message keeps this identifier.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"messageId\"],\"x-method\":\"session/prompt\",\"x-side\":\"agent\"}"
-);
+runtime::schema::embedded_schema!(PromptResponse, schemas::PROMPT_RESPONSE_EE3AB737);
 /// Identifier for a message, unique among messages of the same type within a session.
 ///
 /// Each message type, such as user messages, agent messages, and agent thoughts,
@@ -10065,10 +9834,7 @@ impl<'de> fast::FromJson<'de> for MessageId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MessageId,
-    "{\"description\":\"Identifier for a message, unique among messages of the same type within a session.\\n\\nEach message type, such as user messages, agent messages, and agent thoughts,\\nhas its own ID space: messages of different types may share an ID and remain\\ndistinct messages.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(MessageId, schemas::MESSAGE_ID_85EA662B);
 /// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
 /// protocol compatibility.
@@ -10085,10 +9851,7 @@ impl From<::serde_json::Value> for ExtResponse {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ExtResponse,
-    "{\"description\":\"Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\"}"
-);
+runtime::schema::embedded_schema!(ExtResponse, schemas::EXT_RESPONSE_6595850A);
 /// JSON-RPC error object.
 ///
 /// Represents an error that occurred during method execution, following the
@@ -10137,10 +9900,7 @@ impl Error {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Error,
-    "{\"description\":\"JSON-RPC error object.\\n\\nRepresents an error that occurred during method execution, following the\\nJSON-RPC 2.0 error object specification with optional additional data.\\n\\nSee protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)\",\"type\":\"object\",\"properties\":{\"code\":{\"$ref\":\"#/$defs/ErrorCode\",\"description\":\"A number indicating the error type that occurred.\\nThis must be an integer as defined in the JSON-RPC specification.\"},\"message\":{\"type\":\"string\",\"description\":\"A string providing a short description of the error.\\nThe message should be limited to a concise single sentence.\"},\"data\":{\"anyOf\":[{\"$ref\":\"#/$defs/ErrorData\"},{\"type\":\"null\"}],\"description\":\"Optional primitive or structured value that contains additional information about the error.\\nThis may include debugging information or context-specific details.\\n\\nOmitted and `null` are equivalent and mean no additional data is provided. Some codes\\ndefine a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and\\n[`SessionNotFoundErrorData`] for `-32002` when a session is not found.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"code\",\"message\"]}"
-);
+runtime::schema::embedded_schema!(Error, schemas::ERROR_901F20A5);
 /// Predefined error codes for common JSON-RPC and ACP-specific errors.
 ///
 /// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
@@ -10240,10 +10000,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
 }
 impl<'de> fast::FromJson<'de> for ErrorCode {}
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ErrorCode,
-    "{\"description\":\"Predefined error codes for common JSON-RPC and ACP-specific errors.\\n\\nStandard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC\\nserver-error range (-32000 to -32099), and request cancellation uses -32800 from the\\nrange LSP reserves (-32899 to -32800).\",\"anyOf\":[{\"title\":\"Parse error\",\"description\":\"**Parse error**: Invalid JSON was received by the server.\\nAn error occurred on the server while parsing the JSON text.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32700},{\"title\":\"Invalid request\",\"description\":\"**Invalid request**: The JSON sent is not a valid Request object.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32600},{\"title\":\"Method not found\",\"description\":\"**Method not found**: The method does not exist or is not available.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32601},{\"title\":\"Invalid params\",\"description\":\"**Invalid params**: Invalid method parameter(s).\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32602},{\"title\":\"Internal error\",\"description\":\"**Internal error**: Internal JSON-RPC error.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32603},{\"title\":\"Request cancelled\",\"description\":\"**Request cancelled**: Execution of the method was aborted either due to a cancellation request from the caller or\\nbecause of resource constraints or shutdown.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32800},{\"title\":\"Authentication required\",\"description\":\"**Authentication required**: Authentication is required before this operation can be performed.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32000},{\"title\":\"Resource not found\",\"description\":\"**Resource not found**: A given resource, such as a session, was not found.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32002},{\"title\":\"Unsupported protocol version\",\"description\":\"**Unsupported protocol version**: No protocol version supported by the Agent is at or below the requested version.\\nThe error data is an [`UnsupportedProtocolVersionErrorData`].\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32022},{\"title\":\"Other\",\"description\":\"Other undefined error code.\",\"type\":\"integer\",\"format\":\"int32\"}]}"
-);
+runtime::schema::embedded_schema!(ErrorCode, schemas::ERROR_CODE_66806D5F);
 /// Schema for [`Error::data`]: the shapes ACP defines, or any other value.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -10300,10 +10057,7 @@ impl From<::serde_json::Value> for ErrorData {
 }
 impl<'de> fast::FromJson<'de> for ErrorData {}
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ErrorData,
-    "{\"description\":\"Schema for [`Error::data`]: the shapes ACP defines, or any other value.\",\"anyOf\":[{\"title\":\"UnsupportedProtocolVersion\",\"allOf\":[{\"$ref\":\"#/$defs/UnsupportedProtocolVersionErrorData\"}]},{\"title\":\"SessionNotFound\",\"allOf\":[{\"$ref\":\"#/$defs/SessionNotFoundErrorData\"}]},{\"title\":\"Other\"}]}"
-);
+runtime::schema::embedded_schema!(ErrorData, schemas::ERROR_DATA_F6C9C325);
 /// Data for the `-32022` (Unsupported protocol version) error.
 ///
 /// See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
@@ -10355,7 +10109,7 @@ impl UnsupportedProtocolVersionErrorData {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     UnsupportedProtocolVersionErrorData,
-    "{\"description\":\"Data for the `-32022` (Unsupported protocol version) error.\\n\\nSee protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)\",\"type\":\"object\",\"properties\":{\"requested\":{\"$ref\":\"#/$defs/ProtocolVersion\",\"description\":\"The protocol version the Client requested.\"},\"supported\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ProtocolVersion\"},\"description\":\"The protocol versions the Agent supports.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"requested\",\"supported\"]}"
+    schemas::UNSUPPORTED_PROTOCOL_VERSION_ERROR_DATA_EA7E943B
 );
 /// Data for the `-32002` (Resource not found) error when a session-scoped request names a
 /// session that does not exist or is not active.
@@ -10403,8 +10157,7 @@ impl SessionNotFoundErrorData {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionNotFoundErrorData,
-    "{\"description\":\"Data for the `-32002` (Resource not found) error when a session-scoped request names a\\nsession that does not exist or is not active.\\n\\nSee protocol docs: [Unknown Sessions](https://agentclientprotocol.com/protocol/v2/error#unknown-sessions)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The session ID from the request.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"]}"
+    SessionNotFoundErrorData, schemas::SESSION_NOT_FOUND_ERROR_DATA_D17FF8A6
 );
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -10549,26 +10302,22 @@ impl From<ExtNotification> for AgentNotificationParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotification,
-    "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"The notification method name.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"UpdateSessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nupdates about session activity, including message updates, message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before reporting an idle `state_update` with the cancelled\\nstop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/UpdateSessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific notification parameters.\"}},\"required\":[\"method\"],\"x-docs-ignore\":true}"
+    AgentNotification, schemas::AGENT_NOTIFICATION_E13E2E22
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotification,
-    "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"The notification method name.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"UpdateSessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nupdates about session activity, including message updates, message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before reporting an idle `state_update` with the cancelled\\nstop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/UpdateSessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"AuthStatusUpdateNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification that the agent's authentication state changed.\\n\\nOnly sent by agents that advertise the `auth.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusUpdateNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific notification parameters.\"}},\"required\":[\"method\"],\"x-docs-ignore\":true}"
+    AgentNotification, schemas::AGENT_NOTIFICATION_3FF0E475
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotificationParams,
-    "{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"UpdateSessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nupdates about session activity, including message updates, message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before reporting an idle `state_update` with the cancelled\\nstop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/UpdateSessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}"
+    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_FB5626AF
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotificationParams,
-    "{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"UpdateSessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nupdates about session activity, including message updates, message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before reporting an idle `state_update` with the cancelled\\nstop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/UpdateSessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"AuthStatusUpdateNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification that the agent's authentication state changed.\\n\\nOnly sent by agents that advertise the `auth.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusUpdateNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}"
+    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_EA7119EC
 );
 /// Notification containing a session update from the agent.
 ///
@@ -10629,8 +10378,7 @@ impl UpdateSessionNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UpdateSessionNotification,
-    "{\"description\":\"Notification containing a session update from the agent.\\n\\nAgents can send session updates at any point while the session exists.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session this update pertains to.\"},\"update\":{\"$ref\":\"#/$defs/SessionUpdate\",\"description\":\"The actual update content.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"update\"],\"x-method\":\"session/update\",\"x-side\":\"client\"}"
+    UpdateSessionNotification, schemas::UPDATE_SESSION_NOTIFICATION_F3EEC69D
 );
 /// Different types of updates that can be sent while a session exists.
 ///
@@ -11195,16 +10943,10 @@ impl<'de> fast::FromJson<'de> for SessionUpdate {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionUpdate,
-    "{\"description\":\"Different types of updates that can be sent while a session exists.\\n\\nThese updates report messages, progress, and other session activity.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)\",\"anyOf\":[{\"description\":\"A chunk of the user's message being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A user message has been created or updated.\\n\\nAgents can send this when they accept or replay a user message. When a\\nclient receives another `user_message` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/UserMessage\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's response being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"An agent message has been created or updated.\\n\\nAgents can send this in addition to streamed chunks. When a client\\nreceives another `agent_message` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AgentMessage\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's internal reasoning being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"An agent thought or reasoning message has been created or updated.\\n\\nAgents can send this in addition to streamed chunks. When a client\\nreceives another `agent_thought` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AgentThought\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A snapshot of the session's aggregate foreground activity.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/StateUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"state_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of tool-call content being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_content_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A tool call has been created or updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"An agent-owned terminal has been created or updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of bytes appended to an agent-owned terminal's output.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_output_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A content update for a plan identified by ID.\\nSee protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v2/agent-plan)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/PlanUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AvailableCommandsUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ConfigOptionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session metadata has been updated (title, timestamps, custom metadata)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionInfoUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Context window and cost update for the session.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/UsageUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Information for the user that is not part of session history.\\n\\nNo Client capability is required. Clients that do not understand or\\npresent notices may ignore them.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Notice\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A context compaction has been created or updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A content block appended to a context compaction's retained summary.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionSummaryChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"title\":\"other\",\"description\":\"Custom or future session update.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this update type should preserve the\\nraw payload when storing, replaying, proxying, or forwarding session\\nhistory, and otherwise ignore it or display it generically.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"description\":\"Custom or future session update type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"sessionUpdate\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"state_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_content_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_output_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_C0CE6A87);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionUpdate,
-    "{\"description\":\"Different types of updates that can be sent while a session exists.\\n\\nThese updates report messages, progress, and other session activity.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#3-agent-reports-output)\",\"anyOf\":[{\"description\":\"A chunk of the user's message being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A user message has been created or updated.\\n\\nAgents can send this when they accept or replay a user message. When a\\nclient receives another `user_message` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/UserMessage\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's response being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"An agent message has been created or updated.\\n\\nAgents can send this in addition to streamed chunks. When a client\\nreceives another `agent_message` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AgentMessage\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's internal reasoning being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"An agent thought or reasoning message has been created or updated.\\n\\nAgents can send this in addition to streamed chunks. When a client\\nreceives another `agent_thought` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AgentThought\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A snapshot of the session's aggregate foreground activity.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/StateUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"state_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of tool-call content being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_content_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A tool call has been created or updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"An agent-owned terminal has been created or updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of bytes appended to an agent-owned terminal's output.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_output_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A content update for a plan identified by ID.\\nSee protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v2/draft/agent-plan)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/PlanUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRemoval notice for a plan identified by ID.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/PlanRemoved\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_removed\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AvailableCommandsUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ConfigOptionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session metadata has been updated (title, timestamps, custom metadata)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionInfoUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Context window and cost update for the session.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/UsageUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Information for the user that is not part of session history.\\n\\nNo Client capability is required. Clients that do not understand or\\npresent notices may ignore them.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Notice\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A context compaction has been created or updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A content block appended to a context compaction's retained summary.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionSummaryChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAnnounces a child session created and owned by this session, or updates\\nthat ownership association's metadata.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SubagentUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"subagent_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA message upsert observed in this session's transcript, sent to or\\nreceived from another session.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionMessage\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_message\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nOne content block appended to a sent or received session message.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionMessageChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"title\":\"other\",\"description\":\"Custom or future session update.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this update type should preserve the\\nraw payload when storing, replaying, proxying, or forwarding session\\nhistory, and otherwise ignore it or display it generically.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"description\":\"Custom or future session update type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"sessionUpdate\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"state_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_content_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_output_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_removed\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"subagent_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_message\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_message_chunk\"}},\"required\":[\"sessionUpdate\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_1359E708);
 /// A streamed item of message content.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -11257,10 +10999,7 @@ impl ContentChunk {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ContentChunk,
-    "{\"description\":\"A streamed item of message content.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"$ref\":\"#/$defs/MessageId\",\"description\":\"A unique identifier for the message this chunk belongs to.\\n\\nAll chunks belonging to the same message share the same `messageId`.\\nChunks for different messages can interleave.\"},\"content\":{\"$ref\":\"#/$defs/ContentBlock\",\"description\":\"A single item of content\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis metadata is scoped to the chunk and does not patch stored metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"messageId\",\"content\"]}"
-);
+runtime::schema::embedded_schema!(ContentChunk, schemas::CONTENT_CHUNK_45F0EE98);
 /// A user message upsert.
 ///
 /// Only `messageId` is required. `content` has patch semantics:
@@ -11337,10 +11076,7 @@ pub struct UserMessageState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    UserMessage,
-    "{\"description\":\"A user message upsert.\\n\\nOnly `messageId` is required. `content` has patch semantics:\\nan omitted field leaves existing message content unchanged, `null` clears the\\nvalue, and a concrete array replaces the previous value. For a new\\n`messageId`, omitted `content` starts empty. `content` is replaced as a\\nwhole array. Send `[]` or `null` to clear it.\\n\\nMessage updates and chunks are applied in the order they are received. When\\na `user_message` update includes `content`, that array replaces any content\\npreviously accumulated for the message, including content from earlier\\nchunks. Later chunks with the same `messageId` append to the current\\ncontent.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"$ref\":\"#/$defs/MessageId\",\"description\":\"A unique identifier for the message.\"},\"content\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"description\":\"Complete replacement content for this message.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"messageId\"]}"
-);
+runtime::schema::embedded_schema!(UserMessage, schemas::USER_MESSAGE_C978BD8A);
 /// An agent message upsert.
 ///
 /// Only `messageId` is required. `content` has patch semantics:
@@ -11417,10 +11153,7 @@ pub struct AgentMessageState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentMessage,
-    "{\"description\":\"An agent message upsert.\\n\\nOnly `messageId` is required. `content` has patch semantics:\\nan omitted field leaves existing message content unchanged, `null` clears the\\nvalue, and a concrete array replaces the previous value. For a new\\n`messageId`, omitted `content` starts empty. `content` is replaced as a\\nwhole array. Send `[]` or `null` to clear it.\\n\\nMessage updates and chunks are applied in the order they are received. When\\nan `agent_message` update includes `content`, that array replaces any\\ncontent previously accumulated for the message, including content from\\nearlier chunks. Later chunks with the same `messageId` append to the current\\ncontent.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"$ref\":\"#/$defs/MessageId\",\"description\":\"A unique identifier for the message.\"},\"content\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"description\":\"Complete replacement content for this message.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"messageId\"]}"
-);
+runtime::schema::embedded_schema!(AgentMessage, schemas::AGENT_MESSAGE_582B092C);
 /// An agent thought or reasoning message upsert.
 ///
 /// Only `messageId` is required. `content` has patch semantics:
@@ -11497,10 +11230,7 @@ pub struct AgentThoughtState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentThought,
-    "{\"description\":\"An agent thought or reasoning message upsert.\\n\\nOnly `messageId` is required. `content` has patch semantics:\\nan omitted field leaves existing thought content unchanged, `null` clears the\\nvalue, and a concrete array replaces the previous value. For a new\\n`messageId`, omitted `content` starts empty. `content` is replaced as a\\nwhole array. Send `[]` or `null` to clear it.\\n\\nMessage updates and chunks are applied in the order they are received. When\\nan `agent_thought` update includes `content`, that array replaces any\\ncontent previously accumulated for the thought, including content from\\nearlier chunks. Later chunks with the same `messageId` append to the current\\ncontent.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"$ref\":\"#/$defs/MessageId\",\"description\":\"A unique identifier for the thought message.\"},\"content\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"description\":\"Complete replacement content for this thought message.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"messageId\"]}"
-);
+runtime::schema::embedded_schema!(AgentThought, schemas::AGENT_THOUGHT_B3F1A2DA);
 /// One piece of work running independently of the session's foreground work.
 ///
 /// Items reference entities the Client already tracks. The Agent MUST announce each item
@@ -11667,16 +11397,10 @@ impl<'de> fast::FromJson<'de> for BackgroundWork {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    BackgroundWork,
-    "{\"description\":\"One piece of work running independently of the session's foreground work.\\n\\nItems reference entities the Client already tracks. The Agent MUST announce each item\\nbefore the first snapshot that lists it, and MUST report a terminal's `exitStatus` or a\\ntool call's final status before the snapshot that removes it. Each piece of work is\\nlisted once: process-backed work is listed as its terminal, not also as its tool call.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)\",\"anyOf\":[{\"description\":\"A process that keeps running after its tool call returned control to the model.\\nLive until its `terminal_update` reports `exitStatus`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/BackgroundTerminal\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"]},{\"description\":\"Work started by a tool call that continues without a process of its own, such as\\na watcher, a workflow, or a scheduled wakeup. `pending` and `paused` tool calls\\nstay listed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/BackgroundToolCall\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future background work.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAn unknown item still means background work is running, even when the Client\\ncannot show what it is.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future background work type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(BackgroundWork, schemas::BACKGROUND_WORK_1F3FFF1B);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    BackgroundWork,
-    "{\"description\":\"One piece of work running independently of the session's foreground work.\\n\\nItems reference entities the Client already tracks. The Agent MUST announce each item\\nbefore the first snapshot that lists it, and MUST report a terminal's `exitStatus` or a\\ntool call's final status before the snapshot that removes it. Each piece of work is\\nlisted once: process-backed work is listed as its terminal, not also as its tool call.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)\",\"anyOf\":[{\"description\":\"A process that keeps running after its tool call returned control to the model.\\nLive until its `terminal_update` reports `exitStatus`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/BackgroundTerminal\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"]},{\"description\":\"Work started by a tool call that continues without a process of its own, such as\\na watcher, a workflow, or a scheduled wakeup. `pending` and `paused` tool calls\\nstay listed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/BackgroundToolCall\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"type\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA detached subagent session that has anything running: its state is not `idle`, or\\nits own `background` list is non-empty or not reported.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/BackgroundSubagent\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"subagent\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future background work.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAn unknown item still means background work is running, even when the Client\\ncannot show what it is.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future background work type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"subagent\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(BackgroundWork, schemas::BACKGROUND_WORK_358818E3);
 /// A listed terminal running in the background.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -11720,8 +11444,7 @@ impl BackgroundTerminal {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BackgroundTerminal,
-    "{\"description\":\"A listed terminal running in the background.\",\"type\":\"object\",\"properties\":{\"terminalId\":{\"$ref\":\"#/$defs/TerminalId\",\"description\":\"The ID of the listed terminal.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"terminalId\"]}"
+    BackgroundTerminal, schemas::BACKGROUND_TERMINAL_81B25A3E
 );
 /// A listed tool call whose work continues in the background.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -11766,8 +11489,7 @@ impl BackgroundToolCall {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BackgroundToolCall,
-    "{\"description\":\"A listed tool call whose work continues in the background.\",\"type\":\"object\",\"properties\":{\"toolCallId\":{\"$ref\":\"#/$defs/ToolCallId\",\"description\":\"The ID of the listed tool call.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"toolCallId\"]}"
+    BackgroundToolCall, schemas::BACKGROUND_TOOL_CALL_23DBB6AC
 );
 /// Foreground work is in progress.
 #[derive(
@@ -11833,8 +11555,7 @@ impl RunningStateUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RunningStateUpdate,
-    "{\"description\":\"Foreground work is in progress.\",\"type\":\"object\",\"properties\":{\"background\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/BackgroundWork\"},\"description\":\"Work running independently of foreground work, as a complete snapshot.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent is not reporting\\nbackground work, not that nothing is running. `[]` means no background work is\\nrunning. An Agent that reports background work MUST include it on every state\\nupdate for the session. A malformed list is treated as not reported.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    RunningStateUpdate, schemas::RUNNING_STATE_UPDATE_784D6178
 );
 /// Details of a failure that ended active work.
 #[derive(
@@ -11876,10 +11597,7 @@ impl ErrorStopReason {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ErrorStopReason,
-    "{\"description\":\"Details of a failure that ended active work.\",\"type\":\"object\",\"properties\":{\"error\":{\"anyOf\":[{\"$ref\":\"#/$defs/Error\"},{\"type\":\"null\"}],\"description\":\"The failure, as a JSON-RPC error object.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.\\nAgents SHOULD include it.\",\"x-deserialize-default-on-error\":true}}}"
-);
+runtime::schema::embedded_schema!(ErrorStopReason, schemas::ERROR_STOP_REASON_E09D915E);
 /// No foreground work is active. Background activity may continue.
 ///
 /// Agents SHOULD include a `stopReason` when the idle transition ends foreground
@@ -12196,20 +11914,13 @@ impl<'de> fast::FromJson<'de> for IdleStateUpdateStopReason {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    IdleStateUpdate,
-    "{\"description\":\"No foreground work is active. Background activity may continue.\\n\\nAgents SHOULD include a `stopReason` when the idle transition ends foreground\\nwork. An idle update that does not end foreground work need not include one.\\nReceivers treat an omitted, `null`, or malformed `stopReason` as the agent not\\nreporting one.\\nRepeated or resume snapshots may carry the last stop reason for context.\\nThey MUST NOT be counted as new completions, cancellations, or additional usage.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.\\n\\nSee protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#stop-reasons)\",\"x-deserialize-default-on-error\":true},\"background\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/BackgroundWork\"},\"description\":\"Work running independently of foreground work, as a complete snapshot.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent is not reporting\\nbackground work, not that nothing is running. `[]` means no background work is\\nrunning. An Agent that reports background work MUST include it on every state\\nupdate for the session. A malformed list is treated as not reported.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"anyOf\":[{\"description\":\"The active work ended successfully.\\nIncludes locally handled commands that required no model call.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of tokens.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of\\nmodel requests for the foreground work.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent refused to continue.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"description\":\"The user or client chose to stop the work: via `session/cancel`, by\\nclosing the session, or through an interaction the agent offers, such\\nas a permission option that tells the agent to stop. Work the agent\\nstops for its own reasons uses another reason, such as `error` for an\\ninternal timeout.\\n\\nAgents MUST report this stop reason on an idle `state_update` when\\ncancellation ends active foreground work, even if aborting causes\\nexceptions. Agents MUST catch these errors and report `cancelled`, not\\n`error`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because something failed.\\n\\nThis includes pre-insertion foreground work. A prompt failure before\\ninsertion also requires an error response to `session/prompt`. After\\ninsertion, the prompt's response remains successful.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ErrorStopReason\"}],\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]},{\"title\":\"other\",\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"stopReason\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]}]},\"additionalProperties\":true},{\"title\":\"none\",\"description\":\"No stop reason: `stopReason` is omitted or `null`.\",\"properties\":{\"stopReason\":{\"type\":\"null\"}}}]}"
-);
+runtime::schema::embedded_schema!(IdleStateUpdate, schemas::IDLE_STATE_UPDATE_A824DFE2);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    IdleStateUpdate,
-    "{\"description\":\"No foreground work is active. Background activity may continue.\\n\\nAgents SHOULD include a `stopReason` when the idle transition ends foreground\\nwork. An idle update that does not end foreground work need not include one.\\nReceivers treat an omitted, `null`, or malformed `stopReason` as the agent not\\nreporting one.\\nRepeated or resume snapshots may carry the last stop reason for context.\\nThey MUST NOT be counted as new completions, cancellations, or additional usage.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.\\n\\nSee protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#stop-reasons)\",\"x-deserialize-default-on-error\":true},\"usage\":{\"anyOf\":[{\"$ref\":\"#/$defs/Usage\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nToken usage for completed foreground work.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent is not reporting token\\nusage for this state update.\",\"x-deserialize-default-on-error\":true},\"background\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/BackgroundWork\"},\"description\":\"Work running independently of foreground work, as a complete snapshot.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent is not reporting\\nbackground work, not that nothing is running. `[]` means no background work is\\nrunning. An Agent that reports background work MUST include it on every state\\nupdate for the session. A malformed list is treated as not reported.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"anyOf\":[{\"description\":\"The active work ended successfully.\\nIncludes locally handled commands that required no model call.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of tokens.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of\\nmodel requests for the foreground work.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent refused to continue.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"description\":\"The user or client chose to stop the work: via `session/cancel`, by\\nclosing the session, or through an interaction the agent offers, such\\nas a permission option that tells the agent to stop. Work the agent\\nstops for its own reasons uses another reason, such as `error` for an\\ninternal timeout.\\n\\nAgents MUST report this stop reason on an idle `state_update` when\\ncancellation ends active foreground work, even if aborting causes\\nexceptions. Agents MUST catch these errors and report `cancelled`, not\\n`error`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because something failed.\\n\\nThis includes pre-insertion foreground work. A prompt failure before\\ninsertion also requires an error response to `session/prompt`. After\\ninsertion, the prompt's response remains successful.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ErrorStopReason\"}],\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]},{\"title\":\"other\",\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"stopReason\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]}]},\"additionalProperties\":true},{\"title\":\"none\",\"description\":\"No stop reason: `stopReason` is omitted or `null`.\",\"properties\":{\"stopReason\":{\"type\":\"null\"}}}]}"
-);
+runtime::schema::embedded_schema!(IdleStateUpdate, schemas::IDLE_STATE_UPDATE_F5AF3BFD);
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    IdleStateUpdateStopReason,
-    "{\"description\":\"The part of [`IdleStateUpdate`] chosen by its `stopReason` property.\",\"anyOf\":[{\"description\":\"The active work ended successfully.\\nIncludes locally handled commands that required no model call.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of tokens.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of\\nmodel requests for the foreground work.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent refused to continue.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"description\":\"The user or client chose to stop the work: via `session/cancel`, by\\nclosing the session, or through an interaction the agent offers, such\\nas a permission option that tells the agent to stop. Work the agent\\nstops for its own reasons uses another reason, such as `error` for an\\ninternal timeout.\\n\\nAgents MUST report this stop reason on an idle `state_update` when\\ncancellation ends active foreground work, even if aborting causes\\nexceptions. Agents MUST catch these errors and report `cancelled`, not\\n`error`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because something failed.\\n\\nThis includes pre-insertion foreground work. A prompt failure before\\ninsertion also requires an error response to `session/prompt`. After\\ninsertion, the prompt's response remains successful.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ErrorStopReason\"}],\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]},{\"title\":\"other\",\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"stopReason\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]}]},\"additionalProperties\":true},{\"title\":\"none\",\"description\":\"No stop reason: `stopReason` is omitted or `null`.\",\"properties\":{\"stopReason\":{\"type\":\"null\"}}}]}"
+    IdleStateUpdateStopReason, schemas::IDLE_STATE_UPDATE_STOP_REASON_127C19C0
 );
 /// The foreground workflow as a whole is blocked on user action.
 ///
@@ -12282,8 +11993,7 @@ impl RequiresActionStateUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequiresActionStateUpdate,
-    "{\"description\":\"The foreground workflow as a whole is blocked on user action.\\n\\nAgents SHOULD report this state when foreground work cannot progress without\\nuser action. Pending permissions or elicitations alone do not imply this\\nstate if other foreground work can progress, or if the requests belong only\\nto independent background activity. Once reported, agents MUST report\\n`running` when progress resumes, or `idle` if the work ends without resuming.\\nResponding to one request does not itself imply `running`.\",\"type\":\"object\",\"properties\":{\"background\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/BackgroundWork\"},\"description\":\"Work running independently of foreground work, as a complete snapshot.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent is not reporting\\nbackground work, not that nothing is running. `[]` means no background work is\\nrunning. An Agent that reports background work MUST include it on every state\\nupdate for the session. A malformed list is treated as not reported.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    RequiresActionStateUpdate, schemas::REQUIRES_ACTION_STATE_UPDATE_E43262F0
 );
 /// A snapshot of the session's aggregate foreground activity.
 ///
@@ -12501,16 +12211,10 @@ impl<'de> fast::FromJson<'de> for StateUpdate {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    StateUpdate,
-    "{\"description\":\"A snapshot of the session's aggregate foreground activity.\\n\\nForeground work is the agent's active response or workflow in the session,\\nincluding model processing, tool execution, and waiting for user action needed\\nto continue that work. It can start with a prompt or be agent-initiated, for\\nexample to pursue an ongoing goal or follow up on a completed background task.\\nEither way, the agent MUST report `running` when foreground work starts,\\nor `requires_action` if it starts blocked on user action, and `idle` when it\\nends. The agent SHOULD include a stop reason on that idle update.\\nAgent-initiated work does not require a prompt request or a synthetic user\\nmessage.\\n\\n`running` may precede user-message insertion, for example during a foreground\\nhook. It is not acknowledgment of insertion, and rejecting a prompt does not\\nitself end foreground work.\\n\\nBackground activity can continue and emit other `session/update` notifications\\nwhile `idle`. Those notifications, including a detached task's progress or\\ncompletion, do not by themselves change this state. A permission request only\\nwarrants `requires_action` when foreground work is blocked on user action.\\n\\nThe agent SHOULD report `requires_action` when the foreground workflow as a\\nwhole cannot progress without user action, including permissions or elicitations.\\nOnce reported, it MUST report `running` when progress resumes, or `idle` when\\nwork ends without resuming.\\nIf other foreground work can progress, the state remains `running`. Resolving\\none of several requests does not itself change the state. Agents SHOULD ignore\\nresponses for work that has already ended rather than use them to resume it.\\n\\nA new session defaults to idle until a state update reports otherwise.\\nResume MUST send a current-state snapshot after any replay and before its\\nresponse. The snapshot reports foreground state after resuming.\\nThe response alone does not imply idle.\\nRepeated snapshots are idempotent, not additional work, completions, or usage.\\nA repeated state may carry updated information without another state transition.\\nThe agent MUST report `idle` when no foreground activity remains. Completing\\nan individual activity while other foreground work continues does not require\\nan idle boundary. Local commands use the same lifecycle even without model work.\\n\\nSee protocol docs: [Session States](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-states)\",\"anyOf\":[{\"description\":\"Foreground work is in progress.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/RunningStateUpdate\"}],\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"running\"}},\"required\":[\"state\"]},{\"description\":\"No foreground work is active. Background activity may continue.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/IdleStateUpdate\"}],\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"idle\"}},\"required\":[\"state\"]},{\"description\":\"Foreground work is blocked on user action.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/RequiresActionStateUpdate\"}],\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"requires_action\"}},\"required\":[\"state\"]},{\"title\":\"other\",\"description\":\"Custom or future session state.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nUnless the Client advertised support for this state, Agents MUST still\\nreport the standard states.\\nClients MUST NOT treat an unrecognized state as `idle` or present the\\nprevious state as confirmed, and show a generic busy state until a known\\nstate arrives.\",\"type\":\"object\",\"properties\":{\"state\":{\"description\":\"Custom or future session state.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"state\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"running\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"idle\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"requires_action\"}},\"required\":[\"state\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(StateUpdate, schemas::STATE_UPDATE_A84FB45E);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    StateUpdate,
-    "{\"description\":\"A snapshot of the session's aggregate foreground activity.\\n\\nForeground work is the agent's active response or workflow in the session,\\nincluding model processing, tool execution, and waiting for user action needed\\nto continue that work. It can start with a prompt or be agent-initiated, for\\nexample to pursue an ongoing goal or follow up on a completed background task.\\nEither way, the agent MUST report `running` when foreground work starts,\\nor `requires_action` if it starts blocked on user action, and `idle` when it\\nends. The agent SHOULD include a stop reason on that idle update.\\nAgent-initiated work does not require a prompt request or a synthetic user\\nmessage.\\n\\n`running` may precede user-message insertion, for example during a foreground\\nhook. It is not acknowledgment of insertion, and rejecting a prompt does not\\nitself end foreground work.\\n\\nBackground activity can continue and emit other `session/update` notifications\\nwhile `idle`. Those notifications, including a detached task's progress or\\ncompletion, do not by themselves change this state. A permission request only\\nwarrants `requires_action` when foreground work is blocked on user action.\\n\\nThe agent SHOULD report `requires_action` when the foreground workflow as a\\nwhole cannot progress without user action, including permissions or elicitations.\\nOnce reported, it MUST report `running` when progress resumes, or `idle` when\\nwork ends without resuming.\\nIf other foreground work can progress, the state remains `running`. Resolving\\none of several requests does not itself change the state. Agents SHOULD ignore\\nresponses for work that has already ended rather than use them to resume it.\\n\\nA new session defaults to idle until a state update reports otherwise.\\nResume MUST send a current-state snapshot after any replay and before its\\nresponse. The snapshot reports foreground state after resuming.\\nThe response alone does not imply idle.\\nRepeated snapshots are idempotent, not additional work, completions, or usage.\\nA repeated state may carry updated information without another state transition.\\nThe agent MUST report `idle` when no foreground activity remains. Completing\\nan individual activity while other foreground work continues does not require\\nan idle boundary. Local commands use the same lifecycle even without model work.\\n\\nSee protocol docs: [Session States](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#session-states)\",\"anyOf\":[{\"description\":\"Foreground work is in progress.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/RunningStateUpdate\"}],\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"running\"}},\"required\":[\"state\"]},{\"description\":\"No foreground work is active. Background activity may continue.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/IdleStateUpdate\"}],\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"idle\"}},\"required\":[\"state\"]},{\"description\":\"Foreground work is blocked on user action.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/RequiresActionStateUpdate\"}],\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"requires_action\"}},\"required\":[\"state\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nThe Agent cannot currently determine foreground activity.\\nThis replaces previously confirmed activity without ending the work or session.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/UnknownStateUpdate\"}],\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"unknown\"}},\"required\":[\"state\"]},{\"title\":\"other\",\"description\":\"Custom or future session state.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nUnless the Client advertised support for this state, Agents MUST still\\nreport the standard states.\\nClients MUST NOT treat an unrecognized state as `idle` or present the\\nprevious state as confirmed, and show a generic busy state until a known\\nstate arrives.\",\"type\":\"object\",\"properties\":{\"state\":{\"description\":\"Custom or future session state.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"state\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"running\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"idle\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"requires_action\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"unknown\"}},\"required\":[\"state\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(StateUpdate, schemas::STATE_UPDATE_3DD5ADA5);
 /// A streamed item of tool-call content.
 ///
 /// Tool-call content chunks append one `ToolCallContent` item to the current
@@ -12566,8 +12270,7 @@ impl ToolCallContentChunk {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ToolCallContentChunk,
-    "{\"description\":\"A streamed item of tool-call content.\\n\\nTool-call content chunks append one `ToolCallContent` item to the current\\ncontent for the matching `toolCallId`. Agents can send a `tool_call_update`\\nwith `content` when they need to replace the whole content collection\\ninstead.\",\"type\":\"object\",\"properties\":{\"toolCallId\":{\"$ref\":\"#/$defs/ToolCallId\",\"description\":\"The ID of the tool call this content belongs to.\"},\"content\":{\"$ref\":\"#/$defs/ToolCallContent\",\"description\":\"A single item of content produced by the tool call.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis metadata is scoped to the chunk and does not patch stored metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"toolCallId\",\"content\"]}"
+    ToolCallContentChunk, schemas::TOOL_CALL_CONTENT_CHUNK_CBBEA9D3
 );
 /// An authoritative replacement snapshot of terminal output bytes.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -12610,10 +12313,7 @@ impl TerminalOutput {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TerminalOutput,
-    "{\"description\":\"An authoritative replacement snapshot of terminal output bytes.\",\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"string\",\"contentEncoding\":\"base64\",\"description\":\"Base64-encoded replacement terminal output bytes.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"data\"]}"
-);
+runtime::schema::embedded_schema!(TerminalOutput, schemas::TERMINAL_OUTPUT_B9B09ECC);
 /// Exit information for an agent-owned terminal.
 ///
 /// The presence of this object marks the terminal as exited, even when neither
@@ -12694,8 +12394,7 @@ impl TerminalExitStatus {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalExitStatus,
-    "{\"description\":\"Exit information for an agent-owned terminal.\\n\\nThe presence of this object marks the terminal as exited, even when neither\\nan exit code nor a signal is known.\",\"type\":\"object\",\"properties\":{\"exitCode\":{\"type\":[\"integer\",\"null\"],\"format\":\"int64\",\"description\":\"Process exit code as the platform reports it, when known. Negative values are\\nallowed, for example signed Windows exit codes. Omitted and `null` are equivalent.\",\"x-deserialize-default-on-error\":true},\"signal\":{\"type\":[\"string\",\"null\"],\"description\":\"Signal that terminated the process, when known.\\n\\nAgents should use the conventional platform signal name. POSIX examples\\ninclude `SIGTERM`, `SIGKILL`, and `SIGINT`. Other platforms may use a\\nplatform-specific name. Omitted and `null` are equivalent.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    TerminalExitStatus, schemas::TERMINAL_EXIT_STATUS_7A9E769A
 );
 /// The size of an agent-owned terminal in character cells.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -12757,10 +12456,7 @@ impl de::Pointer for __Bound__defs_TerminalSize_properties_rows {
     const POINTER: &'static str = "#/$defs/TerminalSize/properties/rows";
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TerminalSize,
-    "{\"description\":\"The size of an agent-owned terminal in character cells.\",\"type\":\"object\",\"properties\":{\"cols\":{\"type\":\"integer\",\"format\":\"uint16\",\"minimum\":1,\"maximum\":65535,\"description\":\"Number of columns.\"},\"rows\":{\"type\":\"integer\",\"format\":\"uint16\",\"minimum\":1,\"maximum\":65535,\"description\":\"Number of rows.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"cols\",\"rows\"]}"
-);
+runtime::schema::embedded_schema!(TerminalSize, schemas::TERMINAL_SIZE_22D74013);
 /// Client-initiated controls a terminal currently supports.
 ///
 /// A malformed value falls back to no controls, so the Client never sends a request the
@@ -12826,8 +12522,7 @@ impl TerminalCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalCapabilities,
-    "{\"description\":\"Client-initiated controls a terminal currently supports.\\n\\nA malformed value falls back to no controls, so the Client never sends a request the\\nAgent did not advertise.\\n\\nSee protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)\",\"type\":\"object\",\"properties\":{\"cancel\":{\"anyOf\":[{\"$ref\":\"#/$defs/TerminalCancelCapabilities\"},{\"type\":\"null\"}],\"description\":\"Permits the Client to cancel this terminal with `terminal/cancel`.\\n\\nOmitted and `null` are equivalent and mean unsupported. An object (including `{}`)\\nmeans supported. Agents SHOULD stop advertising it once the terminal reports `exitStatus`.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    TerminalCapabilities, schemas::TERMINAL_CAPABILITIES_75BC2BEB
 );
 /// Capability to cancel a terminal with `terminal/cancel`.
 ///
@@ -12877,8 +12572,7 @@ impl TerminalCancelCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalCancelCapabilities,
-    "{\"description\":\"Capability to cancel a terminal with `terminal/cancel`.\\n\\nSupplying `{}` advertises support. An omitted or `null` `cancel` does not.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    TerminalCancelCapabilities, schemas::TERMINAL_CANCEL_CAPABILITIES_F04DB74E
 );
 /// An upsert for the stored state of an agent-owned terminal.
 ///
@@ -12997,10 +12691,7 @@ pub struct TerminalState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TerminalUpdate,
-    "{\"description\":\"An upsert for the stored state of an agent-owned terminal.\\n\\nOnly `terminalId` is required. Other fields have patch\\nsemantics: omitted fields leave the stored value unchanged, `null` clears\\nit, and concrete values replace it. A concrete `_meta` object instead\\npatches the stored metadata by top-level key. When the terminal ID is new,\\nomitted fields start unknown.\",\"type\":\"object\",\"properties\":{\"terminalId\":{\"$ref\":\"#/$defs/TerminalId\",\"description\":\"Unique identifier for this terminal within the session.\"},\"command\":{\"type\":[\"string\",\"null\"],\"description\":\"The command being run.\",\"x-deserialize-default-on-error\":true},\"cwd\":{\"anyOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"},{\"type\":\"null\"}],\"description\":\"The absolute working directory of the command.\",\"x-deserialize-default-on-error\":true},\"output\":{\"anyOf\":[{\"$ref\":\"#/$defs/TerminalOutput\"},{\"type\":\"null\"}],\"description\":\"An authoritative replacement snapshot of terminal output bytes.\",\"x-deserialize-default-on-error\":true},\"exitStatus\":{\"anyOf\":[{\"$ref\":\"#/$defs/TerminalExitStatus\"},{\"type\":\"null\"}],\"description\":\"Exit information. A concrete object marks the terminal as exited.\",\"x-deserialize-default-on-error\":true},\"size\":{\"anyOf\":[{\"$ref\":\"#/$defs/TerminalSize\"},{\"type\":\"null\"}],\"description\":\"The terminal size the command runs with, when known.\\n\\nClients can render output at this size so that column layouts, progress bars,\\nand cursor-positioned output display as the program wrote them.\",\"x-deserialize-default-on-error\":true},\"capabilities\":{\"anyOf\":[{\"$ref\":\"#/$defs/TerminalCapabilities\"},{\"type\":\"null\"}],\"description\":\"Client-initiated controls this terminal currently supports, such as cancellation.\\n\\nOmission leaves the capabilities unchanged, `null` clears them, and an object replaces\\nthe whole previous value. A new terminal starts with none.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"terminalId\"]}"
-);
+runtime::schema::embedded_schema!(TerminalUpdate, schemas::TERMINAL_UPDATE_ADBC09C3);
 /// A chunk of bytes appended to an agent-owned terminal's output.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -13051,8 +12742,7 @@ impl TerminalOutputChunk {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalOutputChunk,
-    "{\"description\":\"A chunk of bytes appended to an agent-owned terminal's output.\",\"type\":\"object\",\"properties\":{\"terminalId\":{\"$ref\":\"#/$defs/TerminalId\",\"description\":\"The terminal receiving these bytes.\"},\"data\":{\"type\":\"string\",\"contentEncoding\":\"base64\",\"description\":\"Independently base64-encoded terminal output bytes.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis metadata is scoped to the chunk and does not patch stored metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"terminalId\",\"data\"]}"
+    TerminalOutputChunk, schemas::TERMINAL_OUTPUT_CHUNK_73B4E2A0
 );
 /// Updated content for a plan.
 #[derive(Debug, Clone, PartialEq)]
@@ -13225,14 +12915,12 @@ impl<'de> fast::FromJson<'de> for PlanUpdateContent {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PlanUpdateContent,
-    "{\"description\":\"Updated content for a plan.\",\"anyOf\":[{\"description\":\"Structured plan entries.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/PlanItems\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"items\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future plan update content.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this content type should preserve the\\nraw payload when storing, replaying, proxying, or forwarding plans, and\\notherwise ignore it or display it generically. It still replaces any earlier\\ncontent for the same `planId`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future plan update content type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"},\"planId\":{\"$ref\":\"#/$defs/PlanId\",\"description\":\"The plan ID to update.\"}},\"required\":[\"type\",\"planId\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"items\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
+    PlanUpdateContent, schemas::PLAN_UPDATE_CONTENT_39209078
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PlanUpdateContent,
-    "{\"description\":\"Updated content for a plan.\",\"anyOf\":[{\"description\":\"Structured plan entries.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/PlanItems\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"items\"}},\"required\":[\"type\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA URI pointing to a file containing the plan.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/PlanFile\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"file\"}},\"required\":[\"type\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRaw markdown content for the plan.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/PlanMarkdown\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"markdown\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future plan update content.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this content type should preserve the\\nraw payload when storing, replaying, proxying, or forwarding plans, and\\notherwise ignore it or display it generically. It still replaces any earlier\\ncontent for the same `planId`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future plan update content type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"},\"planId\":{\"$ref\":\"#/$defs/PlanId\",\"description\":\"The plan ID to update.\"}},\"required\":[\"type\",\"planId\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"items\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"file\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"markdown\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
+    PlanUpdateContent, schemas::PLAN_UPDATE_CONTENT_09BD87CB
 );
 /// Unique identifier for a plan within a session.
 #[derive(
@@ -13295,10 +12983,7 @@ impl<'de> fast::FromJson<'de> for PlanId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanId,
-    "{\"description\":\"Unique identifier for a plan within a session.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(PlanId, schemas::PLAN_ID_F5D97FD1);
 /// A single entry in the execution plan.
 ///
 /// Represents a task or goal that the assistant intends to accomplish
@@ -13355,10 +13040,7 @@ impl PlanEntry {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanEntry,
-    "{\"description\":\"A single entry in the execution plan.\\n\\nRepresents a task or goal that the assistant intends to accomplish\\nas part of fulfilling the user's request.\\nSee protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)\",\"type\":\"object\",\"properties\":{\"content\":{\"type\":\"string\",\"description\":\"Human-readable description of what this task aims to accomplish.\"},\"priority\":{\"$ref\":\"#/$defs/PlanEntryPriority\",\"description\":\"The relative importance of this task.\\nUsed to indicate which tasks are most critical to the overall goal.\"},\"status\":{\"$ref\":\"#/$defs/PlanEntryStatus\",\"description\":\"Current execution status of this task.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"content\",\"priority\",\"status\"]}"
-);
+runtime::schema::embedded_schema!(PlanEntry, schemas::PLAN_ENTRY_C7EB00B8);
 /// Priority levels for plan entries.
 ///
 /// Used to indicate the relative importance or urgency of different
@@ -13490,8 +13172,7 @@ impl<'de> fast::FromJson<'de> for PlanEntryPriority {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PlanEntryPriority,
-    "{\"description\":\"Priority levels for plan entries.\\n\\nUsed to indicate the relative importance or urgency of different\\ntasks in the execution plan.\\nSee protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)\",\"anyOf\":[{\"description\":\"High priority task - critical to the overall goal.\",\"type\":\"string\",\"const\":\"high\"},{\"description\":\"Medium priority task - important but not critical.\",\"type\":\"string\",\"const\":\"medium\"},{\"description\":\"Low priority task - nice to have but not essential.\",\"type\":\"string\",\"const\":\"low\"},{\"title\":\"other\",\"description\":\"Custom or future plan entry priority.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
+    PlanEntryPriority, schemas::PLAN_ENTRY_PRIORITY_7439692B
 );
 /// Status of a plan entry in the execution flow.
 ///
@@ -13633,10 +13314,7 @@ impl<'de> fast::FromJson<'de> for PlanEntryStatus {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanEntryStatus,
-    "{\"description\":\"Status of a plan entry in the execution flow.\\n\\nTracks the lifecycle of each task from planning through completion.\\nSee protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)\",\"anyOf\":[{\"description\":\"The task has not started yet.\",\"type\":\"string\",\"const\":\"pending\"},{\"description\":\"The task is currently being worked on.\",\"type\":\"string\",\"const\":\"in_progress\"},{\"description\":\"The task has been successfully completed.\",\"type\":\"string\",\"const\":\"completed\"},{\"description\":\"The task was cancelled before it completed.\",\"type\":\"string\",\"const\":\"cancelled\"},{\"title\":\"other\",\"description\":\"Custom or future plan entry status.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(PlanEntryStatus, schemas::PLAN_ENTRY_STATUS_12752BE9);
 /// A plan represented as structured entries.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -13686,10 +13364,7 @@ impl PlanItems {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanItems,
-    "{\"description\":\"A plan represented as structured entries.\",\"type\":\"object\",\"properties\":{\"planId\":{\"$ref\":\"#/$defs/PlanId\",\"description\":\"The plan ID to update.\"},\"entries\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/PlanEntry\"},\"description\":\"The list of tasks to be accomplished.\\n\\nWhen updating an item-based plan, the agent must send a complete list of all entries\\nwith their current status. The client replaces that plan with each update.\",\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"planId\",\"entries\"]}"
-);
+runtime::schema::embedded_schema!(PlanItems, schemas::PLAN_ITEMS_A0A6B063);
 /// A content update for a plan identified by ID.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -13731,10 +13406,7 @@ impl PlanUpdate {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanUpdate,
-    "{\"description\":\"A content update for a plan identified by ID.\",\"type\":\"object\",\"properties\":{\"plan\":{\"$ref\":\"#/$defs/PlanUpdateContent\",\"description\":\"The updated plan content.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"plan\"]}"
-);
+runtime::schema::embedded_schema!(PlanUpdate, schemas::PLAN_UPDATE_054F4679);
 /// Available commands are ready or have changed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -13779,8 +13451,7 @@ impl AvailableCommandsUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AvailableCommandsUpdate,
-    "{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"properties\":{\"availableCommands\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AvailableCommand\"},\"description\":\"Commands the agent can execute.\",\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"availableCommands\"]}"
+    AvailableCommandsUpdate, schemas::AVAILABLE_COMMANDS_UPDATE_95DAAB1B
 );
 /// Session configuration options have been updated.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -13826,8 +13497,7 @@ impl ConfigOptionUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ConfigOptionUpdate,
-    "{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"properties\":{\"configOptions\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"description\":\"The full set of configuration options and their current values.\",\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"configOptions\"]}"
+    ConfigOptionUpdate, schemas::CONFIG_OPTION_UPDATE_03265E76
 );
 /// Update to session metadata. All fields are optional to support partial updates.
 ///
@@ -13905,8 +13575,7 @@ pub struct SessionInfoState {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionInfoUpdate,
-    "{\"description\":\"Update to session metadata. All fields are optional to support partial updates.\\n\\nAgents send this notification to update session information like title or custom metadata.\\nClients can use it to keep session titles and state current.\\n\\nOmitted fields leave the existing session info unchanged. `null` clears the\\ncorresponding value. A concrete `_meta` object patches the stored metadata by\\ntop-level key.\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable title for the session. Set to null to clear.\",\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\",\"description\":\"RFC 3339 timestamp of last activity. Set to null to clear.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionInfoUpdate, schemas::SESSION_INFO_UPDATE_593C93E2
 );
 /// Cost information for a session.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -13953,10 +13622,7 @@ impl Cost {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Cost,
-    "{\"description\":\"Cost information for a session.\",\"type\":\"object\",\"properties\":{\"amount\":{\"type\":\"number\",\"format\":\"double\",\"description\":\"Total cumulative cost for session.\"},\"currency\":{\"type\":\"string\",\"description\":\"Unit of `amount`: an ISO 4217 currency code (e.g., \\\"USD\\\", \\\"EUR\\\") for money, or another\\nunit such as \\\"credits\\\".\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"amount\",\"currency\"]}"
-);
+runtime::schema::embedded_schema!(Cost, schemas::COST_91ECA903);
 /// Context window and cost update for a session.
 ///
 /// The wire patch of [`UsageState`]: an omitted field keeps, `null` clears, a value
@@ -14024,10 +13690,7 @@ pub struct UsageState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    UsageUpdate,
-    "{\"description\":\"Context window and cost update for a session.\",\"type\":\"object\",\"properties\":{\"used\":{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0,\"description\":\"Tokens currently in context.\"},\"size\":{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0,\"description\":\"Total context window size in tokens.\"},\"cost\":{\"anyOf\":[{\"$ref\":\"#/$defs/Cost\"},{\"type\":\"null\"}],\"description\":\"Cumulative session cost.\\n\\nOmitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"used\",\"size\"]}"
-);
+runtime::schema::embedded_schema!(UsageUpdate, schemas::USAGE_UPDATE_53F2AD63);
 /// Severity hint for a session notice.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -14153,10 +13816,7 @@ impl<'de> fast::FromJson<'de> for NoticeSeverity {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    NoticeSeverity,
-    "{\"description\":\"Severity hint for a session notice.\",\"anyOf\":[{\"description\":\"Informational notice.\",\"type\":\"string\",\"const\":\"info\"},{\"description\":\"Warning notice.\",\"type\":\"string\",\"const\":\"warning\"},{\"description\":\"Error notice.\",\"type\":\"string\",\"const\":\"error\"},{\"title\":\"other\",\"description\":\"Custom or future notice severity.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Other unknown values are reserved for future ACP severities.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(NoticeSeverity, schemas::NOTICE_SEVERITY_7E51CD5B);
 /// Fire-and-forget information for the user.
 ///
 /// Notices are live events rather than session history. Agents must not rely on
@@ -14236,10 +13896,7 @@ impl de::StrRule for __StrRule__defs_Notice_properties_title {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Notice,
-    "{\"description\":\"Fire-and-forget information for the user.\\n\\nNotices are live events rather than session history. Agents must not rely on\\na notice being received, displayed, or seen by the user.\\nNo Client capability is required, and unsupported Clients may ignore notices.\\n\\nSee protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices)\",\"type\":\"object\",\"properties\":{\"severity\":{\"$ref\":\"#/$defs/NoticeSeverity\",\"description\":\"Presentation severity hint.\"},\"title\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Required non-empty plain-text title that can stand alone.\"},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional plain-text detail or guidance.\\n\\nOmitted and `null` are equivalent and mean no description was supplied.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"severity\",\"title\"]}"
-);
+runtime::schema::embedded_schema!(Notice, schemas::NOTICE_8A02185B);
 /// Unique identifier for a context compaction within a session.
 #[derive(
     Debug,
@@ -14301,10 +13958,7 @@ impl<'de> fast::FromJson<'de> for CompactionId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CompactionId,
-    "{\"description\":\"Unique identifier for a context compaction within a session.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(CompactionId, schemas::COMPACTION_ID_0F32692A);
 /// Lifecycle state of a context compaction.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -14441,10 +14095,7 @@ impl<'de> fast::FromJson<'de> for CompactionStatus {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CompactionStatus,
-    "{\"description\":\"Lifecycle state of a context compaction.\",\"anyOf\":[{\"description\":\"Compaction has started and has not finished.\",\"type\":\"string\",\"const\":\"in_progress\"},{\"description\":\"Compaction finished successfully.\",\"type\":\"string\",\"const\":\"completed\"},{\"description\":\"Compaction finished unsuccessfully.\",\"type\":\"string\",\"const\":\"failed\"},{\"description\":\"Compaction was cancelled before it finished.\",\"type\":\"string\",\"const\":\"cancelled\"},{\"title\":\"other\",\"description\":\"Custom or future compaction status.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Other unknown values are reserved for future ACP statuses.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(CompactionStatus, schemas::COMPACTION_STATUS_465E2C7E);
 /// A context compaction upsert. The first notification fixes the compaction's
 /// timeline position. Later updates with the same ID patch that entity in place.
 ///
@@ -14528,10 +14179,7 @@ pub struct CompactionState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CompactionUpdate,
-    "{\"description\":\"A context compaction upsert. The first notification fixes the compaction's\\ntimeline position. Later updates with the same ID patch that entity in place.\\n\\n`summary`, `error`, and `_meta` have patch semantics: omission leaves the\\nstored value unchanged, `null` clears it, and a concrete value replaces it.\\n`summary: []` also clears the summary. A concrete `_meta` object patches the\\nstored metadata by top-level key instead of replacing it.\",\"type\":\"object\",\"properties\":{\"compactionId\":{\"$ref\":\"#/$defs/CompactionId\",\"description\":\"The Agent-owned ID of this compaction, unique within the session.\"},\"status\":{\"$ref\":\"#/$defs/CompactionStatus\",\"description\":\"Current lifecycle status.\"},\"summary\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"description\":\"Complete replacement user-displayable summary content for the compaction.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"error\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable error details for the compaction.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"compactionId\",\"status\"]}"
-);
+runtime::schema::embedded_schema!(CompactionUpdate, schemas::COMPACTION_UPDATE_0FEE38AD);
 /// A content block appended to a compaction's summary. A first-seen ID creates
 /// an in-progress compaction. Chunks append in receive order.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -14583,8 +14231,7 @@ impl CompactionSummaryChunk {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CompactionSummaryChunk,
-    "{\"description\":\"A content block appended to a compaction's summary. A first-seen ID creates\\nan in-progress compaction. Chunks append in receive order.\",\"type\":\"object\",\"properties\":{\"compactionId\":{\"$ref\":\"#/$defs/CompactionId\",\"description\":\"ID of the compaction whose summary receives this content.\"},\"content\":{\"$ref\":\"#/$defs/ContentBlock\",\"description\":\"One content block to append.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis metadata is scoped to the chunk and does not patch stored metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"compactionId\",\"content\"]}"
+    CompactionSummaryChunk, schemas::COMPACTION_SUMMARY_CHUNK_1F36E931
 );
 /// Notification sent by the agent when a URL-based elicitation is complete.
 ///
@@ -14636,8 +14283,7 @@ impl CompleteElicitationNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CompleteElicitationNotification,
-    "{\"description\":\"Notification sent by the agent when a URL-based elicitation is complete.\\n\\nThis notification is not a foreground state update.\",\"type\":\"object\",\"properties\":{\"elicitationId\":{\"$ref\":\"#/$defs/ElicitationId\",\"description\":\"The ID of the elicitation that completed.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"elicitationId\"],\"x-method\":\"elicitation/complete\",\"x-side\":\"client\"}"
+    CompleteElicitationNotification, schemas::COMPLETE_ELICITATION_NOTIFICATION_0C1D371A
 );
 /// Allows either side to send an arbitrary notification that is not part of the ACP spec.
 /// Extension notifications provide a way to send one-way messages for custom functionality
@@ -14658,10 +14304,7 @@ impl From<::serde_json::Value> for ExtNotification {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ExtNotification,
-    "{\"description\":\"Allows either side to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\"}"
-);
+runtime::schema::embedded_schema!(ExtNotification, schemas::EXT_NOTIFICATION_062A2A24);
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -15172,27 +14815,19 @@ impl From<ExtRequest> for ClientRequestParams {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientRequest,
-    "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called at the beginning of the connection, before any other request, to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe Client may repeat it before its first other request. The latest successful\\n`initialize` is authoritative.\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"LoginAuthRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST call this method only\\nwith a method whose type defines a protocol-driven login flow, and MUST NOT\\ncall it when `authMethods` was omitted or empty.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides the authentication method ID that was advertised during initialization.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthRequest\"}]},{\"title\":\"LogoutAuthRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\\n\\nAfter a successful logout, authentication-gated requests require the\\nclient to complete an advertised authentication flow again. There is no\\nguarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `session.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session.\\n\\nThe agent should resume the session context, allowing the conversation\\nto continue. If `replayFrom` is set, the agent should replay\\nretained conversation history before responding.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThe Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the\\nsession's background work, and then free the resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"CancelToolCallRequest\",\"description\":\"Cancels one tool call without cancelling the rest of the session's work.\\n\\nThis method is only available while the tool call advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A final `tool_call_update`\\nconfirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallRequest\"}]},{\"title\":\"CancelTerminalRequest\",\"description\":\"Stops one terminal's process without cancelling the rest of the session's work.\\n\\nThis method is only available while the terminal advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A `terminal_update` with\\n`exitStatus` confirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nAcceptance means adding a logical user message with an ID and a position\\nrelative to other messages in the ACP conversation, not receipt or queueing.\\nThe Agent MUST return the inserted message's ID without waiting for\\nprocessing to finish.\\n\\nThe Agent reports the user message with the same ID through `session/update`.\\nThis notification may arrive before or after the response, but neither may\\nprecede insertion. Processing state, output, tool calls, and completion are\\nalso reported through session updates.\\n\\nAn error response means the user message was not inserted. Once it is\\ninserted, the Agent MUST NOT answer with an error, even if the work fails\\nbefore the response is sent. It ends that work with the `error` stop reason.\\n\\nA rejected submission produces no user-message updates. Foreground state\\nfollows its normal lifecycle independently of the request outcome:\\n`running` may precede insertion, and rejection alone does not imply `idle`.\\n\\nSee protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}"
-);
+runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_4D00672F);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientRequest,
-    "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called at the beginning of the connection, before any other request, to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe Client may repeat it before its first other request. The latest successful\\n`initialize` is authoritative.\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"LoginAuthRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST call this method only\\nwith a method whose type defines a protocol-driven login flow, and MUST NOT\\ncall it when `authMethods` was omitted or empty.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides the authentication method ID that was advertised during initialization.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthRequest\"}]},{\"title\":\"ListProvidersRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nLists providers that can be configured by the client.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersRequest\"}]},{\"title\":\"SetProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nReplaces the configuration for a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderRequest\"}]},{\"title\":\"DisableProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nDisables a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderRequest\"}]},{\"title\":\"LogoutAuthRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\\n\\nAfter a successful logout, authentication-gated requests require the\\nclient to complete an advertised authentication flow again. There is no\\nguarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthRequest\"}]},{\"title\":\"AuthStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nQueries the agent's current authentication state.\\n\\nThis method is only available if the agent advertises the `auth.status` capability.\\nIt MUST NOT change any agent state, and agents MUST NOT reject it with `auth_required`.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/draft/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `session.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ForkSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nForks an existing session to create a new independent session.\\n\\nThis method is only available if the agent advertises the `session.fork` capability.\\n\\nThe agent should create a new session with the same conversation context as the\\noriginal, allowing operations like generating summaries without affecting the\\noriginal session's history.\\n\\nAs with `session/new`, the forked session is active once the agent responds,\\nset up with the request's `cwd`, `additionalDirectories`, and `mcpServers`.\\nThe client can prompt it without calling `session/resume` first.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionRequest\"}]},{\"title\":\"ArchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nArchives a session, hiding it from default `session/list` results.\\n\\nThis method is only available if the agent advertises the `session.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionRequest\"}]},{\"title\":\"UnarchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnarchives a session, returning it to default `session/list` results.\\n\\nThis method is only available if the agent advertises the `session.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionRequest\"}]},{\"title\":\"SessionStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nChecks whether the Agent has a session in memory, without changing it.\\n\\nThis method is only available if the agent advertises the `session.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusRequest\"}]},{\"title\":\"SetSessionTitleRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSets the title of a session.\\n\\nThis method is only available if the agent advertises the `session.title` capability.\\n\\nThe session does not need to be active on the connection. The agent stores the\\ntitle and returns the stored title, which may be normalized.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session.\\n\\nThe agent should resume the session context, allowing the conversation\\nto continue. If `replayFrom` is set, the agent should replay\\nretained conversation history before responding.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThe Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the\\nsession's background work, and then free the resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"CancelToolCallRequest\",\"description\":\"Cancels one tool call without cancelling the rest of the session's work.\\n\\nThis method is only available while the tool call advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A final `tool_call_update`\\nconfirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallRequest\"}]},{\"title\":\"CancelTerminalRequest\",\"description\":\"Stops one terminal's process without cancelling the rest of the session's work.\\n\\nThis method is only available while the terminal advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A `terminal_update` with\\n`exitStatus` confirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nAcceptance means adding a logical user message with an ID and a position\\nrelative to other messages in the ACP conversation, not receipt or queueing.\\nThe Agent MUST return the inserted message's ID without waiting for\\nprocessing to finish.\\n\\nThe Agent reports the user message with the same ID through `session/update`.\\nThis notification may arrive before or after the response, but neither may\\nprecede insertion. Processing state, output, tool calls, and completion are\\nalso reported through session updates.\\n\\nAn error response means the user message was not inserted. Once it is\\ninserted, the Agent MUST NOT answer with an error, even if the work fails\\nbefore the response is sent. It ends that work with the `error` stop reason.\\n\\nA rejected submission produces no user-message updates. Foreground state\\nfollows its normal lifecycle independently of the request outcome:\\n`running` may precede insertion, and rejection alone does not imply `idle`.\\n\\nSee protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}"
-);
+runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_0FA7C777);
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientRequestParams,
-    "{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called at the beginning of the connection, before any other request, to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe Client may repeat it before its first other request. The latest successful\\n`initialize` is authoritative.\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"LoginAuthRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST call this method only\\nwith a method whose type defines a protocol-driven login flow, and MUST NOT\\ncall it when `authMethods` was omitted or empty.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides the authentication method ID that was advertised during initialization.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthRequest\"}]},{\"title\":\"LogoutAuthRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\\n\\nAfter a successful logout, authentication-gated requests require the\\nclient to complete an advertised authentication flow again. There is no\\nguarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `session.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session.\\n\\nThe agent should resume the session context, allowing the conversation\\nto continue. If `replayFrom` is set, the agent should replay\\nretained conversation history before responding.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThe Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the\\nsession's background work, and then free the resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"CancelToolCallRequest\",\"description\":\"Cancels one tool call without cancelling the rest of the session's work.\\n\\nThis method is only available while the tool call advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A final `tool_call_update`\\nconfirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallRequest\"}]},{\"title\":\"CancelTerminalRequest\",\"description\":\"Stops one terminal's process without cancelling the rest of the session's work.\\n\\nThis method is only available while the terminal advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A `terminal_update` with\\n`exitStatus` confirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nAcceptance means adding a logical user message with an ID and a position\\nrelative to other messages in the ACP conversation, not receipt or queueing.\\nThe Agent MUST return the inserted message's ID without waiting for\\nprocessing to finish.\\n\\nThe Agent reports the user message with the same ID through `session/update`.\\nThis notification may arrive before or after the response, but neither may\\nprecede insertion. Processing state, output, tool calls, and completion are\\nalso reported through session updates.\\n\\nAn error response means the user message was not inserted. Once it is\\ninserted, the Agent MUST NOT answer with an error, even if the work fails\\nbefore the response is sent. It ends that work with the `error` stop reason.\\n\\nA rejected submission produces no user-message updates. Foreground state\\nfollows its normal lifecycle independently of the request outcome:\\n`running` may precede insertion, and rejection alone does not imply `idle`.\\n\\nSee protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}"
+    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_711F403D
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientRequestParams,
-    "{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called at the beginning of the connection, before any other request, to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe Client may repeat it before its first other request. The latest successful\\n`initialize` is authoritative.\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"LoginAuthRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST call this method only\\nwith a method whose type defines a protocol-driven login flow, and MUST NOT\\ncall it when `authMethods` was omitted or empty.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides the authentication method ID that was advertised during initialization.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthRequest\"}]},{\"title\":\"ListProvidersRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nLists providers that can be configured by the client.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersRequest\"}]},{\"title\":\"SetProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nReplaces the configuration for a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderRequest\"}]},{\"title\":\"DisableProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nDisables a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderRequest\"}]},{\"title\":\"LogoutAuthRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\\n\\nAfter a successful logout, authentication-gated requests require the\\nclient to complete an advertised authentication flow again. There is no\\nguarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthRequest\"}]},{\"title\":\"AuthStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nQueries the agent's current authentication state.\\n\\nThis method is only available if the agent advertises the `auth.status` capability.\\nIt MUST NOT change any agent state, and agents MUST NOT reject it with `auth_required`.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/draft/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `session.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ForkSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nForks an existing session to create a new independent session.\\n\\nThis method is only available if the agent advertises the `session.fork` capability.\\n\\nThe agent should create a new session with the same conversation context as the\\noriginal, allowing operations like generating summaries without affecting the\\noriginal session's history.\\n\\nAs with `session/new`, the forked session is active once the agent responds,\\nset up with the request's `cwd`, `additionalDirectories`, and `mcpServers`.\\nThe client can prompt it without calling `session/resume` first.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionRequest\"}]},{\"title\":\"ArchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nArchives a session, hiding it from default `session/list` results.\\n\\nThis method is only available if the agent advertises the `session.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionRequest\"}]},{\"title\":\"UnarchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnarchives a session, returning it to default `session/list` results.\\n\\nThis method is only available if the agent advertises the `session.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionRequest\"}]},{\"title\":\"SessionStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nChecks whether the Agent has a session in memory, without changing it.\\n\\nThis method is only available if the agent advertises the `session.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusRequest\"}]},{\"title\":\"SetSessionTitleRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSets the title of a session.\\n\\nThis method is only available if the agent advertises the `session.title` capability.\\n\\nThe session does not need to be active on the connection. The agent stores the\\ntitle and returns the stored title, which may be normalized.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session.\\n\\nThe agent should resume the session context, allowing the conversation\\nto continue. If `replayFrom` is set, the agent should replay\\nretained conversation history before responding.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThe Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the\\nsession's background work, and then free the resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"CancelToolCallRequest\",\"description\":\"Cancels one tool call without cancelling the rest of the session's work.\\n\\nThis method is only available while the tool call advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A final `tool_call_update`\\nconfirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallRequest\"}]},{\"title\":\"CancelTerminalRequest\",\"description\":\"Stops one terminal's process without cancelling the rest of the session's work.\\n\\nThis method is only available while the terminal advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A `terminal_update` with\\n`exitStatus` confirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nAcceptance means adding a logical user message with an ID and a position\\nrelative to other messages in the ACP conversation, not receipt or queueing.\\nThe Agent MUST return the inserted message's ID without waiting for\\nprocessing to finish.\\n\\nThe Agent reports the user message with the same ID through `session/update`.\\nThis notification may arrive before or after the response, but neither may\\nprecede insertion. Processing state, output, tool calls, and completion are\\nalso reported through session updates.\\n\\nAn error response means the user message was not inserted. Once it is\\ninserted, the Agent MUST NOT answer with an error, even if the work fails\\nbefore the response is sent. It ends that work with the `error` stop reason.\\n\\nA rejected submission produces no user-message updates. Foreground state\\nfollows its normal lifecycle independently of the request outcome:\\n`running` may precede insertion, and rejection alone does not imply `idle`.\\n\\nSee protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}"
+    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_C315DA1D
 );
 /// Request parameters for the initialize method.
 ///
@@ -15265,8 +14900,7 @@ impl InitializeRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeRequest,
-    "{\"description\":\"Request parameters for the initialize method.\\n\\nSent by the client to establish connection and negotiate capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"type\":\"object\",\"properties\":{\"protocolVersion\":{\"$ref\":\"#/$defs/ProtocolVersion\",\"description\":\"The latest protocol version supported by the client.\"},\"info\":{\"$ref\":\"#/$defs/Implementation\",\"description\":\"Information about the implementation sending this initialize request.\"},\"capabilities\":{\"$ref\":\"#/$defs/ClientCapabilities\",\"description\":\"Capabilities supported by the client.\",\"default\":{},\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"protocolVersion\",\"info\"],\"x-method\":\"initialize\",\"x-side\":\"agent\"}"
+    InitializeRequest, schemas::INITIALIZE_REQUEST_B30D2F90
 );
 /// Capabilities supported by the client.
 ///
@@ -15349,8 +14983,7 @@ impl ClientCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientCapabilities,
-    "{\"description\":\"Capabilities supported by the client.\\n\\nAdvertised during initialization to inform the agent about\\navailable features and methods.\\n\\nSee protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities)\",\"type\":\"object\",\"properties\":{\"auth\":{\"anyOf\":[{\"$ref\":\"#/$defs/ClientAuthCapabilities\"},{\"type\":\"null\"}],\"description\":\"Authentication capabilities supported by the client.\\nDetermines which authentication method types the agent may include\\nin its `InitializeResponse`.\\n\\nOptional. Omitted and `null` are equivalent and mean the client does not advertise any\\nauthentication-method extensions.\",\"x-deserialize-default-on-error\":true},\"elicitation\":{\"anyOf\":[{\"$ref\":\"#/$defs/ElicitationCapabilities\"},{\"type\":\"null\"}],\"description\":\"Elicitation capabilities supported by the client.\\nDetermines which elicitation modes the agent may use.\\n\\nOptional. Omitted and `null` are equivalent and mean the client does not advertise\\nelicitation support.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ClientCapabilities, schemas::CLIENT_CAPABILITIES_19828975
 );
 /// Authentication capabilities supported by the client.
 ///
@@ -15417,8 +15050,7 @@ impl ClientAuthCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientAuthCapabilities,
-    "{\"description\":\"Authentication capabilities supported by the client.\\n\\nAdvertised during initialization to inform the agent which authentication\\nmethod types the client can handle. This governs opt-in types that require\\nadditional client-side support.\",\"type\":\"object\",\"properties\":{\"terminal\":{\"anyOf\":[{\"$ref\":\"#/$defs/TerminalAuthCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the client supports `terminal` authentication methods.\\n\\nOptional. Omitted and `null` are equivalent and mean the client does not advertise support.\\nThe client should supply `{}` only when it can reproduce the configured\\nagent invocation in an interactive terminal. Supplying `{}` means the\\nagent may include `terminal` entries in its authentication methods.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ClientAuthCapabilities, schemas::CLIENT_AUTH_CAPABILITIES_27AE4938
 );
 /// Capabilities for terminal authentication methods.
 ///
@@ -15469,8 +15101,7 @@ impl TerminalAuthCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalAuthCapabilities,
-    "{\"description\":\"Capabilities for terminal authentication methods.\\n\\nSupplying `{}` means the client can reproduce the configured agent\\ninvocation in an interactive terminal and supports terminal authentication\\nmethods.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    TerminalAuthCapabilities, schemas::TERMINAL_AUTH_CAPABILITIES_BEF552AA
 );
 /// Elicitation capabilities supported by the client.
 #[derive(
@@ -15545,8 +15176,7 @@ impl ElicitationCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationCapabilities,
-    "{\"description\":\"Elicitation capabilities supported by the client.\",\"type\":\"object\",\"properties\":{\"form\":{\"anyOf\":[{\"$ref\":\"#/$defs/ElicitationFormCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the client supports form-based elicitation.\\n\\nOptional. Omitted and `null` are equivalent and mean form support is not advertised.\\nSupplying `{}` explicitly advertises form support.\",\"x-deserialize-default-on-error\":true},\"url\":{\"anyOf\":[{\"$ref\":\"#/$defs/ElicitationUrlCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the client supports URL-based elicitation.\\n\\nOptional. Omitted and `null` are equivalent and mean the client does not advertise support.\\nSupplying `{}` means the client supports URL-based elicitation.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ElicitationCapabilities, schemas::ELICITATION_CAPABILITIES_CEC32BA8
 );
 /// Form-based elicitation capabilities.
 ///
@@ -15595,8 +15225,7 @@ impl ElicitationFormCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationFormCapabilities,
-    "{\"description\":\"Form-based elicitation capabilities.\\n\\nSupplying `{}` means the client supports form-based elicitation.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ElicitationFormCapabilities, schemas::ELICITATION_FORM_CAPABILITIES_085EB3C3
 );
 /// URL-based elicitation capabilities.
 ///
@@ -15645,8 +15274,7 @@ impl ElicitationUrlCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationUrlCapabilities,
-    "{\"description\":\"URL-based elicitation capabilities.\\n\\nSupplying `{}` means the client supports URL-based elicitation.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ElicitationUrlCapabilities, schemas::ELICITATION_URL_CAPABILITIES_0DA0DA8F
 );
 /// Request parameters for the `auth/login` method.
 ///
@@ -15703,8 +15331,7 @@ impl LoginAuthRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LoginAuthRequest,
-    "{\"description\":\"Request parameters for the `auth/login` method.\\n\\nSpecifies which authentication method to use.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\",\"type\":\"object\",\"properties\":{\"methodId\":{\"$ref\":\"#/$defs/AuthMethodId\",\"description\":\"The ID of the authentication method to use.\\nMust be one of the methods advertised in the initialize response.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"methodId\"],\"x-method\":\"auth/login\",\"x-side\":\"agent\"}"
+    LoginAuthRequest, schemas::LOGIN_AUTH_REQUEST_5E0AE2F8
 );
 /// Request parameters for the `auth/logout` method.
 ///
@@ -15763,8 +15390,7 @@ impl LogoutAuthRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LogoutAuthRequest,
-    "{\"description\":\"Request parameters for the `auth/logout` method.\\n\\nTerminates the current authenticated session.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"auth/logout\",\"x-side\":\"agent\"}"
+    LogoutAuthRequest, schemas::LOGOUT_AUTH_REQUEST_509393E0
 );
 /// Request parameters for creating a new session.
 ///
@@ -15872,14 +15498,12 @@ impl NewSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NewSessionRequest,
-    "{\"description\":\"Request parameters for creating a new session.\\n\\nSee protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)\",\"type\":\"object\",\"properties\":{\"cwd\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"description\":\"Additional workspace roots for this session. Each path must be absolute.\\n\\nThese expand the session's workspace scope without changing `cwd`, which\\nremains the base for relative paths. When omitted or empty, no\\nadditional roots are activated for the new session.\",\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"description\":\"List of MCP (Model Context Protocol) servers the agent should connect to.\",\"x-deserialize-default-on-null\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"cwd\"],\"x-method\":\"session/new\",\"x-side\":\"agent\"}"
+    NewSessionRequest, schemas::NEW_SESSION_REQUEST_52440F1C
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NewSessionRequest,
-    "{\"description\":\"Request parameters for creating a new session.\\n\\nSee protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/draft/session-setup#creating-a-session)\",\"type\":\"object\",\"properties\":{\"cwd\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"description\":\"Additional workspace roots for this session. Each path must be absolute.\\n\\nThese expand the session's workspace scope without changing `cwd`, which\\nremains the base for relative paths. When omitted or empty, no\\nadditional roots are activated for the new session.\",\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"description\":\"List of MCP (Model Context Protocol) servers the agent should connect to.\",\"x-deserialize-default-on-null\":true},\"systemPrompt\":{\"anyOf\":[{\"$ref\":\"#/$defs/SystemPrompt\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem-level instructions for the new session.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent uses its\\nown default instructions. Clients MUST only send this when the Agent\\nadvertises `session.systemPrompt`.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"cwd\"],\"x-method\":\"session/new\",\"x-side\":\"agent\"}"
+    NewSessionRequest, schemas::NEW_SESSION_REQUEST_E14CD3F1
 );
 /// Configuration for connecting to an MCP (Model Context Protocol) server.
 ///
@@ -16009,16 +15633,10 @@ impl From<McpServerStdio> for McpServer {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpServer,
-    "{\"description\":\"Configuration for connecting to an MCP (Model Context Protocol) server.\\n\\nMCP servers provide tools and context that the agent can use when\\nprocessing prompts.\\n\\nSee protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/session-setup#mcp-servers)\",\"anyOf\":[{\"description\":\"HTTP transport configuration\\n\\nOnly available when the Agent capabilities include `session.mcp.http`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerHttp\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"]},{\"description\":\"Stdio transport configuration\\n\\nOnly available when the Agent capabilities include `session.mcp.stdio`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerStdio\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"stdio\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future MCP server transport configuration.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this transport should preserve the raw\\npayload when storing, replaying, proxying, or forwarding session setup\\ndata. Agents MUST reject a request with a transport they do not support\\nwith `-32602`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future MCP server transport type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"stdio\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_18DD0CF1);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpServer,
-    "{\"description\":\"Configuration for connecting to an MCP (Model Context Protocol) server.\\n\\nMCP servers provide tools and context that the agent can use when\\nprocessing prompts.\\n\\nSee protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/draft/session-setup#mcp-servers)\",\"anyOf\":[{\"description\":\"HTTP transport configuration\\n\\nOnly available when the Agent capabilities include `session.mcp.http`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerHttp\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nACP transport configuration\\n\\nOnly available when the Agent capabilities include `session.mcp.acp`.\\nThe MCP server is provided by an ACP component and communicates over the ACP channel.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerAcp\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"acp\"}},\"required\":[\"type\"]},{\"description\":\"Stdio transport configuration\\n\\nOnly available when the Agent capabilities include `session.mcp.stdio`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerStdio\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"stdio\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future MCP server transport configuration.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this transport should preserve the raw\\npayload when storing, replaying, proxying, or forwarding session setup\\ndata. Agents MUST reject a request with a transport they do not support\\nwith `-32602`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future MCP server transport type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"acp\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"stdio\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_48BABB81);
 /// An HTTP header to set when making requests to the MCP server.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -16062,10 +15680,7 @@ impl HttpHeader {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    HttpHeader,
-    "{\"description\":\"An HTTP header to set when making requests to the MCP server.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"The name of the HTTP header.\"},\"value\":{\"type\":\"string\",\"description\":\"The value to set for the HTTP header.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"value\"]}"
-);
+runtime::schema::embedded_schema!(HttpHeader, schemas::HTTP_HEADER_C355C46B);
 /// HTTP transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -16122,10 +15737,7 @@ impl McpServerHttp {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpServerHttp,
-    "{\"description\":\"HTTP transport configuration for MCP.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"Human-readable name identifying this MCP server.\"},\"url\":{\"type\":\"string\",\"format\":\"uri\",\"description\":\"URL to the MCP server.\"},\"headers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/HttpHeader\"},\"description\":\"HTTP headers to set when making requests to the MCP server. Headers the MCP transport\\ndefines are owned by the transport, and Agents use the transport's values for them.\",\"x-deserialize-default-on-null\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"url\"]}"
-);
+runtime::schema::embedded_schema!(McpServerHttp, schemas::MCP_SERVER_HTTP_35331CE8);
 /// Stdio transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -16190,10 +15802,7 @@ impl McpServerStdio {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpServerStdio,
-    "{\"description\":\"Stdio transport configuration for MCP.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"Human-readable name identifying this MCP server.\"},\"command\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"Absolute path to the MCP server executable.\"},\"args\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Command-line arguments to pass to the MCP server.\",\"x-deserialize-default-on-null\":true},\"env\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/EnvVariable\"},\"description\":\"Environment variables to set when launching the MCP server. Names SHOULD be unique.\\nAgents MAY reject duplicates with `-32602`, and otherwise the last entry wins.\",\"x-deserialize-default-on-null\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"command\"]}"
-);
+runtime::schema::embedded_schema!(McpServerStdio, schemas::MCP_SERVER_STDIO_F4E37941);
 /// Request parameters for listing existing sessions.
 #[derive(
     Debug,
@@ -16294,14 +15903,12 @@ impl ListSessionsRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListSessionsRequest,
-    "{\"description\":\"Request parameters for listing existing sessions.\",\"type\":\"object\",\"properties\":{\"cwd\":{\"anyOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"},{\"type\":\"null\"}],\"description\":\"Filter sessions by working directory. Must be an absolute path.\\n\\nOnly sessions whose `cwd` is this same directory match. Subdirectories and\\n`additionalDirectories` don't. Agents MAY normalize paths when comparing.\\n\\nOmitted and `null` are equivalent and mean sessions are not filtered by working directory.\"},\"cursor\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionListCursor\"},{\"type\":\"null\"}],\"description\":\"Opaque cursor token from a previous response's nextCursor field for cursor-based pagination\\n\\nOmitted and `null` are equivalent and mean the first page is requested.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/list\",\"x-side\":\"agent\"}"
+    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_3E73897D
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListSessionsRequest,
-    "{\"description\":\"Request parameters for listing existing sessions.\",\"type\":\"object\",\"properties\":{\"cwd\":{\"anyOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"},{\"type\":\"null\"}],\"description\":\"Filter sessions by working directory. Must be an absolute path.\\n\\nOnly sessions whose `cwd` is this same directory match. Subdirectories and\\n`additionalDirectories` don't. Agents MAY normalize paths when comparing.\\n\\nOmitted and `null` are equivalent and mean sessions are not filtered by working directory.\"},\"cursor\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionListCursor\"},{\"type\":\"null\"}],\"description\":\"Opaque cursor token from a previous response's nextCursor field for cursor-based pagination\\n\\nOmitted and `null` are equivalent and mean the first page is requested.\"},\"archived\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionArchiveFilter\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nFilter sessions by archive state.\\n\\nOptional. Omitted and `null` are equivalent and mean `exclude`. Only send this when\\nthe Agent advertises the `session.archive` capability. The filter combines with `cwd` and\\napplies before pagination. Clients keep the same value when following `nextCursor`.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/list\",\"x-side\":\"agent\"}"
+    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_1D427387
 );
 /// Request parameters for deleting an existing session from `session/list`.
 ///
@@ -16353,8 +15960,7 @@ impl DeleteSessionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DeleteSessionRequest,
-    "{\"description\":\"Request parameters for deleting an existing session from `session/list`.\\n\\nOnly available if the Agent supports the `session.delete` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to delete.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/delete\",\"x-side\":\"agent\"}"
+    DeleteSessionRequest, schemas::DELETE_SESSION_REQUEST_A96A6E8C
 );
 /// Request parameters for resuming an existing session.
 ///
@@ -16500,14 +16106,12 @@ impl ResumeSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ResumeSessionRequest,
-    "{\"description\":\"Request parameters for resuming an existing session.\\n\\nResumes an existing session and optionally replays retained conversation\\nhistory according to `replayFrom`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to resume.\"},\"cwd\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"The working directory for this session. Must be an absolute path.\\n\\nClients MUST send the session's working directory. Agents MAY reject a different directory\\nwith `-32602`, and MAY normalize paths when comparing.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the resumed\\nsession. It may differ from any previously used or reported list as long as\\nthe request `cwd` matches the session's `cwd`.\",\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"description\":\"List of MCP servers to connect to for this session.\\n\\nThe complete set of Client-provided servers. Omitted and `[]` mean none. Agents SHOULD\\nNOT restore servers from earlier requests.\",\"x-deserialize-default-on-null\":true},\"replayFrom\":{\"anyOf\":[{\"$ref\":\"#/$defs/ReplayFrom\"},{\"type\":\"null\"}],\"description\":\"Inclusive cursor describing where conversation replay should begin.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent should resume without\\nreplaying previous conversation history. Replay cursors are inclusive:\\nreplay includes the position identified by the cursor. Supplying\\n`{ \\\"type\\\": \\\"start\\\" }` means the Agent should replay all retained\\nconversation history before responding.\\n\\nAgents MUST reject unsupported cursor types or malformed cursor values\\nwith `-32602` (Invalid params), rather than substituting another cursor\\nor resuming without replay.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"cwd\"],\"x-method\":\"session/resume\",\"x-side\":\"agent\"}"
+    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_2C5005A2
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ResumeSessionRequest,
-    "{\"description\":\"Request parameters for resuming an existing session.\\n\\nResumes an existing session and optionally replays retained conversation\\nhistory according to `replayFrom`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to resume.\"},\"cwd\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"The working directory for this session. Must be an absolute path.\\n\\nClients MUST send the session's working directory. Agents MAY reject a different directory\\nwith `-32602`, and MAY normalize paths when comparing.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the resumed\\nsession. It may differ from any previously used or reported list as long as\\nthe request `cwd` matches the session's `cwd`.\",\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"description\":\"List of MCP servers to connect to for this session.\\n\\nThe complete set of Client-provided servers. Omitted and `[]` mean none. Agents SHOULD\\nNOT restore servers from earlier requests.\",\"x-deserialize-default-on-null\":true},\"replayFrom\":{\"anyOf\":[{\"$ref\":\"#/$defs/ReplayFrom\"},{\"type\":\"null\"}],\"description\":\"Inclusive cursor describing where conversation replay should begin.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent should resume without\\nreplaying previous conversation history. Replay cursors are inclusive:\\nreplay includes the position identified by the cursor. Supplying\\n`{ \\\"type\\\": \\\"start\\\" }` means the Agent should replay all retained\\nconversation history before responding.\\n\\nAgents MUST reject unsupported cursor types or malformed cursor values\\nwith `-32602` (Invalid params), rather than substituting another cursor\\nor resuming without replay.\"},\"systemPrompt\":{\"anyOf\":[{\"$ref\":\"#/$defs/SystemPrompt\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem-level instructions for the resumed session.\\n\\nOptional. Omitted and `null` are equivalent. The Agent may then keep a\\nsystem prompt it stored with the session or use its default instructions.\\nClients MUST only send this when the Agent advertises\\n`session.systemPrompt`, and SHOULD send the same value they used when the\\nsession was created.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"cwd\"],\"x-method\":\"session/resume\",\"x-side\":\"agent\"}"
+    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_A6E543FF
 );
 /// Inclusive cursor describing where replayed session history should begin.
 ///
@@ -16594,10 +16198,7 @@ impl From<ReplayFromStart> for ReplayFrom {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ReplayFrom,
-    "{\"description\":\"Inclusive cursor describing where replayed session history should begin.\\n\\nReplay includes the position identified by the cursor.\",\"anyOf\":[{\"description\":\"Replay all retained conversation history from its first replayable entry.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ReplayFromStart\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"start\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future replay cursor.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nIntermediaries SHOULD preserve the raw payload when storing, replaying,\\nproxying, or forwarding requests. Agents that do not support this cursor\\nMUST reject the request with `-32602` (Invalid params), rather than\\nsubstituting another cursor or resuming without replay.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future replay cursor type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"start\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
-);
+runtime::schema::embedded_schema!(ReplayFrom, schemas::REPLAY_FROM_4946E5DA);
 /// Inclusive replay cursor requesting replay from the start of retained conversation history.
 #[derive(
     Debug,
@@ -16642,10 +16243,7 @@ impl ReplayFromStart {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ReplayFromStart,
-    "{\"description\":\"Inclusive replay cursor requesting replay from the start of retained conversation history.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
-);
+runtime::schema::embedded_schema!(ReplayFromStart, schemas::REPLAY_FROM_START_62EB1A38);
 /// Request parameters for closing an active session.
 ///
 /// The Agent MUST cancel any ongoing work related to the session as if `session/cancel`
@@ -16713,8 +16311,7 @@ impl CloseSessionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CloseSessionRequest,
-    "{\"description\":\"Request parameters for closing an active session.\\n\\nThe Agent MUST cancel any ongoing work related to the session as if `session/cancel`\\nwas called, then free the resources associated with the session. Unlike `session/cancel`,\\nclosing also stops the session's background work. After the close response, the Agent\\nsends no other messages for the session on that connection.\\n\\nClosing a session that does not exist or is not active SHOULD succeed, and Clients SHOULD\\ntreat a `-32002` response as a successful close.\\n\\nWhen closing cancels active foreground work, the Agent MUST send the final\\nupdates for that work and the idle `state_update` with `stopReason: \\\"cancelled\\\"`\\nbefore responding successfully to `session/close`. Closing an idle session\\ndoes not itself require another idle update.\\n\\nClosing also cancels pending `session/prompt` requests whose messages have not\\nbeen inserted, including held prompts. If closing prevents a prompt's user message from being inserted, the\\nAgent MUST answer that request with `-32800` (Request Cancelled). If the message\\nhas already been inserted, the Agent MUST respond successfully with its\\n`messageId`. Prompt responses need not precede the close response.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to close.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/close\",\"x-side\":\"agent\"}"
+    CloseSessionRequest, schemas::CLOSE_SESSION_REQUEST_F9973016
 );
 /// Request parameters for cancelling one tool call.
 ///
@@ -16782,8 +16379,7 @@ impl CancelToolCallRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelToolCallRequest,
-    "{\"description\":\"Request parameters for cancelling one tool call.\\n\\nClients MUST NOT send it unless the tool call currently advertises `capabilities.cancel`.\\n\\nThe Agent responds once it has accepted the cancellation. The response does not mean\\nthe work has stopped. The Agent confirms it with a `tool_call_update` to a final\\nstatus: normally `cancelled`, or `completed` or `failed` if the work finished first.\\n\\nThe Agent responds with `-32602` if the tool call is unknown, already final, or not\\ncancellable. Cancelling a tool call does not change the foreground state by itself.\\n\\nSee protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session that owns the tool call.\"},\"toolCallId\":{\"$ref\":\"#/$defs/ToolCallId\",\"description\":\"The ID of the tool call to cancel.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"toolCallId\"],\"x-method\":\"tool_call/cancel\",\"x-side\":\"agent\"}"
+    CancelToolCallRequest, schemas::CANCEL_TOOL_CALL_REQUEST_B4A93576
 );
 /// Request parameters for cancelling one terminal.
 ///
@@ -16852,8 +16448,7 @@ impl CancelTerminalRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelTerminalRequest,
-    "{\"description\":\"Request parameters for cancelling one terminal.\\n\\nClients MUST NOT send it unless the terminal currently advertises `capabilities.cancel`.\\n\\nThe Agent responds once it has accepted the cancellation. The response does not mean\\nthe work has stopped. The Agent confirms it with a `terminal_update` that sets\\n`exitStatus`. Cancelling stops the process but does not release the terminal, and does\\nnot change the status of a tool call that references it.\\n\\nThe Agent responds with `-32602` if the terminal is unknown, has already exited, or is not\\ncancellable. Cancelling a terminal does not change the foreground state by itself.\\n\\nSee protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session that owns the terminal.\"},\"terminalId\":{\"$ref\":\"#/$defs/TerminalId\",\"description\":\"The ID of the terminal to cancel.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"terminalId\"],\"x-method\":\"terminal/cancel\",\"x-side\":\"agent\"}"
+    CancelTerminalRequest, schemas::CANCEL_TERMINAL_REQUEST_1D1B22B0
 );
 /// Request parameters for setting a session configuration option.
 ///
@@ -16916,8 +16511,7 @@ impl SetSessionConfigOptionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionConfigOptionRequest,
-    "{\"description\":\"Request parameters for setting a session configuration option.\\n\\nAgents MUST support this method for any session where they advertise config options.\\nAgents MUST reject an unknown `configId` or invalid value with `-32602` and leave the\\nconfiguration unchanged.\\n\\nSee protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to set the configuration option for.\"},\"configId\":{\"$ref\":\"#/$defs/SessionConfigId\",\"description\":\"The ID of the configuration option to set.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"configId\"],\"anyOf\":[{\"description\":\"A `SessionConfigValueId` string value (`type: \\\"id\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"id\"},\"value\":{\"$ref\":\"#/$defs/SessionConfigValueId\",\"description\":\"The value ID.\"}},\"required\":[\"type\",\"value\"]},{\"description\":\"A boolean value (`type: \\\"boolean\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"},\"value\":{\"type\":\"boolean\",\"description\":\"The boolean value.\"}},\"required\":[\"type\",\"value\"]},{\"title\":\"other\",\"description\":\"Custom or future session configuration option value payload.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAgents MUST reject a `session/set_config_option` request with a value type\\nthey do not support with `-32602`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future session configuration option value type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"},\"value\":{\"description\":\"Raw value payload for the custom or future value type.\"}},\"required\":[\"type\",\"value\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"id\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}],\"x-method\":\"session/set_config_option\",\"x-side\":\"agent\"}"
+    SetSessionConfigOptionRequest, schemas::SET_SESSION_CONFIG_OPTION_REQUEST_19A73245
 );
 /// The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -17029,7 +16623,7 @@ for SetSessionConfigOptionRequestType {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SetSessionConfigOptionRequestType,
-    "{\"description\":\"The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.\",\"anyOf\":[{\"description\":\"A `SessionConfigValueId` string value (`type: \\\"id\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"id\"},\"value\":{\"$ref\":\"#/$defs/SessionConfigValueId\",\"description\":\"The value ID.\"}},\"required\":[\"type\",\"value\"]},{\"description\":\"A boolean value (`type: \\\"boolean\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"},\"value\":{\"type\":\"boolean\",\"description\":\"The boolean value.\"}},\"required\":[\"type\",\"value\"]},{\"title\":\"other\",\"description\":\"Custom or future session configuration option value payload.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAgents MUST reject a `session/set_config_option` request with a value type\\nthey do not support with `-32602`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future session configuration option value type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"},\"value\":{\"description\":\"Raw value payload for the custom or future value type.\"}},\"required\":[\"type\",\"value\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"id\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}"
+    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_FCE936EE
 );
 /// A `SessionConfigValueId` string value (`type: "id"`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -17054,7 +16648,7 @@ impl SetSessionConfigOptionRequestTypeId {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SetSessionConfigOptionRequestTypeId,
-    "{\"description\":\"A `SessionConfigValueId` string value (`type: \\\"id\\\"`).\",\"type\":\"object\",\"properties\":{\"value\":{\"$ref\":\"#/$defs/SessionConfigValueId\",\"description\":\"The value ID.\"}},\"required\":[\"value\"]}"
+    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_ID_34D615A2
 );
 /// A boolean value (`type: "boolean"`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -17079,7 +16673,7 @@ impl SetSessionConfigOptionRequestTypeBoolean {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SetSessionConfigOptionRequestTypeBoolean,
-    "{\"description\":\"A boolean value (`type: \\\"boolean\\\"`).\",\"type\":\"object\",\"properties\":{\"value\":{\"type\":\"boolean\",\"description\":\"The boolean value.\"}},\"required\":[\"value\"]}"
+    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_BOOLEAN_4DA83B01
 );
 /// Request parameters for sending a user prompt to the agent.
 ///
@@ -17169,10 +16763,7 @@ impl PromptRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PromptRequest,
-    "{\"description\":\"Request parameters for sending a user prompt to the agent.\\n\\nContains the user's message and any additional context.\\n\\nSee protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to send this user message to\"},\"prompt\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"minItems\":1,\"description\":\"The blocks of content that compose the user's message.\\n\\nAs a baseline, the Agent MUST support `text` and `resource_link` content blocks,\\nwhile other variants are optionally enabled via `PromptCapabilities`.\\n\\nThe Client MUST adapt its interface according to `PromptCapabilities`.\\n\\nThe client MAY include referenced pieces of context as either\\n`resource` or `resource_link` content blocks.\\n\\nWhen available, `resource` is preferred\\nas it avoids extra round-trips and allows the message to include\\npieces of context from sources the agent may not have access to.\\n\\nClients MUST NOT send an empty array. Agents MAY reject one with `-32602` without\\ninserting it.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"prompt\"],\"x-method\":\"session/prompt\",\"x-side\":\"agent\"}"
-);
+runtime::schema::embedded_schema!(PromptRequest, schemas::PROMPT_REQUEST_B10B22C2);
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -17394,49 +16985,37 @@ impl From<&str> for ClientResponseErrorId {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
+runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_FD10F9E2);
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_30BC6BC3);
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponse,
-    "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"anyOf\":[{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]},{\"type\":\"null\"}],\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}"
+    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_F38DAFE6
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponse,
-    "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"MessageMcpResponse\",\"description\":\"Successful result returned by an MCP-over-ACP `mcp/message` request.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"anyOf\":[{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]},{\"type\":\"null\"}],\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}"
+    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_73FA2097
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseResult,
-    "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}"
+    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_1F35CAD6
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseResult,
-    "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"MessageMcpResponse\",\"description\":\"Successful result returned by an MCP-over-ACP `mcp/message` request.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}"
-);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseResultResult,
-    "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}"
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseResultResult,
-    "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"MessageMcpResponse\",\"description\":\"Successful result returned by an MCP-over-ACP `mcp/message` request.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}"
+    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_D608A97D
 );
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseError,
-    "{\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"anyOf\":[{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]},{\"type\":\"null\"}],\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}"
+    ClientResponseError, schemas::CLIENT_RESPONSE_ERROR_0B2365A5
 );
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseErrorId,
-    "{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]}"
+    ClientResponseErrorId, schemas::CLIENT_RESPONSE_ERROR_ID_98A8A92B
 );
 /// Response to a permission request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -17485,8 +17064,7 @@ impl RequestPermissionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequestPermissionResponse,
-    "{\"description\":\"Response to a permission request.\",\"type\":\"object\",\"properties\":{\"outcome\":{\"$ref\":\"#/$defs/RequestPermissionOutcome\",\"description\":\"The user's decision on the permission request.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"outcome\"],\"x-method\":\"session/request_permission\",\"x-side\":\"client\"}"
+    RequestPermissionResponse, schemas::REQUEST_PERMISSION_RESPONSE_1F631869
 );
 /// The outcome of a permission request.
 #[derive(Debug, Clone, PartialEq)]
@@ -17597,8 +17175,7 @@ impl From<SelectedPermissionOutcome> for RequestPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequestPermissionOutcome,
-    "{\"description\":\"The outcome of a permission request.\",\"anyOf\":[{\"description\":\"The request was not approved and no option was selected: the session's work was\\ncancelled, the user dismissed the prompt, or the client declined it by policy.\\nAgents MUST NOT proceed with the operation.\\n\\nThe client answers a request the agent cancels with `$/cancel_request` with\\nthis outcome. After sending `session/cancel`, the client MAY also send it\\nwithout waiting for `$/cancel_request`, for a request it knows belongs to the\\ncancelled foreground work.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CancelledPermissionOutcome\"}],\"properties\":{\"outcome\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"outcome\"]},{\"description\":\"The user selected one of the provided options.\\n\\nIf `optionId` doesn't match an offered option, the agent MUST treat the request as not\\napproved.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SelectedPermissionOutcome\"}],\"properties\":{\"outcome\":{\"type\":\"string\",\"const\":\"selected\"}},\"required\":[\"outcome\"]},{\"title\":\"other\",\"description\":\"Custom or future permission outcome.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAgents that do not understand this outcome MUST NOT treat it as approval.\\nThey should preserve the raw payload when storing, replaying, proxying, or\\nforwarding permission responses, and otherwise fail or decline the\\npermission request according to policy.\",\"type\":\"object\",\"properties\":{\"outcome\":{\"description\":\"Custom or future permission outcome.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"outcome\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"outcome\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"outcome\"]},{\"type\":\"object\",\"properties\":{\"outcome\":{\"type\":\"string\",\"const\":\"selected\"}},\"required\":[\"outcome\"]}]},\"additionalProperties\":true}]}"
+    RequestPermissionOutcome, schemas::REQUEST_PERMISSION_OUTCOME_4981A1D8
 );
 /// The request was not approved and no option was selected.
 #[derive(
@@ -17645,8 +17222,7 @@ impl CancelledPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelledPermissionOutcome,
-    "{\"description\":\"The request was not approved and no option was selected.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    CancelledPermissionOutcome, schemas::CANCELLED_PERMISSION_OUTCOME_C57249AA
 );
 /// The user selected one of the provided options.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -17690,8 +17266,7 @@ impl SelectedPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SelectedPermissionOutcome,
-    "{\"description\":\"The user selected one of the provided options.\",\"type\":\"object\",\"properties\":{\"optionId\":{\"$ref\":\"#/$defs/PermissionOptionId\",\"description\":\"The ID of the option the user selected.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"optionId\"]}"
+    SelectedPermissionOutcome, schemas::SELECTED_PERMISSION_OUTCOME_C1DD6F48
 );
 /// Response from the client to an elicitation request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -17736,8 +17311,7 @@ impl CreateElicitationResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationResponse,
-    "{\"description\":\"Response from the client to an elicitation request.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"anyOf\":[{\"description\":\"The user accepted and provided content.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationAcceptAction\"}],\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"]},{\"description\":\"The user declined the elicitation.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"description\":\"The elicitation was cancelled.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]},{\"title\":\"other\",\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAgents that do not understand this action should preserve the raw\\npayload when storing, replaying, proxying, or forwarding elicitation\\nresponses, and otherwise MUST handle it as `cancel`.\",\"type\":\"object\",\"properties\":{\"action\":{\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"action\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]}]},\"additionalProperties\":true}],\"x-method\":\"elicitation/create\",\"x-side\":\"client\"}"
+    CreateElicitationResponse, schemas::CREATE_ELICITATION_RESPONSE_DC1452F6
 );
 /// The part of [`CreateElicitationResponse`] chosen by its `action` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -17849,8 +17423,7 @@ impl From<ElicitationAcceptAction> for CreateElicitationResponseAction {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationResponseAction,
-    "{\"description\":\"The part of [`CreateElicitationResponse`] chosen by its `action` property.\",\"anyOf\":[{\"description\":\"The user accepted and provided content.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationAcceptAction\"}],\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"]},{\"description\":\"The user declined the elicitation.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"description\":\"The elicitation was cancelled.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]},{\"title\":\"other\",\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAgents that do not understand this action should preserve the raw\\npayload when storing, replaying, proxying, or forwarding elicitation\\nresponses, and otherwise MUST handle it as `cancel`.\",\"type\":\"object\",\"properties\":{\"action\":{\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"action\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]}]},\"additionalProperties\":true}]}"
+    CreateElicitationResponseAction, schemas::CREATE_ELICITATION_RESPONSE_ACTION_3EB50C26
 );
 /// Allowed wire representations for `ElicitationContentValue`.
 #[derive(Debug, Clone, PartialEq)]
@@ -17953,8 +17526,7 @@ impl From<::serde_json::Value> for ElicitationContentValue {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationContentValue,
-    "{\"description\":\"Allowed wire representations for `ElicitationContentValue`.\",\"anyOf\":[{\"title\":\"String\",\"description\":\"String value accepted in elicitation response content.\",\"type\":\"string\"},{\"title\":\"Integer\",\"description\":\"Integer value accepted in elicitation response content.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Number\",\"description\":\"Number value accepted in elicitation response content.\",\"type\":\"number\",\"format\":\"double\"},{\"title\":\"Boolean\",\"description\":\"Boolean value accepted in elicitation response content.\",\"type\":\"boolean\"},{\"title\":\"StringArray\",\"description\":\"String array value accepted in elicitation response content.\",\"type\":\"array\",\"items\":{\"type\":\"string\"}},{\"title\":\"Other\",\"description\":\"Any other JSON value, such as the value of a custom or future property type.\\n\\nPreserved as sent. Agents validate it against the requested schema like any\\nother value.\"}]}"
+    ElicitationContentValue, schemas::ELICITATION_CONTENT_VALUE_6788A8B5
 );
 /// The user accepted the elicitation and provided content.
 #[derive(
@@ -18000,8 +17572,7 @@ impl ElicitationAcceptAction {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationAcceptAction,
-    "{\"description\":\"The user accepted the elicitation and provided content.\",\"type\":\"object\",\"properties\":{\"content\":{\"type\":[\"object\",\"null\"],\"additionalProperties\":{\"$ref\":\"#/$defs/ElicitationContentValue\"},\"description\":\"The user-provided content, if any, as an object matching the requested schema.\\n\\nOmitted and `null` are equivalent and mean no content is provided.\"}}}"
+    ElicitationAcceptAction, schemas::ELICITATION_ACCEPT_ACTION_2E80826F
 );
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -18137,26 +17708,22 @@ impl From<ExtNotification> for ClientNotificationParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotification,
-    "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"The notification method name.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelSessionNotification\",\"description\":\"Cancels a session's foreground work and its prompts not yet inserted.\\n\\nWork in the latest `background` list is not covered and keeps running. The\\nAgent MAY stop background activity it does not list.\\n\\nUpon receiving this notification, the Agent SHOULD stop all language model\\nrequests and all tool call invocations of the cancelled foreground work as soon\\nas possible.\\n\\nThe Agent MUST stop waiting for pending `session/request_permission` requests of\\nthe cancelled work and treat them as not approved. It SHOULD cancel each of them\\nwith `$/cancel_request`.\\n\\nAfter all ongoing operations have been successfully aborted and pending\\nupdates have been sent, the Agent MUST send an idle `state_update` session\\nupdate with the `cancelled` stop reason if cancellation ended active\\nforeground work. No additional completion update is required if no\\nforeground work was active.\\n\\nAfter cancellation completes, the Agent SHOULD ignore late answers rather\\nthan use them to resume the cancelled work.\\n\\nAgents MUST catch errors caused by aborting cancelled work and report the\\n`cancelled` stop reason, not `error`.\\n\\nThe Agent MAY send content or tool call updates after receiving\\n`session/cancel`, but MUST send them before the idle `state_update` that\\nreports cancellation.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelSessionNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific notification parameters.\"}},\"required\":[\"method\"],\"x-docs-ignore\":true}"
+    ClientNotification, schemas::CLIENT_NOTIFICATION_6DB139F6
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotification,
-    "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"The notification method name.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelSessionNotification\",\"description\":\"Cancels a session's foreground work and its prompts not yet inserted.\\n\\nWork in the latest `background` list is not covered and keeps running. The\\nAgent MAY stop background activity it does not list.\\n\\nUpon receiving this notification, the Agent SHOULD stop all language model\\nrequests and all tool call invocations of the cancelled foreground work as soon\\nas possible.\\n\\nThe Agent MUST stop waiting for pending `session/request_permission` requests of\\nthe cancelled work and treat them as not approved. It SHOULD cancel each of them\\nwith `$/cancel_request`.\\n\\nAfter all ongoing operations have been successfully aborted and pending\\nupdates have been sent, the Agent MUST send an idle `state_update` session\\nupdate with the `cancelled` stop reason if cancellation ended active\\nforeground work. No additional completion update is required if no\\nforeground work was active.\\n\\nAfter cancellation completes, the Agent SHOULD ignore late answers rather\\nthan use them to resume the cancelled work.\\n\\nAgents MUST catch errors caused by aborting cancelled work and report the\\n`cancelled` stop reason, not `error`.\\n\\nThe Agent MAY send content or tool call updates after receiving\\n`session/cancel`, but MUST send them before the idle `state_update` that\\nreports cancellation.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelSessionNotification\"}]},{\"title\":\"MessageMcpNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSends an MCP-over-ACP notification.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific notification parameters.\"}},\"required\":[\"method\"],\"x-docs-ignore\":true}"
+    ClientNotification, schemas::CLIENT_NOTIFICATION_EBFB3947
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotificationParams,
-    "{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelSessionNotification\",\"description\":\"Cancels a session's foreground work and its prompts not yet inserted.\\n\\nWork in the latest `background` list is not covered and keeps running. The\\nAgent MAY stop background activity it does not list.\\n\\nUpon receiving this notification, the Agent SHOULD stop all language model\\nrequests and all tool call invocations of the cancelled foreground work as soon\\nas possible.\\n\\nThe Agent MUST stop waiting for pending `session/request_permission` requests of\\nthe cancelled work and treat them as not approved. It SHOULD cancel each of them\\nwith `$/cancel_request`.\\n\\nAfter all ongoing operations have been successfully aborted and pending\\nupdates have been sent, the Agent MUST send an idle `state_update` session\\nupdate with the `cancelled` stop reason if cancellation ended active\\nforeground work. No additional completion update is required if no\\nforeground work was active.\\n\\nAfter cancellation completes, the Agent SHOULD ignore late answers rather\\nthan use them to resume the cancelled work.\\n\\nAgents MUST catch errors caused by aborting cancelled work and report the\\n`cancelled` stop reason, not `error`.\\n\\nThe Agent MAY send content or tool call updates after receiving\\n`session/cancel`, but MUST send them before the idle `state_update` that\\nreports cancellation.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelSessionNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}"
+    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_5CC964C3
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotificationParams,
-    "{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelSessionNotification\",\"description\":\"Cancels a session's foreground work and its prompts not yet inserted.\\n\\nWork in the latest `background` list is not covered and keeps running. The\\nAgent MAY stop background activity it does not list.\\n\\nUpon receiving this notification, the Agent SHOULD stop all language model\\nrequests and all tool call invocations of the cancelled foreground work as soon\\nas possible.\\n\\nThe Agent MUST stop waiting for pending `session/request_permission` requests of\\nthe cancelled work and treat them as not approved. It SHOULD cancel each of them\\nwith `$/cancel_request`.\\n\\nAfter all ongoing operations have been successfully aborted and pending\\nupdates have been sent, the Agent MUST send an idle `state_update` session\\nupdate with the `cancelled` stop reason if cancellation ended active\\nforeground work. No additional completion update is required if no\\nforeground work was active.\\n\\nAfter cancellation completes, the Agent SHOULD ignore late answers rather\\nthan use them to resume the cancelled work.\\n\\nAgents MUST catch errors caused by aborting cancelled work and report the\\n`cancelled` stop reason, not `error`.\\n\\nThe Agent MAY send content or tool call updates after receiving\\n`session/cancel`, but MUST send them before the idle `state_update` that\\nreports cancellation.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelSessionNotification\"}]},{\"title\":\"MessageMcpNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSends an MCP-over-ACP notification.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}"
+    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_ADE793F6
 );
 /// Notification to cancel a session's foreground work and its prompts not yet inserted.
 ///
@@ -18208,8 +17775,7 @@ impl CancelSessionNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelSessionNotification,
-    "{\"description\":\"Notification to cancel a session's foreground work and its prompts not yet inserted.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to cancel operations for.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/cancel\",\"x-side\":\"agent\"}"
+    CancelSessionNotification, schemas::CANCEL_SESSION_NOTIFICATION_F1210882
 );
 /// Notification to cancel an ongoing request.
 ///
@@ -18262,8 +17828,7 @@ impl CancelRequestNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelRequestNotification,
-    "{\"description\":\"Notification to cancel an ongoing request.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)\",\"type\":\"object\",\"properties\":{\"requestId\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The ID of the request to cancel: a request that the sender of this notification issued.\\nReceivers match it only against requests they received from that sender.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"requestId\"],\"x-method\":\"$/cancel_request\",\"x-side\":\"protocol\"}"
+    CancelRequestNotification, schemas::CANCEL_REQUEST_NOTIFICATION_A85908FF
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18342,8 +17907,7 @@ impl MessageMcpRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nRequest parameters for `mcp/message`, sent from consumer to provider.\",\"type\":\"object\",\"properties\":{\"serverId\":{\"$ref\":\"#/$defs/McpServerAcpId\",\"description\":\"The declared ACP MCP server receiving this request.\"},\"requestId\":{\"$ref\":\"#/$defs/McpRequestId\",\"description\":\"The caller-generated identifier for the inner MCP request.\"},\"method\":{\"type\":\"string\",\"description\":\"The inner MCP method name.\"},\"params\":{\"type\":[\"object\",\"null\"],\"description\":\"Optional inner MCP params. Null is equivalent to omission.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis is ACP metadata, not the inner MCP message's `_meta`.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"serverId\",\"requestId\",\"method\"],\"x-method\":\"mcp/message\",\"x-side\":\"client\"}"
+    MessageMcpRequest, schemas::MESSAGE_MCP_REQUEST_DFAB6962
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18419,10 +17983,7 @@ impl fmt::Display for McpServerAcpId {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpServerAcpId,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnique identifier for an MCP server using the ACP transport.\\n\\nThe value is opaque and generated by the ACP component providing the MCP server. It is\\nused by `mcp/message` to route requests to the component that declared the server.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(McpServerAcpId, schemas::MCP_SERVER_ACP_ID_EB67BAE4);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18491,10 +18052,7 @@ impl fmt::Display for McpRequestId {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpRequestId,
-    "{\"description\":\"**UNSTABLE**\\n\\nIdentifies an inner MCP request active against a server on this ACP connection.\\nGenerated by the caller and preserved unchanged by proxies, independently of\\nthe outer ACP JSON-RPC request ID.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(McpRequestId, schemas::MCP_REQUEST_ID_869E8F43);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18549,8 +18107,7 @@ impl McpAcpCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    McpAcpCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for ACP MCP server transports.\\n\\nSupplying `{}` means the agent supports ACP MCP server transports.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    McpAcpCapabilities, schemas::MCP_ACP_CAPABILITIES_AA056AB8
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18623,8 +18180,7 @@ impl SessionSystemPromptCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionSystemPromptCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for client-provided system prompts.\\n\\nSupplying `{}` means the agent supports `systemPrompt` on session lifecycle\\nrequests in `append` mode.\",\"type\":\"object\",\"properties\":{\"mode\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionSystemPromptModeCapabilities\"},{\"type\":\"null\"}],\"description\":\"Delivery modes the agent supports in addition to `append`.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent supports only `append`.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionSystemPromptCapabilities, schemas::SESSION_SYSTEM_PROMPT_CAPABILITIES_8F3061A7
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18704,7 +18260,7 @@ impl SessionSystemPromptModeCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SessionSystemPromptModeCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem prompt delivery modes the agent supports in addition to `append`.\\n\\n`append` has no entry because every agent advertising `session.systemPrompt`\\nsupports it.\",\"type\":\"object\",\"properties\":{\"override\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionSystemPromptOverrideCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports `override` mode.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports replacing its built-in default\\ninstructions with the client-provided system prompt.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    schemas::SESSION_SYSTEM_PROMPT_MODE_CAPABILITIES_D88D7C55
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18762,7 +18318,7 @@ impl SessionSystemPromptOverrideCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SessionSystemPromptOverrideCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for the `override` system prompt mode.\\n\\nSupplying `{}` means the agent supports replacing its built-in default\\ninstructions with the client-provided system prompt.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    schemas::SESSION_SYSTEM_PROMPT_OVERRIDE_CAPABILITIES_77DFC947
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18818,8 +18374,7 @@ impl SessionForkCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionForkCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for the `session/fork` method.\\n\\nSupplying `{}` means the agent supports forking sessions.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionForkCapabilities, schemas::SESSION_FORK_CAPABILITIES_50AE2388
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18876,8 +18431,7 @@ impl SessionArchiveCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionArchiveCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for `session/archive` and `session/unarchive`.\\n\\nSupplying `{}` means the agent supports both methods, the `archived` filter on\\n`session/list`, and `SessionInfo.archived`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionArchiveCapabilities, schemas::SESSION_ARCHIVE_CAPABILITIES_B73C3B0D
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18933,8 +18487,7 @@ impl SessionStatusCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionStatusCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for the `session/status` method.\\n\\nSupplying `{}` means the agent supports checking session status.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionStatusCapabilities, schemas::SESSION_STATUS_CAPABILITIES_6ED1CD17
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18991,8 +18544,7 @@ impl SessionTitleCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionTitleCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for Client-set session titles.\\n\\nSupplying `{}` means the agent supports `session/set_title`. Agents report titles\\nthrough `session/list` and `session_info_update` without this capability.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionTitleCapabilities, schemas::SESSION_TITLE_CAPABILITIES_EEC8CBAA
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19048,8 +18600,7 @@ impl AuthStatusCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAuth status capabilities supported by the agent.\\n\\nSupplying `{}` means the agent supports the `auth/status` method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    AuthStatusCapabilities, schemas::AUTH_STATUS_CAPABILITIES_E4923DAF
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19105,8 +18656,7 @@ impl ProvidersCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProvidersCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nProvider configuration capabilities supported by the agent.\\n\\nSupplying `{}` means the agent supports provider configuration methods.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    ProvidersCapabilities, schemas::PROVIDERS_CAPABILITIES_7F1CEBF2
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19163,8 +18713,7 @@ impl ListProvidersResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListProvidersResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `providers/list`.\",\"type\":\"object\",\"properties\":{\"providers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ProviderInfo\"},\"description\":\"Configurable providers with current routing info suitable for UI display.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"providers\"],\"x-method\":\"providers/list\",\"x-side\":\"agent\"}"
+    ListProvidersResponse, schemas::LIST_PROVIDERS_RESPONSE_B7994A40
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19237,10 +18786,7 @@ impl ProviderInfo {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProviderInfo,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nInformation about a configurable LLM provider.\",\"type\":\"object\",\"properties\":{\"providerId\":{\"$ref\":\"#/$defs/ProviderId\",\"description\":\"Provider identifier, for example \\\"main\\\" or \\\"openai\\\".\"},\"supported\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/LlmProtocol\"},\"description\":\"Supported protocol types for this provider.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"required\":{\"type\":\"boolean\",\"description\":\"Whether this provider is mandatory and cannot be disabled via `providers/disable`.\\nIf true, clients must not call `providers/disable` for this provider ID.\"},\"current\":{\"anyOf\":[{\"$ref\":\"#/$defs/ProviderCurrentConfig\"},{\"type\":\"null\"}],\"description\":\"Current effective non-secret routing config.\\nNull or omitted means provider is disabled.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"providerId\",\"supported\",\"required\"]}"
-);
+runtime::schema::embedded_schema!(ProviderInfo, schemas::PROVIDER_INFO_EB105BA4);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19309,10 +18855,7 @@ impl fmt::Display for ProviderId {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProviderId,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnique identifier for a configurable LLM provider.\",\"type\":\"string\"}"
-);
+runtime::schema::embedded_schema!(ProviderId, schemas::PROVIDER_ID_CF83EB85);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19469,10 +19012,7 @@ impl de::Scalar for LlmProtocol {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    LlmProtocol,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWell-known API protocol identifiers for LLM providers.\\n\\nAgents and clients MUST handle unknown protocol identifiers gracefully.\\n\\nProtocol names beginning with `_` are free for custom use, like other ACP extension methods.\\nProtocol names that do not begin with `_` are reserved for the ACP spec.\",\"anyOf\":[{\"description\":\"Anthropic API protocol.\",\"type\":\"string\",\"const\":\"anthropic\"},{\"description\":\"OpenAI API protocol.\",\"type\":\"string\",\"const\":\"openai\"},{\"description\":\"Azure OpenAI API protocol.\",\"type\":\"string\",\"const\":\"azure\"},{\"description\":\"Google Vertex AI API protocol.\",\"type\":\"string\",\"const\":\"vertex\"},{\"description\":\"AWS Bedrock API protocol.\",\"type\":\"string\",\"const\":\"bedrock\"},{\"title\":\"other\",\"description\":\"Custom or future protocol.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(LlmProtocol, schemas::LLM_PROTOCOL_B3CE09D6);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19528,8 +19068,7 @@ impl ProviderCurrentConfig {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProviderCurrentConfig,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCurrent effective non-secret routing configuration for a provider.\",\"type\":\"object\",\"properties\":{\"apiType\":{\"$ref\":\"#/$defs/LlmProtocol\",\"description\":\"Protocol currently used by this provider.\"},\"baseUrl\":{\"type\":\"string\",\"format\":\"uri\",\"description\":\"Base URL currently used by this provider.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"apiType\",\"baseUrl\"]}"
+    ProviderCurrentConfig, schemas::PROVIDER_CURRENT_CONFIG_E82422BD
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19590,8 +19129,7 @@ impl SetProviderResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetProviderResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `providers/set`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"providers/set\",\"x-side\":\"agent\"}"
+    SetProviderResponse, schemas::SET_PROVIDER_RESPONSE_FFEDEA25
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19652,8 +19190,7 @@ impl DisableProviderResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DisableProviderResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `providers/disable`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"providers/disable\",\"x-side\":\"agent\"}"
+    DisableProviderResponse, schemas::DISABLE_PROVIDER_RESPONSE_841936F9
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19728,8 +19265,7 @@ impl AuthStatusResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to the `auth/status` method.\",\"type\":\"object\",\"properties\":{\"state\":{\"$ref\":\"#/$defs/AuthState\",\"description\":\"Whether the agent can start sessions without the user signing in first.\\n\\nThis is the only field clients should act on. Clients MUST treat values they\\ndo not recognize as `unknown`.\"},\"accounts\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AuthAccount\"},\"description\":\"The accounts the agent has configured, for display.\\n\\nOptional. Omitted and empty are equivalent and mean no accounts are reported.\\nAgents that hold credentials for several providers or accounts SHOULD list each\\nof them and mark the ones in effect with `active`.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"state\"],\"x-method\":\"auth/status\",\"x-side\":\"agent\"}"
+    AuthStatusResponse, schemas::AUTH_STATUS_RESPONSE_D4C787DA
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19873,10 +19409,7 @@ impl de::Scalar for AuthState {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthState,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nThe agent's overall authentication state.\",\"anyOf\":[{\"description\":\"Credentials are configured. This does not guarantee that they are valid.\",\"type\":\"string\",\"const\":\"authenticated\"},{\"description\":\"The user needs to sign in. This includes credentials that are missing,\\nexpired, or known to be invalid.\",\"type\":\"string\",\"const\":\"unauthenticated\"},{\"description\":\"No authentication is needed, for example because the agent uses a local model.\",\"type\":\"string\",\"const\":\"not_required\"},{\"description\":\"The agent cannot currently determine the state.\",\"type\":\"string\",\"const\":\"unknown\"},{\"title\":\"other\",\"description\":\"Custom or future authentication state.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(AuthState, schemas::AUTH_STATE_E9C8E863);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19984,10 +19517,7 @@ impl AuthAccount {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthAccount,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAn account or credential the agent has configured, such as a signed-in user\\naccount or an API key.\\n\\nAll fields are display information only. Clients MUST NOT use them as stable\\naccount identifiers, and SHOULD NOT log them or send them elsewhere, such as to\\ntelemetry.\",\"type\":\"object\",\"properties\":{\"label\":{\"type\":\"string\",\"description\":\"Human-readable name for the account, suitable for display on its own,\\nfor example `Claude Max`, `OpenAI API key`, or `Vertex AI`.\"},\"active\":{\"type\":[\"boolean\",\"null\"],\"description\":\"Whether the agent currently uses this account by default.\\n\\nSeveral accounts MAY be active, for example one per provider.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not indicate whether this account is in effect.\",\"x-deserialize-default-on-error\":true},\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Display name of the user, such as a username or full name.\\n\\nOptional. Omitted and `null` are equivalent and mean no name is reported.\",\"x-deserialize-default-on-error\":true},\"email\":{\"type\":[\"string\",\"null\"],\"description\":\"Email address of the user.\\n\\nOptional. Omitted and `null` are equivalent and mean no email is reported.\",\"x-deserialize-default-on-error\":true},\"organization\":{\"type\":[\"string\",\"null\"],\"description\":\"Display name of the organization, team, or workspace the account is using.\\n\\nOptional. Omitted and `null` are equivalent and mean no organization is reported.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"label\"]}"
-);
+runtime::schema::embedded_schema!(AuthAccount, schemas::AUTH_ACCOUNT_F2D8FDE1);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20081,8 +19611,7 @@ impl ForkSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ForkSessionResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from forking an existing session.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"Unique identifier for the newly created forked session.\"},\"configOptions\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"description\":\"Initial session configuration options.\\n\\nOptional. Omitted or empty means no config options are advertised.\\nSenders MUST use an array, not `null`. Receivers treat `null` like omission.\\nLater `config_option_update` notifications replace this list.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"availableCommands\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AvailableCommand\"},\"description\":\"Initial commands the agent can execute in this session.\\n\\nOptional. Omitted or empty means no initial commands are advertised.\\nSenders MUST use an array, not `null`. Receivers treat `null` like omission.\\nLater `available_commands_update` notifications replace this list.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/fork\",\"x-side\":\"agent\"}"
+    ForkSessionResponse, schemas::FORK_SESSION_RESPONSE_7B037853
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20143,8 +19672,7 @@ impl ArchiveSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ArchiveSessionResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from archiving a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/archive\",\"x-side\":\"agent\"}"
+    ArchiveSessionResponse, schemas::ARCHIVE_SESSION_RESPONSE_A2D05515
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20205,8 +19733,7 @@ impl UnarchiveSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UnarchiveSessionResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from unarchiving a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"session/unarchive\",\"x-side\":\"agent\"}"
+    UnarchiveSessionResponse, schemas::UNARCHIVE_SESSION_RESPONSE_79E7A73B
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20285,8 +19812,7 @@ impl SessionStatusResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionStatusResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from checking the status of a session.\\n\\nThe result is a snapshot. A session reported `open` may be closed or evicted before\\nthe Client's next request.\",\"type\":\"object\",\"properties\":{\"status\":{\"$ref\":\"#/$defs/SessionStatus\",\"description\":\"Whether the Agent has the session in memory.\\n\\nRequired. Clients MUST treat a value they do not recognize as `saved`.\"},\"state\":{\"anyOf\":[{\"$ref\":\"#/$defs/StateUpdate\"},{\"type\":\"null\"}],\"description\":\"The session's current foreground state, as the same snapshot the Agent sends in\\n`state_update` notifications.\\n\\nOptional. Agents SHOULD include it when `status` is `open`. Omitted, `null`, and\\nmalformed values mean the Agent is not reporting foreground state, and Clients\\nMUST NOT read that as `idle`. This is a snapshot, not a new transition. Clients\\nMUST NOT count an `idle` snapshot as a new completion.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"status\"],\"x-method\":\"session/status\",\"x-side\":\"agent\"}"
+    SessionStatusResponse, schemas::SESSION_STATUS_RESPONSE_4EDA6B01
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20423,10 +19949,7 @@ impl de::Scalar for SessionStatus {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionStatus,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the Agent has a session in memory, as reported by `session/status`.\",\"anyOf\":[{\"description\":\"The Agent has the session in memory, for any connection.\\n\\nThis does not mean the requesting connection is attached to it. A Client that did\\nnot create or resume the session on its own connection MUST still call\\n`session/resume` before sending `session/prompt` or expecting\\n`session/update` notifications.\",\"type\":\"string\",\"const\":\"open\"},{\"description\":\"The Agent knows the session and can resume it, but does not have it in memory.\\n\\nThe Client can call `session/resume` to start it.\",\"type\":\"string\",\"const\":\"saved\"},{\"title\":\"other\",\"description\":\"Custom or future session status.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants. Clients MUST treat a value they do not recognize as\\n`saved`.\",\"type\":\"string\"}]}"
-);
+runtime::schema::embedded_schema!(SessionStatus, schemas::SESSION_STATUS_FF5505C6);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20477,8 +20000,7 @@ impl BackgroundSubagent {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BackgroundSubagent,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA listed subagent session associated with this session through `subagent_update`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the listed session.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"]}"
+    BackgroundSubagent, schemas::BACKGROUND_SUBAGENT_015A1370
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20592,10 +20114,7 @@ impl Usage {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    Usage,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nToken usage for the foreground work that just completed, not cumulative for the session.\",\"type\":\"object\",\"properties\":{\"totalTokens\":{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0,\"description\":\"Sum of all token types for the completed work.\"},\"inputTokens\":{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0,\"description\":\"Input tokens for the completed work.\"},\"outputTokens\":{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0,\"description\":\"Output tokens for the completed work.\"},\"thoughtTokens\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"description\":\"Thought/reasoning tokens for the completed work.\\n\\nOmitted and `null` are equivalent and mean the count is not reported.\",\"x-deserialize-default-on-error\":true},\"cachedReadTokens\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"description\":\"Cache read tokens for the completed work.\\n\\nOmitted and `null` are equivalent and mean the count is not reported.\",\"x-deserialize-default-on-error\":true},\"cachedWriteTokens\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"description\":\"Cache write tokens for the completed work.\\n\\nOmitted and `null` are equivalent and mean the count is not reported.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"totalTokens\",\"inputTokens\",\"outputTokens\"]}"
-);
+runtime::schema::embedded_schema!(Usage, schemas::USAGE_AE36ABE6);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20675,8 +20194,7 @@ impl UnknownStateUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UnknownStateUpdate,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nThe Agent cannot currently determine foreground activity.\\n\\nReport this when activity becomes unobservable, not merely because the session\\nhas been quiet. The Client MUST stop presenting the previous state as confirmed\\ncurrent activity, but may retain it as last known. A later state replaces this\\nsnapshot normally.\\n\\nThis is not a task outcome or session closure. It does not cancel work, resolve\\npending requests, or revoke capabilities. Capabilities are updated separately.\",\"type\":\"object\",\"properties\":{\"background\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/BackgroundWork\"},\"description\":\"Work running independently of foreground work, as a complete snapshot.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent is not reporting\\nbackground work, not that nothing is running. `[]` means no background work is\\nrunning. An Agent that reports background work MUST include it on every state\\nupdate for the session. A malformed list is treated as not reported.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    UnknownStateUpdate, schemas::UNKNOWN_STATE_UPDATE_A6E67B29
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20736,8 +20254,7 @@ impl SetSessionTitleResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionTitleResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from setting the title of a session.\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"description\":\"The title the Agent stored.\\n\\nThis differs from the requested title if the Agent normalized it. Clients SHOULD\\ndisplay this value rather than the one they sent.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"title\"],\"x-method\":\"session/set_title\",\"x-side\":\"agent\"}"
+    SetSessionTitleResponse, schemas::SET_SESSION_TITLE_RESPONSE_5FFF0CAC
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20793,10 +20310,7 @@ impl PlanFile {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanFile,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA plan represented by a file URI.\",\"type\":\"object\",\"properties\":{\"planId\":{\"$ref\":\"#/$defs/PlanId\",\"description\":\"The plan ID to update.\"},\"uri\":{\"type\":\"string\",\"format\":\"uri\",\"description\":\"The URI of the file containing the plan.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"planId\",\"uri\"]}"
-);
+runtime::schema::embedded_schema!(PlanFile, schemas::PLAN_FILE_44E823A4);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20849,10 +20363,7 @@ impl PlanMarkdown {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanMarkdown,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA plan represented as raw markdown content.\",\"type\":\"object\",\"properties\":{\"planId\":{\"$ref\":\"#/$defs/PlanId\",\"description\":\"The plan ID to update.\"},\"content\":{\"type\":\"string\",\"description\":\"Markdown content for the plan.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"planId\",\"content\"]}"
-);
+runtime::schema::embedded_schema!(PlanMarkdown, schemas::PLAN_MARKDOWN_49741831);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20902,10 +20413,7 @@ impl PlanRemoved {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanRemoved,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRemoval notice for a plan identified by ID.\",\"type\":\"object\",\"properties\":{\"planId\":{\"$ref\":\"#/$defs/PlanId\",\"description\":\"The plan ID to remove.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"planId\"]}"
-);
+runtime::schema::embedded_schema!(PlanRemoved, schemas::PLAN_REMOVED_B4296C69);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20975,8 +20483,7 @@ impl SubagentSessionCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SubagentSessionCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nClient-initiated session mutations permitted for a specific subagent session.\\n\\nA mutation requires an explicit per-child capability. Support for the method\\non ordinary sessions does not grant support on a child.\",\"type\":\"object\",\"properties\":{\"cancel\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionCancelCapabilities\"},{\"type\":\"null\"}],\"description\":\"Permits the client to cancel this child's current work without ending\\nthe session. Omitted and `null` are equivalent and mean unsupported. An object (including\\n`{}`) means supported.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SubagentSessionCapabilities, schemas::SUBAGENT_SESSION_CAPABILITIES_1475FEE1
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21033,8 +20540,7 @@ impl SessionCancelCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionCancelCapabilities,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapability to cancel work in a subagent session without ending that session.\\n\\nSupplying `{}` advertises support. An omitted or `null` `cancel` does not.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}}}"
+    SessionCancelCapabilities, schemas::SESSION_CANCEL_CAPABILITIES_70B3A166
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21219,10 +20725,7 @@ pub struct SubagentState {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SubagentUpdate,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification that the enclosing parent session created and owns a child session.\\n\\nLater updates modify the existing association's metadata, not its ownership.\\n\\nSent on the immediate parent session. The first update for an unknown\\n`sessionId` announces the child and MUST be sent\\nbefore any live request or notification bearing the child's session ID,\\nincluding messages naming it as sender or recipient. Child events are\\ndelivered automatically. No separate child load, resume, or subscription is needed.\\nUnderstanding this update, registering child sessions, and applying their\\noperation restrictions are baseline v2 requirements. No Client capability\\nis required.\\n\\nOnly `sessionId` is required. Other fields have\\npatch semantics: omitted fields leave the stored value unchanged, `null`\\nclears or unsets the value, and concrete values replace it. A concrete\\n`_meta` object instead patches the stored metadata by top-level key. For\\n`state`, `null` removes the current state report and leaves activity\\nunconfirmed. It does not report idle or cancellation. A child whose capabilities are\\nunset permits no Client-initiated session mutations.\\n\\n`cwd` and `additionalDirectories` report where the Agent placed the child.\\nWhile unset, each inherits the immediate parent's effective value.\\nThe title and description provide the parent's display metadata for the\\nchild. Agents SHOULD mirror known child state changes in the parent's\\n`state` using the same `StateUpdate` snapshot as the\\nordinary `state_update` notification on the child session. This reports\\nchild state, not a separate parent-owned lifecycle. Consumers should\\ntreat duplicate reports idempotently.\\nCompleting or cancelling work does not end the association: the parent may\\nmessage the same child again. Individual messages and their outcomes do not\\nchange this association.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The opaque session ID identifying the child in all ACP messages.\"},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"The parent's human-readable display title for this child. It need not be unique.\\n\\nOptional and nullable. Omitted means unchanged. `null` clears it. If no\\ntitle is set, the Client chooses a fallback presentation.\",\"x-deserialize-default-on-error\":true},\"description\":{\"type\":[\"string\",\"null\"],\"description\":\"The parent's human-readable description of the child's role or purpose.\\n\\nOptional and nullable. Omitted means unchanged. `null` clears it. This is\\ncurrent display metadata, not the history of instructions sent to the child.\",\"x-deserialize-default-on-error\":true},\"capabilities\":{\"anyOf\":[{\"$ref\":\"#/$defs/SubagentSessionCapabilities\"},{\"type\":\"null\"}],\"description\":\"Client-initiated session mutations permitted for this subagent session.\\n\\nRead-only operations retain their normal protocol semantics and\\ncapability requirements.\",\"x-deserialize-default-on-error\":true},\"state\":{\"anyOf\":[{\"$ref\":\"#/$defs/StateUpdate\"},{\"type\":\"null\"}],\"description\":\"The child's current foreground state, mirrored onto its parent association.\\n\\nOptional and nullable. Omitted means unchanged. `null` removes the\\ncurrent report and leaves activity unconfirmed (not idle or cancelled).\\nA concrete `StateUpdate` replaces the entire previous snapshot.\",\"x-deserialize-default-on-error\":true},\"cwd\":{\"anyOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"},{\"type\":\"null\"}],\"description\":\"The child's working directory. Must be an absolute path.\\n\\nOptional and nullable. Omitted means unchanged. `null` clears the\\nreported value. While unset, the child inherits its immediate parent's\\neffective working directory.\"},\"additionalDirectories\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"description\":\"Additional workspace roots for the child. Each path must be absolute.\\n\\nOptional and nullable. Omitted means unchanged. `null` clears the\\nreported value. While unset, the child inherits its immediate parent's\\neffective additional directories, independently of `cwd`. A concrete\\narray replaces the whole list. `[]` reports no additional directories.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"]}"
-);
+runtime::schema::embedded_schema!(SubagentUpdate, schemas::SUBAGENT_UPDATE_07C868D5);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -21354,10 +20857,7 @@ pub struct SessionMessageState {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionMessage,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAn upsert for an inter-session message.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"$ref\":\"#/$defs/MessageId\",\"description\":\"Identifier of this message within the enclosing session's transcript.\"},\"senderSessionId\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionId\"},{\"type\":\"null\"}],\"description\":\"The sending session.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it.\",\"x-deserialize-default-on-error\":true},\"recipientSessionId\":{\"anyOf\":[{\"$ref\":\"#/$defs/SessionId\"},{\"type\":\"null\"}],\"description\":\"The receiving session.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it.\",\"x-deserialize-default-on-error\":true},\"senderMessageId\":{\"anyOf\":[{\"$ref\":\"#/$defs/MessageId\"},{\"type\":\"null\"}],\"description\":\"On an incoming view, the `messageId` of the same message's outgoing view in the\\nsender's transcript.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive\\nafter the message starts streaming.\",\"x-deserialize-default-on-error\":true},\"recipientMessageId\":{\"anyOf\":[{\"$ref\":\"#/$defs/MessageId\"},{\"type\":\"null\"}],\"description\":\"On an outgoing view, the `messageId` of the same message's incoming view in the\\nrecipient's transcript.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive\\nafter the message starts streaming.\",\"x-deserialize-default-on-error\":true},\"content\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"description\":\"Omitted leaves content unchanged. `null` clears it. A concrete array\\nreplaces the whole content collection.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"messageId\"]}"
-);
+runtime::schema::embedded_schema!(SessionMessage, schemas::SESSION_MESSAGE_C7CD8860);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -21418,8 +20918,7 @@ impl SessionMessageChunk {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionMessageChunk,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA streamed content block of an inter-session message.\\n\\nA chunk carries only content. The message's participants and references come from\\n`session_message` upserts, which can arrive before, between, or after its chunks.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"$ref\":\"#/$defs/MessageId\",\"description\":\"Identifier of this message within the enclosing session's transcript.\"},\"content\":{\"$ref\":\"#/$defs/ContentBlock\",\"description\":\"A single content block appended to the message.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis metadata is scoped to the chunk and does not patch stored metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"messageId\",\"content\"]}"
+    SessionMessageChunk, schemas::SESSION_MESSAGE_CHUNK_3A70DCCD
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21498,8 +20997,7 @@ impl AuthStatusUpdateNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusUpdateNotification,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification sent by the agent when its authentication status changes.\\n\\nCarries the same fields as the `auth/status` response. Agents that advertise the\\n`auth.status` capability MAY send it at any time after `initialize`, and SHOULD only\\nsend it when the reported status differs from the last one sent on the connection.\",\"type\":\"object\",\"properties\":{\"state\":{\"$ref\":\"#/$defs/AuthState\",\"description\":\"Whether the agent can start sessions without the user signing in first.\\n\\nThis is the only field clients should act on. Clients MUST treat values they\\ndo not recognize as `unknown`.\"},\"accounts\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AuthAccount\"},\"description\":\"The accounts the agent has configured, for display.\\n\\nOptional. Omitted and empty are equivalent and mean no accounts are reported.\\nAgents that hold credentials for several providers or accounts SHOULD list each\\nof them and mark the ones in effect with `active`.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"state\"],\"x-method\":\"auth/status_update\",\"x-side\":\"client\"}"
+    AuthStatusUpdateNotification, schemas::AUTH_STATUS_UPDATE_NOTIFICATION_B5F4AAC6
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21560,8 +21058,7 @@ impl ListProvidersRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListProvidersRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `providers/list`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"providers/list\",\"x-side\":\"agent\"}"
+    ListProvidersRequest, schemas::LIST_PROVIDERS_REQUEST_7ECE3B19
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21650,8 +21147,7 @@ impl SetProviderRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetProviderRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `providers/set`.\\n\\nReplaces the full configuration for one provider ID.\",\"type\":\"object\",\"properties\":{\"providerId\":{\"$ref\":\"#/$defs/ProviderId\",\"description\":\"Provider ID to configure.\"},\"apiType\":{\"$ref\":\"#/$defs/LlmProtocol\",\"description\":\"Protocol type for this provider.\"},\"baseUrl\":{\"type\":\"string\",\"format\":\"uri\",\"description\":\"Base URL for requests sent through this provider.\"},\"headers\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"},\"description\":\"Full headers map for this provider.\\nMay include authorization, routing, or other integration-specific headers.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"providerId\",\"apiType\",\"baseUrl\"],\"x-method\":\"providers/set\",\"x-side\":\"agent\"}"
+    SetProviderRequest, schemas::SET_PROVIDER_REQUEST_B9B2B3D8
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21709,8 +21205,7 @@ impl DisableProviderRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DisableProviderRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `providers/disable`.\",\"type\":\"object\",\"properties\":{\"providerId\":{\"$ref\":\"#/$defs/ProviderId\",\"description\":\"Provider ID to disable.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"providerId\"],\"x-method\":\"providers/disable\",\"x-side\":\"agent\"}"
+    DisableProviderRequest, schemas::DISABLE_PROVIDER_REQUEST_0BAE0045
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21776,8 +21271,7 @@ impl AuthStatusRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for the `auth/status` method.\\n\\nQueries the agent's current authentication state without changing it.\\n\\nAgents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn\\nwhether authentication is required.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"x-method\":\"auth/status\",\"x-side\":\"agent\"}"
+    AuthStatusRequest, schemas::AUTH_STATUS_REQUEST_D8B496FC
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21836,10 +21330,7 @@ impl McpServerAcp {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpServerAcp,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nACP transport configuration for MCP.\\n\\nThe MCP server is provided by an ACP component and communicates over the ACP channel\\nusing `mcp/message`.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"Human-readable name identifying this MCP server.\"},\"serverId\":{\"$ref\":\"#/$defs/McpServerAcpId\",\"description\":\"Unique identifier for this MCP server, generated by the component providing it.\\n\\nProviders MUST NOT reuse an ID for multiple ACP-transport MCP servers that are visible\\non the same ACP connection.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"name\",\"serverId\"]}"
-);
+runtime::schema::embedded_schema!(McpServerAcp, schemas::MCP_SERVER_ACP_928EF5D8);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -21909,10 +21400,7 @@ impl SystemPrompt {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SystemPrompt,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nClient-provided system-level instructions for a session.\\n\\nClients MUST only send this when the Agent advertises\\n`session.systemPrompt`. Agents that cannot apply it, for example because of\\nan unadvertised mode or an unsupported content block type, MUST return an\\nerror instead of creating, resuming, or forking the session.\",\"type\":\"object\",\"properties\":{\"mode\":{\"$ref\":\"#/$defs/SystemPromptMode\",\"description\":\"How the Agent combines `content` with its own instructions.\\n\\nRequired. Agents MUST return an error for a mode they do not support rather than\\ntreating it as `append` or `override`.\"},\"content\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"description\":\"The system prompt content.\\n\\nAgents advertising the capability MUST accept `text` content blocks.\\nClients MUST NOT send other content block types until a future\\ncapability allows them, and Agents MUST return an error for content\\nblocks they do not support, including unknown types.\\n\\nClients MUST NOT send an empty array. Agents MAY reject one with\\n`-32602` without creating, resuming, or forking the session.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"mode\",\"content\"]}"
-);
+runtime::schema::embedded_schema!(SystemPrompt, schemas::SYSTEM_PROMPT_BFE9F9FA);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -22057,8 +21545,7 @@ impl de::Scalar for SystemPromptMode {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SystemPromptMode,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nHow the Agent combines a client-provided system prompt with its own instructions.\\n\\nUnknown modes are preserved so they can be stored,\\nproxied, or forwarded. An Agent MUST return an error for a mode it does not\\nsupport rather than treating it as `append` or `override`.\",\"anyOf\":[{\"description\":\"Add the content to the Agent's own instructions rather than replacing them.\\n\\nEvery Agent that advertises `session.systemPrompt` supports this mode.\\nAgents SHOULD give the content system-level precedence, for example in the\\nmodel's system prompt or developer instructions rather than in user-turn\\ncontent. Where it is placed and how it is formatted is implementation-defined.\",\"type\":\"string\",\"const\":\"append\"},{\"description\":\"Replace the Agent's built-in default instructions with the content.\\n\\nThis does not change tool availability, MCP servers, permissions, or session\\nconfiguration. Context the Agent supplies from the workspace or environment\\nMAY still be included. Clients that use this mode take responsibility for any\\ntool guidance or safety instructions the Agent's default instructions\\nprovided, and MUST only use it when the Agent advertises\\n`session.systemPrompt.mode.override`.\",\"type\":\"string\",\"const\":\"override\"},{\"title\":\"other\",\"description\":\"Custom or future system prompt mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
+    SystemPromptMode, schemas::SYSTEM_PROMPT_MODE_F4007805
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22199,8 +21686,7 @@ impl de::Scalar for SessionArchiveFilter {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionArchiveFilter,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhich sessions `session/list` returns based on their archive state.\\n\\nUnknown values are preserved so they can be stored, proxied, or forwarded. An Agent MUST\\nreturn `-32602` for a value it does not support rather than treating it as `exclude`.\",\"anyOf\":[{\"description\":\"Only sessions that are not archived. This is the default.\",\"type\":\"string\",\"const\":\"exclude\"},{\"description\":\"Both archived sessions and sessions that are not archived.\",\"type\":\"string\",\"const\":\"include\"},{\"description\":\"Only archived sessions.\",\"type\":\"string\",\"const\":\"only\"},{\"title\":\"other\",\"description\":\"Custom or future archive filter.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}"
+    SessionArchiveFilter, schemas::SESSION_ARCHIVE_FILTER_085DBA9A
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22321,8 +21807,7 @@ impl ForkSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ForkSessionRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for forking an existing session.\\n\\nCreates a new session based on the context of an existing one, allowing\\noperations like generating summaries without affecting the original session's history.\\n\\nOnly available if the Agent supports the `session.fork` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to fork.\"},\"cwd\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the forked\\nsession.\",\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"description\":\"List of MCP servers to connect to for this session.\",\"x-deserialize-default-on-null\":true},\"systemPrompt\":{\"anyOf\":[{\"$ref\":\"#/$defs/SystemPrompt\"},{\"type\":\"null\"}],\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem-level instructions for the forked session.\\n\\nOptional. Omitted and `null` are equivalent. The Agent may then keep a\\nsystem prompt it stored with the source session or use its default\\ninstructions. Clients MUST only send this when the Agent advertises\\n`session.systemPrompt`, and SHOULD send the same value they used for the\\nsource session.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"cwd\"],\"x-method\":\"session/fork\",\"x-side\":\"agent\"}"
+    ForkSessionRequest, schemas::FORK_SESSION_REQUEST_6696D349
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22387,8 +21872,7 @@ impl ArchiveSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ArchiveSessionRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for archiving a session.\\n\\nOnly available if the Agent supports the `session.archive` capability.\\n\\nArchiving hides the session from default `session/list` results. It keeps the session ID\\nand saved history. If the session is active, the Agent MUST cancel any ongoing work and\\nfree the session's resources as if `session/close` had been called, then archive it.\\nArchiving an archived session succeeds. A session that does not exist gets `-32002`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to archive.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/archive\",\"x-side\":\"agent\"}"
+    ArchiveSessionRequest, schemas::ARCHIVE_SESSION_REQUEST_506D0F87
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22454,8 +21938,7 @@ impl UnarchiveSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UnarchiveSessionRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for unarchiving a session.\\n\\nOnly available if the Agent supports the `session.archive` capability.\\n\\nUnarchiving returns the session to default `session/list` results with the same ID and\\nsaved history. It never loads or resumes the session. Clients that want to continue an\\narchived session SHOULD unarchive it before calling `session/resume`.\\nUnarchiving a session that is not archived succeeds. A session that does not exist\\ngets `-32002`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to unarchive.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/unarchive\",\"x-side\":\"agent\"}"
+    UnarchiveSessionRequest, schemas::UNARCHIVE_SESSION_REQUEST_D3BAFEC2
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22519,8 +22002,7 @@ impl SessionStatusRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionStatusRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for checking the status of a session.\\n\\nOnly available if the Agent supports the `session.status` capability.\\n\\n`session/status` MUST NOT have side effects. The Agent does not load, resume, create,\\nclose, or change the session, and does not attach the requesting connection to it.\\nA session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to check.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"],\"x-method\":\"session/status\",\"x-side\":\"agent\"}"
+    SessionStatusRequest, schemas::SESSION_STATUS_REQUEST_8A712CEA
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22594,8 +22076,7 @@ impl SetSessionTitleRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionTitleRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for setting the title of a session.\\n\\nOnly available if the Agent supports the `session.title` capability.\\n\\nThe session does not need to be active on the connection. Any session the Agent would\\nreturn from `session/list` can be retitled. A session that does not exist gets `-32002`.\\n\\nThe Agent responds only after it has stored the title. After a successful response, the\\nAgent SHOULD NOT replace the title with one it generates automatically.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"The ID of the session to retitle.\"},\"title\":{\"type\":\"string\",\"description\":\"The new title for the session.\\n\\nRequired and non-null. Omission and explicit `null` are both invalid. The Agent MAY\\nnormalize the title before storing it, for example by trimming whitespace or\\ntruncating it. The Agent rejects a title that fails its validation, including one\\nthat is empty after normalization, with `-32602`.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"title\"],\"x-method\":\"session/set_title\",\"x-side\":\"agent\"}"
+    SetSessionTitleRequest, schemas::SET_SESSION_TITLE_REQUEST_EC166200
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22663,8 +22144,7 @@ impl MessageMcpResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThe successful outer ACP `mcp/message` response carries exactly one\\ninner MCP outcome: an opaque result (including JSON null), or an MCP error.\\nOuter ACP errors are reserved for binding and runtime failures.\\n\\nBoth branches require their carrier key. An error must be a non-null object.\\nUnknown outer fields are ignored. Inner result and error fields are preserved.\\nCarrier `_meta` is optional. Null or invalid values are treated as absent.\\nSenders must include exactly one outcome. Receivers prefer `result` if both are present.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"An opaque inner MCP result.\",\"type\":\"object\",\"properties\":{\"result\":{\"description\":\"Required, even if JSON null.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis is ACP metadata, not the inner MCP message's `_meta`.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"result\"]},{\"title\":\"Error\",\"description\":\"A structured inner MCP error.\",\"type\":\"object\",\"properties\":{\"error\":{\"$ref\":\"#/$defs/McpError\",\"description\":\"Required, non-null MCP error object.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis is ACP metadata, not the inner MCP message's `_meta`.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"error\"]}],\"x-method\":\"mcp/message\",\"x-side\":\"client\"}"
+    MessageMcpResponse, schemas::MESSAGE_MCP_RESPONSE_9353F36D
 );
 #[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
@@ -22712,8 +22192,7 @@ impl MessageMcpResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpResponseResult,
-    "{\"description\":\"An opaque inner MCP result.\",\"type\":\"object\",\"properties\":{\"result\":{\"description\":\"Required, even if JSON null.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis is ACP metadata, not the inner MCP message's `_meta`.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"result\"]}"
+    MessageMcpResponseResult, schemas::MESSAGE_MCP_RESPONSE_RESULT_58DC9F6D
 );
 #[cfg(feature = "unstable")]
 /// A structured inner MCP error.
@@ -22760,8 +22239,7 @@ impl MessageMcpResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpResponseError,
-    "{\"description\":\"A structured inner MCP error.\",\"type\":\"object\",\"properties\":{\"error\":{\"$ref\":\"#/$defs/McpError\",\"description\":\"Required, non-null MCP error object.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis is ACP metadata, not the inner MCP message's `_meta`.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"error\"]}"
+    MessageMcpResponseError, schemas::MESSAGE_MCP_RESPONSE_ERROR_1FDC258A
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22806,10 +22284,7 @@ impl McpError {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpError,
-    "{\"description\":\"**UNSTABLE**\\n\\nAn inner MCP error, distinct from an outer ACP binding or runtime error.\\n\\n`code` and `message` are required and non-null. `data` is optional.\\nExplicit `null` is preserved separately from an omitted key.\",\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"integer\",\"format\":\"int32\",\"description\":\"Inner MCP error code. Never an ACP error code.\"},\"message\":{\"type\":\"string\",\"description\":\"Inner MCP error message.\"},\"data\":{\"description\":\"Optional error data. Explicit null is retained.\"}},\"required\":[\"code\",\"message\"],\"additionalProperties\":true}"
-);
+runtime::schema::embedded_schema!(McpError, schemas::MCP_ERROR_204D0DFD);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -22888,8 +22363,7 @@ impl MessageMcpNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpNotification,
-    "{\"description\":\"**UNSTABLE**\\n\\nNotification for an active request, sent from provider to consumer.\\nIncludes subscription acknowledgements and updates.\",\"type\":\"object\",\"properties\":{\"serverId\":{\"$ref\":\"#/$defs/McpServerAcpId\",\"description\":\"The declared ACP MCP server handling the associated request.\"},\"requestId\":{\"$ref\":\"#/$defs/McpRequestId\",\"description\":\"The identifier of the active inner MCP request.\"},\"method\":{\"type\":\"string\",\"description\":\"The inner MCP method name.\"},\"params\":{\"type\":[\"object\",\"null\"],\"description\":\"Optional inner MCP params. Null is equivalent to omission.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis is ACP metadata, not the inner MCP message's `_meta`.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"serverId\",\"requestId\",\"method\"],\"x-method\":\"mcp/message\",\"x-side\":\"agent\"}"
+    MessageMcpNotification, schemas::MESSAGE_MCP_NOTIFICATION_4594C937
 );
 #[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
@@ -22928,10 +22402,7 @@ impl ProxyRequest {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyRequest,
-    "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequests exchanged between a conductor and its proxies.\\n\\nA conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends\\n`proxy/successor` to its conductor.\",\"anyOf\":[{\"title\":\"InitializeProxyRequest\",\"description\":\"Initializes a component as a proxy.\\n\\nSent by a conductor to each component that has a successor, instead of `initialize`.\\nThe params and response are the same as for `initialize`.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyRequest\"}]},{\"title\":\"ProxySuccessorRequest\",\"description\":\"Forwards a request to or from a proxy's successor.\\n\\nA proxy sends it to its conductor to forward a request downstream. The conductor sends\\nit to the proxy to deliver a request from the successor. The wrapped request's result\\nor error is returned unchanged.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}"
-);
+runtime::schema::embedded_schema!(ProxyRequest, schemas::PROXY_REQUEST_2BE0583D);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -22996,8 +22467,7 @@ impl From<ProxySuccessorRequest> for ProxyRequestParams {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyRequestParams,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequests exchanged between a conductor and its proxies.\\n\\nA conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends\\n`proxy/successor` to its conductor.\",\"anyOf\":[{\"title\":\"InitializeProxyRequest\",\"description\":\"Initializes a component as a proxy.\\n\\nSent by a conductor to each component that has a successor, instead of `initialize`.\\nThe params and response are the same as for `initialize`.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyRequest\"}]},{\"title\":\"ProxySuccessorRequest\",\"description\":\"Forwards a request to or from a proxy's successor.\\n\\nA proxy sends it to its conductor to forward a request downstream. The conductor sends\\nit to the proxy to deliver a request from the successor. The wrapped request's result\\nor error is returned unchanged.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorRequest\"}]}]}"
+    ProxyRequestParams, schemas::PROXY_REQUEST_PARAMS_2DB87993
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -23034,8 +22504,7 @@ impl InitializeProxyRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeProxyRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `proxy/initialize`.\\n\\nA conductor sends `proxy/initialize` instead of `initialize` to every component that has a\\nsuccessor, which tells the component to run as a proxy. The params and the response are\\nthe same as for `initialize`. A conductor sends `initialize` to the final agent.\\n\\nThe params carry the protocol version the conductor selected: the client's requested\\nversion, unless the conductor supports only a lower one. Before answering successfully,\\nthe proxy MUST forward an `initialize` request to its successor through `proxy/successor`.\\n\\nSee the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}],\"x-method\":\"proxy/initialize\",\"x-side\":\"proxy\"}"
+    InitializeProxyRequest, schemas::INITIALIZE_PROXY_REQUEST_8047E2C1
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -23124,8 +22593,7 @@ impl ProxySuccessorRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxySuccessorRequest,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nParameters of a `proxy/successor` request.\\n\\nA proxy sends it to forward a message to its successor, and the conductor sends it to\\ndeliver a message from the successor to the proxy. The envelope wraps one request: `method`\\nand `params` are the wrapped request's method and params.\\n\\nThe result or error of the wrapped request is returned unchanged, as the same JSON value,\\nas the result or error of the `proxy/successor` request. Errors the conductor returns\\nitself, for example because the successor has exited, are not wrapped results.\\n\\nTo cancel it, the sender sends `$/cancel_request` with the ID of this `proxy/successor`\\nrequest on the same connection. Cancellation is never forwarded to another hop.\\n\\nSee the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"Method name of the wrapped request.\"},\"params\":{\"description\":\"Params of the wrapped request, forwarded unchanged.\\n\\nOptional. Omitted and `null` are equivalent and mean the wrapped request has no params.\\nWhen present, it MUST be a JSON object or array, as JSON-RPC requires.\\nThe wrapped request's own `_meta` stays inside these params.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Metadata for the `proxy/successor` envelope itself, separate from the wrapped\\nmessage's `_meta`. It is hop-local: the conductor does not copy it into the message\\nit unwraps.\\n\\nThe _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"method\"],\"x-method\":\"proxy/successor\",\"x-side\":\"proxy\"}"
+    ProxySuccessorRequest, schemas::PROXY_SUCCESSOR_REQUEST_4879ABA4
 );
 #[cfg(feature = "unstable")]
 /// A JSON-RPC response object.
@@ -23176,10 +22644,7 @@ impl From<ProxyResponseError> for ProxyResponse {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyResponse,
-    "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeProxyResponse\",\"description\":\"Successful result returned for a `proxy/initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyResponse\"}]},{\"title\":\"ProxySuccessorResponse\",\"description\":\"Successful result returned for a `proxy/successor` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"anyOf\":[{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]},{\"type\":\"null\"}],\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}"
-);
+runtime::schema::embedded_schema!(ProxyResponse, schemas::PROXY_RESPONSE_A6B580CB);
 #[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -23211,8 +22676,7 @@ impl ProxyResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyResponseResult,
-    "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeProxyResponse\",\"description\":\"Successful result returned for a `proxy/initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyResponse\"}]},{\"title\":\"ProxySuccessorResponse\",\"description\":\"Successful result returned for a `proxy/successor` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorResponse\"}]}]}},\"required\":[\"id\",\"result\"]}"
+    ProxyResponseResult, schemas::PROXY_RESPONSE_RESULT_F7AF5841
 );
 #[cfg(feature = "unstable")]
 /// Method-specific response data.
@@ -23264,8 +22728,7 @@ impl From<ProxySuccessorResponse> for ProxyResponseResultResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyResponseResultResult,
-    "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeProxyResponse\",\"description\":\"Successful result returned for a `proxy/initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyResponse\"}]},{\"title\":\"ProxySuccessorResponse\",\"description\":\"Successful result returned for a `proxy/successor` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorResponse\"}]}]}"
+    ProxyResponseResultResult, schemas::PROXY_RESPONSE_RESULT_RESULT_B7F9A8E5
 );
 #[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
@@ -23302,8 +22765,7 @@ impl ProxyResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyResponseError,
-    "{\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"anyOf\":[{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]},{\"type\":\"null\"}],\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}"
+    ProxyResponseError, schemas::PROXY_RESPONSE_ERROR_0B2365A5
 );
 #[cfg(feature = "unstable")]
 /// The id of the request this response answers.
@@ -23365,8 +22827,7 @@ impl From<&str> for ProxyResponseErrorId {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyResponseErrorId,
-    "{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]}"
+    ProxyResponseErrorId, schemas::PROXY_RESPONSE_ERROR_ID_98A8A92B
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -23397,8 +22858,7 @@ impl InitializeProxyResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeProxyResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `proxy/initialize`.\\n\\nThe same as the `initialize` response. The proxy builds it from its successor's\\n`initialize` response and answers with the capabilities of the chain from itself onward.\\nIt MUST NOT change `protocolVersion`.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}],\"x-method\":\"proxy/initialize\",\"x-side\":\"proxy\"}"
+    InitializeProxyResponse, schemas::INITIALIZE_PROXY_RESPONSE_F840B646
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -23430,8 +22890,7 @@ impl ProxySuccessorResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxySuccessorResponse,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResult of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.\",\"x-method\":\"proxy/successor\",\"x-side\":\"proxy\"}"
+    ProxySuccessorResponse, schemas::PROXY_SUCCESSOR_RESPONSE_A7FCE698
 );
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
@@ -23468,8 +22927,7 @@ impl ProxyNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyNotification,
-    "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"The notification method name.\"},\"params\":{\"anyOf\":[{\"$ref\":\"#/$defs/ProxySuccessorNotification\"},{\"type\":\"null\"}],\"description\":\"Method-specific notification parameters.\"}},\"required\":[\"method\"],\"x-docs-ignore\":true}"
+    ProxyNotification, schemas::PROXY_NOTIFICATION_A24E86FB
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -23551,8 +23009,7 @@ impl ProxySuccessorNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxySuccessorNotification,
-    "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nParameters of a `proxy/successor` notification.\\n\\nA proxy sends it to forward a message to its successor, and the conductor sends it to\\ndeliver a message from the successor to the proxy. The envelope wraps one notification: `method`\\nand `params` are the wrapped notification's method and params.\\n\\nSee the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"Method name of the wrapped notification.\"},\"params\":{\"description\":\"Params of the wrapped notification, forwarded unchanged.\\n\\nOptional. Omitted and `null` are equivalent and mean the wrapped notification has no params.\\nWhen present, it MUST be a JSON object or array, as JSON-RPC requires.\\nThe wrapped notification's own `_meta` stays inside these params.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Metadata for the `proxy/successor` envelope itself, separate from the wrapped\\nmessage's `_meta`. It is hop-local: the conductor does not copy it into the message\\nit unwraps.\\n\\nThe _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"method\"],\"x-method\":\"proxy/successor\",\"x-side\":\"proxy\"}"
+    ProxySuccessorNotification, schemas::PROXY_SUCCESSOR_NOTIFICATION_3D91F765
 );
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[
@@ -27934,6 +27391,10 @@ pub mod rpc {
         }
     }
 }
+/// The `schemars` fragments of this module's types, out of line.
+#[cfg(feature = "schemars")]
+#[allow(dead_code)]
+mod schemas;
 /// The protocol version these types speak: `2`, the `protocolVersion` an `initialize` request of this version sends.
 pub const PROTOCOL_VERSION: ProtocolVersion = ProtocolVersion(2);
 #[doc(inline)]

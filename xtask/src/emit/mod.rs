@@ -29,6 +29,14 @@ pub struct Emitter {
     /// gated in merged items): read, never copied or recomputed.
     decisions: crate::plan::Decisions,
     schemars: bool,
+    /// The `schemars` fragments the impls name, by constant name: written
+    /// out of line, into the version's `schemas.rs` ([`Emitter::schemas`]).
+    schemas: std::cell::RefCell<BTreeMap<String, String>>,
+}
+
+/// FNV-1a, 32 bits: a short, stable name for a text.
+fn fnv32(text: &str) -> u32 {
+    text.bytes().fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
 }
 
 pub(crate) fn ident(name: &str) -> proc_macro2::Ident {
@@ -65,7 +73,12 @@ impl Emitter {
     /// module (`crate::runtime` inside the bindings crate).
     pub fn new(runtime: &str, decisions: crate::plan::Decisions) -> Self {
         let rt: TokenStream = runtime.parse().expect("runtime path parses");
-        Emitter { rt, decisions, schemars: false }
+        Emitter { rt, decisions, schemars: false, schemas: Default::default() }
+    }
+
+    /// The `schemars` fragments the impls emitted so far name, by constant.
+    pub fn schemas(&self) -> BTreeMap<String, String> {
+        self.schemas.borrow().clone()
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.
@@ -242,12 +255,18 @@ impl Emitter {
         }
         let rt = &self.rt;
         let name = ident(&def.rust_name);
-        let json = str_lit(&schema::render(def).to_string());
+        let json = schema::render(def).to_string();
+        // The fragment goes out of line, named by the type and a hash of the
+        // text (two shapes of one type get two constants, one text one).
+        let constant =
+            format!("{}_{:08X}", heck::ToShoutySnakeCase::to_shouty_snake_case(def.rust_name.as_str()), fnv32(&json));
+        let path = ident(&constant);
+        self.schemas.borrow_mut().insert(constant, json);
         // The impl is the runtime's `embedded_schema!` (its name, its id by
-        // module path, the embedded fragment with `$ref`s resolved).
+        // module path, the fragment with `$ref`s resolved).
         Some(quote! {
             #[cfg(feature = "schemars")]
-            #rt::schema::embedded_schema!(#name, #json);
+            #rt::schema::embedded_schema!(#name, schemas::#path);
         })
     }
 
