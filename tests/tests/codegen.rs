@@ -229,12 +229,13 @@ fn a_failure_while_replacing_files_restores_every_one() {
     let first = codegen::generate(&layout(&dir, true)).unwrap();
     codegen::write_all(&first).unwrap();
     let before = contents(&dir.join("out"));
-    assert_eq!(before.len(), 2);
-    // New texts for both files plus a new one; the third replacement fails.
+    // Each version's `mod.rs` and its `schemas.rs`.
+    assert_eq!(before.len(), 4);
+    // New texts for every file plus a new one; the last step (the new file) fails.
     let mut files: Vec<(PathBuf, Vec<u8>)> =
         first.files.iter().map(|(p, t)| (p.clone(), format!("{t}// changed\n").into_bytes())).collect();
     files.push((dir.join("out/v3/mod.rs"), b"// new\n".to_vec()));
-    let err = xtask::write::write_all_with(&files, &[], &mut fail_at(3)).expect_err("the third step fails");
+    let err = xtask::write::write_all_with(&files, &[], &mut fail_at(files.len())).expect_err("the last step fails");
     assert!(err.to_string().contains("out/v3/mod.rs: cannot write: injected failure"), "{err}");
     assert_eq!(contents(&dir.join("out")), before, "every file restored, no temporary or backup left");
     assert!(!dir.join("out/v3").exists(), "a directory made for the failed write is removed");

@@ -229,9 +229,12 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     check_rpc_names(&plan, &[&stable, &unstable], choices.reducer)?;
     let (mut items, registry, schemas) = emit_version(&plan);
     if !schemas.is_empty() {
-        // A fragment of a shape only one build has is unused in the other.
+        // A fragment of a shape only one build has is unused in the other; a
+        // version only the unstable schema has is behind `unstable` whole.
+        let gate = if choices.unstable_only { Gate::Unstable.cfg() } else { quote!() };
         items.push(quote! {
             /// The `schemars` fragments of this module's types, out of line.
+            #gate
             #[cfg(feature = "schemars")]
             #[allow(dead_code)]
             mod schemas;
