@@ -422,12 +422,7 @@ pub fn write_dictionary(root: &Path) -> Result<PathBuf> {
 
 /// FNV-1a, 64 bits: a seed file's name from its bytes.
 fn fingerprint(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
+    format!("{:016x}", crate::hash::fnv1a(bytes.iter().copied()))
 }
 
 /// Writes the seeds of `target` into `fuzz/corpus/<target>/` (beside what

@@ -20,6 +20,7 @@ pub mod diff;
 pub mod emit;
 pub mod error;
 pub mod fuzz;
+mod hash;
 pub mod interop;
 pub mod ir;
 pub mod load;

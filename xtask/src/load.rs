@@ -187,7 +187,18 @@ pub fn module_as(
     upserts: &UpsertFile,
     mode: crate::lower::Mode,
 ) -> Result<Module> {
-    let file = read_schema(dir, rel, lock)?;
+    lower_as(root, read_schema(dir, rel, lock)?, version, upserts, mode)
+}
+
+/// Lowers a schema file already read as the given protocol version, with
+/// that version's upsert configuration.
+pub fn lower_as(
+    root: &Path,
+    file: SchemaFile,
+    version: &str,
+    upserts: &UpsertFile,
+    mode: crate::lower::Mode,
+) -> Result<Module> {
     let config_label = display_path(root, &upserts.path);
     let configs =
         if upserts.path.is_file() { crate::upserts::read(&upserts.path, &config_label)? } else { Default::default() };

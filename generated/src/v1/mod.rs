@@ -287,19 +287,19 @@ impl From<ExtRequest> for AgentRequestParams {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_1B1A5EFC);
+runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_FD4962CB);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_5148D80C);
+runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_32EC4ACA);
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_432EF5B6
+    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_C12B4D00
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_7F39671E
+    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_942A0187
 );
 /// JSON RPC Request Id
 ///
@@ -370,7 +370,7 @@ impl From<&str> for RequestId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(RequestId, schemas::REQUEST_ID_F568178E);
+runtime::schema::embedded_schema!(RequestId, schemas::REQUEST_ID_7E9C84F9);
 /// Request to write content to a text file.
 ///
 /// Only available if the client supports the `fs.writeTextFile` capability.
@@ -431,7 +431,7 @@ impl WriteTextFileRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    WriteTextFileRequest, schemas::WRITE_TEXT_FILE_REQUEST_AFCE8204
+    WriteTextFileRequest, schemas::WRITE_TEXT_FILE_REQUEST_571D9A33
 );
 /// A unique identifier for a conversation session between a client and agent.
 ///
@@ -499,7 +499,7 @@ impl<'de> fast::FromJson<'de> for SessionId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionId, schemas::SESSION_ID_CDAC2F87);
+runtime::schema::embedded_schema!(SessionId, schemas::SESSION_ID_2AEE73E8);
 /// Request to read content from a text file.
 ///
 /// Only available if the client supports the `fs.readTextFile` capability.
@@ -573,7 +573,7 @@ impl ReadTextFileRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ReadTextFileRequest, schemas::READ_TEXT_FILE_REQUEST_0837A0F0
+    ReadTextFileRequest, schemas::READ_TEXT_FILE_REQUEST_B0EC17E8
 );
 /// Request for user permission to execute a tool call.
 ///
@@ -638,7 +638,7 @@ impl RequestPermissionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequestPermissionRequest, schemas::REQUEST_PERMISSION_REQUEST_93B43EE0
+    RequestPermissionRequest, schemas::REQUEST_PERMISSION_REQUEST_A5686F76
 );
 /// An update to an existing tool call.
 ///
@@ -778,7 +778,7 @@ impl ToolCallUpdate {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallUpdate, schemas::TOOL_CALL_UPDATE_FCA2C574);
+runtime::schema::embedded_schema!(ToolCallUpdate, schemas::TOOL_CALL_UPDATE_87155C04);
 /// Unique identifier for a tool call within a session.
 #[derive(
     Debug,
@@ -840,7 +840,7 @@ impl<'de> fast::FromJson<'de> for ToolCallId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallId, schemas::TOOL_CALL_ID_E1CD5F38);
+runtime::schema::embedded_schema!(ToolCallId, schemas::TOOL_CALL_ID_8FCE2FF6);
 /// Categories of tools that can be invoked.
 ///
 /// Tool kinds help clients choose appropriate icons and optimize how they
@@ -973,7 +973,7 @@ impl<'de> fast::FromJson<'de> for ToolKind {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolKind, schemas::TOOL_KIND_49658106);
+runtime::schema::embedded_schema!(ToolKind, schemas::TOOL_KIND_8D1EEEE1);
 /// Execution status of a tool call.
 ///
 /// Tool calls progress through different statuses during their lifecycle.
@@ -1073,7 +1073,7 @@ impl<'de> fast::FromJson<'de> for ToolCallStatus {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallStatus, schemas::TOOL_CALL_STATUS_09D503E7);
+runtime::schema::embedded_schema!(ToolCallStatus, schemas::TOOL_CALL_STATUS_2D05DFD8);
 /// Content produced by a tool call.
 ///
 /// Tool calls can produce different types of content including
@@ -1198,7 +1198,7 @@ impl<'de> fast::FromJson<'de> for ToolCallContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallContent, schemas::TOOL_CALL_CONTENT_C1138163);
+runtime::schema::embedded_schema!(ToolCallContent, schemas::TOOL_CALL_CONTENT_CDC7762F);
 /// Content blocks represent displayable information in the Agent Client Protocol.
 ///
 /// Content blocks appear in:
@@ -1369,7 +1369,7 @@ impl<'de> fast::FromJson<'de> for ContentBlock {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ContentBlock, schemas::CONTENT_BLOCK_6F22654D);
+runtime::schema::embedded_schema!(ContentBlock, schemas::CONTENT_BLOCK_6867DD36);
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(
     Debug,
@@ -1452,7 +1452,7 @@ impl Annotations {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Annotations, schemas::ANNOTATIONS_B5A1218F);
+runtime::schema::embedded_schema!(Annotations, schemas::ANNOTATIONS_BD57ACB0);
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -1529,7 +1529,7 @@ impl<'de> fast::FromJson<'de> for Role {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Role, schemas::ROLE_91FBD121);
+runtime::schema::embedded_schema!(Role, schemas::ROLE_BAE32D8D);
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1582,7 +1582,7 @@ impl TextContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(TextContent, schemas::TEXT_CONTENT_78774DC0);
+runtime::schema::embedded_schema!(TextContent, schemas::TEXT_CONTENT_9E884F82);
 /// An image provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1650,7 +1650,7 @@ impl ImageContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ImageContent, schemas::IMAGE_CONTENT_ABA87D87);
+runtime::schema::embedded_schema!(ImageContent, schemas::IMAGE_CONTENT_CE58C10E);
 /// Audio provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1707,7 +1707,7 @@ impl AudioContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AudioContent, schemas::AUDIO_CONTENT_FF205161);
+runtime::schema::embedded_schema!(AudioContent, schemas::AUDIO_CONTENT_1570DCEE);
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1811,7 +1811,7 @@ impl ResourceLink {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ResourceLink, schemas::RESOURCE_LINK_B3E6C112);
+runtime::schema::embedded_schema!(ResourceLink, schemas::RESOURCE_LINK_365410B6);
 /// Resource content that can be embedded in a message.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -1857,7 +1857,7 @@ impl From<BlobResourceContents> for EmbeddedResourceResource {
 impl<'de> fast::FromJson<'de> for EmbeddedResourceResource {}
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    EmbeddedResourceResource, schemas::EMBEDDED_RESOURCE_RESOURCE_B59E224A
+    EmbeddedResourceResource, schemas::EMBEDDED_RESOURCE_RESOURCE_C9E7E031
 );
 /// Text-based resource contents.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -1919,7 +1919,7 @@ impl TextResourceContents {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TextResourceContents, schemas::TEXT_RESOURCE_CONTENTS_2190FE02
+    TextResourceContents, schemas::TEXT_RESOURCE_CONTENTS_14B11DBA
 );
 /// Binary resource contents.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -1981,7 +1981,7 @@ impl BlobResourceContents {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BlobResourceContents, schemas::BLOB_RESOURCE_CONTENTS_C794AB4C
+    BlobResourceContents, schemas::BLOB_RESOURCE_CONTENTS_66276557
 );
 /// The contents of a resource, embedded into a prompt or tool call result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2035,7 +2035,7 @@ impl EmbeddedResource {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(EmbeddedResource, schemas::EMBEDDED_RESOURCE_97A71A2D);
+runtime::schema::embedded_schema!(EmbeddedResource, schemas::EMBEDDED_RESOURCE_B832EF82);
 /// Standard content block (text, images, resources).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -2077,7 +2077,7 @@ impl Content {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Content, schemas::CONTENT_FDB1330B);
+runtime::schema::embedded_schema!(Content, schemas::CONTENT_7958038D);
 /// A diff representing file modifications.
 ///
 /// Shows changes to files in a format suitable for display in the client UI.
@@ -2142,7 +2142,7 @@ impl Diff {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Diff, schemas::DIFF_79ED9942);
+runtime::schema::embedded_schema!(Diff, schemas::DIFF_8BE14316);
 /// Typed identifier used for terminal values on the wire.
 #[derive(
     Debug,
@@ -2204,7 +2204,7 @@ impl<'de> fast::FromJson<'de> for TerminalId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(TerminalId, schemas::TERMINAL_ID_CAB951FA);
+runtime::schema::embedded_schema!(TerminalId, schemas::TERMINAL_ID_699F86BA);
 /// Embed a terminal created with `terminal/create` by its id.
 ///
 /// The terminal must be added before calling `terminal/release`.
@@ -2251,7 +2251,7 @@ impl Terminal {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Terminal, schemas::TERMINAL_79D0A299);
+runtime::schema::embedded_schema!(Terminal, schemas::TERMINAL_BA443E13);
 /// A file location being accessed or modified by a tool.
 ///
 /// Enables clients to implement "follow-along" features that track
@@ -2310,7 +2310,7 @@ impl ToolCallLocation {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ToolCallLocation, schemas::TOOL_CALL_LOCATION_EFA76D8E
+    ToolCallLocation, schemas::TOOL_CALL_LOCATION_52CEDE17
 );
 /// An option presented to the user when requesting permission.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2363,7 +2363,7 @@ impl PermissionOption {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PermissionOption, schemas::PERMISSION_OPTION_7166E039);
+runtime::schema::embedded_schema!(PermissionOption, schemas::PERMISSION_OPTION_8437C0D5);
 /// Unique identifier for a permission option.
 #[derive(
     Debug,
@@ -2423,7 +2423,7 @@ impl fmt::Display for PermissionOptionId {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PermissionOptionId, schemas::PERMISSION_OPTION_ID_B5898AB6
+    PermissionOptionId, schemas::PERMISSION_OPTION_ID_0D339931
 );
 /// The type of permission option being presented to the user.
 ///
@@ -2516,7 +2516,7 @@ impl de::Scalar for PermissionOptionKind {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PermissionOptionKind, schemas::PERMISSION_OPTION_KIND_B0DFD365
+    PermissionOptionKind, schemas::PERMISSION_OPTION_KIND_3B317B97
 );
 /// Request to create a new terminal and execute a command.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2620,7 +2620,7 @@ impl CreateTerminalRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateTerminalRequest, schemas::CREATE_TERMINAL_REQUEST_659FF30A
+    CreateTerminalRequest, schemas::CREATE_TERMINAL_REQUEST_3FC2AF68
 );
 /// An environment variable to set when launching an MCP server.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2665,7 +2665,7 @@ impl EnvVariable {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(EnvVariable, schemas::ENV_VARIABLE_A6AFBDAF);
+runtime::schema::embedded_schema!(EnvVariable, schemas::ENV_VARIABLE_CEA2A1E1);
 /// Request to get the current output and status of a terminal.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -2721,7 +2721,7 @@ impl TerminalOutputRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalOutputRequest, schemas::TERMINAL_OUTPUT_REQUEST_43A59805
+    TerminalOutputRequest, schemas::TERMINAL_OUTPUT_REQUEST_3595C688
 );
 /// Request to release a terminal and free its resources.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2778,7 +2778,7 @@ impl ReleaseTerminalRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ReleaseTerminalRequest, schemas::RELEASE_TERMINAL_REQUEST_D4948119
+    ReleaseTerminalRequest, schemas::RELEASE_TERMINAL_REQUEST_BA5270AF
 );
 /// Request to wait for a terminal command to exit.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2835,7 +2835,7 @@ impl WaitForTerminalExitRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    WaitForTerminalExitRequest, schemas::WAIT_FOR_TERMINAL_EXIT_REQUEST_21A312C2
+    WaitForTerminalExitRequest, schemas::WAIT_FOR_TERMINAL_EXIT_REQUEST_8F051746
 );
 /// Request to kill a terminal without releasing it.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2892,7 +2892,7 @@ impl KillTerminalRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    KillTerminalRequest, schemas::KILL_TERMINAL_REQUEST_52E1F3B5
+    KillTerminalRequest, schemas::KILL_TERMINAL_REQUEST_34A8B44F
 );
 /// Request from the agent to elicit structured user input.
 ///
@@ -2949,7 +2949,7 @@ impl CreateElicitationRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationRequest, schemas::CREATE_ELICITATION_REQUEST_15414072
+    CreateElicitationRequest, schemas::CREATE_ELICITATION_REQUEST_F69F1049
 );
 /// The part of [`CreateElicitationRequest`] chosen by its `mode` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -3049,7 +3049,7 @@ impl From<ElicitationUrlMode> for CreateElicitationRequestMode {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationRequestMode, schemas::CREATE_ELICITATION_REQUEST_MODE_318F8C54
+    CreateElicitationRequestMode, schemas::CREATE_ELICITATION_REQUEST_MODE_7516ADF0
 );
 /// Session-scoped elicitation, optionally tied to a specific tool call.
 ///
@@ -3096,7 +3096,7 @@ impl ElicitationSessionScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationSessionScope, schemas::ELICITATION_SESSION_SCOPE_90FA6991
+    ElicitationSessionScope, schemas::ELICITATION_SESSION_SCOPE_DC865549
 );
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
@@ -3122,7 +3122,7 @@ impl ElicitationRequestScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationRequestScope, schemas::ELICITATION_REQUEST_SCOPE_248D5ED6
+    ElicitationRequestScope, schemas::ELICITATION_REQUEST_SCOPE_3DDCB3EE
 );
 /// Type-safe elicitation schema for requesting structured user input.
 ///
@@ -3243,7 +3243,7 @@ impl ElicitationSchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationSchema, schemas::ELICITATION_SCHEMA_910B9329
+    ElicitationSchema, schemas::ELICITATION_SCHEMA_1A107F0A
 );
 /// Type discriminator for elicitation schemas.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -3314,7 +3314,7 @@ impl de::Scalar for ElicitationSchemaType {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationSchemaType, schemas::ELICITATION_SCHEMA_TYPE_BA8875D9
+    ElicitationSchemaType, schemas::ELICITATION_SCHEMA_TYPE_B9BDFAFD
 );
 /// Property schema for elicitation form fields.
 ///
@@ -3449,7 +3449,7 @@ impl From<MultiSelectPropertySchema> for ElicitationPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationPropertySchema, schemas::ELICITATION_PROPERTY_SCHEMA_6FE17643
+    ElicitationPropertySchema, schemas::ELICITATION_PROPERTY_SCHEMA_F707B41A
 );
 /// String format types for string properties in elicitation schemas.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -3534,7 +3534,7 @@ impl de::Scalar for StringFormat {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(StringFormat, schemas::STRING_FORMAT_7C2A1132);
+runtime::schema::embedded_schema!(StringFormat, schemas::STRING_FORMAT_0D3603F7);
 /// A titled enum option with a const value, human-readable title, and optional description.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -3594,7 +3594,7 @@ impl EnumOption {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(EnumOption, schemas::ENUM_OPTION_E2125370);
+runtime::schema::embedded_schema!(EnumOption, schemas::ENUM_OPTION_3AF07DD6);
 /// Schema for string properties in an elicitation form.
 ///
 /// When `enum` or `oneOf` is set, this represents a single-select enum
@@ -3772,7 +3772,7 @@ impl StringPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    StringPropertySchema, schemas::STRING_PROPERTY_SCHEMA_9D161040
+    StringPropertySchema, schemas::STRING_PROPERTY_SCHEMA_7CB68797
 );
 /// Schema for number (floating-point) properties in an elicitation form.
 #[derive(
@@ -3884,7 +3884,7 @@ impl NumberPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NumberPropertySchema, schemas::NUMBER_PROPERTY_SCHEMA_80206ACA
+    NumberPropertySchema, schemas::NUMBER_PROPERTY_SCHEMA_689728A2
 );
 /// Schema for integer properties in an elicitation form.
 #[derive(
@@ -3996,7 +3996,7 @@ impl IntegerPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    IntegerPropertySchema, schemas::INTEGER_PROPERTY_SCHEMA_0FACE0AA
+    IntegerPropertySchema, schemas::INTEGER_PROPERTY_SCHEMA_36BBEC3D
 );
 /// Schema for boolean properties in an elicitation form.
 #[derive(
@@ -4084,7 +4084,7 @@ impl BooleanPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BooleanPropertySchema, schemas::BOOLEAN_PROPERTY_SCHEMA_11B3DD8F
+    BooleanPropertySchema, schemas::BOOLEAN_PROPERTY_SCHEMA_A5CF2721
 );
 /// Items for a multi-select (array) property schema.
 #[derive(Debug, Clone, PartialEq)]
@@ -4198,7 +4198,7 @@ impl From<TitledMultiSelectItems> for MultiSelectItems {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MultiSelectItems, schemas::MULTI_SELECT_ITEMS_9678B0C2
+    MultiSelectItems, schemas::MULTI_SELECT_ITEMS_679707E8
 );
 /// String item schema for multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -4244,7 +4244,7 @@ impl StringMultiSelectItems {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    StringMultiSelectItems, schemas::STRING_MULTI_SELECT_ITEMS_D311E461
+    StringMultiSelectItems, schemas::STRING_MULTI_SELECT_ITEMS_FC5C5218
 );
 /// Items definition for titled multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -4290,7 +4290,7 @@ impl TitledMultiSelectItems {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TitledMultiSelectItems, schemas::TITLED_MULTI_SELECT_ITEMS_BEBF9848
+    TitledMultiSelectItems, schemas::TITLED_MULTI_SELECT_ITEMS_F61A8271
 );
 /// Schema for multi-select (array) properties in an elicitation form.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -4406,7 +4406,7 @@ impl MultiSelectPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MultiSelectPropertySchema, schemas::MULTI_SELECT_PROPERTY_SCHEMA_EDAA9510
+    MultiSelectPropertySchema, schemas::MULTI_SELECT_PROPERTY_SCHEMA_6F536B13
 );
 /// Form-based elicitation mode where the client renders a form from the provided schema.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -4433,7 +4433,7 @@ impl ElicitationFormMode {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationFormMode, schemas::ELICITATION_FORM_MODE_EFD9ABD2
+    ElicitationFormMode, schemas::ELICITATION_FORM_MODE_1740840A
 );
 /// The alternative sets of properties of [`ElicitationFormMode`].
 #[derive(Debug, Clone, PartialEq)]
@@ -4480,7 +4480,7 @@ impl From<ElicitationRequestScope> for ElicitationFormModeScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationFormModeScope, schemas::ELICITATION_FORM_MODE_SCOPE_C9F0375E
+    ElicitationFormModeScope, schemas::ELICITATION_FORM_MODE_SCOPE_16F936AF
 );
 /// Unique identifier for an elicitation.
 #[derive(
@@ -4537,7 +4537,7 @@ impl fmt::Display for ElicitationId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ElicitationId, schemas::ELICITATION_ID_2B370CAF);
+runtime::schema::embedded_schema!(ElicitationId, schemas::ELICITATION_ID_4420B7D4);
 /// URL-based elicitation mode where the client directs the user to a URL.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -4569,7 +4569,7 @@ impl ElicitationUrlMode {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationUrlMode, schemas::ELICITATION_URL_MODE_C494CACA
+    ElicitationUrlMode, schemas::ELICITATION_URL_MODE_C2FD4B9F
 );
 /// The alternative sets of properties of [`ElicitationUrlMode`].
 #[derive(Debug, Clone, PartialEq)]
@@ -4616,7 +4616,7 @@ impl From<ElicitationRequestScope> for ElicitationUrlModeScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationUrlModeScope, schemas::ELICITATION_URL_MODE_SCOPE_DA504395
+    ElicitationUrlModeScope, schemas::ELICITATION_URL_MODE_SCOPE_FEC89CE0
 );
 /// Allows for sending an arbitrary request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
@@ -4634,7 +4634,7 @@ impl From<::serde_json::Value> for ExtRequest {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ExtRequest, schemas::EXT_REQUEST_AB2A1453);
+runtime::schema::embedded_schema!(ExtRequest, schemas::EXT_REQUEST_21EFCF75);
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -5052,33 +5052,33 @@ impl AgentResponseError {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_D93E3D76);
+runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_1DF00B1A);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_A599550A);
+runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_EB5177E1);
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_E67DE983
+    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_29CE0CBD
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_DF0CAA01
+    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_C4C9A618
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_43C6DE5F
+    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_1C97B00C
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_202582BB
+    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_D1471462
 );
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseError, schemas::AGENT_RESPONSE_ERROR_526A736C
+    AgentResponseError, schemas::AGENT_RESPONSE_ERROR_04275A53
 );
 /// Response to the `initialize` method.
 ///
@@ -5183,12 +5183,12 @@ impl InitializeResponse {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeResponse, schemas::INITIALIZE_RESPONSE_99E44BBA
+    InitializeResponse, schemas::INITIALIZE_RESPONSE_F32995F7
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeResponse, schemas::INITIALIZE_RESPONSE_32FBB385
+    InitializeResponse, schemas::INITIALIZE_RESPONSE_D0109D79
 );
 /// Protocol version identifier.
 ///
@@ -5219,7 +5219,7 @@ impl fmt::Display for ProtocolVersion {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProtocolVersion, schemas::PROTOCOL_VERSION_DDC01185);
+runtime::schema::embedded_schema!(ProtocolVersion, schemas::PROTOCOL_VERSION_7477E58B);
 /// Capabilities supported by the agent.
 ///
 /// Advertised during initialization to inform the client about
@@ -5372,12 +5372,12 @@ impl AgentCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentCapabilities, schemas::AGENT_CAPABILITIES_1D5B3063
+    AgentCapabilities, schemas::AGENT_CAPABILITIES_12D9A7C3
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentCapabilities, schemas::AGENT_CAPABILITIES_5D353A25
+    AgentCapabilities, schemas::AGENT_CAPABILITIES_6111B2DC
 );
 /// Prompt capabilities supported by the agent in `session/prompt` requests.
 ///
@@ -5481,7 +5481,7 @@ impl PromptCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PromptCapabilities, schemas::PROMPT_CAPABILITIES_14175F74
+    PromptCapabilities, schemas::PROMPT_CAPABILITIES_C9521C81
 );
 /// MCP capabilities supported by the agent
 #[derive(
@@ -5574,10 +5574,10 @@ impl McpCapabilities {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_A450B6D4);
+runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_5DE0473D);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_D5F1112C);
+runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_650AE7FD);
 /// Session capabilities supported by the agent.
 ///
 /// As a baseline, all Agents **MUST** support `session/new`, `session/prompt`, `session/cancel`, and `session/update`.
@@ -5832,12 +5832,12 @@ impl SessionCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionCapabilities, schemas::SESSION_CAPABILITIES_D1CEEF76
+    SessionCapabilities, schemas::SESSION_CAPABILITIES_6201D429
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionCapabilities, schemas::SESSION_CAPABILITIES_1CEA160F
+    SessionCapabilities, schemas::SESSION_CAPABILITIES_99D8FCFC
 );
 /// Capabilities for the `session/list` method.
 ///
@@ -5886,7 +5886,7 @@ impl SessionListCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionListCapabilities, schemas::SESSION_LIST_CAPABILITIES_9B7A413F
+    SessionListCapabilities, schemas::SESSION_LIST_CAPABILITIES_DE680747
 );
 /// Capabilities for the `session/delete` method.
 ///
@@ -5935,7 +5935,7 @@ impl SessionDeleteCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionDeleteCapabilities, schemas::SESSION_DELETE_CAPABILITIES_679A8D65
+    SessionDeleteCapabilities, schemas::SESSION_DELETE_CAPABILITIES_70EA1E92
 );
 /// Capabilities for additional session directories support.
 ///
@@ -5988,7 +5988,7 @@ impl SessionAdditionalDirectoriesCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SessionAdditionalDirectoriesCapabilities,
-    schemas::SESSION_ADDITIONAL_DIRECTORIES_CAPABILITIES_7D14A76F
+    schemas::SESSION_ADDITIONAL_DIRECTORIES_CAPABILITIES_2A4C8C4B
 );
 /// Capabilities for the `session/resume` method.
 ///
@@ -6037,7 +6037,7 @@ impl SessionResumeCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionResumeCapabilities, schemas::SESSION_RESUME_CAPABILITIES_5B75EDAC
+    SessionResumeCapabilities, schemas::SESSION_RESUME_CAPABILITIES_BFD85A9A
 );
 /// Capabilities for the `session/close` method.
 ///
@@ -6086,7 +6086,7 @@ impl SessionCloseCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionCloseCapabilities, schemas::SESSION_CLOSE_CAPABILITIES_4FB685AA
+    SessionCloseCapabilities, schemas::SESSION_CLOSE_CAPABILITIES_15730D61
 );
 /// Authentication-related capabilities supported by the agent.
 #[derive(
@@ -6169,12 +6169,12 @@ impl AgentAuthCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_043362CF
+    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_A56972A1
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_047ABC50
+    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_FB9F1DA7
 );
 /// Logout capabilities supported by the agent.
 ///
@@ -6223,7 +6223,7 @@ impl LogoutCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LogoutCapabilities, schemas::LOGOUT_CAPABILITIES_8662AF97
+    LogoutCapabilities, schemas::LOGOUT_CAPABILITIES_F0C212CE
 );
 /// Describes an available authentication method.
 ///
@@ -6324,7 +6324,7 @@ impl From<AuthMethodAgent> for AuthMethod {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthMethod, schemas::AUTH_METHOD_47A02719);
+runtime::schema::embedded_schema!(AuthMethod, schemas::AUTH_METHOD_C4F6965C);
 /// Typed identifier used for auth method values on the wire.
 #[derive(
     Debug,
@@ -6380,7 +6380,7 @@ impl fmt::Display for AuthMethodId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthMethodId, schemas::AUTH_METHOD_ID_5AFB22DB);
+runtime::schema::embedded_schema!(AuthMethodId, schemas::AUTH_METHOD_ID_B7BD79D7);
 /// Terminal-based authentication method.
 ///
 /// The client runs the configured agent program as a separate interactive
@@ -6467,7 +6467,7 @@ impl AuthMethodTerminal {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthMethodTerminal, schemas::AUTH_METHOD_TERMINAL_EC085FDC
+    AuthMethodTerminal, schemas::AUTH_METHOD_TERMINAL_89FEB505
 );
 /// Agent handles authentication itself through `authenticate`.
 ///
@@ -6525,7 +6525,7 @@ impl AuthMethodAgent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthMethodAgent, schemas::AUTH_METHOD_AGENT_F156E4B4);
+runtime::schema::embedded_schema!(AuthMethodAgent, schemas::AUTH_METHOD_AGENT_E905D67F);
 /// Metadata about the implementation of the client or agent.
 /// Describes the name and version of an ACP implementation, with an optional
 /// title for UI representation.
@@ -6587,7 +6587,7 @@ impl Implementation {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Implementation, schemas::IMPLEMENTATION_DEC53EFF);
+runtime::schema::embedded_schema!(Implementation, schemas::IMPLEMENTATION_23461CE4);
 /// Response to the `authenticate` method.
 #[derive(
     Debug,
@@ -6639,7 +6639,7 @@ impl AuthenticateResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthenticateResponse, schemas::AUTHENTICATE_RESPONSE_D465C77E
+    AuthenticateResponse, schemas::AUTHENTICATE_RESPONSE_68C05015
 );
 /// Response to the `logout` method.
 #[derive(
@@ -6691,7 +6691,7 @@ impl LogoutResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(LogoutResponse, schemas::LOGOUT_RESPONSE_33BCF43C);
+runtime::schema::embedded_schema!(LogoutResponse, schemas::LOGOUT_RESPONSE_7AC839F9);
 /// Response from creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
@@ -6772,7 +6772,7 @@ impl NewSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NewSessionResponse, schemas::NEW_SESSION_RESPONSE_B7C9BDB0
+    NewSessionResponse, schemas::NEW_SESSION_RESPONSE_E1F26215
 );
 /// The set of modes and the one currently active.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -6824,7 +6824,7 @@ impl SessionModeState {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionModeState, schemas::SESSION_MODE_STATE_C871DB16
+    SessionModeState, schemas::SESSION_MODE_STATE_761268AF
 );
 /// Unique identifier for a Session Mode.
 #[derive(
@@ -6887,7 +6887,7 @@ impl<'de> fast::FromJson<'de> for SessionModeId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionModeId, schemas::SESSION_MODE_ID_4F7EBF67);
+runtime::schema::embedded_schema!(SessionModeId, schemas::SESSION_MODE_ID_96ED1239);
 /// A mode the agent can operate in.
 ///
 /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
@@ -6944,7 +6944,7 @@ impl SessionMode {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionMode, schemas::SESSION_MODE_E8BA4264);
+runtime::schema::embedded_schema!(SessionMode, schemas::SESSION_MODE_B8A144D1);
 /// A session configuration option selector and its current state.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -7021,7 +7021,7 @@ impl SessionConfigOption {
 impl<'de> fast::FromJson<'de> for SessionConfigOption {}
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigOption, schemas::SESSION_CONFIG_OPTION_DB86E575
+    SessionConfigOption, schemas::SESSION_CONFIG_OPTION_2A2BDB6D
 );
 /// The part of [`SessionConfigOption`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -7136,7 +7136,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigOptionType {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigOptionType, schemas::SESSION_CONFIG_OPTION_TYPE_0E1EA174
+    SessionConfigOptionType, schemas::SESSION_CONFIG_OPTION_TYPE_21A185D2
 );
 /// Unique identifier for a session configuration option.
 #[derive(
@@ -7202,7 +7202,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionConfigId, schemas::SESSION_CONFIG_ID_41F4B667);
+runtime::schema::embedded_schema!(SessionConfigId, schemas::SESSION_CONFIG_ID_CA426BC2);
 /// Semantic category for a session configuration option.
 ///
 /// This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
@@ -7349,7 +7349,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigOptionCategory {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigOptionCategory, schemas::SESSION_CONFIG_OPTION_CATEGORY_2C6A3D4D
+    SessionConfigOptionCategory, schemas::SESSION_CONFIG_OPTION_CATEGORY_90A91F7C
 );
 /// Unique identifier for a session configuration option value.
 #[derive(
@@ -7416,7 +7416,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigValueId {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigValueId, schemas::SESSION_CONFIG_VALUE_ID_0983CFB4
+    SessionConfigValueId, schemas::SESSION_CONFIG_VALUE_ID_EFAA8529
 );
 /// Possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq)]
@@ -7463,7 +7463,7 @@ impl From<Vec<SessionConfigSelectGroup>> for SessionConfigSelectOptions {
 impl<'de> fast::FromJson<'de> for SessionConfigSelectOptions {}
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelectOptions, schemas::SESSION_CONFIG_SELECT_OPTIONS_5ADACD1E
+    SessionConfigSelectOptions, schemas::SESSION_CONFIG_SELECT_OPTIONS_51FC27E9
 );
 /// A possible value for a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -7521,7 +7521,7 @@ impl SessionConfigSelectOption {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelectOption, schemas::SESSION_CONFIG_SELECT_OPTION_9A6E3AA1
+    SessionConfigSelectOption, schemas::SESSION_CONFIG_SELECT_OPTION_B4774958
 );
 /// A group of possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -7576,7 +7576,7 @@ impl SessionConfigSelectGroup {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelectGroup, schemas::SESSION_CONFIG_SELECT_GROUP_15E08573
+    SessionConfigSelectGroup, schemas::SESSION_CONFIG_SELECT_GROUP_C831C3B5
 );
 /// Unique identifier for a session configuration option value group.
 #[derive(
@@ -7643,7 +7643,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigGroupId {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigGroupId, schemas::SESSION_CONFIG_GROUP_ID_648ADED9
+    SessionConfigGroupId, schemas::SESSION_CONFIG_GROUP_ID_59F9E697
 );
 /// A single-value selector (dropdown) session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -7675,7 +7675,7 @@ impl SessionConfigSelect {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelect, schemas::SESSION_CONFIG_SELECT_1FBC863E
+    SessionConfigSelect, schemas::SESSION_CONFIG_SELECT_93EB1DBA
 );
 /// A boolean on/off toggle session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -7701,7 +7701,7 @@ impl SessionConfigBoolean {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigBoolean, schemas::SESSION_CONFIG_BOOLEAN_A5AEDD67
+    SessionConfigBoolean, schemas::SESSION_CONFIG_BOOLEAN_BE5A93BF
 );
 /// Response from loading an existing session.
 #[derive(
@@ -7782,7 +7782,7 @@ impl LoadSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LoadSessionResponse, schemas::LOAD_SESSION_RESPONSE_11780F90
+    LoadSessionResponse, schemas::LOAD_SESSION_RESPONSE_C91DEB76
 );
 /// Response from listing sessions.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -7848,7 +7848,7 @@ impl ListSessionsResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListSessionsResponse, schemas::LIST_SESSIONS_RESPONSE_86DB687D
+    ListSessionsResponse, schemas::LIST_SESSIONS_RESPONSE_D2942BFD
 );
 /// Information about a session returned by session/list
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -7961,10 +7961,10 @@ impl SessionInfo {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_8D65009E);
+runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_529236EF);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_37FBF35A);
+runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_7674AED9);
 /// Response from deleting a session.
 #[derive(
     Debug,
@@ -8016,7 +8016,7 @@ impl DeleteSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DeleteSessionResponse, schemas::DELETE_SESSION_RESPONSE_2DBF4A68
+    DeleteSessionResponse, schemas::DELETE_SESSION_RESPONSE_86B1D599
 );
 /// Response from resuming an existing session.
 #[derive(
@@ -8097,7 +8097,7 @@ impl ResumeSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ResumeSessionResponse, schemas::RESUME_SESSION_RESPONSE_2C36A14F
+    ResumeSessionResponse, schemas::RESUME_SESSION_RESPONSE_8B734A8E
 );
 /// Response from closing a session.
 #[derive(
@@ -8150,7 +8150,7 @@ impl CloseSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CloseSessionResponse, schemas::CLOSE_SESSION_RESPONSE_ABCEB380
+    CloseSessionResponse, schemas::CLOSE_SESSION_RESPONSE_2ABE1D85
 );
 /// Response to `session/set_mode` method.
 #[derive(
@@ -8203,7 +8203,7 @@ impl SetSessionModeResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionModeResponse, schemas::SET_SESSION_MODE_RESPONSE_683C6EF1
+    SetSessionModeResponse, schemas::SET_SESSION_MODE_RESPONSE_3AA1F2D7
 );
 /// Response to `session/set_config_option` method.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -8254,7 +8254,7 @@ impl SetSessionConfigOptionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionConfigOptionResponse, schemas::SET_SESSION_CONFIG_OPTION_RESPONSE_979FD36D
+    SetSessionConfigOptionResponse, schemas::SET_SESSION_CONFIG_OPTION_RESPONSE_BEA7A148
 );
 /// Response from processing a user prompt.
 ///
@@ -8324,10 +8324,10 @@ impl PromptResponse {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PromptResponse, schemas::PROMPT_RESPONSE_BD76B363);
+runtime::schema::embedded_schema!(PromptResponse, schemas::PROMPT_RESPONSE_EEE28046);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PromptResponse, schemas::PROMPT_RESPONSE_795D1401);
+runtime::schema::embedded_schema!(PromptResponse, schemas::PROMPT_RESPONSE_6B3564F3);
 /// Reasons why an agent stops processing a prompt turn.
 ///
 /// See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons)
@@ -8429,7 +8429,7 @@ impl de::Scalar for StopReason {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(StopReason, schemas::STOP_REASON_2E952F48);
+runtime::schema::embedded_schema!(StopReason, schemas::STOP_REASON_E88A67C7);
 /// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
 /// protocol compatibility.
@@ -8446,7 +8446,7 @@ impl From<::serde_json::Value> for ExtResponse {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ExtResponse, schemas::EXT_RESPONSE_EA2CF485);
+runtime::schema::embedded_schema!(ExtResponse, schemas::EXT_RESPONSE_BCE9406A);
 /// JSON-RPC error object.
 ///
 /// Represents an error that occurred during method execution, following the
@@ -8490,7 +8490,7 @@ impl Error {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Error, schemas::ERROR_CD108320);
+runtime::schema::embedded_schema!(Error, schemas::ERROR_851E285C);
 /// Predefined error codes for common JSON-RPC and ACP-specific errors.
 ///
 /// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
@@ -8584,7 +8584,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ErrorCode, schemas::ERROR_CODE_3A88948B);
+runtime::schema::embedded_schema!(ErrorCode, schemas::ERROR_CODE_BDD9D24C);
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -8727,22 +8727,22 @@ impl From<ExtNotification> for AgentNotificationParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotification, schemas::AGENT_NOTIFICATION_76B43062
+    AgentNotification, schemas::AGENT_NOTIFICATION_E4188BE3
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotification, schemas::AGENT_NOTIFICATION_094124AB
+    AgentNotification, schemas::AGENT_NOTIFICATION_663537D4
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_789AF9C7
+    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_4465460B
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_01BD2A62
+    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_D4288812
 );
 /// Notification containing a session update from the agent.
 ///
@@ -8803,7 +8803,7 @@ impl SessionNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionNotification, schemas::SESSION_NOTIFICATION_419561E7
+    SessionNotification, schemas::SESSION_NOTIFICATION_6694A8CB
 );
 /// Different types of updates that can be sent during session processing.
 ///
@@ -9285,10 +9285,10 @@ impl<'de> fast::FromJson<'de> for SessionUpdate {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_A191932A);
+runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_5E00C0F2);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_B3B76213);
+runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_C918A5FF);
 /// Unique identifier for a message within a session.
 #[derive(
     Debug,
@@ -9350,7 +9350,7 @@ impl<'de> fast::FromJson<'de> for MessageId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(MessageId, schemas::MESSAGE_ID_86091F29);
+runtime::schema::embedded_schema!(MessageId, schemas::MESSAGE_ID_DF1C41EB);
 /// A streamed item of content
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -9410,7 +9410,7 @@ impl ContentChunk {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ContentChunk, schemas::CONTENT_CHUNK_6825E23C);
+runtime::schema::embedded_schema!(ContentChunk, schemas::CONTENT_CHUNK_80B549EC);
 /// Represents a tool call that the language model has requested.
 ///
 /// Tool calls are actions that the agent executes on behalf of the language model,
@@ -9543,7 +9543,7 @@ impl ToolCall {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCall, schemas::TOOL_CALL_4F5F949E);
+runtime::schema::embedded_schema!(ToolCall, schemas::TOOL_CALL_F494BCA8);
 /// A single entry in the execution plan.
 ///
 /// Represents a task or goal that the assistant intends to accomplish
@@ -9600,7 +9600,7 @@ impl PlanEntry {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanEntry, schemas::PLAN_ENTRY_FAA556C4);
+runtime::schema::embedded_schema!(PlanEntry, schemas::PLAN_ENTRY_1C34602F);
 /// Priority levels for plan entries.
 ///
 /// Used to indicate the relative importance or urgency of different
@@ -9690,7 +9690,7 @@ impl<'de> fast::FromJson<'de> for PlanEntryPriority {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PlanEntryPriority, schemas::PLAN_ENTRY_PRIORITY_79E9B4B0
+    PlanEntryPriority, schemas::PLAN_ENTRY_PRIORITY_67086AD0
 );
 /// Status of a plan entry in the execution flow.
 ///
@@ -9779,7 +9779,7 @@ impl<'de> fast::FromJson<'de> for PlanEntryStatus {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanEntryStatus, schemas::PLAN_ENTRY_STATUS_F815AA3A);
+runtime::schema::embedded_schema!(PlanEntryStatus, schemas::PLAN_ENTRY_STATUS_3FB96360);
 /// An execution plan for accomplishing complex tasks.
 ///
 /// Plans consist of multiple entries representing individual tasks or goals.
@@ -9831,7 +9831,7 @@ impl Plan {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Plan, schemas::PLAN_F4B705E7);
+runtime::schema::embedded_schema!(Plan, schemas::PLAN_278E99CF);
 /// Information about a command.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -9887,7 +9887,7 @@ impl AvailableCommand {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AvailableCommand, schemas::AVAILABLE_COMMAND_BA6F5EA2);
+runtime::schema::embedded_schema!(AvailableCommand, schemas::AVAILABLE_COMMAND_D3BA8352);
 /// The input specification for a command.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -9921,7 +9921,7 @@ impl From<UnstructuredCommandInput> for AvailableCommandInput {
 impl<'de> fast::FromJson<'de> for AvailableCommandInput {}
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AvailableCommandInput, schemas::AVAILABLE_COMMAND_INPUT_D081DDE2
+    AvailableCommandInput, schemas::AVAILABLE_COMMAND_INPUT_E051F801
 );
 /// All text that was typed after the command name is provided as input.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -9965,7 +9965,7 @@ impl UnstructuredCommandInput {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UnstructuredCommandInput, schemas::UNSTRUCTURED_COMMAND_INPUT_71B63D4B
+    UnstructuredCommandInput, schemas::UNSTRUCTURED_COMMAND_INPUT_A696F763
 );
 /// Available commands are ready or have changed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -10011,7 +10011,7 @@ impl AvailableCommandsUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AvailableCommandsUpdate, schemas::AVAILABLE_COMMANDS_UPDATE_024B46CB
+    AvailableCommandsUpdate, schemas::AVAILABLE_COMMANDS_UPDATE_459B93AB
 );
 /// The current mode of the session has changed
 ///
@@ -10058,7 +10058,7 @@ impl CurrentModeUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CurrentModeUpdate, schemas::CURRENT_MODE_UPDATE_354E9401
+    CurrentModeUpdate, schemas::CURRENT_MODE_UPDATE_64FBAC33
 );
 /// Session configuration options have been updated.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -10104,7 +10104,7 @@ impl ConfigOptionUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ConfigOptionUpdate, schemas::CONFIG_OPTION_UPDATE_F9B32478
+    ConfigOptionUpdate, schemas::CONFIG_OPTION_UPDATE_4953CA74
 );
 /// Update to session metadata. All fields are optional to support partial updates.
 ///
@@ -10181,7 +10181,7 @@ impl SessionInfoUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionInfoUpdate, schemas::SESSION_INFO_UPDATE_33E3A0FA
+    SessionInfoUpdate, schemas::SESSION_INFO_UPDATE_A58B67BC
 );
 /// Cost information for a session.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -10228,7 +10228,7 @@ impl Cost {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Cost, schemas::COST_A6F75DDE);
+runtime::schema::embedded_schema!(Cost, schemas::COST_A395CD3C);
 /// Context window and cost update for a session.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -10284,7 +10284,7 @@ impl UsageUpdate {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(UsageUpdate, schemas::USAGE_UPDATE_9456BBD9);
+runtime::schema::embedded_schema!(UsageUpdate, schemas::USAGE_UPDATE_D26EC540);
 /// Severity hint for a session notice.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -10410,7 +10410,7 @@ impl<'de> fast::FromJson<'de> for NoticeSeverity {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(NoticeSeverity, schemas::NOTICE_SEVERITY_7E51CD5B);
+runtime::schema::embedded_schema!(NoticeSeverity, schemas::NOTICE_SEVERITY_D8441DEF);
 /// Fire-and-forget information for the user.
 ///
 /// Notices are live events rather than session history. Agents must not rely on
@@ -10490,7 +10490,7 @@ impl de::StrRule for __StrRule__defs_Notice_properties_title {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Notice, schemas::NOTICE_C65A9972);
+runtime::schema::embedded_schema!(Notice, schemas::NOTICE_8CE1ED13);
 /// Unique identifier for a context compaction within a session.
 #[derive(
     Debug,
@@ -10552,7 +10552,7 @@ impl<'de> fast::FromJson<'de> for CompactionId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(CompactionId, schemas::COMPACTION_ID_0F32692A);
+runtime::schema::embedded_schema!(CompactionId, schemas::COMPACTION_ID_71CBA42F);
 /// Lifecycle state of a context compaction.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -10689,7 +10689,7 @@ impl<'de> fast::FromJson<'de> for CompactionStatus {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(CompactionStatus, schemas::COMPACTION_STATUS_465E2C7E);
+runtime::schema::embedded_schema!(CompactionStatus, schemas::COMPACTION_STATUS_F2312CFF);
 /// A context compaction upsert. The first notification fixes the compaction's
 /// timeline position. Later updates with the same ID patch that entity in place.
 /// Agents MUST only send this update when the Client advertised
@@ -10763,7 +10763,7 @@ impl CompactionUpdate {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(CompactionUpdate, schemas::COMPACTION_UPDATE_28C4ABA4);
+runtime::schema::embedded_schema!(CompactionUpdate, schemas::COMPACTION_UPDATE_18AB35E7);
 /// A content block appended to a compaction's summary. A first-seen ID creates
 /// an in-progress compaction. Chunks append in receive order.
 /// Agents MUST only send this update when the Client advertised
@@ -10812,7 +10812,7 @@ impl CompactionSummaryChunk {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CompactionSummaryChunk, schemas::COMPACTION_SUMMARY_CHUNK_F8E9F2AD
+    CompactionSummaryChunk, schemas::COMPACTION_SUMMARY_CHUNK_79AAE2E7
 );
 /// Notification sent by the agent when a URL-based elicitation is complete.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -10864,7 +10864,7 @@ impl CompleteElicitationNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CompleteElicitationNotification, schemas::COMPLETE_ELICITATION_NOTIFICATION_E8D80E73
+    CompleteElicitationNotification, schemas::COMPLETE_ELICITATION_NOTIFICATION_5079B218
 );
 /// Allows either side to send an arbitrary notification that is not part of the ACP spec.
 /// Extension notifications provide a way to send one-way messages for custom functionality
@@ -10885,7 +10885,7 @@ impl From<::serde_json::Value> for ExtNotification {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ExtNotification, schemas::EXT_NOTIFICATION_0815828B);
+runtime::schema::embedded_schema!(ExtNotification, schemas::EXT_NOTIFICATION_9599B709);
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -11392,19 +11392,19 @@ impl From<ExtRequest> for ClientRequestParams {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_13EE2E96);
+runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_5F7F76DA);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_7714436A);
+runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_F409D3BA);
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_825BC210
+    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_1A91A620
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_5BC089BC
+    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_EA22AB47
 );
 /// Request parameters for the initialize method.
 ///
@@ -11492,7 +11492,7 @@ impl InitializeRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeRequest, schemas::INITIALIZE_REQUEST_26259ECD
+    InitializeRequest, schemas::INITIALIZE_REQUEST_B43305FE
 );
 /// Capabilities supported by the client.
 ///
@@ -11660,12 +11660,12 @@ impl ClientCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientCapabilities, schemas::CLIENT_CAPABILITIES_0A58232D
+    ClientCapabilities, schemas::CLIENT_CAPABILITIES_C05A1F31
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientCapabilities, schemas::CLIENT_CAPABILITIES_5BA07C47
+    ClientCapabilities, schemas::CLIENT_CAPABILITIES_3C217452
 );
 /// File system capabilities that a client may support.
 ///
@@ -11740,7 +11740,7 @@ impl FileSystemCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    FileSystemCapabilities, schemas::FILE_SYSTEM_CAPABILITIES_4C0F7D1F
+    FileSystemCapabilities, schemas::FILE_SYSTEM_CAPABILITIES_A4627F11
 );
 /// Session-related capabilities supported by the client.
 #[derive(
@@ -11834,7 +11834,7 @@ impl ClientSessionCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientSessionCapabilities, schemas::CLIENT_SESSION_CAPABILITIES_82877A03
+    ClientSessionCapabilities, schemas::CLIENT_SESSION_CAPABILITIES_647EFA33
 );
 /// Client support for ID-addressed context compaction updates.
 #[derive(
@@ -11862,7 +11862,7 @@ impl CompactionCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CompactionCapabilities, schemas::COMPACTION_CAPABILITIES_FF0AE6D5
+    CompactionCapabilities, schemas::COMPACTION_CAPABILITIES_2F8FBCAF
 );
 /// Session configuration option capabilities supported by the client.
 #[derive(
@@ -11926,7 +11926,7 @@ impl SessionConfigOptionsCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SessionConfigOptionsCapabilities,
-    schemas::SESSION_CONFIG_OPTIONS_CAPABILITIES_E79B6AC4
+    schemas::SESSION_CONFIG_OPTIONS_CAPABILITIES_441C9AFB
 );
 /// Capabilities for boolean session configuration options.
 ///
@@ -11975,7 +11975,7 @@ impl BooleanConfigOptionCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BooleanConfigOptionCapabilities, schemas::BOOLEAN_CONFIG_OPTION_CAPABILITIES_E901A57B
+    BooleanConfigOptionCapabilities, schemas::BOOLEAN_CONFIG_OPTION_CAPABILITIES_FAAC88A0
 );
 /// Client support for presenting live notices to the user.
 #[derive(
@@ -12003,7 +12003,7 @@ impl NoticeCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NoticeCapabilities, schemas::NOTICE_CAPABILITIES_9424AA15
+    NoticeCapabilities, schemas::NOTICE_CAPABILITIES_943DFA37
 );
 /// Authentication capabilities supported by the client.
 ///
@@ -12070,7 +12070,7 @@ impl AuthCapabilities {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthCapabilities, schemas::AUTH_CAPABILITIES_323B7DA8);
+runtime::schema::embedded_schema!(AuthCapabilities, schemas::AUTH_CAPABILITIES_D170E220);
 /// Elicitation capabilities supported by the client.
 #[derive(
     Debug,
@@ -12146,7 +12146,7 @@ impl ElicitationCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationCapabilities, schemas::ELICITATION_CAPABILITIES_2586C7DF
+    ElicitationCapabilities, schemas::ELICITATION_CAPABILITIES_C4F7CC4E
 );
 /// Form-based elicitation capabilities.
 ///
@@ -12197,7 +12197,7 @@ impl ElicitationFormCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationFormCapabilities, schemas::ELICITATION_FORM_CAPABILITIES_200079D4
+    ElicitationFormCapabilities, schemas::ELICITATION_FORM_CAPABILITIES_3B200763
 );
 /// URL-based elicitation capabilities.
 ///
@@ -12248,7 +12248,7 @@ impl ElicitationUrlCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationUrlCapabilities, schemas::ELICITATION_URL_CAPABILITIES_47BBCBE8
+    ElicitationUrlCapabilities, schemas::ELICITATION_URL_CAPABILITIES_BC5A7A90
 );
 /// Request parameters for the authenticate method.
 ///
@@ -12301,7 +12301,7 @@ impl AuthenticateRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthenticateRequest, schemas::AUTHENTICATE_REQUEST_3F2BB761
+    AuthenticateRequest, schemas::AUTHENTICATE_REQUEST_7C525B46
 );
 /// Request parameters for the logout method.
 ///
@@ -12355,7 +12355,7 @@ impl LogoutRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(LogoutRequest, schemas::LOGOUT_REQUEST_9C2501FB);
+runtime::schema::embedded_schema!(LogoutRequest, schemas::LOGOUT_REQUEST_DC861F33);
 /// Request parameters for creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
@@ -12454,12 +12454,12 @@ impl NewSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NewSessionRequest, schemas::NEW_SESSION_REQUEST_B18569FE
+    NewSessionRequest, schemas::NEW_SESSION_REQUEST_894EACAD
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NewSessionRequest, schemas::NEW_SESSION_REQUEST_490C63A7
+    NewSessionRequest, schemas::NEW_SESSION_REQUEST_54A57FC2
 );
 /// Configuration for connecting to an MCP (Model Context Protocol) server.
 ///
@@ -12601,10 +12601,10 @@ impl From<McpServerStdio> for McpServer {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_1AC7017B);
+runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_D6736371);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_CEF45896);
+runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_CB90DCFE);
 /// An HTTP header to set when making requests to the MCP server.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -12648,7 +12648,7 @@ impl HttpHeader {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(HttpHeader, schemas::HTTP_HEADER_31410E22);
+runtime::schema::embedded_schema!(HttpHeader, schemas::HTTP_HEADER_5136DEA1);
 /// HTTP transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -12700,7 +12700,7 @@ impl McpServerHttp {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerHttp, schemas::MCP_SERVER_HTTP_63D12E31);
+runtime::schema::embedded_schema!(McpServerHttp, schemas::MCP_SERVER_HTTP_EC83988F);
 /// SSE transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -12752,7 +12752,7 @@ impl McpServerSse {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerSse, schemas::MCP_SERVER_SSE_19F4322C);
+runtime::schema::embedded_schema!(McpServerSse, schemas::MCP_SERVER_SSE_DB871FE8);
 /// Stdio transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -12809,7 +12809,7 @@ impl McpServerStdio {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerStdio, schemas::MCP_SERVER_STDIO_FB436E6D);
+runtime::schema::embedded_schema!(McpServerStdio, schemas::MCP_SERVER_STDIO_C257F609);
 /// Request parameters for loading an existing session.
 ///
 /// Only available if the Agent supports the `loadSession` capability.
@@ -12921,12 +12921,12 @@ impl LoadSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LoadSessionRequest, schemas::LOAD_SESSION_REQUEST_69C7A03B
+    LoadSessionRequest, schemas::LOAD_SESSION_REQUEST_C75F13DF
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LoadSessionRequest, schemas::LOAD_SESSION_REQUEST_0FCB9C3A
+    LoadSessionRequest, schemas::LOAD_SESSION_REQUEST_DD30A1C0
 );
 /// Request parameters for listing existing sessions.
 ///
@@ -13023,12 +13023,12 @@ impl ListSessionsRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_B0512500
+    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_33630F34
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_05D92CA8
+    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_055DD47E
 );
 /// Request parameters for deleting an existing session from `session/list`.
 ///
@@ -13080,7 +13080,7 @@ impl DeleteSessionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DeleteSessionRequest, schemas::DELETE_SESSION_REQUEST_0421E3B9
+    DeleteSessionRequest, schemas::DELETE_SESSION_REQUEST_04808BCB
 );
 /// Request parameters for resuming an existing session.
 ///
@@ -13195,12 +13195,12 @@ impl ResumeSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_F838344D
+    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_847D0C2C
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_3A191232
+    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_67CED5EA
 );
 /// Request parameters for closing an active session.
 ///
@@ -13256,7 +13256,7 @@ impl CloseSessionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CloseSessionRequest, schemas::CLOSE_SESSION_REQUEST_AA97C40F
+    CloseSessionRequest, schemas::CLOSE_SESSION_REQUEST_55862E07
 );
 /// Request parameters for setting a session mode.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -13313,7 +13313,7 @@ impl SetSessionModeRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionModeRequest, schemas::SET_SESSION_MODE_REQUEST_482CF31F
+    SetSessionModeRequest, schemas::SET_SESSION_MODE_REQUEST_B248D46E
 );
 /// Request parameters for setting a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -13370,7 +13370,7 @@ impl SetSessionConfigOptionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionConfigOptionRequest, schemas::SET_SESSION_CONFIG_OPTION_REQUEST_8D81CDF1
+    SetSessionConfigOptionRequest, schemas::SET_SESSION_CONFIG_OPTION_REQUEST_6F2C83EB
 );
 /// The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -13489,7 +13489,7 @@ for SetSessionConfigOptionRequestType {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SetSessionConfigOptionRequestType,
-    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_F1F58A98
+    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_E13BBAE7
 );
 /// A boolean value (`type: "boolean"`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -13514,7 +13514,7 @@ impl SetSessionConfigOptionRequestTypeBoolean {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SetSessionConfigOptionRequestTypeBoolean,
-    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_BOOLEAN_4DA83B01
+    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_BOOLEAN_CF95E7B1
 );
 /// A `SessionConfigValueId` string value.
 ///
@@ -13543,7 +13543,7 @@ impl SetSessionConfigOptionRequestTypeValueId {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SetSessionConfigOptionRequestTypeValueId,
-    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_VALUE_ID_ABB234BF
+    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_VALUE_ID_E1B7389D
 );
 /// Request parameters for sending a user prompt to the agent.
 ///
@@ -13614,7 +13614,7 @@ impl PromptRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PromptRequest, schemas::PROMPT_REQUEST_D7A04DA1);
+runtime::schema::embedded_schema!(PromptRequest, schemas::PROMPT_REQUEST_2C64ACDE);
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -13866,33 +13866,33 @@ impl ClientResponseError {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_6018C3A2);
+runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_EF9E05C1);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_813928C3);
+runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_A6745BB9);
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_1127306D
+    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_526082B9
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_93D74088
+    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_5366FCE5
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_2BD8E713
+    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_EB6080DB
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_1FDA9AF0
+    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_90122926
 );
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseError, schemas::CLIENT_RESPONSE_ERROR_526A736C
+    ClientResponseError, schemas::CLIENT_RESPONSE_ERROR_04275A53
 );
 /// Response to `fs/write_text_file`
 #[derive(
@@ -13945,7 +13945,7 @@ impl WriteTextFileResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    WriteTextFileResponse, schemas::WRITE_TEXT_FILE_RESPONSE_1477CD2E
+    WriteTextFileResponse, schemas::WRITE_TEXT_FILE_RESPONSE_CAA9534A
 );
 /// Response containing the contents of a text file.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -13994,7 +13994,7 @@ impl ReadTextFileResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ReadTextFileResponse, schemas::READ_TEXT_FILE_RESPONSE_C83C56B0
+    ReadTextFileResponse, schemas::READ_TEXT_FILE_RESPONSE_C115D1C8
 );
 /// Response to a permission request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -14043,7 +14043,7 @@ impl RequestPermissionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequestPermissionResponse, schemas::REQUEST_PERMISSION_RESPONSE_0FF40854
+    RequestPermissionResponse, schemas::REQUEST_PERMISSION_RESPONSE_1078D698
 );
 /// The outcome of a permission request.
 #[derive(Debug, Clone, PartialEq)]
@@ -14132,7 +14132,7 @@ impl From<SelectedPermissionOutcome> for RequestPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequestPermissionOutcome, schemas::REQUEST_PERMISSION_OUTCOME_677E3CC5
+    RequestPermissionOutcome, schemas::REQUEST_PERMISSION_OUTCOME_F4891825
 );
 /// The user selected one of the provided options.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -14176,7 +14176,7 @@ impl SelectedPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SelectedPermissionOutcome, schemas::SELECTED_PERMISSION_OUTCOME_C9252097
+    SelectedPermissionOutcome, schemas::SELECTED_PERMISSION_OUTCOME_3CDCA00F
 );
 /// Response containing the ID of the created terminal.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -14226,7 +14226,7 @@ impl CreateTerminalResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateTerminalResponse, schemas::CREATE_TERMINAL_RESPONSE_37A72D99
+    CreateTerminalResponse, schemas::CREATE_TERMINAL_RESPONSE_E663B352
 );
 /// Response containing the terminal output and exit status.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -14293,7 +14293,7 @@ impl TerminalOutputResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalOutputResponse, schemas::TERMINAL_OUTPUT_RESPONSE_4BE0C82F
+    TerminalOutputResponse, schemas::TERMINAL_OUTPUT_RESPONSE_24FFB0D2
 );
 /// Exit status of a terminal command.
 #[derive(
@@ -14366,7 +14366,7 @@ impl TerminalExitStatus {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalExitStatus, schemas::TERMINAL_EXIT_STATUS_9EE258C7
+    TerminalExitStatus, schemas::TERMINAL_EXIT_STATUS_E8944BEE
 );
 /// Response to terminal/release method
 #[derive(
@@ -14419,7 +14419,7 @@ impl ReleaseTerminalResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ReleaseTerminalResponse, schemas::RELEASE_TERMINAL_RESPONSE_89517FCB
+    ReleaseTerminalResponse, schemas::RELEASE_TERMINAL_RESPONSE_48793797
 );
 /// Response containing the exit status of a terminal command.
 #[derive(
@@ -14498,7 +14498,7 @@ impl WaitForTerminalExitResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    WaitForTerminalExitResponse, schemas::WAIT_FOR_TERMINAL_EXIT_RESPONSE_99217DFD
+    WaitForTerminalExitResponse, schemas::WAIT_FOR_TERMINAL_EXIT_RESPONSE_7E43F102
 );
 /// Response to `terminal/kill` method
 #[derive(
@@ -14551,7 +14551,7 @@ impl KillTerminalResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    KillTerminalResponse, schemas::KILL_TERMINAL_RESPONSE_9CEFED57
+    KillTerminalResponse, schemas::KILL_TERMINAL_RESPONSE_F1A1A05C
 );
 /// Response from the client to an elicitation request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -14598,7 +14598,7 @@ impl CreateElicitationResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationResponse, schemas::CREATE_ELICITATION_RESPONSE_252EAB0C
+    CreateElicitationResponse, schemas::CREATE_ELICITATION_RESPONSE_3AB00D1B
 );
 /// The part of [`CreateElicitationResponse`] chosen by its `action` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -14710,7 +14710,7 @@ impl From<ElicitationAcceptAction> for CreateElicitationResponseAction {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationResponseAction, schemas::CREATE_ELICITATION_RESPONSE_ACTION_205EA22B
+    CreateElicitationResponseAction, schemas::CREATE_ELICITATION_RESPONSE_ACTION_D9E83DC1
 );
 /// Allowed wire representations for `ElicitationContentValue`.
 #[derive(Debug, Clone, PartialEq)]
@@ -14798,7 +14798,7 @@ impl From<Vec<String>> for ElicitationContentValue {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationContentValue, schemas::ELICITATION_CONTENT_VALUE_F056070F
+    ElicitationContentValue, schemas::ELICITATION_CONTENT_VALUE_92D8C894
 );
 /// The user accepted the elicitation and provided content.
 #[derive(
@@ -14842,7 +14842,7 @@ impl ElicitationAcceptAction {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationAcceptAction, schemas::ELICITATION_ACCEPT_ACTION_615591D0
+    ElicitationAcceptAction, schemas::ELICITATION_ACCEPT_ACTION_A037116D
 );
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -14959,22 +14959,22 @@ impl From<ExtNotification> for ClientNotificationParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotification, schemas::CLIENT_NOTIFICATION_BB3AA894
+    ClientNotification, schemas::CLIENT_NOTIFICATION_BDFD8B7A
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotification, schemas::CLIENT_NOTIFICATION_881D12DB
+    ClientNotification, schemas::CLIENT_NOTIFICATION_F10E41C7
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_840519B1
+    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_FECDB247
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_60EDF6CA
+    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_2701B603
 );
 /// Notification to cancel ongoing operations for a session.
 ///
@@ -15026,7 +15026,7 @@ impl CancelNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelNotification, schemas::CANCEL_NOTIFICATION_BCACE2F8
+    CancelNotification, schemas::CANCEL_NOTIFICATION_FDB1A29B
 );
 /// Notification to cancel an ongoing request.
 ///
@@ -15078,7 +15078,7 @@ impl CancelRequestNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelRequestNotification, schemas::CANCEL_REQUEST_NOTIFICATION_A765FFB1
+    CancelRequestNotification, schemas::CANCEL_REQUEST_NOTIFICATION_B232CBE8
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15160,7 +15160,7 @@ impl MessageMcpRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpRequest, schemas::MESSAGE_MCP_REQUEST_E24DF561
+    MessageMcpRequest, schemas::MESSAGE_MCP_REQUEST_CAF50030
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15236,7 +15236,7 @@ impl fmt::Display for McpServerAcpId {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerAcpId, schemas::MCP_SERVER_ACP_ID_EB67BAE4);
+runtime::schema::embedded_schema!(McpServerAcpId, schemas::MCP_SERVER_ACP_ID_A77B7BB8);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -15308,7 +15308,7 @@ impl fmt::Display for McpRequestId {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpRequestId, schemas::MCP_REQUEST_ID_C133255D);
+runtime::schema::embedded_schema!(McpRequestId, schemas::MCP_REQUEST_ID_575C1F31);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -15380,7 +15380,7 @@ impl SessionSystemPromptCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionSystemPromptCapabilities, schemas::SESSION_SYSTEM_PROMPT_CAPABILITIES_E3D361C4
+    SessionSystemPromptCapabilities, schemas::SESSION_SYSTEM_PROMPT_CAPABILITIES_8BDD42D1
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15460,7 +15460,7 @@ impl SessionSystemPromptModeCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SessionSystemPromptModeCapabilities,
-    schemas::SESSION_SYSTEM_PROMPT_MODE_CAPABILITIES_73F72CB0
+    schemas::SESSION_SYSTEM_PROMPT_MODE_CAPABILITIES_958212A4
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15518,7 +15518,7 @@ impl SessionSystemPromptOverrideCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SessionSystemPromptOverrideCapabilities,
-    schemas::SESSION_SYSTEM_PROMPT_OVERRIDE_CAPABILITIES_E49243CC
+    schemas::SESSION_SYSTEM_PROMPT_OVERRIDE_CAPABILITIES_005555A9
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15574,7 +15574,7 @@ impl SessionForkCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionForkCapabilities, schemas::SESSION_FORK_CAPABILITIES_72FA1389
+    SessionForkCapabilities, schemas::SESSION_FORK_CAPABILITIES_BE5C9956
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15631,7 +15631,7 @@ impl SessionArchiveCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionArchiveCapabilities, schemas::SESSION_ARCHIVE_CAPABILITIES_7D4E6C86
+    SessionArchiveCapabilities, schemas::SESSION_ARCHIVE_CAPABILITIES_1E10B78F
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15687,7 +15687,7 @@ impl SessionStatusCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionStatusCapabilities, schemas::SESSION_STATUS_CAPABILITIES_B641467C
+    SessionStatusCapabilities, schemas::SESSION_STATUS_CAPABILITIES_BA368716
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15744,7 +15744,7 @@ impl SessionTitleCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionTitleCapabilities, schemas::SESSION_TITLE_CAPABILITIES_67E7DB5F
+    SessionTitleCapabilities, schemas::SESSION_TITLE_CAPABILITIES_A87E0FF0
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15800,7 +15800,7 @@ impl AuthStatusCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusCapabilities, schemas::AUTH_STATUS_CAPABILITIES_3963EE64
+    AuthStatusCapabilities, schemas::AUTH_STATUS_CAPABILITIES_24AC3D32
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15856,7 +15856,7 @@ impl ProvidersCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProvidersCapabilities, schemas::PROVIDERS_CAPABILITIES_7E2694B7
+    ProvidersCapabilities, schemas::PROVIDERS_CAPABILITIES_EEAD2641
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15913,7 +15913,7 @@ impl ListProvidersResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListProvidersResponse, schemas::LIST_PROVIDERS_RESPONSE_0C8E750F
+    ListProvidersResponse, schemas::LIST_PROVIDERS_RESPONSE_64F7341E
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -15986,7 +15986,7 @@ impl ProviderInfo {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProviderInfo, schemas::PROVIDER_INFO_5264001B);
+runtime::schema::embedded_schema!(ProviderInfo, schemas::PROVIDER_INFO_0D06089A);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -16055,7 +16055,7 @@ impl fmt::Display for ProviderId {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProviderId, schemas::PROVIDER_ID_CF83EB85);
+runtime::schema::embedded_schema!(ProviderId, schemas::PROVIDER_ID_0A72BB26);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -16208,7 +16208,7 @@ impl de::Scalar for LlmProtocol {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(LlmProtocol, schemas::LLM_PROTOCOL_0F74D9B6);
+runtime::schema::embedded_schema!(LlmProtocol, schemas::LLM_PROTOCOL_7D0CE027);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -16262,7 +16262,7 @@ impl ProviderCurrentConfig {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProviderCurrentConfig, schemas::PROVIDER_CURRENT_CONFIG_919290CD
+    ProviderCurrentConfig, schemas::PROVIDER_CURRENT_CONFIG_C5C735C8
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16323,7 +16323,7 @@ impl SetProviderResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetProviderResponse, schemas::SET_PROVIDER_RESPONSE_94F67DD6
+    SetProviderResponse, schemas::SET_PROVIDER_RESPONSE_CF9B0B61
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16384,7 +16384,7 @@ impl DisableProviderResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DisableProviderResponse, schemas::DISABLE_PROVIDER_RESPONSE_B5A0924A
+    DisableProviderResponse, schemas::DISABLE_PROVIDER_RESPONSE_75BC9D3C
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16459,7 +16459,7 @@ impl AuthStatusResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusResponse, schemas::AUTH_STATUS_RESPONSE_FB6E8601
+    AuthStatusResponse, schemas::AUTH_STATUS_RESPONSE_709DBC67
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16603,7 +16603,7 @@ impl de::Scalar for AuthState {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthState, schemas::AUTH_STATE_E9C8E863);
+runtime::schema::embedded_schema!(AuthState, schemas::AUTH_STATE_84641EAF);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -16711,7 +16711,7 @@ impl AuthAccount {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthAccount, schemas::AUTH_ACCOUNT_6195BC36);
+runtime::schema::embedded_schema!(AuthAccount, schemas::AUTH_ACCOUNT_0EAA27B0);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -16796,7 +16796,7 @@ impl ForkSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ForkSessionResponse, schemas::FORK_SESSION_RESPONSE_BE3B8134
+    ForkSessionResponse, schemas::FORK_SESSION_RESPONSE_0A793EB1
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16857,7 +16857,7 @@ impl ArchiveSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ArchiveSessionResponse, schemas::ARCHIVE_SESSION_RESPONSE_F5761212
+    ArchiveSessionResponse, schemas::ARCHIVE_SESSION_RESPONSE_9B8042E3
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16918,7 +16918,7 @@ impl UnarchiveSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UnarchiveSessionResponse, schemas::UNARCHIVE_SESSION_RESPONSE_2A78CF56
+    UnarchiveSessionResponse, schemas::UNARCHIVE_SESSION_RESPONSE_F9523EBE
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -16980,7 +16980,7 @@ impl SessionStatusResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionStatusResponse, schemas::SESSION_STATUS_RESPONSE_494DCD3A
+    SessionStatusResponse, schemas::SESSION_STATUS_RESPONSE_B5E22A74
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -17117,7 +17117,7 @@ impl de::Scalar for SessionStatus {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionStatus, schemas::SESSION_STATUS_D94DED0A);
+runtime::schema::embedded_schema!(SessionStatus, schemas::SESSION_STATUS_916312DF);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17176,7 +17176,7 @@ impl SetSessionTitleResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionTitleResponse, schemas::SET_SESSION_TITLE_RESPONSE_542FE3CB
+    SetSessionTitleResponse, schemas::SET_SESSION_TITLE_RESPONSE_5007AA40
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -17284,7 +17284,7 @@ impl Usage {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Usage, schemas::USAGE_DB4E5A57);
+runtime::schema::embedded_schema!(Usage, schemas::USAGE_450F3152);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17420,7 +17420,7 @@ impl<'de> fast::FromJson<'de> for PlanUpdateContent {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PlanUpdateContent, schemas::PLAN_UPDATE_CONTENT_1C315437
+    PlanUpdateContent, schemas::PLAN_UPDATE_CONTENT_F7CD9B8C
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -17497,7 +17497,7 @@ impl<'de> fast::FromJson<'de> for PlanId {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanId, schemas::PLAN_ID_51ABE647);
+runtime::schema::embedded_schema!(PlanId, schemas::PLAN_ID_30138304);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17554,7 +17554,7 @@ impl PlanItems {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanItems, schemas::PLAN_ITEMS_C5192445);
+runtime::schema::embedded_schema!(PlanItems, schemas::PLAN_ITEMS_6E38C798);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17607,7 +17607,7 @@ impl PlanFile {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanFile, schemas::PLAN_FILE_1392B862);
+runtime::schema::embedded_schema!(PlanFile, schemas::PLAN_FILE_17492959);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17660,7 +17660,7 @@ impl PlanMarkdown {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanMarkdown, schemas::PLAN_MARKDOWN_B5DF76EA);
+runtime::schema::embedded_schema!(PlanMarkdown, schemas::PLAN_MARKDOWN_D0C42726);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17709,7 +17709,7 @@ impl PlanUpdate {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanUpdate, schemas::PLAN_UPDATE_981E02A4);
+runtime::schema::embedded_schema!(PlanUpdate, schemas::PLAN_UPDATE_40422FB5);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17759,7 +17759,7 @@ impl PlanRemoved {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanRemoved, schemas::PLAN_REMOVED_C5E04D5C);
+runtime::schema::embedded_schema!(PlanRemoved, schemas::PLAN_REMOVED_DDB5746C);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17827,7 +17827,7 @@ impl SubagentSessionCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SubagentSessionCapabilities, schemas::SUBAGENT_SESSION_CAPABILITIES_C26CDE7D
+    SubagentSessionCapabilities, schemas::SUBAGENT_SESSION_CAPABILITIES_6DB98EB5
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -17884,7 +17884,7 @@ impl SessionCancelCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionCancelCapabilities, schemas::SESSION_CANCEL_CAPABILITIES_0A8D58D3
+    SessionCancelCapabilities, schemas::SESSION_CANCEL_CAPABILITIES_06E51E3F
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18058,7 +18058,7 @@ impl<'de> fast::FromJson<'de> for StateUpdate {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(StateUpdate, schemas::STATE_UPDATE_C729C7F5);
+runtime::schema::embedded_schema!(StateUpdate, schemas::STATE_UPDATE_EDB04083);
 #[cfg(feature = "unstable")]
 /// Foreground work is in progress.
 #[derive(
@@ -18106,7 +18106,7 @@ impl RunningStateUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RunningStateUpdate, schemas::RUNNING_STATE_UPDATE_E19FD33B
+    RunningStateUpdate, schemas::RUNNING_STATE_UPDATE_8E36E914
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18155,7 +18155,7 @@ impl ErrorStopReason {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ErrorStopReason, schemas::ERROR_STOP_REASON_D5323764);
+runtime::schema::embedded_schema!(ErrorStopReason, schemas::ERROR_STOP_REASON_F5A81837);
 #[cfg(feature = "unstable")]
 /// The child is ready to process another prompt.
 ///
@@ -18217,7 +18217,7 @@ impl IdleStateUpdate {
 impl<'de> fast::FromJson<'de> for IdleStateUpdate {}
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(IdleStateUpdate, schemas::IDLE_STATE_UPDATE_A4B4FD69);
+runtime::schema::embedded_schema!(IdleStateUpdate, schemas::IDLE_STATE_UPDATE_287B4AA8);
 #[cfg(feature = "unstable")]
 /// The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -18435,7 +18435,7 @@ impl<'de> fast::FromJson<'de> for IdleStateUpdateStopReason {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    IdleStateUpdateStopReason, schemas::IDLE_STATE_UPDATE_STOP_REASON_261FD81F
+    IdleStateUpdateStopReason, schemas::IDLE_STATE_UPDATE_STOP_REASON_85D9ECF7
 );
 #[cfg(feature = "unstable")]
 /// Foreground work is blocked on user action.
@@ -18484,7 +18484,7 @@ impl RequiresActionStateUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequiresActionStateUpdate, schemas::REQUIRES_ACTION_STATE_UPDATE_DD1C1C2B
+    RequiresActionStateUpdate, schemas::REQUIRES_ACTION_STATE_UPDATE_B3221FED
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18545,7 +18545,7 @@ impl UnknownStateUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UnknownStateUpdate, schemas::UNKNOWN_STATE_UPDATE_8DB9C07A
+    UnknownStateUpdate, schemas::UNKNOWN_STATE_UPDATE_8CAF4885
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18716,7 +18716,7 @@ impl SubagentUpdate {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SubagentUpdate, schemas::SUBAGENT_UPDATE_AF08D11A);
+runtime::schema::embedded_schema!(SubagentUpdate, schemas::SUBAGENT_UPDATE_DCD972F6);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18848,7 +18848,7 @@ impl SessionMessage {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionMessage, schemas::SESSION_MESSAGE_A0AED082);
+runtime::schema::embedded_schema!(SessionMessage, schemas::SESSION_MESSAGE_E0AE557B);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18906,7 +18906,7 @@ impl SessionMessageChunk {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionMessageChunk, schemas::SESSION_MESSAGE_CHUNK_AD50AD22
+    SessionMessageChunk, schemas::SESSION_MESSAGE_CHUNK_1E1FCD27
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18985,7 +18985,7 @@ impl AuthStatusUpdateNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusUpdateNotification, schemas::AUTH_STATUS_UPDATE_NOTIFICATION_7B23C8E1
+    AuthStatusUpdateNotification, schemas::AUTH_STATUS_UPDATE_NOTIFICATION_E80FD38B
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19042,7 +19042,7 @@ impl SubagentCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SubagentCapabilities, schemas::SUBAGENT_CAPABILITIES_A2F37D32
+    SubagentCapabilities, schemas::SUBAGENT_CAPABILITIES_CD5576BB
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19095,7 +19095,7 @@ impl PlanCapabilities {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanCapabilities, schemas::PLAN_CAPABILITIES_624FAEBC);
+runtime::schema::embedded_schema!(PlanCapabilities, schemas::PLAN_CAPABILITIES_319A8F33);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19155,7 +19155,7 @@ impl ListProvidersRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListProvidersRequest, schemas::LIST_PROVIDERS_REQUEST_80E49BD4
+    ListProvidersRequest, schemas::LIST_PROVIDERS_REQUEST_F303B9EB
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19242,7 +19242,7 @@ impl SetProviderRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetProviderRequest, schemas::SET_PROVIDER_REQUEST_B91BFFC4
+    SetProviderRequest, schemas::SET_PROVIDER_REQUEST_4E8A10A9
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19300,7 +19300,7 @@ impl DisableProviderRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DisableProviderRequest, schemas::DISABLE_PROVIDER_REQUEST_EA26F370
+    DisableProviderRequest, schemas::DISABLE_PROVIDER_REQUEST_791B220B
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19366,7 +19366,7 @@ impl AuthStatusRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusRequest, schemas::AUTH_STATUS_REQUEST_DFDFB57D
+    AuthStatusRequest, schemas::AUTH_STATUS_REQUEST_1B59BA57
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19425,7 +19425,7 @@ impl McpServerAcp {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerAcp, schemas::MCP_SERVER_ACP_2F971A17);
+runtime::schema::embedded_schema!(McpServerAcp, schemas::MCP_SERVER_ACP_7C716051);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19496,7 +19496,7 @@ impl SystemPrompt {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SystemPrompt, schemas::SYSTEM_PROMPT_5A2A28A5);
+runtime::schema::embedded_schema!(SystemPrompt, schemas::SYSTEM_PROMPT_818FDAFE);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19641,7 +19641,7 @@ impl de::Scalar for SystemPromptMode {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SystemPromptMode, schemas::SYSTEM_PROMPT_MODE_5C1EF479
+    SystemPromptMode, schemas::SYSTEM_PROMPT_MODE_CE147452
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19782,7 +19782,7 @@ impl de::Scalar for SessionArchiveFilter {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionArchiveFilter, schemas::SESSION_ARCHIVE_FILTER_085DBA9A
+    SessionArchiveFilter, schemas::SESSION_ARCHIVE_FILTER_960D361D
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19900,7 +19900,7 @@ impl ForkSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ForkSessionRequest, schemas::FORK_SESSION_REQUEST_2E17ADB8
+    ForkSessionRequest, schemas::FORK_SESSION_REQUEST_2E6B26FE
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19965,7 +19965,7 @@ impl ArchiveSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ArchiveSessionRequest, schemas::ARCHIVE_SESSION_REQUEST_967A1384
+    ArchiveSessionRequest, schemas::ARCHIVE_SESSION_REQUEST_2385E665
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20031,7 +20031,7 @@ impl UnarchiveSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UnarchiveSessionRequest, schemas::UNARCHIVE_SESSION_REQUEST_086A3CAD
+    UnarchiveSessionRequest, schemas::UNARCHIVE_SESSION_REQUEST_A3E63DB3
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20095,7 +20095,7 @@ impl SessionStatusRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionStatusRequest, schemas::SESSION_STATUS_REQUEST_910B6B11
+    SessionStatusRequest, schemas::SESSION_STATUS_REQUEST_A93547B9
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20169,7 +20169,7 @@ impl SetSessionTitleRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionTitleRequest, schemas::SET_SESSION_TITLE_REQUEST_799D28F7
+    SetSessionTitleRequest, schemas::SET_SESSION_TITLE_REQUEST_A8899505
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20237,7 +20237,7 @@ impl MessageMcpResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpResponse, schemas::MESSAGE_MCP_RESPONSE_8AA1AD29
+    MessageMcpResponse, schemas::MESSAGE_MCP_RESPONSE_AA5BF249
 );
 #[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
@@ -20280,7 +20280,7 @@ impl MessageMcpResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpResponseResult, schemas::MESSAGE_MCP_RESPONSE_RESULT_8E1284EA
+    MessageMcpResponseResult, schemas::MESSAGE_MCP_RESPONSE_RESULT_D3B79A07
 );
 #[cfg(feature = "unstable")]
 /// A structured inner MCP error.
@@ -20322,7 +20322,7 @@ impl MessageMcpResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpResponseError, schemas::MESSAGE_MCP_RESPONSE_ERROR_6DE5A13B
+    MessageMcpResponseError, schemas::MESSAGE_MCP_RESPONSE_ERROR_21964CA4
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20367,7 +20367,7 @@ impl McpError {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpError, schemas::MCP_ERROR_204D0DFD);
+runtime::schema::embedded_schema!(McpError, schemas::MCP_ERROR_52D80D2F);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20451,7 +20451,7 @@ impl MessageMcpNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpNotification, schemas::MESSAGE_MCP_NOTIFICATION_486EBF27
+    MessageMcpNotification, schemas::MESSAGE_MCP_NOTIFICATION_52D6F292
 );
 #[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
@@ -20490,7 +20490,7 @@ impl ProxyRequest {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProxyRequest, schemas::PROXY_REQUEST_2BE0583D);
+runtime::schema::embedded_schema!(ProxyRequest, schemas::PROXY_REQUEST_07359AA2);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20555,7 +20555,7 @@ impl From<ProxySuccessorRequest> for ProxyRequestParams {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyRequestParams, schemas::PROXY_REQUEST_PARAMS_2DB87993
+    ProxyRequestParams, schemas::PROXY_REQUEST_PARAMS_C2409B05
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20592,7 +20592,7 @@ impl InitializeProxyRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeProxyRequest, schemas::INITIALIZE_PROXY_REQUEST_8047E2C1
+    InitializeProxyRequest, schemas::INITIALIZE_PROXY_REQUEST_89D48BA8
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20681,7 +20681,7 @@ impl ProxySuccessorRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxySuccessorRequest, schemas::PROXY_SUCCESSOR_REQUEST_BB4ED823
+    ProxySuccessorRequest, schemas::PROXY_SUCCESSOR_REQUEST_130ADF5E
 );
 #[cfg(feature = "unstable")]
 /// A JSON-RPC response object.
@@ -20732,7 +20732,7 @@ impl From<ProxyResponseError> for ProxyResponse {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProxyResponse, schemas::PROXY_RESPONSE_CFB73C9C);
+runtime::schema::embedded_schema!(ProxyResponse, schemas::PROXY_RESPONSE_0B516CA4);
 #[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -20764,7 +20764,7 @@ impl ProxyResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyResponseResult, schemas::PROXY_RESPONSE_RESULT_F7AF5841
+    ProxyResponseResult, schemas::PROXY_RESPONSE_RESULT_1757EC33
 );
 #[cfg(feature = "unstable")]
 /// Method-specific response data.
@@ -20816,7 +20816,7 @@ impl From<ProxySuccessorResponse> for ProxyResponseResultResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyResponseResultResult, schemas::PROXY_RESPONSE_RESULT_RESULT_B7F9A8E5
+    ProxyResponseResultResult, schemas::PROXY_RESPONSE_RESULT_RESULT_677FFFC4
 );
 #[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
@@ -20846,7 +20846,7 @@ impl ProxyResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyResponseError, schemas::PROXY_RESPONSE_ERROR_526A736C
+    ProxyResponseError, schemas::PROXY_RESPONSE_ERROR_04275A53
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20877,7 +20877,7 @@ impl InitializeProxyResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeProxyResponse, schemas::INITIALIZE_PROXY_RESPONSE_F840B646
+    InitializeProxyResponse, schemas::INITIALIZE_PROXY_RESPONSE_C796BB6A
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20909,7 +20909,7 @@ impl ProxySuccessorResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxySuccessorResponse, schemas::PROXY_SUCCESSOR_RESPONSE_A7FCE698
+    ProxySuccessorResponse, schemas::PROXY_SUCCESSOR_RESPONSE_92ADDB58
 );
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
@@ -20946,7 +20946,7 @@ impl ProxyNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyNotification, schemas::PROXY_NOTIFICATION_A24E86FB
+    ProxyNotification, schemas::PROXY_NOTIFICATION_24B1DFC2
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21028,7 +21028,7 @@ impl ProxySuccessorNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxySuccessorNotification, schemas::PROXY_SUCCESSOR_NOTIFICATION_F1C6FABC
+    ProxySuccessorNotification, schemas::PROXY_SUCCESSOR_NOTIFICATION_10AFC1B7
 );
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[

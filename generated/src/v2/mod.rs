@@ -152,19 +152,19 @@ impl From<ExtRequest> for AgentRequestParams {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_27AD07AE);
+runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_73041650);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_58038B4A);
+runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_9E0E738C);
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_C225EE90
+    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_356C0CB5
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_2E41A044
+    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_B015F69E
 );
 /// A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be `null`.
 ///
@@ -219,7 +219,7 @@ impl From<&str> for RequestId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(RequestId, schemas::REQUEST_ID_4195B004);
+runtime::schema::embedded_schema!(RequestId, schemas::REQUEST_ID_CFB945DA);
 /// Request for user permission to proceed with an operation.
 ///
 /// Sent when the agent needs authorization before performing a sensitive operation.
@@ -329,7 +329,7 @@ impl RequestPermissionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequestPermissionRequest, schemas::REQUEST_PERMISSION_REQUEST_2ED4FF97
+    RequestPermissionRequest, schemas::REQUEST_PERMISSION_REQUEST_635A8AC3
 );
 /// A unique identifier for a conversation session between a client and agent.
 ///
@@ -397,7 +397,7 @@ impl<'de> fast::FromJson<'de> for SessionId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionId, schemas::SESSION_ID_DFB6E8A6);
+runtime::schema::embedded_schema!(SessionId, schemas::SESSION_ID_B00B845F);
 /// The operation requiring permission.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -495,7 +495,7 @@ impl From<CommandPermissionSubject> for RequestPermissionSubject {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequestPermissionSubject, schemas::REQUEST_PERMISSION_SUBJECT_9763B46C
+    RequestPermissionSubject, schemas::REQUEST_PERMISSION_SUBJECT_7F9A40E5
 );
 /// Represents an upsert for a tool call that the language model has requested.
 ///
@@ -684,7 +684,7 @@ impl Default for ToolCallStatus {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallUpdate, schemas::TOOL_CALL_UPDATE_3D143BDB);
+runtime::schema::embedded_schema!(ToolCallUpdate, schemas::TOOL_CALL_UPDATE_A8964107);
 /// Unique identifier for a tool call within a session.
 #[derive(
     Debug,
@@ -746,7 +746,7 @@ impl<'de> fast::FromJson<'de> for ToolCallId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallId, schemas::TOOL_CALL_ID_E1CD5F38);
+runtime::schema::embedded_schema!(ToolCallId, schemas::TOOL_CALL_ID_8FCE2FF6);
 /// Categories of tools that can be invoked.
 ///
 /// Tool kinds help clients choose appropriate icons and optimize how they
@@ -928,7 +928,7 @@ impl<'de> fast::FromJson<'de> for ToolKind {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolKind, schemas::TOOL_KIND_184377BA);
+runtime::schema::embedded_schema!(ToolKind, schemas::TOOL_KIND_EEC01EAD);
 /// Execution status of a tool call.
 ///
 /// Tool calls progress through different statuses during their lifecycle.
@@ -1088,7 +1088,7 @@ impl<'de> fast::FromJson<'de> for ToolCallStatus {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallStatus, schemas::TOOL_CALL_STATUS_1207CBA3);
+runtime::schema::embedded_schema!(ToolCallStatus, schemas::TOOL_CALL_STATUS_382DEE30);
 /// Content produced by a tool call.
 ///
 /// Tool calls can produce different types of content including standard
@@ -1228,7 +1228,7 @@ impl<'de> fast::FromJson<'de> for ToolCallContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallContent, schemas::TOOL_CALL_CONTENT_39568743);
+runtime::schema::embedded_schema!(ToolCallContent, schemas::TOOL_CALL_CONTENT_3E35BC1C);
 /// Content blocks represent displayable information in the Agent Client Protocol.
 ///
 /// Content blocks appear in:
@@ -1422,7 +1422,7 @@ impl<'de> fast::FromJson<'de> for ContentBlock {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ContentBlock, schemas::CONTENT_BLOCK_412B8888);
+runtime::schema::embedded_schema!(ContentBlock, schemas::CONTENT_BLOCK_0CEB4C26);
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(
     Debug,
@@ -1526,7 +1526,7 @@ impl de::Pointer for __Bound__defs_Annotations_properties_priority {
     const POINTER: &'static str = "#/$defs/Annotations/properties/priority";
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Annotations, schemas::ANNOTATIONS_EE4B954F);
+runtime::schema::embedded_schema!(Annotations, schemas::ANNOTATIONS_89060711);
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -1641,7 +1641,7 @@ impl<'de> fast::FromJson<'de> for Role {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Role, schemas::ROLE_25A550C4);
+runtime::schema::embedded_schema!(Role, schemas::ROLE_6E621F74);
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1696,7 +1696,7 @@ impl TextContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(TextContent, schemas::TEXT_CONTENT_3EFB6443);
+runtime::schema::embedded_schema!(TextContent, schemas::TEXT_CONTENT_9AE87C81);
 /// An Internet media type identifying the format of protocol content.
 #[derive(
     Debug,
@@ -1758,7 +1758,7 @@ impl<'de> fast::FromJson<'de> for MediaType {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(MediaType, schemas::MEDIA_TYPE_DF983064);
+runtime::schema::embedded_schema!(MediaType, schemas::MEDIA_TYPE_6B89F83F);
 /// An image provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1835,7 +1835,7 @@ impl ImageContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ImageContent, schemas::IMAGE_CONTENT_50A9173E);
+runtime::schema::embedded_schema!(ImageContent, schemas::IMAGE_CONTENT_49907200);
 /// Audio provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1897,7 +1897,7 @@ impl AudioContent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AudioContent, schemas::AUDIO_CONTENT_8FC38B00);
+runtime::schema::embedded_schema!(AudioContent, schemas::AUDIO_CONTENT_56B8C5EE);
 /// An optionally-sized icon that can be displayed in a user interface.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1990,7 +1990,7 @@ impl Icon {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Icon, schemas::ICON_008429D7);
+runtime::schema::embedded_schema!(Icon, schemas::ICON_996EF6DE);
 /// Theme an icon is designed for.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -2108,7 +2108,7 @@ impl<'de> fast::FromJson<'de> for IconTheme {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(IconTheme, schemas::ICON_THEME_5D2E0E6A);
+runtime::schema::embedded_schema!(IconTheme, schemas::ICON_THEME_132EAC32);
 /// A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -2237,7 +2237,7 @@ impl ResourceLink {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ResourceLink, schemas::RESOURCE_LINK_268EF563);
+runtime::schema::embedded_schema!(ResourceLink, schemas::RESOURCE_LINK_9CBF5324);
 /// Resource content that can be embedded in a message.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -2283,7 +2283,7 @@ impl From<BlobResourceContents> for EmbeddedResourceResource {
 impl<'de> fast::FromJson<'de> for EmbeddedResourceResource {}
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    EmbeddedResourceResource, schemas::EMBEDDED_RESOURCE_RESOURCE_B59E224A
+    EmbeddedResourceResource, schemas::EMBEDDED_RESOURCE_RESOURCE_C9E7E031
 );
 /// Text-based resource contents.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2349,7 +2349,7 @@ impl TextResourceContents {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TextResourceContents, schemas::TEXT_RESOURCE_CONTENTS_431FED4E
+    TextResourceContents, schemas::TEXT_RESOURCE_CONTENTS_05515912
 );
 /// Binary resource contents.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2415,7 +2415,7 @@ impl BlobResourceContents {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BlobResourceContents, schemas::BLOB_RESOURCE_CONTENTS_2E7B76F1
+    BlobResourceContents, schemas::BLOB_RESOURCE_CONTENTS_5488511E
 );
 /// The contents of a resource, embedded into a prompt or tool call result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -2471,7 +2471,7 @@ impl EmbeddedResource {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(EmbeddedResource, schemas::EMBEDDED_RESOURCE_C386CEE0);
+runtime::schema::embedded_schema!(EmbeddedResource, schemas::EMBEDDED_RESOURCE_8FCDFAAD);
 /// Standard content block (text, images, resources).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -2513,7 +2513,7 @@ impl Content {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Content, schemas::CONTENT_F2882D84);
+runtime::schema::embedded_schema!(Content, schemas::CONTENT_7448BB1A);
 /// One file-level change described by a `Diff`.
 ///
 /// Structured change metadata lets clients identify affected files and
@@ -2588,7 +2588,7 @@ impl DiffChange {
 }
 impl<'de> fast::FromJson<'de> for DiffChange {}
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(DiffChange, schemas::DIFF_CHANGE_EAEA3579);
+runtime::schema::embedded_schema!(DiffChange, schemas::DIFF_CHANGE_BD5204D7);
 /// The part of [`DiffChange`] chosen by its `operation` property.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -2726,7 +2726,7 @@ impl<'de> fast::FromJson<'de> for DiffChangeOperation {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DiffChangeOperation, schemas::DIFF_CHANGE_OPERATION_615698D7
+    DiffChangeOperation, schemas::DIFF_CHANGE_OPERATION_5910E578
 );
 /// Kind of file content represented by a diff change.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2865,7 +2865,7 @@ impl<'de> fast::FromJson<'de> for DiffFileType {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(DiffFileType, schemas::DIFF_FILE_TYPE_4F8A56CA);
+runtime::schema::embedded_schema!(DiffFileType, schemas::DIFF_FILE_TYPE_ADF40CCC);
 /// An absolute filesystem path used by the protocol.
 ///
 /// Uses the native syntax of the machine the Agent runs on, such as `/home/user/project`,
@@ -2930,7 +2930,7 @@ impl<'de> fast::FromJson<'de> for AbsolutePath {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AbsolutePath, schemas::ABSOLUTE_PATH_A265B325);
+runtime::schema::embedded_schema!(AbsolutePath, schemas::ABSOLUTE_PATH_CAC6C215);
 /// Operation metadata for add, delete, and modify changes.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -2953,7 +2953,7 @@ impl DiffPathChange {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(DiffPathChange, schemas::DIFF_PATH_CHANGE_35BB3B84);
+runtime::schema::embedded_schema!(DiffPathChange, schemas::DIFF_PATH_CHANGE_B762614B);
 /// Operation metadata for move and copy changes.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -2984,7 +2984,7 @@ impl DiffPathPairChange {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DiffPathPairChange, schemas::DIFF_PATH_PAIR_CHANGE_D503AFCE
+    DiffPathPairChange, schemas::DIFF_PATH_PAIR_CHANGE_44306FA6
 );
 /// Renderable patch text and its format.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -3030,7 +3030,7 @@ impl DiffPatch {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(DiffPatch, schemas::DIFF_PATCH_5F369A0E);
+runtime::schema::embedded_schema!(DiffPatch, schemas::DIFF_PATCH_6FBC9571);
 /// Text patch format used by `DiffPatch`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -3155,7 +3155,7 @@ impl<'de> fast::FromJson<'de> for DiffPatchFormat {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(DiffPatchFormat, schemas::DIFF_PATCH_FORMAT_BFFBBA39);
+runtime::schema::embedded_schema!(DiffPatchFormat, schemas::DIFF_PATCH_FORMAT_09598D0E);
 /// File changes produced by a tool call.
 ///
 /// `changes` is authoritative for affected absolute paths and operations.
@@ -3221,7 +3221,7 @@ impl Diff {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Diff, schemas::DIFF_0868F094);
+runtime::schema::embedded_schema!(Diff, schemas::DIFF_7101C4B9);
 /// Unique identifier for an agent-owned terminal within a session.
 #[derive(
     Debug,
@@ -3283,7 +3283,7 @@ impl<'de> fast::FromJson<'de> for TerminalId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(TerminalId, schemas::TERMINAL_ID_60E6815B);
+runtime::schema::embedded_schema!(TerminalId, schemas::TERMINAL_ID_62BDFBE7);
 /// A display-only reference to an agent-owned terminal.
 ///
 /// Terminal state and output are delivered separately through
@@ -3329,7 +3329,7 @@ impl Terminal {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Terminal, schemas::TERMINAL_E33BDBC0);
+runtime::schema::embedded_schema!(Terminal, schemas::TERMINAL_91D7A5F6);
 /// A file location being accessed or modified by a tool.
 ///
 /// Enables clients to implement "follow-along" features that track
@@ -3401,7 +3401,7 @@ impl de::Pointer for __Bound__defs_ToolCallLocation_properties_line {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ToolCallLocation, schemas::TOOL_CALL_LOCATION_3461883A
+    ToolCallLocation, schemas::TOOL_CALL_LOCATION_320567E3
 );
 /// Client-initiated controls a tool call currently supports.
 ///
@@ -3468,7 +3468,7 @@ impl ToolCallCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ToolCallCapabilities, schemas::TOOL_CALL_CAPABILITIES_AAFB8614
+    ToolCallCapabilities, schemas::TOOL_CALL_CAPABILITIES_791EE7A8
 );
 /// Capability to cancel a tool call with `tool_call/cancel`.
 ///
@@ -3518,7 +3518,7 @@ impl ToolCallCancelCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ToolCallCancelCapabilities, schemas::TOOL_CALL_CANCEL_CAPABILITIES_B4FB9703
+    ToolCallCancelCapabilities, schemas::TOOL_CALL_CANCEL_CAPABILITIES_623F4E91
 );
 /// Permission request details for a tool call.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -3566,7 +3566,7 @@ impl ToolCallPermissionSubject {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ToolCallPermissionSubject, schemas::TOOL_CALL_PERMISSION_SUBJECT_F68B9AEB
+    ToolCallPermissionSubject, schemas::TOOL_CALL_PERMISSION_SUBJECT_FE23C15D
 );
 /// Permission request details for a command.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -3642,7 +3642,7 @@ impl CommandPermissionSubject {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CommandPermissionSubject, schemas::COMMAND_PERMISSION_SUBJECT_14DF65FD
+    CommandPermissionSubject, schemas::COMMAND_PERMISSION_SUBJECT_A8955FA6
 );
 /// An option presented to the user when requesting permission.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -3695,7 +3695,7 @@ impl PermissionOption {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PermissionOption, schemas::PERMISSION_OPTION_81551F1D);
+runtime::schema::embedded_schema!(PermissionOption, schemas::PERMISSION_OPTION_D1D26D06);
 /// Unique identifier for a permission option.
 #[derive(
     Debug,
@@ -3755,7 +3755,7 @@ impl fmt::Display for PermissionOptionId {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PermissionOptionId, schemas::PERMISSION_OPTION_ID_B5898AB6
+    PermissionOptionId, schemas::PERMISSION_OPTION_ID_0D339931
 );
 /// The type of permission option being presented to the user.
 ///
@@ -3893,7 +3893,7 @@ impl de::Scalar for PermissionOptionKind {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PermissionOptionKind, schemas::PERMISSION_OPTION_KIND_6DC25126
+    PermissionOptionKind, schemas::PERMISSION_OPTION_KIND_D8789F8A
 );
 /// Request from the agent to elicit structured user input.
 ///
@@ -3960,7 +3960,7 @@ impl CreateElicitationRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationRequest, schemas::CREATE_ELICITATION_REQUEST_2F8B03A5
+    CreateElicitationRequest, schemas::CREATE_ELICITATION_REQUEST_03A8AE1E
 );
 /// The part of [`CreateElicitationRequest`] chosen by its `mode` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -4060,7 +4060,7 @@ impl From<ElicitationUrlMode> for CreateElicitationRequestMode {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationRequestMode, schemas::CREATE_ELICITATION_REQUEST_MODE_2C2079A2
+    CreateElicitationRequestMode, schemas::CREATE_ELICITATION_REQUEST_MODE_CA75EB28
 );
 /// Session-scoped elicitation, optionally tied to a specific tool call.
 ///
@@ -4107,7 +4107,7 @@ impl ElicitationSessionScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationSessionScope, schemas::ELICITATION_SESSION_SCOPE_90FA6991
+    ElicitationSessionScope, schemas::ELICITATION_SESSION_SCOPE_DC865549
 );
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
@@ -4133,7 +4133,7 @@ impl ElicitationRequestScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationRequestScope, schemas::ELICITATION_REQUEST_SCOPE_B7446622
+    ElicitationRequestScope, schemas::ELICITATION_REQUEST_SCOPE_03B507D7
 );
 /// Type-safe elicitation schema for requesting structured user input.
 ///
@@ -4227,7 +4227,7 @@ impl ElicitationSchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationSchema, schemas::ELICITATION_SCHEMA_CD198F61
+    ElicitationSchema, schemas::ELICITATION_SCHEMA_79EF9785
 );
 /// Type discriminator for elicitation schemas.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -4298,7 +4298,7 @@ impl de::Scalar for ElicitationSchemaType {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationSchemaType, schemas::ELICITATION_SCHEMA_TYPE_BA8875D9
+    ElicitationSchemaType, schemas::ELICITATION_SCHEMA_TYPE_B9BDFAFD
 );
 /// Property schema for elicitation form fields.
 ///
@@ -4433,7 +4433,7 @@ impl From<MultiSelectPropertySchema> for ElicitationPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationPropertySchema, schemas::ELICITATION_PROPERTY_SCHEMA_6FE17643
+    ElicitationPropertySchema, schemas::ELICITATION_PROPERTY_SCHEMA_F707B41A
 );
 /// String format types for string properties in elicitation schemas.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -4560,7 +4560,7 @@ impl de::Scalar for StringFormat {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(StringFormat, schemas::STRING_FORMAT_A1B6BD21);
+runtime::schema::embedded_schema!(StringFormat, schemas::STRING_FORMAT_E06E93E3);
 /// A titled enum option with a const value, human-readable title, and optional description.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -4618,7 +4618,7 @@ impl EnumOption {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(EnumOption, schemas::ENUM_OPTION_3913A609);
+runtime::schema::embedded_schema!(EnumOption, schemas::ENUM_OPTION_DF2F8C00);
 /// Schema for string properties in an elicitation form.
 ///
 /// When `enum` or `oneOf` is set, this represents a single-select enum
@@ -4830,7 +4830,7 @@ impl de::Pointer for __Items__defs_StringPropertySchema_properties_oneOf {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    StringPropertySchema, schemas::STRING_PROPERTY_SCHEMA_2876F49A
+    StringPropertySchema, schemas::STRING_PROPERTY_SCHEMA_E1BF143D
 );
 /// Schema for number (floating-point) properties in an elicitation form.
 #[derive(
@@ -4940,7 +4940,7 @@ impl NumberPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NumberPropertySchema, schemas::NUMBER_PROPERTY_SCHEMA_96F0E5D5
+    NumberPropertySchema, schemas::NUMBER_PROPERTY_SCHEMA_03D7246B
 );
 /// Schema for integer properties in an elicitation form.
 #[derive(
@@ -5050,7 +5050,7 @@ impl IntegerPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    IntegerPropertySchema, schemas::INTEGER_PROPERTY_SCHEMA_6640DB75
+    IntegerPropertySchema, schemas::INTEGER_PROPERTY_SCHEMA_A37CBBE1
 );
 /// Schema for boolean properties in an elicitation form.
 #[derive(
@@ -5136,7 +5136,7 @@ impl BooleanPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BooleanPropertySchema, schemas::BOOLEAN_PROPERTY_SCHEMA_9F268260
+    BooleanPropertySchema, schemas::BOOLEAN_PROPERTY_SCHEMA_F059185A
 );
 /// Items for a multi-select (array) property schema.
 #[derive(Debug, Clone, PartialEq)]
@@ -5250,7 +5250,7 @@ impl From<TitledMultiSelectItems> for MultiSelectItems {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MultiSelectItems, schemas::MULTI_SELECT_ITEMS_9678B0C2
+    MultiSelectItems, schemas::MULTI_SELECT_ITEMS_679707E8
 );
 /// String item schema for multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -5310,7 +5310,7 @@ impl de::Pointer for __Items__defs_StringMultiSelectItems_properties_enum {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    StringMultiSelectItems, schemas::STRING_MULTI_SELECT_ITEMS_3FBB09DF
+    StringMultiSelectItems, schemas::STRING_MULTI_SELECT_ITEMS_734903B6
 );
 /// Items definition for titled multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -5370,7 +5370,7 @@ impl de::Pointer for __Items__defs_TitledMultiSelectItems_properties_anyOf {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TitledMultiSelectItems, schemas::TITLED_MULTI_SELECT_ITEMS_6A12038C
+    TitledMultiSelectItems, schemas::TITLED_MULTI_SELECT_ITEMS_869D6E4F
 );
 /// Schema for multi-select (array) properties in an elicitation form.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -5484,7 +5484,7 @@ impl MultiSelectPropertySchema {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MultiSelectPropertySchema, schemas::MULTI_SELECT_PROPERTY_SCHEMA_63E00835
+    MultiSelectPropertySchema, schemas::MULTI_SELECT_PROPERTY_SCHEMA_3C368500
 );
 /// Form-based elicitation mode where the client renders a form from the provided schema.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -5511,7 +5511,7 @@ impl ElicitationFormMode {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationFormMode, schemas::ELICITATION_FORM_MODE_75084988
+    ElicitationFormMode, schemas::ELICITATION_FORM_MODE_0ECEE016
 );
 /// The alternative sets of properties of [`ElicitationFormMode`].
 #[derive(Debug, Clone, PartialEq)]
@@ -5558,7 +5558,7 @@ impl From<ElicitationRequestScope> for ElicitationFormModeScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationFormModeScope, schemas::ELICITATION_FORM_MODE_SCOPE_329E4DB4
+    ElicitationFormModeScope, schemas::ELICITATION_FORM_MODE_SCOPE_26321A17
 );
 /// Unique identifier for an elicitation.
 #[derive(
@@ -5615,7 +5615,7 @@ impl fmt::Display for ElicitationId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ElicitationId, schemas::ELICITATION_ID_2B370CAF);
+runtime::schema::embedded_schema!(ElicitationId, schemas::ELICITATION_ID_4420B7D4);
 /// URL-based elicitation mode where the client directs the user to a URL.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -5647,7 +5647,7 @@ impl ElicitationUrlMode {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationUrlMode, schemas::ELICITATION_URL_MODE_32A4C380
+    ElicitationUrlMode, schemas::ELICITATION_URL_MODE_01F8AE1E
 );
 /// The alternative sets of properties of [`ElicitationUrlMode`].
 #[derive(Debug, Clone, PartialEq)]
@@ -5694,7 +5694,7 @@ impl From<ElicitationRequestScope> for ElicitationUrlModeScope {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationUrlModeScope, schemas::ELICITATION_URL_MODE_SCOPE_A39FB5FF
+    ElicitationUrlModeScope, schemas::ELICITATION_URL_MODE_SCOPE_AA561FAB
 );
 /// Allows for sending an arbitrary request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
@@ -5712,7 +5712,7 @@ impl From<::serde_json::Value> for ExtRequest {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ExtRequest, schemas::EXT_REQUEST_8206180C);
+runtime::schema::embedded_schema!(ExtRequest, schemas::EXT_REQUEST_39A59B40);
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -6188,37 +6188,37 @@ impl From<&str> for AgentResponseErrorId {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_965D064C);
+runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_E421ECED);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_CDD72B90);
+runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_46FB2A03);
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_2470BAC6
+    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_D847E9B5
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_3CB93ECC
+    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_B6AF3C25
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_38DCA89C
+    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_7C6C277C
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_2177E470
+    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_2555F07A
 );
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseError, schemas::AGENT_RESPONSE_ERROR_0B2365A5
+    AgentResponseError, schemas::AGENT_RESPONSE_ERROR_FAF2C616
 );
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentResponseErrorId, schemas::AGENT_RESPONSE_ERROR_ID_98A8A92B
+    AgentResponseErrorId, schemas::AGENT_RESPONSE_ERROR_ID_FE994F8C
 );
 /// Response to the `initialize` method.
 ///
@@ -6311,7 +6311,7 @@ impl InitializeResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeResponse, schemas::INITIALIZE_RESPONSE_895EABF2
+    InitializeResponse, schemas::INITIALIZE_RESPONSE_0D25CA34
 );
 /// Protocol version identifier.
 ///
@@ -6343,7 +6343,7 @@ impl fmt::Display for ProtocolVersion {
 }
 impl<'de> fast::FromJson<'de> for ProtocolVersion {}
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProtocolVersion, schemas::PROTOCOL_VERSION_DDC01185);
+runtime::schema::embedded_schema!(ProtocolVersion, schemas::PROTOCOL_VERSION_7477E58B);
 /// Metadata about the implementation of the client or agent.
 /// Describes the name and version of an ACP implementation, with an optional
 /// title for UI representation.
@@ -6407,7 +6407,7 @@ impl Implementation {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Implementation, schemas::IMPLEMENTATION_AD5A863A);
+runtime::schema::embedded_schema!(Implementation, schemas::IMPLEMENTATION_C46BB5C8);
 /// Capabilities supported by the agent.
 ///
 /// Advertised during initialization to inform the client about
@@ -6513,12 +6513,12 @@ impl AgentCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentCapabilities, schemas::AGENT_CAPABILITIES_4E72B41B
+    AgentCapabilities, schemas::AGENT_CAPABILITIES_87F5ABA9
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentCapabilities, schemas::AGENT_CAPABILITIES_9ABA578A
+    AgentCapabilities, schemas::AGENT_CAPABILITIES_1B9EE81D
 );
 /// Session capabilities supported by the agent.
 ///
@@ -6762,12 +6762,12 @@ impl SessionCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionCapabilities, schemas::SESSION_CAPABILITIES_634B561B
+    SessionCapabilities, schemas::SESSION_CAPABILITIES_E284EC48
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionCapabilities, schemas::SESSION_CAPABILITIES_1BA3A2D0
+    SessionCapabilities, schemas::SESSION_CAPABILITIES_44AA0FB6
 );
 /// Prompt capabilities supported by the agent in `session/prompt` requests.
 ///
@@ -6877,7 +6877,7 @@ impl PromptCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PromptCapabilities, schemas::PROMPT_CAPABILITIES_D8B7629A
+    PromptCapabilities, schemas::PROMPT_CAPABILITIES_D30AABE2
 );
 /// Capabilities for image content in prompt requests.
 ///
@@ -6926,7 +6926,7 @@ impl PromptImageCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PromptImageCapabilities, schemas::PROMPT_IMAGE_CAPABILITIES_9A7F313D
+    PromptImageCapabilities, schemas::PROMPT_IMAGE_CAPABILITIES_1C39FFE8
 );
 /// Capabilities for audio content in prompt requests.
 ///
@@ -6975,7 +6975,7 @@ impl PromptAudioCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PromptAudioCapabilities, schemas::PROMPT_AUDIO_CAPABILITIES_E4734A0B
+    PromptAudioCapabilities, schemas::PROMPT_AUDIO_CAPABILITIES_0310AEE3
 );
 /// Capabilities for embedded context in prompt requests.
 ///
@@ -7025,7 +7025,7 @@ impl PromptEmbeddedContextCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     PromptEmbeddedContextCapabilities,
-    schemas::PROMPT_EMBEDDED_CONTEXT_CAPABILITIES_F52BD5D1
+    schemas::PROMPT_EMBEDDED_CONTEXT_CAPABILITIES_5F82C350
 );
 /// MCP capabilities supported by the agent for session lifecycle requests.
 #[derive(
@@ -7121,10 +7121,10 @@ impl McpCapabilities {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_776D9B60);
+runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_7658FBF1);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_9A5FC806);
+runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_D7959B5A);
 /// Capabilities for stdio MCP server transports.
 ///
 /// Supplying `{}` means the agent supports stdio MCP server transports.
@@ -7172,7 +7172,7 @@ impl McpStdioCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    McpStdioCapabilities, schemas::MCP_STDIO_CAPABILITIES_91FA2A3E
+    McpStdioCapabilities, schemas::MCP_STDIO_CAPABILITIES_7D6AB9EA
 );
 /// Capabilities for HTTP MCP server transports.
 ///
@@ -7221,7 +7221,7 @@ impl McpHttpCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    McpHttpCapabilities, schemas::MCP_HTTP_CAPABILITIES_C49725B2
+    McpHttpCapabilities, schemas::MCP_HTTP_CAPABILITIES_5A766EBC
 );
 /// Capabilities for the `session/delete` method.
 ///
@@ -7270,7 +7270,7 @@ impl SessionDeleteCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionDeleteCapabilities, schemas::SESSION_DELETE_CAPABILITIES_BFFCF924
+    SessionDeleteCapabilities, schemas::SESSION_DELETE_CAPABILITIES_1F93FE66
 );
 /// Capabilities for additional session directories support.
 ///
@@ -7323,7 +7323,7 @@ impl SessionAdditionalDirectoriesCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SessionAdditionalDirectoriesCapabilities,
-    schemas::SESSION_ADDITIONAL_DIRECTORIES_CAPABILITIES_FF61E0C0
+    schemas::SESSION_ADDITIONAL_DIRECTORIES_CAPABILITIES_48E8C605
 );
 /// Authentication-related extension capabilities supported by the agent.
 ///
@@ -7396,12 +7396,12 @@ impl AgentAuthCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_85AC7228
+    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_B5F53062
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_0A2BE7A9
+    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_3F8B4D56
 );
 /// Describes an available authentication method.
 ///
@@ -7506,7 +7506,7 @@ impl From<AuthMethodAgent> for AuthMethod {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthMethod, schemas::AUTH_METHOD_04EA7421);
+runtime::schema::embedded_schema!(AuthMethod, schemas::AUTH_METHOD_E4BFC13F);
 /// Typed identifier used for auth method values on the wire.
 #[derive(
     Debug,
@@ -7562,7 +7562,7 @@ impl fmt::Display for AuthMethodId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthMethodId, schemas::AUTH_METHOD_ID_5AFB22DB);
+runtime::schema::embedded_schema!(AuthMethodId, schemas::AUTH_METHOD_ID_B7BD79D7);
 /// An environment variable to set when launching a process.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -7606,7 +7606,7 @@ impl EnvVariable {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(EnvVariable, schemas::ENV_VARIABLE_3DAACF14);
+runtime::schema::embedded_schema!(EnvVariable, schemas::ENV_VARIABLE_179DA56E);
 /// Terminal-based authentication method.
 ///
 /// The client runs the configured agent program as a separate interactive
@@ -7693,7 +7693,7 @@ impl AuthMethodTerminal {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthMethodTerminal, schemas::AUTH_METHOD_TERMINAL_88BF9593
+    AuthMethodTerminal, schemas::AUTH_METHOD_TERMINAL_895209D5
 );
 /// Agent handles authentication itself through `auth/login`.
 ///
@@ -7754,7 +7754,7 @@ impl AuthMethodAgent {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthMethodAgent, schemas::AUTH_METHOD_AGENT_582CCE32);
+runtime::schema::embedded_schema!(AuthMethodAgent, schemas::AUTH_METHOD_AGENT_1D0CF0C1);
 /// Response to the `auth/login` method.
 #[derive(
     Debug,
@@ -7806,7 +7806,7 @@ impl LoginAuthResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LoginAuthResponse, schemas::LOGIN_AUTH_RESPONSE_8A53180F
+    LoginAuthResponse, schemas::LOGIN_AUTH_RESPONSE_40D385BB
 );
 /// Response to the `auth/logout` method.
 #[derive(
@@ -7859,7 +7859,7 @@ impl LogoutAuthResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LogoutAuthResponse, schemas::LOGOUT_AUTH_RESPONSE_2168D8A5
+    LogoutAuthResponse, schemas::LOGOUT_AUTH_RESPONSE_775FB041
 );
 /// Response from creating a new session.
 ///
@@ -7954,7 +7954,7 @@ impl NewSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NewSessionResponse, schemas::NEW_SESSION_RESPONSE_93B765ED
+    NewSessionResponse, schemas::NEW_SESSION_RESPONSE_1D0D6C3E
 );
 /// A session configuration option selector and its current state.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -8037,7 +8037,7 @@ impl SessionConfigOption {
 impl<'de> fast::FromJson<'de> for SessionConfigOption {}
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigOption, schemas::SESSION_CONFIG_OPTION_B3469120
+    SessionConfigOption, schemas::SESSION_CONFIG_OPTION_82BF22EA
 );
 /// The part of [`SessionConfigOption`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -8166,7 +8166,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigOptionType {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigOptionType, schemas::SESSION_CONFIG_OPTION_TYPE_0A62C486
+    SessionConfigOptionType, schemas::SESSION_CONFIG_OPTION_TYPE_BF20DAA7
 );
 /// Unique identifier for a session configuration option.
 #[derive(
@@ -8232,7 +8232,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionConfigId, schemas::SESSION_CONFIG_ID_41F4B667);
+runtime::schema::embedded_schema!(SessionConfigId, schemas::SESSION_CONFIG_ID_CA426BC2);
 /// Semantic category for a session configuration option.
 ///
 /// This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
@@ -8383,7 +8383,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigOptionCategory {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigOptionCategory, schemas::SESSION_CONFIG_OPTION_CATEGORY_3F2F08AF
+    SessionConfigOptionCategory, schemas::SESSION_CONFIG_OPTION_CATEGORY_69206221
 );
 /// Unique identifier for a session configuration option value.
 #[derive(
@@ -8450,7 +8450,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigValueId {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigValueId, schemas::SESSION_CONFIG_VALUE_ID_0983CFB4
+    SessionConfigValueId, schemas::SESSION_CONFIG_VALUE_ID_EFAA8529
 );
 /// Possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq)]
@@ -8497,7 +8497,7 @@ impl From<Vec<SessionConfigSelectGroup>> for SessionConfigSelectOptions {
 impl<'de> fast::FromJson<'de> for SessionConfigSelectOptions {}
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelectOptions, schemas::SESSION_CONFIG_SELECT_OPTIONS_9B8F5CB8
+    SessionConfigSelectOptions, schemas::SESSION_CONFIG_SELECT_OPTIONS_A2FF79DA
 );
 /// A possible value for a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -8557,7 +8557,7 @@ impl SessionConfigSelectOption {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelectOption, schemas::SESSION_CONFIG_SELECT_OPTION_A9BEEC48
+    SessionConfigSelectOption, schemas::SESSION_CONFIG_SELECT_OPTION_C9F0E102
 );
 /// A group of possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -8628,7 +8628,7 @@ impl de::Pointer for __Items__defs_SessionConfigSelectGroup_properties_options {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelectGroup, schemas::SESSION_CONFIG_SELECT_GROUP_458B7305
+    SessionConfigSelectGroup, schemas::SESSION_CONFIG_SELECT_GROUP_BE75B4D5
 );
 /// Unique identifier for a session configuration option value group.
 #[derive(
@@ -8695,7 +8695,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigGroupId {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigGroupId, schemas::SESSION_CONFIG_GROUP_ID_648ADED9
+    SessionConfigGroupId, schemas::SESSION_CONFIG_GROUP_ID_59F9E697
 );
 /// A single-value selector (dropdown) session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -8728,7 +8728,7 @@ impl SessionConfigSelect {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigSelect, schemas::SESSION_CONFIG_SELECT_3B18A43A
+    SessionConfigSelect, schemas::SESSION_CONFIG_SELECT_70CC5BFC
 );
 /// A boolean on/off toggle session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -8754,7 +8754,7 @@ impl SessionConfigBoolean {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionConfigBoolean, schemas::SESSION_CONFIG_BOOLEAN_A5AEDD67
+    SessionConfigBoolean, schemas::SESSION_CONFIG_BOOLEAN_BE5A93BF
 );
 /// A command the agent advertises to the client.
 ///
@@ -8877,7 +8877,7 @@ impl<'de> fast::FromJson<'de> for AvailableCommand {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AvailableCommand, schemas::AVAILABLE_COMMAND_0D47635D);
+runtime::schema::embedded_schema!(AvailableCommand, schemas::AVAILABLE_COMMAND_81931385);
 /// The input specification for a command.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -8989,7 +8989,7 @@ impl<'de> fast::FromJson<'de> for AvailableCommandInput {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AvailableCommandInput, schemas::AVAILABLE_COMMAND_INPUT_781C7BFA
+    AvailableCommandInput, schemas::AVAILABLE_COMMAND_INPUT_37241394
 );
 /// All text that was typed after the command name is provided as input.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -9033,7 +9033,7 @@ impl TextCommandInput {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TextCommandInput, schemas::TEXT_COMMAND_INPUT_B665416E
+    TextCommandInput, schemas::TEXT_COMMAND_INPUT_AD3D9E06
 );
 /// A slash command the user can invoke by including it in a prompt.
 ///
@@ -9096,7 +9096,7 @@ impl Command {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Command, schemas::COMMAND_9FFF691A);
+runtime::schema::embedded_schema!(Command, schemas::COMMAND_F231F676);
 /// Response from listing sessions.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -9161,7 +9161,7 @@ impl ListSessionsResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListSessionsResponse, schemas::LIST_SESSIONS_RESPONSE_8448CA7B
+    ListSessionsResponse, schemas::LIST_SESSIONS_RESPONSE_BFC61BC8
 );
 /// Information about a session returned by session/list
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -9282,10 +9282,10 @@ impl SessionInfo {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_C1178042);
+runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_04DB2B7E);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_C353B5E8);
+runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_C98A6568);
 /// An opaque cursor used to paginate `session/list` results.
 #[derive(
     Debug,
@@ -9345,7 +9345,7 @@ impl fmt::Display for SessionListCursor {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionListCursor, schemas::SESSION_LIST_CURSOR_BBFF3BA8
+    SessionListCursor, schemas::SESSION_LIST_CURSOR_BAD6CF16
 );
 /// Response from deleting a session.
 #[derive(
@@ -9398,7 +9398,7 @@ impl DeleteSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DeleteSessionResponse, schemas::DELETE_SESSION_RESPONSE_1CA25433
+    DeleteSessionResponse, schemas::DELETE_SESSION_RESPONSE_F0314E0A
 );
 /// Response from resuming an existing session.
 ///
@@ -9494,7 +9494,7 @@ impl ResumeSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ResumeSessionResponse, schemas::RESUME_SESSION_RESPONSE_D8C709B0
+    ResumeSessionResponse, schemas::RESUME_SESSION_RESPONSE_ED678538
 );
 /// Response from closing a session.
 #[derive(
@@ -9547,7 +9547,7 @@ impl CloseSessionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CloseSessionResponse, schemas::CLOSE_SESSION_RESPONSE_CB383437
+    CloseSessionResponse, schemas::CLOSE_SESSION_RESPONSE_A9EE21CB
 );
 /// Response from cancelling a tool call.
 #[derive(
@@ -9600,7 +9600,7 @@ impl CancelToolCallResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelToolCallResponse, schemas::CANCEL_TOOL_CALL_RESPONSE_D9F89B17
+    CancelToolCallResponse, schemas::CANCEL_TOOL_CALL_RESPONSE_B4F08F93
 );
 /// Response from cancelling a terminal.
 #[derive(
@@ -9653,7 +9653,7 @@ impl CancelTerminalResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelTerminalResponse, schemas::CANCEL_TERMINAL_RESPONSE_DA884738
+    CancelTerminalResponse, schemas::CANCEL_TERMINAL_RESPONSE_6D9FE0A7
 );
 /// Response to `session/set_config_option` method.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -9704,7 +9704,7 @@ impl SetSessionConfigOptionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionConfigOptionResponse, schemas::SET_SESSION_CONFIG_OPTION_RESPONSE_C372461F
+    SetSessionConfigOptionResponse, schemas::SET_SESSION_CONFIG_OPTION_RESPONSE_5D2290F9
 );
 /// Response acknowledging that a user prompt was inserted into the ACP conversation.
 ///
@@ -9768,7 +9768,7 @@ impl PromptResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PromptResponse, schemas::PROMPT_RESPONSE_EE3AB737);
+runtime::schema::embedded_schema!(PromptResponse, schemas::PROMPT_RESPONSE_1E8AD797);
 /// Identifier for a message, unique among messages of the same type within a session.
 ///
 /// Each message type, such as user messages, agent messages, and agent thoughts,
@@ -9834,7 +9834,7 @@ impl<'de> fast::FromJson<'de> for MessageId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(MessageId, schemas::MESSAGE_ID_85EA662B);
+runtime::schema::embedded_schema!(MessageId, schemas::MESSAGE_ID_F0902548);
 /// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
 /// protocol compatibility.
@@ -9851,7 +9851,7 @@ impl From<::serde_json::Value> for ExtResponse {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ExtResponse, schemas::EXT_RESPONSE_6595850A);
+runtime::schema::embedded_schema!(ExtResponse, schemas::EXT_RESPONSE_FB01E7D8);
 /// JSON-RPC error object.
 ///
 /// Represents an error that occurred during method execution, following the
@@ -9900,7 +9900,7 @@ impl Error {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Error, schemas::ERROR_901F20A5);
+runtime::schema::embedded_schema!(Error, schemas::ERROR_07C4BECE);
 /// Predefined error codes for common JSON-RPC and ACP-specific errors.
 ///
 /// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
@@ -10000,7 +10000,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
 }
 impl<'de> fast::FromJson<'de> for ErrorCode {}
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ErrorCode, schemas::ERROR_CODE_66806D5F);
+runtime::schema::embedded_schema!(ErrorCode, schemas::ERROR_CODE_633CDBD9);
 /// Schema for [`Error::data`]: the shapes ACP defines, or any other value.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -10057,7 +10057,7 @@ impl From<::serde_json::Value> for ErrorData {
 }
 impl<'de> fast::FromJson<'de> for ErrorData {}
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ErrorData, schemas::ERROR_DATA_F6C9C325);
+runtime::schema::embedded_schema!(ErrorData, schemas::ERROR_DATA_9E8C2663);
 /// Data for the `-32022` (Unsupported protocol version) error.
 ///
 /// See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
@@ -10109,7 +10109,7 @@ impl UnsupportedProtocolVersionErrorData {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     UnsupportedProtocolVersionErrorData,
-    schemas::UNSUPPORTED_PROTOCOL_VERSION_ERROR_DATA_EA7E943B
+    schemas::UNSUPPORTED_PROTOCOL_VERSION_ERROR_DATA_FC30BBA3
 );
 /// Data for the `-32002` (Resource not found) error when a session-scoped request names a
 /// session that does not exist or is not active.
@@ -10157,7 +10157,7 @@ impl SessionNotFoundErrorData {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionNotFoundErrorData, schemas::SESSION_NOT_FOUND_ERROR_DATA_D17FF8A6
+    SessionNotFoundErrorData, schemas::SESSION_NOT_FOUND_ERROR_DATA_0728056F
 );
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -10302,22 +10302,22 @@ impl From<ExtNotification> for AgentNotificationParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotification, schemas::AGENT_NOTIFICATION_E13E2E22
+    AgentNotification, schemas::AGENT_NOTIFICATION_8D0CF57C
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotification, schemas::AGENT_NOTIFICATION_3FF0E475
+    AgentNotification, schemas::AGENT_NOTIFICATION_82883DD1
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_FB5626AF
+    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_E8C16A40
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_EA7119EC
+    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_397227DA
 );
 /// Notification containing a session update from the agent.
 ///
@@ -10378,7 +10378,7 @@ impl UpdateSessionNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UpdateSessionNotification, schemas::UPDATE_SESSION_NOTIFICATION_F3EEC69D
+    UpdateSessionNotification, schemas::UPDATE_SESSION_NOTIFICATION_D4C4FD4F
 );
 /// Different types of updates that can be sent while a session exists.
 ///
@@ -10943,10 +10943,10 @@ impl<'de> fast::FromJson<'de> for SessionUpdate {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_C0CE6A87);
+runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_386B522B);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_1359E708);
+runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_5E3675C1);
 /// A streamed item of message content.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -10999,7 +10999,7 @@ impl ContentChunk {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ContentChunk, schemas::CONTENT_CHUNK_45F0EE98);
+runtime::schema::embedded_schema!(ContentChunk, schemas::CONTENT_CHUNK_73053D6F);
 /// A user message upsert.
 ///
 /// Only `messageId` is required. `content` has patch semantics:
@@ -11076,7 +11076,7 @@ pub struct UserMessageState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(UserMessage, schemas::USER_MESSAGE_C978BD8A);
+runtime::schema::embedded_schema!(UserMessage, schemas::USER_MESSAGE_1A2CA6C2);
 /// An agent message upsert.
 ///
 /// Only `messageId` is required. `content` has patch semantics:
@@ -11153,7 +11153,7 @@ pub struct AgentMessageState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentMessage, schemas::AGENT_MESSAGE_582B092C);
+runtime::schema::embedded_schema!(AgentMessage, schemas::AGENT_MESSAGE_602767F3);
 /// An agent thought or reasoning message upsert.
 ///
 /// Only `messageId` is required. `content` has patch semantics:
@@ -11230,7 +11230,7 @@ pub struct AgentThoughtState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentThought, schemas::AGENT_THOUGHT_B3F1A2DA);
+runtime::schema::embedded_schema!(AgentThought, schemas::AGENT_THOUGHT_7BF9227A);
 /// One piece of work running independently of the session's foreground work.
 ///
 /// Items reference entities the Client already tracks. The Agent MUST announce each item
@@ -11397,10 +11397,10 @@ impl<'de> fast::FromJson<'de> for BackgroundWork {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(BackgroundWork, schemas::BACKGROUND_WORK_1F3FFF1B);
+runtime::schema::embedded_schema!(BackgroundWork, schemas::BACKGROUND_WORK_4F87E577);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(BackgroundWork, schemas::BACKGROUND_WORK_358818E3);
+runtime::schema::embedded_schema!(BackgroundWork, schemas::BACKGROUND_WORK_C01F7196);
 /// A listed terminal running in the background.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -11444,7 +11444,7 @@ impl BackgroundTerminal {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BackgroundTerminal, schemas::BACKGROUND_TERMINAL_81B25A3E
+    BackgroundTerminal, schemas::BACKGROUND_TERMINAL_414C7562
 );
 /// A listed tool call whose work continues in the background.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -11489,7 +11489,7 @@ impl BackgroundToolCall {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BackgroundToolCall, schemas::BACKGROUND_TOOL_CALL_23DBB6AC
+    BackgroundToolCall, schemas::BACKGROUND_TOOL_CALL_2DB9BA35
 );
 /// Foreground work is in progress.
 #[derive(
@@ -11555,7 +11555,7 @@ impl RunningStateUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RunningStateUpdate, schemas::RUNNING_STATE_UPDATE_784D6178
+    RunningStateUpdate, schemas::RUNNING_STATE_UPDATE_CE57F3F6
 );
 /// Details of a failure that ended active work.
 #[derive(
@@ -11597,7 +11597,7 @@ impl ErrorStopReason {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ErrorStopReason, schemas::ERROR_STOP_REASON_E09D915E);
+runtime::schema::embedded_schema!(ErrorStopReason, schemas::ERROR_STOP_REASON_33462FE6);
 /// No foreground work is active. Background activity may continue.
 ///
 /// Agents SHOULD include a `stopReason` when the idle transition ends foreground
@@ -11914,13 +11914,13 @@ impl<'de> fast::FromJson<'de> for IdleStateUpdateStopReason {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(IdleStateUpdate, schemas::IDLE_STATE_UPDATE_A824DFE2);
+runtime::schema::embedded_schema!(IdleStateUpdate, schemas::IDLE_STATE_UPDATE_9CEA4C74);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(IdleStateUpdate, schemas::IDLE_STATE_UPDATE_F5AF3BFD);
+runtime::schema::embedded_schema!(IdleStateUpdate, schemas::IDLE_STATE_UPDATE_CCED8426);
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    IdleStateUpdateStopReason, schemas::IDLE_STATE_UPDATE_STOP_REASON_127C19C0
+    IdleStateUpdateStopReason, schemas::IDLE_STATE_UPDATE_STOP_REASON_87CA21E6
 );
 /// The foreground workflow as a whole is blocked on user action.
 ///
@@ -11993,7 +11993,7 @@ impl RequiresActionStateUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequiresActionStateUpdate, schemas::REQUIRES_ACTION_STATE_UPDATE_E43262F0
+    RequiresActionStateUpdate, schemas::REQUIRES_ACTION_STATE_UPDATE_625093BF
 );
 /// A snapshot of the session's aggregate foreground activity.
 ///
@@ -12211,10 +12211,10 @@ impl<'de> fast::FromJson<'de> for StateUpdate {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(StateUpdate, schemas::STATE_UPDATE_A84FB45E);
+runtime::schema::embedded_schema!(StateUpdate, schemas::STATE_UPDATE_FD7CDA1E);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(StateUpdate, schemas::STATE_UPDATE_3DD5ADA5);
+runtime::schema::embedded_schema!(StateUpdate, schemas::STATE_UPDATE_F8AB0E32);
 /// A streamed item of tool-call content.
 ///
 /// Tool-call content chunks append one `ToolCallContent` item to the current
@@ -12270,7 +12270,7 @@ impl ToolCallContentChunk {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ToolCallContentChunk, schemas::TOOL_CALL_CONTENT_CHUNK_CBBEA9D3
+    ToolCallContentChunk, schemas::TOOL_CALL_CONTENT_CHUNK_932BFBB0
 );
 /// An authoritative replacement snapshot of terminal output bytes.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -12313,7 +12313,7 @@ impl TerminalOutput {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(TerminalOutput, schemas::TERMINAL_OUTPUT_B9B09ECC);
+runtime::schema::embedded_schema!(TerminalOutput, schemas::TERMINAL_OUTPUT_C4E8BA9C);
 /// Exit information for an agent-owned terminal.
 ///
 /// The presence of this object marks the terminal as exited, even when neither
@@ -12394,7 +12394,7 @@ impl TerminalExitStatus {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalExitStatus, schemas::TERMINAL_EXIT_STATUS_7A9E769A
+    TerminalExitStatus, schemas::TERMINAL_EXIT_STATUS_0F585D1A
 );
 /// The size of an agent-owned terminal in character cells.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -12456,7 +12456,7 @@ impl de::Pointer for __Bound__defs_TerminalSize_properties_rows {
     const POINTER: &'static str = "#/$defs/TerminalSize/properties/rows";
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(TerminalSize, schemas::TERMINAL_SIZE_22D74013);
+runtime::schema::embedded_schema!(TerminalSize, schemas::TERMINAL_SIZE_3DDF2D3E);
 /// Client-initiated controls a terminal currently supports.
 ///
 /// A malformed value falls back to no controls, so the Client never sends a request the
@@ -12522,7 +12522,7 @@ impl TerminalCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalCapabilities, schemas::TERMINAL_CAPABILITIES_75BC2BEB
+    TerminalCapabilities, schemas::TERMINAL_CAPABILITIES_2320B443
 );
 /// Capability to cancel a terminal with `terminal/cancel`.
 ///
@@ -12572,7 +12572,7 @@ impl TerminalCancelCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalCancelCapabilities, schemas::TERMINAL_CANCEL_CAPABILITIES_F04DB74E
+    TerminalCancelCapabilities, schemas::TERMINAL_CANCEL_CAPABILITIES_5D9CC1DC
 );
 /// An upsert for the stored state of an agent-owned terminal.
 ///
@@ -12691,7 +12691,7 @@ pub struct TerminalState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(TerminalUpdate, schemas::TERMINAL_UPDATE_ADBC09C3);
+runtime::schema::embedded_schema!(TerminalUpdate, schemas::TERMINAL_UPDATE_A95024A8);
 /// A chunk of bytes appended to an agent-owned terminal's output.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -12742,7 +12742,7 @@ impl TerminalOutputChunk {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalOutputChunk, schemas::TERMINAL_OUTPUT_CHUNK_73B4E2A0
+    TerminalOutputChunk, schemas::TERMINAL_OUTPUT_CHUNK_99179365
 );
 /// Updated content for a plan.
 #[derive(Debug, Clone, PartialEq)]
@@ -12915,12 +12915,12 @@ impl<'de> fast::FromJson<'de> for PlanUpdateContent {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PlanUpdateContent, schemas::PLAN_UPDATE_CONTENT_39209078
+    PlanUpdateContent, schemas::PLAN_UPDATE_CONTENT_57F837FC
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PlanUpdateContent, schemas::PLAN_UPDATE_CONTENT_09BD87CB
+    PlanUpdateContent, schemas::PLAN_UPDATE_CONTENT_B8C361A0
 );
 /// Unique identifier for a plan within a session.
 #[derive(
@@ -12983,7 +12983,7 @@ impl<'de> fast::FromJson<'de> for PlanId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanId, schemas::PLAN_ID_F5D97FD1);
+runtime::schema::embedded_schema!(PlanId, schemas::PLAN_ID_FE88EB93);
 /// A single entry in the execution plan.
 ///
 /// Represents a task or goal that the assistant intends to accomplish
@@ -13040,7 +13040,7 @@ impl PlanEntry {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanEntry, schemas::PLAN_ENTRY_C7EB00B8);
+runtime::schema::embedded_schema!(PlanEntry, schemas::PLAN_ENTRY_82F7BD4C);
 /// Priority levels for plan entries.
 ///
 /// Used to indicate the relative importance or urgency of different
@@ -13172,7 +13172,7 @@ impl<'de> fast::FromJson<'de> for PlanEntryPriority {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    PlanEntryPriority, schemas::PLAN_ENTRY_PRIORITY_7439692B
+    PlanEntryPriority, schemas::PLAN_ENTRY_PRIORITY_0E8D251F
 );
 /// Status of a plan entry in the execution flow.
 ///
@@ -13314,7 +13314,7 @@ impl<'de> fast::FromJson<'de> for PlanEntryStatus {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanEntryStatus, schemas::PLAN_ENTRY_STATUS_12752BE9);
+runtime::schema::embedded_schema!(PlanEntryStatus, schemas::PLAN_ENTRY_STATUS_65DD44BA);
 /// A plan represented as structured entries.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -13364,7 +13364,7 @@ impl PlanItems {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanItems, schemas::PLAN_ITEMS_A0A6B063);
+runtime::schema::embedded_schema!(PlanItems, schemas::PLAN_ITEMS_6A3F2012);
 /// A content update for a plan identified by ID.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -13406,7 +13406,7 @@ impl PlanUpdate {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanUpdate, schemas::PLAN_UPDATE_054F4679);
+runtime::schema::embedded_schema!(PlanUpdate, schemas::PLAN_UPDATE_AF7D4011);
 /// Available commands are ready or have changed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -13451,7 +13451,7 @@ impl AvailableCommandsUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AvailableCommandsUpdate, schemas::AVAILABLE_COMMANDS_UPDATE_95DAAB1B
+    AvailableCommandsUpdate, schemas::AVAILABLE_COMMANDS_UPDATE_8C15B64E
 );
 /// Session configuration options have been updated.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -13497,7 +13497,7 @@ impl ConfigOptionUpdate {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ConfigOptionUpdate, schemas::CONFIG_OPTION_UPDATE_03265E76
+    ConfigOptionUpdate, schemas::CONFIG_OPTION_UPDATE_E251CF01
 );
 /// Update to session metadata. All fields are optional to support partial updates.
 ///
@@ -13575,7 +13575,7 @@ pub struct SessionInfoState {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionInfoUpdate, schemas::SESSION_INFO_UPDATE_593C93E2
+    SessionInfoUpdate, schemas::SESSION_INFO_UPDATE_8AC5CBFE
 );
 /// Cost information for a session.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -13622,7 +13622,7 @@ impl Cost {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Cost, schemas::COST_91ECA903);
+runtime::schema::embedded_schema!(Cost, schemas::COST_A37AD7E7);
 /// Context window and cost update for a session.
 ///
 /// The wire patch of [`UsageState`]: an omitted field keeps, `null` clears, a value
@@ -13690,7 +13690,7 @@ pub struct UsageState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(UsageUpdate, schemas::USAGE_UPDATE_53F2AD63);
+runtime::schema::embedded_schema!(UsageUpdate, schemas::USAGE_UPDATE_50CB02DD);
 /// Severity hint for a session notice.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -13816,7 +13816,7 @@ impl<'de> fast::FromJson<'de> for NoticeSeverity {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(NoticeSeverity, schemas::NOTICE_SEVERITY_7E51CD5B);
+runtime::schema::embedded_schema!(NoticeSeverity, schemas::NOTICE_SEVERITY_D8441DEF);
 /// Fire-and-forget information for the user.
 ///
 /// Notices are live events rather than session history. Agents must not rely on
@@ -13896,7 +13896,7 @@ impl de::StrRule for __StrRule__defs_Notice_properties_title {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Notice, schemas::NOTICE_8A02185B);
+runtime::schema::embedded_schema!(Notice, schemas::NOTICE_FC0EBFD3);
 /// Unique identifier for a context compaction within a session.
 #[derive(
     Debug,
@@ -13958,7 +13958,7 @@ impl<'de> fast::FromJson<'de> for CompactionId {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(CompactionId, schemas::COMPACTION_ID_0F32692A);
+runtime::schema::embedded_schema!(CompactionId, schemas::COMPACTION_ID_71CBA42F);
 /// Lifecycle state of a context compaction.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -14095,7 +14095,7 @@ impl<'de> fast::FromJson<'de> for CompactionStatus {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(CompactionStatus, schemas::COMPACTION_STATUS_465E2C7E);
+runtime::schema::embedded_schema!(CompactionStatus, schemas::COMPACTION_STATUS_F2312CFF);
 /// A context compaction upsert. The first notification fixes the compaction's
 /// timeline position. Later updates with the same ID patch that entity in place.
 ///
@@ -14179,7 +14179,7 @@ pub struct CompactionState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(CompactionUpdate, schemas::COMPACTION_UPDATE_0FEE38AD);
+runtime::schema::embedded_schema!(CompactionUpdate, schemas::COMPACTION_UPDATE_A06C555E);
 /// A content block appended to a compaction's summary. A first-seen ID creates
 /// an in-progress compaction. Chunks append in receive order.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -14231,7 +14231,7 @@ impl CompactionSummaryChunk {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CompactionSummaryChunk, schemas::COMPACTION_SUMMARY_CHUNK_1F36E931
+    CompactionSummaryChunk, schemas::COMPACTION_SUMMARY_CHUNK_7DD72546
 );
 /// Notification sent by the agent when a URL-based elicitation is complete.
 ///
@@ -14283,7 +14283,7 @@ impl CompleteElicitationNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CompleteElicitationNotification, schemas::COMPLETE_ELICITATION_NOTIFICATION_0C1D371A
+    CompleteElicitationNotification, schemas::COMPLETE_ELICITATION_NOTIFICATION_7B0DA332
 );
 /// Allows either side to send an arbitrary notification that is not part of the ACP spec.
 /// Extension notifications provide a way to send one-way messages for custom functionality
@@ -14304,7 +14304,7 @@ impl From<::serde_json::Value> for ExtNotification {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ExtNotification, schemas::EXT_NOTIFICATION_062A2A24);
+runtime::schema::embedded_schema!(ExtNotification, schemas::EXT_NOTIFICATION_BDA60F1B);
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -14815,19 +14815,19 @@ impl From<ExtRequest> for ClientRequestParams {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_4D00672F);
+runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_BD86C344);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_0FA7C777);
+runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_A0A626EE);
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_711F403D
+    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_5454EBB8
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_C315DA1D
+    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_DA0A10B6
 );
 /// Request parameters for the initialize method.
 ///
@@ -14900,7 +14900,7 @@ impl InitializeRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeRequest, schemas::INITIALIZE_REQUEST_B30D2F90
+    InitializeRequest, schemas::INITIALIZE_REQUEST_6FFA04F9
 );
 /// Capabilities supported by the client.
 ///
@@ -14983,7 +14983,7 @@ impl ClientCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientCapabilities, schemas::CLIENT_CAPABILITIES_19828975
+    ClientCapabilities, schemas::CLIENT_CAPABILITIES_3BC77C55
 );
 /// Authentication capabilities supported by the client.
 ///
@@ -15050,7 +15050,7 @@ impl ClientAuthCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientAuthCapabilities, schemas::CLIENT_AUTH_CAPABILITIES_27AE4938
+    ClientAuthCapabilities, schemas::CLIENT_AUTH_CAPABILITIES_51DAE734
 );
 /// Capabilities for terminal authentication methods.
 ///
@@ -15101,7 +15101,7 @@ impl TerminalAuthCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    TerminalAuthCapabilities, schemas::TERMINAL_AUTH_CAPABILITIES_BEF552AA
+    TerminalAuthCapabilities, schemas::TERMINAL_AUTH_CAPABILITIES_7096A650
 );
 /// Elicitation capabilities supported by the client.
 #[derive(
@@ -15176,7 +15176,7 @@ impl ElicitationCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationCapabilities, schemas::ELICITATION_CAPABILITIES_CEC32BA8
+    ElicitationCapabilities, schemas::ELICITATION_CAPABILITIES_27A44CA0
 );
 /// Form-based elicitation capabilities.
 ///
@@ -15225,7 +15225,7 @@ impl ElicitationFormCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationFormCapabilities, schemas::ELICITATION_FORM_CAPABILITIES_085EB3C3
+    ElicitationFormCapabilities, schemas::ELICITATION_FORM_CAPABILITIES_C18EB221
 );
 /// URL-based elicitation capabilities.
 ///
@@ -15274,7 +15274,7 @@ impl ElicitationUrlCapabilities {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationUrlCapabilities, schemas::ELICITATION_URL_CAPABILITIES_0DA0DA8F
+    ElicitationUrlCapabilities, schemas::ELICITATION_URL_CAPABILITIES_7EBE78B6
 );
 /// Request parameters for the `auth/login` method.
 ///
@@ -15331,7 +15331,7 @@ impl LoginAuthRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LoginAuthRequest, schemas::LOGIN_AUTH_REQUEST_5E0AE2F8
+    LoginAuthRequest, schemas::LOGIN_AUTH_REQUEST_BCE88388
 );
 /// Request parameters for the `auth/logout` method.
 ///
@@ -15390,7 +15390,7 @@ impl LogoutAuthRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    LogoutAuthRequest, schemas::LOGOUT_AUTH_REQUEST_509393E0
+    LogoutAuthRequest, schemas::LOGOUT_AUTH_REQUEST_BBBFC3D1
 );
 /// Request parameters for creating a new session.
 ///
@@ -15498,12 +15498,12 @@ impl NewSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NewSessionRequest, schemas::NEW_SESSION_REQUEST_52440F1C
+    NewSessionRequest, schemas::NEW_SESSION_REQUEST_8C5C7622
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    NewSessionRequest, schemas::NEW_SESSION_REQUEST_E14CD3F1
+    NewSessionRequest, schemas::NEW_SESSION_REQUEST_65AA294B
 );
 /// Configuration for connecting to an MCP (Model Context Protocol) server.
 ///
@@ -15633,10 +15633,10 @@ impl From<McpServerStdio> for McpServer {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_18DD0CF1);
+runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_9EC45582);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_48BABB81);
+runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_258D7E60);
 /// An HTTP header to set when making requests to the MCP server.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -15680,7 +15680,7 @@ impl HttpHeader {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(HttpHeader, schemas::HTTP_HEADER_C355C46B);
+runtime::schema::embedded_schema!(HttpHeader, schemas::HTTP_HEADER_9D3D1699);
 /// HTTP transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -15737,7 +15737,7 @@ impl McpServerHttp {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerHttp, schemas::MCP_SERVER_HTTP_35331CE8);
+runtime::schema::embedded_schema!(McpServerHttp, schemas::MCP_SERVER_HTTP_7E2CE3C4);
 /// Stdio transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -15802,7 +15802,7 @@ impl McpServerStdio {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerStdio, schemas::MCP_SERVER_STDIO_F4E37941);
+runtime::schema::embedded_schema!(McpServerStdio, schemas::MCP_SERVER_STDIO_AA31AF13);
 /// Request parameters for listing existing sessions.
 #[derive(
     Debug,
@@ -15903,12 +15903,12 @@ impl ListSessionsRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_3E73897D
+    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_CC9B95CF
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_1D427387
+    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_95275212
 );
 /// Request parameters for deleting an existing session from `session/list`.
 ///
@@ -15960,7 +15960,7 @@ impl DeleteSessionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DeleteSessionRequest, schemas::DELETE_SESSION_REQUEST_A96A6E8C
+    DeleteSessionRequest, schemas::DELETE_SESSION_REQUEST_B23BF313
 );
 /// Request parameters for resuming an existing session.
 ///
@@ -16106,12 +16106,12 @@ impl ResumeSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_2C5005A2
+    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_4E0C0AA6
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_A6E543FF
+    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_AC190C94
 );
 /// Inclusive cursor describing where replayed session history should begin.
 ///
@@ -16198,7 +16198,7 @@ impl From<ReplayFromStart> for ReplayFrom {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ReplayFrom, schemas::REPLAY_FROM_4946E5DA);
+runtime::schema::embedded_schema!(ReplayFrom, schemas::REPLAY_FROM_0EF90948);
 /// Inclusive replay cursor requesting replay from the start of retained conversation history.
 #[derive(
     Debug,
@@ -16243,7 +16243,7 @@ impl ReplayFromStart {
     }
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ReplayFromStart, schemas::REPLAY_FROM_START_62EB1A38);
+runtime::schema::embedded_schema!(ReplayFromStart, schemas::REPLAY_FROM_START_9D948283);
 /// Request parameters for closing an active session.
 ///
 /// The Agent MUST cancel any ongoing work related to the session as if `session/cancel`
@@ -16311,7 +16311,7 @@ impl CloseSessionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CloseSessionRequest, schemas::CLOSE_SESSION_REQUEST_F9973016
+    CloseSessionRequest, schemas::CLOSE_SESSION_REQUEST_6A61F0AD
 );
 /// Request parameters for cancelling one tool call.
 ///
@@ -16379,7 +16379,7 @@ impl CancelToolCallRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelToolCallRequest, schemas::CANCEL_TOOL_CALL_REQUEST_B4A93576
+    CancelToolCallRequest, schemas::CANCEL_TOOL_CALL_REQUEST_65AE8378
 );
 /// Request parameters for cancelling one terminal.
 ///
@@ -16448,7 +16448,7 @@ impl CancelTerminalRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelTerminalRequest, schemas::CANCEL_TERMINAL_REQUEST_1D1B22B0
+    CancelTerminalRequest, schemas::CANCEL_TERMINAL_REQUEST_D8B50EDF
 );
 /// Request parameters for setting a session configuration option.
 ///
@@ -16511,7 +16511,7 @@ impl SetSessionConfigOptionRequest {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionConfigOptionRequest, schemas::SET_SESSION_CONFIG_OPTION_REQUEST_19A73245
+    SetSessionConfigOptionRequest, schemas::SET_SESSION_CONFIG_OPTION_REQUEST_5E25ECD3
 );
 /// The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -16623,7 +16623,7 @@ for SetSessionConfigOptionRequestType {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SetSessionConfigOptionRequestType,
-    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_FCE936EE
+    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_214FCA6B
 );
 /// A `SessionConfigValueId` string value (`type: "id"`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -16648,7 +16648,7 @@ impl SetSessionConfigOptionRequestTypeId {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SetSessionConfigOptionRequestTypeId,
-    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_ID_34D615A2
+    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_ID_E4A76E4F
 );
 /// A boolean value (`type: "boolean"`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -16673,7 +16673,7 @@ impl SetSessionConfigOptionRequestTypeBoolean {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SetSessionConfigOptionRequestTypeBoolean,
-    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_BOOLEAN_4DA83B01
+    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_BOOLEAN_CF95E7B1
 );
 /// Request parameters for sending a user prompt to the agent.
 ///
@@ -16763,7 +16763,7 @@ impl PromptRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PromptRequest, schemas::PROMPT_REQUEST_B10B22C2);
+runtime::schema::embedded_schema!(PromptRequest, schemas::PROMPT_REQUEST_4DBC819B);
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -16985,37 +16985,37 @@ impl From<&str> for ClientResponseErrorId {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_FD10F9E2);
+runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_F581C15E);
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_30BC6BC3);
+runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_ED990ACA);
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_F38DAFE6
+    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_8B9050AC
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_73FA2097
+    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_9BB607CD
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_1F35CAD6
+    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_2DBE3203
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_D608A97D
+    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_AF5BB707
 );
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseError, schemas::CLIENT_RESPONSE_ERROR_0B2365A5
+    ClientResponseError, schemas::CLIENT_RESPONSE_ERROR_FAF2C616
 );
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientResponseErrorId, schemas::CLIENT_RESPONSE_ERROR_ID_98A8A92B
+    ClientResponseErrorId, schemas::CLIENT_RESPONSE_ERROR_ID_FE994F8C
 );
 /// Response to a permission request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -17064,7 +17064,7 @@ impl RequestPermissionResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequestPermissionResponse, schemas::REQUEST_PERMISSION_RESPONSE_1F631869
+    RequestPermissionResponse, schemas::REQUEST_PERMISSION_RESPONSE_1E682545
 );
 /// The outcome of a permission request.
 #[derive(Debug, Clone, PartialEq)]
@@ -17175,7 +17175,7 @@ impl From<SelectedPermissionOutcome> for RequestPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    RequestPermissionOutcome, schemas::REQUEST_PERMISSION_OUTCOME_4981A1D8
+    RequestPermissionOutcome, schemas::REQUEST_PERMISSION_OUTCOME_0414D66E
 );
 /// The request was not approved and no option was selected.
 #[derive(
@@ -17222,7 +17222,7 @@ impl CancelledPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelledPermissionOutcome, schemas::CANCELLED_PERMISSION_OUTCOME_C57249AA
+    CancelledPermissionOutcome, schemas::CANCELLED_PERMISSION_OUTCOME_6AA26069
 );
 /// The user selected one of the provided options.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -17266,7 +17266,7 @@ impl SelectedPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SelectedPermissionOutcome, schemas::SELECTED_PERMISSION_OUTCOME_C1DD6F48
+    SelectedPermissionOutcome, schemas::SELECTED_PERMISSION_OUTCOME_EA05E36D
 );
 /// Response from the client to an elicitation request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -17311,7 +17311,7 @@ impl CreateElicitationResponse {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationResponse, schemas::CREATE_ELICITATION_RESPONSE_DC1452F6
+    CreateElicitationResponse, schemas::CREATE_ELICITATION_RESPONSE_CB9EB959
 );
 /// The part of [`CreateElicitationResponse`] chosen by its `action` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -17423,7 +17423,7 @@ impl From<ElicitationAcceptAction> for CreateElicitationResponseAction {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CreateElicitationResponseAction, schemas::CREATE_ELICITATION_RESPONSE_ACTION_3EB50C26
+    CreateElicitationResponseAction, schemas::CREATE_ELICITATION_RESPONSE_ACTION_1D26DBD2
 );
 /// Allowed wire representations for `ElicitationContentValue`.
 #[derive(Debug, Clone, PartialEq)]
@@ -17526,7 +17526,7 @@ impl From<::serde_json::Value> for ElicitationContentValue {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationContentValue, schemas::ELICITATION_CONTENT_VALUE_6788A8B5
+    ElicitationContentValue, schemas::ELICITATION_CONTENT_VALUE_D9BAD871
 );
 /// The user accepted the elicitation and provided content.
 #[derive(
@@ -17572,7 +17572,7 @@ impl ElicitationAcceptAction {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ElicitationAcceptAction, schemas::ELICITATION_ACCEPT_ACTION_2E80826F
+    ElicitationAcceptAction, schemas::ELICITATION_ACCEPT_ACTION_0A5C51E5
 );
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -17708,22 +17708,22 @@ impl From<ExtNotification> for ClientNotificationParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotification, schemas::CLIENT_NOTIFICATION_6DB139F6
+    ClientNotification, schemas::CLIENT_NOTIFICATION_11179AC5
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotification, schemas::CLIENT_NOTIFICATION_EBFB3947
+    ClientNotification, schemas::CLIENT_NOTIFICATION_EBF8DE41
 );
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_5CC964C3
+    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_6E4ED9C4
 );
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_ADE793F6
+    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_D3E8674F
 );
 /// Notification to cancel a session's foreground work and its prompts not yet inserted.
 ///
@@ -17775,7 +17775,7 @@ impl CancelSessionNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelSessionNotification, schemas::CANCEL_SESSION_NOTIFICATION_F1210882
+    CancelSessionNotification, schemas::CANCEL_SESSION_NOTIFICATION_13854443
 );
 /// Notification to cancel an ongoing request.
 ///
@@ -17828,7 +17828,7 @@ impl CancelRequestNotification {
 }
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    CancelRequestNotification, schemas::CANCEL_REQUEST_NOTIFICATION_A85908FF
+    CancelRequestNotification, schemas::CANCEL_REQUEST_NOTIFICATION_7707D4F7
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -17907,7 +17907,7 @@ impl MessageMcpRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpRequest, schemas::MESSAGE_MCP_REQUEST_DFAB6962
+    MessageMcpRequest, schemas::MESSAGE_MCP_REQUEST_B312AB86
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -17983,7 +17983,7 @@ impl fmt::Display for McpServerAcpId {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerAcpId, schemas::MCP_SERVER_ACP_ID_EB67BAE4);
+runtime::schema::embedded_schema!(McpServerAcpId, schemas::MCP_SERVER_ACP_ID_A77B7BB8);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18052,7 +18052,7 @@ impl fmt::Display for McpRequestId {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpRequestId, schemas::MCP_REQUEST_ID_869E8F43);
+runtime::schema::embedded_schema!(McpRequestId, schemas::MCP_REQUEST_ID_8255CB88);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18107,7 +18107,7 @@ impl McpAcpCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    McpAcpCapabilities, schemas::MCP_ACP_CAPABILITIES_AA056AB8
+    McpAcpCapabilities, schemas::MCP_ACP_CAPABILITIES_EEAA1C1B
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18180,7 +18180,7 @@ impl SessionSystemPromptCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionSystemPromptCapabilities, schemas::SESSION_SYSTEM_PROMPT_CAPABILITIES_8F3061A7
+    SessionSystemPromptCapabilities, schemas::SESSION_SYSTEM_PROMPT_CAPABILITIES_8EC2BD01
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18260,7 +18260,7 @@ impl SessionSystemPromptModeCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SessionSystemPromptModeCapabilities,
-    schemas::SESSION_SYSTEM_PROMPT_MODE_CAPABILITIES_D88D7C55
+    schemas::SESSION_SYSTEM_PROMPT_MODE_CAPABILITIES_09CD05B5
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18318,7 +18318,7 @@ impl SessionSystemPromptOverrideCapabilities {
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
     SessionSystemPromptOverrideCapabilities,
-    schemas::SESSION_SYSTEM_PROMPT_OVERRIDE_CAPABILITIES_77DFC947
+    schemas::SESSION_SYSTEM_PROMPT_OVERRIDE_CAPABILITIES_697297A5
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18374,7 +18374,7 @@ impl SessionForkCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionForkCapabilities, schemas::SESSION_FORK_CAPABILITIES_50AE2388
+    SessionForkCapabilities, schemas::SESSION_FORK_CAPABILITIES_98BC4363
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18431,7 +18431,7 @@ impl SessionArchiveCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionArchiveCapabilities, schemas::SESSION_ARCHIVE_CAPABILITIES_B73C3B0D
+    SessionArchiveCapabilities, schemas::SESSION_ARCHIVE_CAPABILITIES_8B625C83
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18487,7 +18487,7 @@ impl SessionStatusCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionStatusCapabilities, schemas::SESSION_STATUS_CAPABILITIES_6ED1CD17
+    SessionStatusCapabilities, schemas::SESSION_STATUS_CAPABILITIES_FA790CF6
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18544,7 +18544,7 @@ impl SessionTitleCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionTitleCapabilities, schemas::SESSION_TITLE_CAPABILITIES_EEC8CBAA
+    SessionTitleCapabilities, schemas::SESSION_TITLE_CAPABILITIES_4E2A9322
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18600,7 +18600,7 @@ impl AuthStatusCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusCapabilities, schemas::AUTH_STATUS_CAPABILITIES_E4923DAF
+    AuthStatusCapabilities, schemas::AUTH_STATUS_CAPABILITIES_8277EACE
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18656,7 +18656,7 @@ impl ProvidersCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProvidersCapabilities, schemas::PROVIDERS_CAPABILITIES_7F1CEBF2
+    ProvidersCapabilities, schemas::PROVIDERS_CAPABILITIES_9B087EFE
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18713,7 +18713,7 @@ impl ListProvidersResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListProvidersResponse, schemas::LIST_PROVIDERS_RESPONSE_B7994A40
+    ListProvidersResponse, schemas::LIST_PROVIDERS_RESPONSE_7D176B57
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18786,7 +18786,7 @@ impl ProviderInfo {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProviderInfo, schemas::PROVIDER_INFO_EB105BA4);
+runtime::schema::embedded_schema!(ProviderInfo, schemas::PROVIDER_INFO_50A10898);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18855,7 +18855,7 @@ impl fmt::Display for ProviderId {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProviderId, schemas::PROVIDER_ID_CF83EB85);
+runtime::schema::embedded_schema!(ProviderId, schemas::PROVIDER_ID_0A72BB26);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19012,7 +19012,7 @@ impl de::Scalar for LlmProtocol {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(LlmProtocol, schemas::LLM_PROTOCOL_B3CE09D6);
+runtime::schema::embedded_schema!(LlmProtocol, schemas::LLM_PROTOCOL_DE9CE113);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19068,7 +19068,7 @@ impl ProviderCurrentConfig {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProviderCurrentConfig, schemas::PROVIDER_CURRENT_CONFIG_E82422BD
+    ProviderCurrentConfig, schemas::PROVIDER_CURRENT_CONFIG_0ABA601D
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19129,7 +19129,7 @@ impl SetProviderResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetProviderResponse, schemas::SET_PROVIDER_RESPONSE_FFEDEA25
+    SetProviderResponse, schemas::SET_PROVIDER_RESPONSE_026DD607
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19190,7 +19190,7 @@ impl DisableProviderResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DisableProviderResponse, schemas::DISABLE_PROVIDER_RESPONSE_841936F9
+    DisableProviderResponse, schemas::DISABLE_PROVIDER_RESPONSE_3F4104D6
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19265,7 +19265,7 @@ impl AuthStatusResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusResponse, schemas::AUTH_STATUS_RESPONSE_D4C787DA
+    AuthStatusResponse, schemas::AUTH_STATUS_RESPONSE_C7685E02
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19409,7 +19409,7 @@ impl de::Scalar for AuthState {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthState, schemas::AUTH_STATE_E9C8E863);
+runtime::schema::embedded_schema!(AuthState, schemas::AUTH_STATE_84641EAF);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19517,7 +19517,7 @@ impl AuthAccount {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthAccount, schemas::AUTH_ACCOUNT_F2D8FDE1);
+runtime::schema::embedded_schema!(AuthAccount, schemas::AUTH_ACCOUNT_EBD448C8);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19611,7 +19611,7 @@ impl ForkSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ForkSessionResponse, schemas::FORK_SESSION_RESPONSE_7B037853
+    ForkSessionResponse, schemas::FORK_SESSION_RESPONSE_FDC72716
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19672,7 +19672,7 @@ impl ArchiveSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ArchiveSessionResponse, schemas::ARCHIVE_SESSION_RESPONSE_A2D05515
+    ArchiveSessionResponse, schemas::ARCHIVE_SESSION_RESPONSE_36E1E757
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19733,7 +19733,7 @@ impl UnarchiveSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UnarchiveSessionResponse, schemas::UNARCHIVE_SESSION_RESPONSE_79E7A73B
+    UnarchiveSessionResponse, schemas::UNARCHIVE_SESSION_RESPONSE_C139EEAD
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19812,7 +19812,7 @@ impl SessionStatusResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionStatusResponse, schemas::SESSION_STATUS_RESPONSE_4EDA6B01
+    SessionStatusResponse, schemas::SESSION_STATUS_RESPONSE_117222ED
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19949,7 +19949,7 @@ impl de::Scalar for SessionStatus {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionStatus, schemas::SESSION_STATUS_FF5505C6);
+runtime::schema::embedded_schema!(SessionStatus, schemas::SESSION_STATUS_1F3019B8);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20000,7 +20000,7 @@ impl BackgroundSubagent {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    BackgroundSubagent, schemas::BACKGROUND_SUBAGENT_015A1370
+    BackgroundSubagent, schemas::BACKGROUND_SUBAGENT_93C64A50
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20114,7 +20114,7 @@ impl Usage {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Usage, schemas::USAGE_AE36ABE6);
+runtime::schema::embedded_schema!(Usage, schemas::USAGE_A686109F);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20194,7 +20194,7 @@ impl UnknownStateUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UnknownStateUpdate, schemas::UNKNOWN_STATE_UPDATE_A6E67B29
+    UnknownStateUpdate, schemas::UNKNOWN_STATE_UPDATE_72C1164C
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20254,7 +20254,7 @@ impl SetSessionTitleResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionTitleResponse, schemas::SET_SESSION_TITLE_RESPONSE_5FFF0CAC
+    SetSessionTitleResponse, schemas::SET_SESSION_TITLE_RESPONSE_FFEDE027
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20310,7 +20310,7 @@ impl PlanFile {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanFile, schemas::PLAN_FILE_44E823A4);
+runtime::schema::embedded_schema!(PlanFile, schemas::PLAN_FILE_D985E2E6);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20363,7 +20363,7 @@ impl PlanMarkdown {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanMarkdown, schemas::PLAN_MARKDOWN_49741831);
+runtime::schema::embedded_schema!(PlanMarkdown, schemas::PLAN_MARKDOWN_8744C904);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20413,7 +20413,7 @@ impl PlanRemoved {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanRemoved, schemas::PLAN_REMOVED_B4296C69);
+runtime::schema::embedded_schema!(PlanRemoved, schemas::PLAN_REMOVED_502029F3);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20483,7 +20483,7 @@ impl SubagentSessionCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SubagentSessionCapabilities, schemas::SUBAGENT_SESSION_CAPABILITIES_1475FEE1
+    SubagentSessionCapabilities, schemas::SUBAGENT_SESSION_CAPABILITIES_2EB0619D
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20540,7 +20540,7 @@ impl SessionCancelCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionCancelCapabilities, schemas::SESSION_CANCEL_CAPABILITIES_70B3A166
+    SessionCancelCapabilities, schemas::SESSION_CANCEL_CAPABILITIES_C46B4F43
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20725,7 +20725,7 @@ pub struct SubagentState {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SubagentUpdate, schemas::SUBAGENT_UPDATE_07C868D5);
+runtime::schema::embedded_schema!(SubagentUpdate, schemas::SUBAGENT_UPDATE_E3ABC2BB);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20857,7 +20857,7 @@ pub struct SessionMessageState {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionMessage, schemas::SESSION_MESSAGE_C7CD8860);
+runtime::schema::embedded_schema!(SessionMessage, schemas::SESSION_MESSAGE_09623034);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20918,7 +20918,7 @@ impl SessionMessageChunk {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionMessageChunk, schemas::SESSION_MESSAGE_CHUNK_3A70DCCD
+    SessionMessageChunk, schemas::SESSION_MESSAGE_CHUNK_4DB847CC
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20997,7 +20997,7 @@ impl AuthStatusUpdateNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusUpdateNotification, schemas::AUTH_STATUS_UPDATE_NOTIFICATION_B5F4AAC6
+    AuthStatusUpdateNotification, schemas::AUTH_STATUS_UPDATE_NOTIFICATION_E7CFA76D
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21058,7 +21058,7 @@ impl ListProvidersRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ListProvidersRequest, schemas::LIST_PROVIDERS_REQUEST_7ECE3B19
+    ListProvidersRequest, schemas::LIST_PROVIDERS_REQUEST_09E39FE8
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21147,7 +21147,7 @@ impl SetProviderRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetProviderRequest, schemas::SET_PROVIDER_REQUEST_B9B2B3D8
+    SetProviderRequest, schemas::SET_PROVIDER_REQUEST_06ED1E6F
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21205,7 +21205,7 @@ impl DisableProviderRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    DisableProviderRequest, schemas::DISABLE_PROVIDER_REQUEST_0BAE0045
+    DisableProviderRequest, schemas::DISABLE_PROVIDER_REQUEST_1BCE6DA2
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21271,7 +21271,7 @@ impl AuthStatusRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    AuthStatusRequest, schemas::AUTH_STATUS_REQUEST_D8B496FC
+    AuthStatusRequest, schemas::AUTH_STATUS_REQUEST_0A0C407A
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21330,7 +21330,7 @@ impl McpServerAcp {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerAcp, schemas::MCP_SERVER_ACP_928EF5D8);
+runtime::schema::embedded_schema!(McpServerAcp, schemas::MCP_SERVER_ACP_2A442C17);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -21400,7 +21400,7 @@ impl SystemPrompt {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SystemPrompt, schemas::SYSTEM_PROMPT_BFE9F9FA);
+runtime::schema::embedded_schema!(SystemPrompt, schemas::SYSTEM_PROMPT_85CCF2C3);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -21545,7 +21545,7 @@ impl de::Scalar for SystemPromptMode {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SystemPromptMode, schemas::SYSTEM_PROMPT_MODE_F4007805
+    SystemPromptMode, schemas::SYSTEM_PROMPT_MODE_CA3E9DA5
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21686,7 +21686,7 @@ impl de::Scalar for SessionArchiveFilter {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionArchiveFilter, schemas::SESSION_ARCHIVE_FILTER_085DBA9A
+    SessionArchiveFilter, schemas::SESSION_ARCHIVE_FILTER_960D361D
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21807,7 +21807,7 @@ impl ForkSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ForkSessionRequest, schemas::FORK_SESSION_REQUEST_6696D349
+    ForkSessionRequest, schemas::FORK_SESSION_REQUEST_AC604D37
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21872,7 +21872,7 @@ impl ArchiveSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ArchiveSessionRequest, schemas::ARCHIVE_SESSION_REQUEST_506D0F87
+    ArchiveSessionRequest, schemas::ARCHIVE_SESSION_REQUEST_8CB6E044
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21938,7 +21938,7 @@ impl UnarchiveSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    UnarchiveSessionRequest, schemas::UNARCHIVE_SESSION_REQUEST_D3BAFEC2
+    UnarchiveSessionRequest, schemas::UNARCHIVE_SESSION_REQUEST_1D4B4009
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22002,7 +22002,7 @@ impl SessionStatusRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SessionStatusRequest, schemas::SESSION_STATUS_REQUEST_8A712CEA
+    SessionStatusRequest, schemas::SESSION_STATUS_REQUEST_9135FF22
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22076,7 +22076,7 @@ impl SetSessionTitleRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    SetSessionTitleRequest, schemas::SET_SESSION_TITLE_REQUEST_EC166200
+    SetSessionTitleRequest, schemas::SET_SESSION_TITLE_REQUEST_F046CEEA
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22144,7 +22144,7 @@ impl MessageMcpResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpResponse, schemas::MESSAGE_MCP_RESPONSE_9353F36D
+    MessageMcpResponse, schemas::MESSAGE_MCP_RESPONSE_178F100C
 );
 #[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
@@ -22192,7 +22192,7 @@ impl MessageMcpResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpResponseResult, schemas::MESSAGE_MCP_RESPONSE_RESULT_58DC9F6D
+    MessageMcpResponseResult, schemas::MESSAGE_MCP_RESPONSE_RESULT_B3B5494B
 );
 #[cfg(feature = "unstable")]
 /// A structured inner MCP error.
@@ -22239,7 +22239,7 @@ impl MessageMcpResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpResponseError, schemas::MESSAGE_MCP_RESPONSE_ERROR_1FDC258A
+    MessageMcpResponseError, schemas::MESSAGE_MCP_RESPONSE_ERROR_D2A8D4E3
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22284,7 +22284,7 @@ impl McpError {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpError, schemas::MCP_ERROR_204D0DFD);
+runtime::schema::embedded_schema!(McpError, schemas::MCP_ERROR_52D80D2F);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -22363,7 +22363,7 @@ impl MessageMcpNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    MessageMcpNotification, schemas::MESSAGE_MCP_NOTIFICATION_4594C937
+    MessageMcpNotification, schemas::MESSAGE_MCP_NOTIFICATION_5D287BD8
 );
 #[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
@@ -22402,7 +22402,7 @@ impl ProxyRequest {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProxyRequest, schemas::PROXY_REQUEST_2BE0583D);
+runtime::schema::embedded_schema!(ProxyRequest, schemas::PROXY_REQUEST_07359AA2);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -22467,7 +22467,7 @@ impl From<ProxySuccessorRequest> for ProxyRequestParams {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyRequestParams, schemas::PROXY_REQUEST_PARAMS_2DB87993
+    ProxyRequestParams, schemas::PROXY_REQUEST_PARAMS_C2409B05
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22504,7 +22504,7 @@ impl InitializeProxyRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeProxyRequest, schemas::INITIALIZE_PROXY_REQUEST_8047E2C1
+    InitializeProxyRequest, schemas::INITIALIZE_PROXY_REQUEST_89D48BA8
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22593,7 +22593,7 @@ impl ProxySuccessorRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxySuccessorRequest, schemas::PROXY_SUCCESSOR_REQUEST_4879ABA4
+    ProxySuccessorRequest, schemas::PROXY_SUCCESSOR_REQUEST_80B0810C
 );
 #[cfg(feature = "unstable")]
 /// A JSON-RPC response object.
@@ -22644,7 +22644,7 @@ impl From<ProxyResponseError> for ProxyResponse {
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProxyResponse, schemas::PROXY_RESPONSE_A6B580CB);
+runtime::schema::embedded_schema!(ProxyResponse, schemas::PROXY_RESPONSE_7195369E);
 #[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -22676,7 +22676,7 @@ impl ProxyResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyResponseResult, schemas::PROXY_RESPONSE_RESULT_F7AF5841
+    ProxyResponseResult, schemas::PROXY_RESPONSE_RESULT_1757EC33
 );
 #[cfg(feature = "unstable")]
 /// Method-specific response data.
@@ -22728,7 +22728,7 @@ impl From<ProxySuccessorResponse> for ProxyResponseResultResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyResponseResultResult, schemas::PROXY_RESPONSE_RESULT_RESULT_B7F9A8E5
+    ProxyResponseResultResult, schemas::PROXY_RESPONSE_RESULT_RESULT_677FFFC4
 );
 #[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
@@ -22765,7 +22765,7 @@ impl ProxyResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyResponseError, schemas::PROXY_RESPONSE_ERROR_0B2365A5
+    ProxyResponseError, schemas::PROXY_RESPONSE_ERROR_FAF2C616
 );
 #[cfg(feature = "unstable")]
 /// The id of the request this response answers.
@@ -22827,7 +22827,7 @@ impl From<&str> for ProxyResponseErrorId {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyResponseErrorId, schemas::PROXY_RESPONSE_ERROR_ID_98A8A92B
+    ProxyResponseErrorId, schemas::PROXY_RESPONSE_ERROR_ID_FE994F8C
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22858,7 +22858,7 @@ impl InitializeProxyResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    InitializeProxyResponse, schemas::INITIALIZE_PROXY_RESPONSE_F840B646
+    InitializeProxyResponse, schemas::INITIALIZE_PROXY_RESPONSE_C796BB6A
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22890,7 +22890,7 @@ impl ProxySuccessorResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxySuccessorResponse, schemas::PROXY_SUCCESSOR_RESPONSE_A7FCE698
+    ProxySuccessorResponse, schemas::PROXY_SUCCESSOR_RESPONSE_92ADDB58
 );
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
@@ -22927,7 +22927,7 @@ impl ProxyNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxyNotification, schemas::PROXY_NOTIFICATION_A24E86FB
+    ProxyNotification, schemas::PROXY_NOTIFICATION_24B1DFC2
 );
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -23009,7 +23009,7 @@ impl ProxySuccessorNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 runtime::schema::embedded_schema!(
-    ProxySuccessorNotification, schemas::PROXY_SUCCESSOR_NOTIFICATION_3D91F765
+    ProxySuccessorNotification, schemas::PROXY_SUCCESSOR_NOTIFICATION_7465E2EE
 );
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[

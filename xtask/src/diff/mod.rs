@@ -106,6 +106,16 @@ pub enum Side {
     New,
 }
 
+impl Side {
+    /// The other side.
+    fn other(self) -> Side {
+        match self {
+            Side::Old => Side::New,
+            Side::New => Side::Old,
+        }
+    }
+}
+
 /// One change.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Change {
@@ -297,16 +307,9 @@ fn peer(p: Peer) -> &'static str {
     }
 }
 
-/// FNV-1a, 64 bits: a stable fingerprint.
+/// FNV-1a, 64 bits, of the parts each ended by a NUL: a stable fingerprint.
 fn fingerprint(parts: &[&str]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for p in parts {
-        for b in p.bytes().chain([0u8]) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    format!("{h:016x}")
+    format!("{:016x}", crate::hash::fnv1a(parts.iter().flat_map(|p| p.bytes().chain([0u8]))))
 }
 
 /// The diff of two models of the same schema file.
@@ -396,17 +399,19 @@ enum Pairing {
 /// [`diff`] with the project's conversion configuration (which capability
 /// properties the adapters read).
 pub fn diff_with(old: &Module, new: &Module, config: &crate::convert::Config) -> Report {
-    diff_files(old, new, config, None, None)
+    // Two models diffed directly: nothing is known of how they were read but
+    // what is on them.
+    let unknown = |m: &Module| Reading::of(m, "", "default", "two models diffed directly".into(), None);
+    diff_files((old, new), config, (None, None), Applied { old: unknown(old), new: unknown(new) })
 }
 
 /// [`diff_with`], with the two files' JSON for what the models do not hold
-/// (the message families of the root `anyOf`).
+/// (the message families of the root `anyOf`), and how each file was read.
 pub(crate) fn diff_files(
-    old: &Module,
-    new: &Module,
+    (old, new): (&Module, &Module),
     config: &crate::convert::Config,
-    old_json: Option<&serde_json::Value>,
-    new_json: Option<&serde_json::Value>,
+    (old_json, new_json): (Option<&serde_json::Value>, Option<&serde_json::Value>),
+    applied: Applied,
 ) -> Report {
     // JSON-RPC envelopes (`x-docs-ignore`) and what is inline in them only
     // repeat their payloads' changes (a new method is a new arm there): the
@@ -469,10 +474,6 @@ pub(crate) fn diff_files(
         compatible: count(Level::Compatible),
         rust_breaking: changes.iter().filter(|c| c.rust.level == RustLevel::Breaking).count(),
     };
-    // A caller that diffs two models directly knows nothing of how they were
-    // read but what is on them; `diff_sides` replaces this with the sides'.
-    let unknown = |m: &Module| Reading::of(m, "", "default", "two models diffed directly".into(), None);
-    let applied = Applied { old: unknown(old), new: unknown(new) };
     Report { old: old.source.clone(), new: new.source.clone(), applied, summary, changes, conversions: Vec::new() }
 }
 

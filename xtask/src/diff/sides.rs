@@ -31,40 +31,30 @@ pub fn load_side(root: &Path, side: &Path, protocol: Option<&str>) -> Result<Vec
     // The upsert rules are the project's; a rule that does not fit a side is left out.
     let upserts = crate::load::UpsertFile { path: root.join("schema/upserts.json"), strict: false };
     let label = crate::load::display_path(root, &upserts.path).display().to_string();
-    let config_for = |version: &str| -> Result<Option<String>> {
-        if !upserts.path.is_file() {
-            return Ok(None);
-        }
-        let configs = crate::upserts::read(&upserts.path, Path::new(&label))?;
-        Ok(configs.contains_key(version).then(|| label.clone()))
+    // The versions the configuration has rules for (read once for the side).
+    let configured: Vec<String> = if upserts.path.is_file() {
+        crate::upserts::read(&upserts.path, Path::new(&label))?.into_keys().collect()
+    } else {
+        Vec::new()
     };
+    let config_for = |version: &str| configured.iter().any(|v| v == version).then(|| label.clone());
     if side.is_file() {
         let dir = side.parent().unwrap_or(Path::new("."));
-        let rel = side.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
-        let (version, decided_by, evidence) = match protocol {
-            Some(v) => {
-                let json = crate::load::read_json(side, side)?;
-                let evidence = match crate::load::protocol_of(&json) {
-                    Some((found, why)) if found != v => format!("--protocol {v}, although {why}, as {found} does"),
-                    _ => format!("--protocol {v}"),
-                };
-                (v.to_owned(), "option", evidence)
+        let rel = side.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let file = crate::load::read_schema(dir, rel, None)?;
+        let (version, decided_by, evidence) = match (protocol, crate::load::protocol_of(&file.json)) {
+            (Some(v), Some((found, why))) if found != v => {
+                (v, "option", format!("--protocol {v}, although {why}, as {found} does"))
             }
-            None => {
-                let json = crate::load::read_json(side, side)?;
-                match crate::load::protocol_of(&json) {
-                    Some((v, why)) => (v.to_owned(), "contents", why),
-                    None => (
-                        "v1".to_owned(),
-                        "default",
-                        "nothing in the file tells v1 from v2; pass --protocol v2 for a v2 file".to_owned(),
-                    ),
-                }
+            (Some(v), _) => (v, "option", format!("--protocol {v}")),
+            (None, Some((v, why))) => (v, "contents", why),
+            (None, None) => {
+                ("v1", "default", "nothing in the file tells v1 from v2; pass --protocol v2 for a v2 file".to_owned())
             }
         };
-        let module = crate::load::module_as(root, dir, &rel, &version, None, &upserts, crate::lower::Mode::Lenient)?;
-        let reading = Reading::of(&module, &version, decided_by, evidence, config_for(&version)?);
-        return Ok(vec![Loaded { key: version, module, reading }]);
+        let module = crate::load::lower_as(root, file, version, &upserts, crate::lower::Mode::Lenient)?;
+        let reading = Reading::of(&module, version, decided_by, evidence, config_for(version));
+        return Ok(vec![Loaded { key: version.to_owned(), module, reading }]);
     }
     if !side.is_dir() {
         return Err(Error::Read {
@@ -90,7 +80,7 @@ pub fn load_side(root: &Path, side: &Path, protocol: Option<&str>) -> Result<Vec
             } else {
                 format!("`{rel}`")
             };
-            let reading = Reading::of(&module, v.version, "layout", evidence, config_for(v.version)?);
+            let reading = Reading::of(&module, v.version, "layout", evidence, config_for(v.version));
             out.push(Loaded { key, module, reading });
         }
     }
@@ -131,9 +121,9 @@ pub fn diff_sides_as(root: &Path, old: &Path, new: &Path, protocol: Option<&str>
                         std::fs::read_to_string(if p.is_absolute() { p.to_path_buf() } else { root.join(p) }).ok()?;
                     serde_json::from_str(&text).ok()
                 };
-                let mut r = diff_files(&x.module, &y.module, &caps, json(&x.module).as_ref(), json(&y.module).as_ref());
-                r.applied = Applied { old: x.reading.clone(), new: y.reading.clone() };
-                out.push(r);
+                let applied = Applied { old: x.reading.clone(), new: y.reading.clone() };
+                let (a, b) = (json(&x.module), json(&y.module));
+                out.push(diff_files((&x.module, &y.module), &caps, (a.as_ref(), b.as_ref()), applied));
                 keys.push(key.clone());
             }
         }

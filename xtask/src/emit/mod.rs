@@ -34,11 +34,6 @@ pub struct Emitter {
     schemas: std::cell::RefCell<BTreeMap<String, String>>,
 }
 
-/// FNV-1a, 32 bits: a short, stable name for a text.
-fn fnv32(text: &str) -> u32 {
-    text.bytes().fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
-}
-
 pub(crate) fn ident(name: &str) -> proc_macro2::Ident {
     match name.strip_prefix("r#") {
         Some(raw) => proc_macro2::Ident::new_raw(raw, proc_macro2::Span::call_site()),
@@ -258,8 +253,11 @@ impl Emitter {
         let json = schema::render(def).to_string();
         // The fragment goes out of line, named by the type and a hash of the
         // text (two shapes of one type get two constants, one text one).
-        let constant =
-            format!("{}_{:08X}", heck::ToShoutySnakeCase::to_shouty_snake_case(def.rust_name.as_str()), fnv32(&json));
+        let constant = format!(
+            "{}_{:08X}",
+            heck::ToShoutySnakeCase::to_shouty_snake_case(def.rust_name.as_str()),
+            crate::hash::fnv1a(json.bytes()) >> 32
+        );
         let path = ident(&constant);
         self.schemas.borrow_mut().insert(constant, json);
         // The impl is the runtime's `embedded_schema!` (its name, its id by

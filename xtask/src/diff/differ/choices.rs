@@ -189,7 +189,7 @@ impl Differ<'_> {
     /// The level of what a reader on `side` did with an object of the
     /// other side's arm whose counterpart is `expected`, and why.
     fn reading_level(&self, def: &str, read: Read<'_>, expected: Option<&Variant>, side: Side) -> (Level, String) {
-        let whose = if side == Side::New { "the new schema's readers" } else { "the old schema's readers" };
+        let whose = readers(side);
         match read {
             Read::Arm(v) if expected.is_some_and(|e| std::ptr::eq(e, v)) => {
                 (Level::Compatible, format!("{whose} read it as `{}`", arm_key(v)))
@@ -208,6 +208,26 @@ impl Differ<'_> {
         }
     }
 
+    /// What each side's reader makes of the other side's writer for a pair of
+    /// counterpart arms: the old arm `w` read by the new union, the new arm
+    /// `v` read by the old one, each with its level and why.
+    fn readings(
+        &self,
+        name: &str,
+        (x, w): (&crate::model::Union, &Variant),
+        (y, v): (&crate::model::Union, &Variant),
+    ) -> [(Level, String); 2] {
+        // `arm` of union `from`, written on the other side, read by `to` on `side`.
+        let one = |(from, arm): (&crate::model::Union, &Variant), to, expected, side: Side| {
+            let written = self.written(from, arm, side.other());
+            match written {
+                Some(wr) => self.reading_level(name, self.read(to, &wr, side), Some(expected), side),
+                None => (self.holder_level(name, side), format!("{} cannot be shown to read it", readers(side))),
+            }
+        };
+        [one((x, w), y, v, Side::New), one((y, v), x, w, Side::Old)]
+    }
+
     /// An arm whose key changed (see [`Differ::rekeyed`]), judged by what
     /// each side's reader makes of the other side's writer.
     fn arm_rekeyed(&mut self, name: &str, x: &crate::model::Union, y: &crate::model::Union, w: &Variant, v: &Variant) {
@@ -216,14 +236,7 @@ impl Differ<'_> {
             (Some(t), Some(tag)) => format!("tagged `{}: \"{tag}\"`", t.property),
             _ => "untagged".to_owned(),
         };
-        let (l1, r1) = match self.written(x, w, Side::Old) {
-            Some(wr) => self.reading_level(name, self.read(y, &wr, Side::New), Some(v), Side::New),
-            None => (self.holder_level(name, Side::New), "the new schema's readers cannot be shown to read it".into()),
-        };
-        let (l2, r2) = match self.written(y, v, Side::New) {
-            Some(wr) => self.reading_level(name, self.read(x, &wr, Side::Old), Some(w), Side::Old),
-            None => (self.holder_level(name, Side::Old), "the old schema's readers cannot be shown to read it".into()),
-        };
+        let [(l1, r1), (l2, r2)] = self.readings(name, (x, w), (y, v));
         self.push(
             name,
             "union_arm_rekeyed",
@@ -251,32 +264,30 @@ impl Differ<'_> {
     ) {
         let name = b.name.as_str();
         let mut v = Verdict::same(Level::Compatible);
-        // What went wrong, by who reads and how: the arms it happened to.
-        let mut failures: Vec<(String, Vec<String>)> = Vec::new();
-        let mut note = |what: String, arm: String| match failures.iter_mut().find(|(w, _)| *w == what) {
-            Some((_, arms)) => arms.push(arm),
-            None => failures.push((what, vec![arm])),
+        // What went wrong, by whose peer wrote it and how it was read: the arms it happened to.
+        let mut failures: Vec<((&str, String), Vec<String>)> = Vec::new();
+        let mut note = |what: (&'static str, String), arm: &Variant| {
+            let arm = format!("`{}`", arm_key(arm));
+            match failures.iter_mut().find(|(w, _)| *w == what) {
+                Some((_, arms)) => arms.push(arm),
+                None => failures.push((what, vec![arm])),
+            }
         };
         for (w, n) in counterparts {
-            let (l1, r1) = match self.written(x, w, Side::Old) {
-                Some(wr) => self.reading_level(name, self.read(y, &wr, Side::New), Some(n), Side::New),
-                None => (self.holder_level(name, Side::New), "the new schema's readers may not tell it".into()),
-            };
-            let (l2, r2) = match self.written(y, n, Side::New) {
-                Some(wr) => self.reading_level(name, self.read(x, &wr, Side::Old), Some(w), Side::Old),
-                None => (self.holder_level(name, Side::Old), "the old schema's readers may not tell it".into()),
-            };
+            let [(l1, r1), (l2, r2)] = self.readings(name, (x, w), (y, n));
             if l1 > Level::Compatible {
-                note(format!("of an old peer's {{}}, {r1}"), format!("`{}`", arm_key(w)));
+                note(("an old", r1), w);
             }
             if l2 > Level::Compatible {
-                note(format!("of an upgraded peer's {{}}, {r2}"), format!("`{}`", arm_key(n)));
+                note(("an upgraded", r2), n);
             }
             v.old_to_new = v.old_to_new.max(l1);
             v.new_to_old = v.new_to_old.max(l2);
         }
-        let failures: Vec<String> =
-            failures.into_iter().map(|(what, arms)| what.replacen("{}", &arms.join(", "), 1)).collect();
+        let failures: Vec<String> = failures
+            .into_iter()
+            .map(|((peer, reading), arms)| format!("of {peer} peer's {}, {reading}", arms.join(", ")))
+            .collect();
         let tag = |u: &crate::model::Union| u.tag.as_ref().map_or("none".to_owned(), |t| format!("`{}`", t.property));
         let outcome = if failures.is_empty() {
             "each side's reader still reads every arm of the other side's writer as its counterpart".to_owned()
@@ -482,6 +493,14 @@ impl Differ<'_> {
         let note = format!("the {variant} variant is added or removed");
         let items = if rust == RustLevel::Unchanged { Vec::new() } else { self.items(name, "") };
         self.push_with(name, kind, "", (Side::New, pointer), verdict, why, Rust { level: rust, items, note });
+    }
+}
+
+/// The readers of one side, in a reason.
+fn readers(side: Side) -> &'static str {
+    match side {
+        Side::New => "the new schema's readers",
+        Side::Old => "the old schema's readers",
     }
 }
 
