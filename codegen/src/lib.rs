@@ -30,6 +30,13 @@
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
+pub mod case;
+mod enums;
+mod union;
+
+pub use enums::{enum_impls, Enum, Value};
+pub use union::{union_impls, Arm, ArmPayload, CatchAll, Union, UnionTag};
+
 /// Where the generated code finds the bindings' runtime.
 #[derive(Debug, Clone)]
 pub struct Paths {

@@ -9,8 +9,14 @@
 //!   keeps the properties it does not name, each field read as its
 //!   attributes say (`object.rs`).
 //!
-//! Use them through `acp_bindings::AcpPatch` and `acp_bindings::AcpDeserialize`.
+//! - `#[derive(AcpUnion)]` and `#[derive(AcpEnum)]`: serde's traits and the
+//!   bindings' conversions for an enum that is a union of arms (tagged or
+//!   not, open or closed) or a set of string or integer values (`choice.rs`).
+//!
+//! Use them through `acp_bindings::AcpPatch`, `acp_bindings::AcpDeserialize`,
+//! `acp_bindings::AcpUnion` and `acp_bindings::AcpEnum`.
 
+mod choice;
 mod expand;
 mod model;
 mod object;
@@ -40,6 +46,34 @@ pub fn derive_acp_patch(input: TokenStream) -> TokenStream {
 pub fn derive_acp_deserialize(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     match object::derive(&input) {
+        Ok(tokens) => tokens.into(),
+        Err(errors) => errors.into_iter().map(|e| e.to_compile_error()).collect::<proc_macro2::TokenStream>().into(),
+    }
+}
+
+/// `serde::Serialize`, `serde::Deserialize`, `tag()` and `From` conversions
+/// for an enum whose variants are the arms of a union: tagged by
+/// `#[acp(tag = "type")]` (each variant's discriminator by `rename_all` or
+/// `rename`) or tried in order; `#[acp(other)]` keeps an arm this version
+/// does not know. See "Unions and enums of your own" in the repository's
+/// `docs/your-structs.md`.
+#[proc_macro_derive(AcpUnion, attributes(acp))]
+pub fn derive_acp_union(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    match choice::derive_union(&input) {
+        Ok(tokens) => tokens.into(),
+        Err(errors) => errors.into_iter().map(|e| e.to_compile_error()).collect::<proc_macro2::TokenStream>().into(),
+    }
+}
+
+/// `serde::Serialize`, `serde::Deserialize`, `Display`, `FromStr` and the
+/// wire value (`as_str`, `VALUES`; `value` for integers) for an enum of
+/// string or integer values; `#[acp(other)]` makes it open. See "Unions and
+/// enums of your own" in the repository's `docs/your-structs.md`.
+#[proc_macro_derive(AcpEnum, attributes(acp))]
+pub fn derive_acp_enum(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    match choice::derive_enum(&input) {
         Ok(tokens) => tokens.into(),
         Err(errors) => errors.into_iter().map(|e| e.to_compile_error()).collect::<proc_macro2::TokenStream>().into(),
     }

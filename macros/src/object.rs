@@ -4,7 +4,8 @@
 //! The struct says everything the decoder does, field by field:
 //!
 //! - `#[serde(rename = "wire")]` and `#[serde(alias = "other")]`: the names a
-//!   property is read under (the Rust name without them);
+//!   property is read under (the Rust name without them, or the struct's
+//!   `#[serde(rename_all = "camelCase")]` applied to it, as serde does);
 //! - `#[serde(default)]`: the property may be missing (the field's
 //!   `Default`); without it a missing property is an error, also for an
 //!   `Option` or `Nullable` field (a required property that may be `null`);
@@ -34,6 +35,8 @@ use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
 
+use acp_bindings_codegen::case::Case;
+
 /// The field that keeps the other properties.
 const REST: &str = "additional_properties";
 
@@ -44,7 +47,6 @@ const SERDE_SERIALIZING_KEYS: &[&str] = &["serialize_with", "getter"];
 /// serde's attributes of a struct that change how serde's derive would read
 /// it: refused.
 const SERDE_REFUSED_ON_STRUCT: &[&str] = &[
-    "rename_all",
     "rename_all_fields",
     "deny_unknown_fields",
     "default",
@@ -61,7 +63,7 @@ const SERDE_REFUSED_ON_STRUCT: &[&str] = &[
 /// The decoder of `input`, or every mistake in its attributes.
 pub fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
     let mut errors = Vec::new();
-    let (direct, forbidden) = container(input, &mut errors);
+    let Container { direct, forbidden, rename_all } = container(input, &mut errors);
     let params = params(input, &mut errors);
     let named = match &input.data {
         syn::Data::Struct(syn::DataStruct { fields: syn::Fields::Named(n), .. }) => Some(n),
@@ -82,7 +84,7 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
             rest_field(f, &mut errors);
             continue;
         }
-        fields.extend(field(f, ident, &mut errors));
+        fields.extend(field(f, ident, rename_all, &mut errors));
     }
     if named.is_some() && !rest {
         errors.push(syn::Error::new(
@@ -149,15 +151,32 @@ fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
-/// The struct's `#[acp(direct)]` and `#[acp(forbidden = "name")]`; the
-/// `serde` attributes of a struct that change how serde's derive would read
-/// it are refused (a property's name is its field's own `rename`).
-fn container(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> (bool, Vec<String>) {
-    let (mut direct, mut forbidden) = (false, Vec::new());
+/// What the struct's own attributes say.
+struct Container {
+    direct: bool,
+    forbidden: Vec<String>,
+    /// `#[serde(rename_all = "..")]`: the wire name of a field without a
+    /// `rename` of its own, by serde's convention.
+    rename_all: Option<Case>,
+}
+
+/// The struct's `#[acp(direct)]`, `#[acp(forbidden = "name")]` and
+/// `#[serde(rename_all = "..")]`; the other `serde` attributes of a struct
+/// that change how serde's derive would read it are refused.
+fn container(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> Container {
+    let (mut direct, mut forbidden, mut rename_all) = (false, Vec::new(), None);
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let r = attr.parse_nested_meta(|meta| {
             let key = key_of(&meta);
-            if SERDE_REFUSED_ON_STRUCT.contains(&key.as_str()) {
+            if key == "rename_all" && meta.input.peek(syn::Token![=]) {
+                let s: LitStr = meta.value()?.parse()?;
+                match Case::parse(&s.value()) {
+                    Some(case) => rename_all = Some(case),
+                    None => errors.push(syn::Error::new(s.span(), "not one of serde's `rename_all` conventions")),
+                }
+                return Ok(());
+            }
+            if key == "rename_all" || SERDE_REFUSED_ON_STRUCT.contains(&key.as_str()) {
                 errors.push(meta.error(format!(
                     "`AcpDeserialize` does not read `#[serde({key} ..)]` on the struct: name each property with its \
                      field's `#[serde(rename = \"..\")]`; unknown properties are kept in `additional_properties`"
@@ -184,7 +203,7 @@ fn container(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> (bool, Vec<St
         });
         errors.extend(r.err());
     }
-    (direct, forbidden)
+    Container { direct, forbidden, rename_all }
 }
 
 /// `additional_properties`: flattened, and nothing else said of it.
@@ -289,7 +308,12 @@ impl FieldAttrs {
 }
 
 /// One field's description, from its `serde` and `acp` attributes.
-fn field(f: &syn::Field, ident: syn::Ident, errors: &mut Vec<syn::Error>) -> Option<acp_bindings_codegen::FieldRead> {
+fn field(
+    f: &syn::Field,
+    ident: syn::Ident,
+    rename_all: Option<Case>,
+    errors: &mut Vec<syn::Error>,
+) -> Option<acp_bindings_codegen::FieldRead> {
     let mut a = FieldAttrs::default();
     let n = errors.len();
     for attr in &f.attrs {
@@ -310,7 +334,8 @@ fn field(f: &syn::Field, ident: syn::Ident, errors: &mut Vec<syn::Error>) -> Opt
         ));
     }
     let name = ident.to_string();
-    let wire = a.wire.unwrap_or_else(|| name.strip_prefix("r#").unwrap_or(&name).to_owned());
+    let name = name.strip_prefix("r#").unwrap_or(&name);
+    let wire = a.wire.unwrap_or_else(|| rename_all.map_or_else(|| name.to_owned(), |c| c.field(name)));
     let ty = &f.ty;
     (errors.len() == n).then(|| acp_bindings_codegen::FieldRead {
         ident,

@@ -9,8 +9,6 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::de;
-#[allow(unused_imports)]
 use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
@@ -81,7 +79,8 @@ impl IdleStateUpdate {
     }
 }
 /// The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "stopReason", lenient_tag, rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum IdleStateUpdateStopReason {
     /// The `end_turn` variant.
@@ -94,99 +93,8 @@ pub enum IdleStateUpdateStopReason {
         explicit_null: bool,
     },
     /// A variant this version does not know, kept whole.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
-}
-impl ::serde::Serialize for IdleStateUpdateStopReason {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "stopReason";
-        match self {
-            Self::EndTurn => runtime::ser::tagged(s, K, "end_turn", Option::<&()>::None),
-            Self::Error(p) => runtime::ser::tagged(s, K, "error", Some(p)),
-            Self::None { explicit_null } => {
-                use ::serde::ser::SerializeMap as _;
-                let mut map = s.serialize_map(None)?;
-                if *explicit_null {
-                    map.serialize_entry(K, &())?;
-                }
-                map.end()
-            }
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for IdleStateUpdateStopReason {
-    const NAME: &'static str = "IdleStateUpdateStopReason";
-    const KEY: &'static str = "stopReason";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "end_turn" | "error")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "end_turn" => {
-                de::skip(payload)?;
-                Ok(Self::EndTurn)
-            }
-            "error" => de::variant(payload, tag, Self::Error),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["end_turn", "error"];
-        match de::tag(&object, "stopReason") {
-            de::Tag::Missing | de::Tag::Invalid => {
-                Ok(Self::None { explicit_null: false })
-            }
-            de::Tag::Null => Ok(Self::None { explicit_null: true }),
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "IdleStateUpdateStopReason", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(
-                    de::unknown_tag(
-                        "IdleStateUpdateStopReason",
-                        "stopReason",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl IdleStateUpdateStopReason {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "stopReason";
-    /// The `stopReason` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::EndTurn => Some("end_turn"),
-            Self::Error(_) => Some("error"),
-            Self::None { .. } => None,
-            Self::Other(v) => Some(v.__tag("stopReason")),
-        }
-    }
-}
-impl From<ErrorStopReason> for IdleStateUpdateStopReason {
-    /// The `error` arm.
-    fn from(value: ErrorStopReason) -> Self {
-        Self::Error(value)
-    }
 }
 /// A struct whose flattened union arms carry their own inline properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -212,84 +120,14 @@ impl SetConfigOptionRequest {
     }
 }
 /// The part of [`SetConfigOptionRequest`] chosen by its `type` property.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SetConfigOptionRequestType {
     /// The `boolean` variant.
     Boolean(SetConfigOptionRequestTypeBoolean),
     /// The `id` variant.
     Id(SetConfigOptionRequestTypeId),
-}
-impl ::serde::Serialize for SetConfigOptionRequestType {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Boolean(p) => runtime::ser::tagged(s, K, "boolean", Some(p)),
-            Self::Id(p) => runtime::ser::tagged(s, K, "id", Some(p)),
-        }
-    }
-}
-impl de::Tagged for SetConfigOptionRequestType {
-    const NAME: &'static str = "SetConfigOptionRequestType";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "boolean" | "id")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "boolean" => de::variant(payload, tag, Self::Boolean),
-            "id" => de::variant(payload, tag, Self::Id),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["boolean", "id"];
-        Err(
-            de::unknown_tag(
-                "SetConfigOptionRequestType",
-                "type",
-                de::tag(&object, "type"),
-                KNOWN,
-            ),
-        )
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl SetConfigOptionRequestType {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Self::Boolean(_) => "boolean",
-            Self::Id(_) => "id",
-        }
-    }
-}
-impl From<SetConfigOptionRequestTypeBoolean> for SetConfigOptionRequestType {
-    /// The `boolean` arm.
-    fn from(value: SetConfigOptionRequestTypeBoolean) -> Self {
-        Self::Boolean(value)
-    }
-}
-impl From<SetConfigOptionRequestTypeId> for SetConfigOptionRequestType {
-    /// The `id` arm.
-    fn from(value: SetConfigOptionRequestTypeId) -> Self {
-        Self::Id(value)
-    }
 }
 /// `SetConfigOptionRequestTypeBoolean` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -393,46 +231,13 @@ impl FormMode {
     }
 }
 /// The alternative sets of properties of [`FormMode`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum FormModeScope {
     /// A [`SessionScope`].
     Session(SessionScope),
     /// A [`RequestScope`].
     Request(RequestScope),
-}
-impl ::serde::Serialize for FormModeScope {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Session(p) => ::serde::Serialize::serialize(p, s),
-            Self::Request(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for FormModeScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
-            return Ok(Self::Session(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Request") {
-            return Ok(Self::Request(v));
-        }
-        Err(de::no_arm("FormModeScope", &errors))
-    }
-}
-impl From<SessionScope> for FormModeScope {
-    /// The `Session` arm.
-    fn from(value: SessionScope) -> Self {
-        Self::Session(value)
-    }
-}
-impl From<RequestScope> for FormModeScope {
-    /// The `Request` arm.
-    fn from(value: RequestScope) -> Self {
-        Self::Request(value)
-    }
 }
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[

@@ -37,7 +37,8 @@ impl Image {
     }
 }
 /// A catch-all whose `not` also excludes `video`, a tag reserved for an arm not added yet.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Block {
     /// The `text` variant.
@@ -45,81 +46,8 @@ pub enum Block {
     /// The `image` variant.
     Image(Image),
     /// A variant this version does not know, kept whole.
+    #[acp(other, reserved = "video")]
     Other(runtime::UnknownVariant),
-}
-impl ::serde::Serialize for Block {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Text(p) => runtime::ser::tagged(s, K, "text", Some(p)),
-            Self::Image(p) => runtime::ser::tagged(s, K, "image", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for Block {
-    const NAME: &'static str = "Block";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "text" | "image")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "text" => de::variant(payload, tag, Self::Text),
-            "image" => de::variant(payload, tag, Self::Image),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["text", "image"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_reserved::<E>(&object, "Block", "type", &["video"])?;
-                de::check_catch_all::<E>(&object, "Block", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("Block", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Block {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl Block {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Text(_) => Some("text"),
-            Self::Image(_) => Some("image"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<BlockText> for Block {
-    /// The `text` arm.
-    fn from(value: BlockText) -> Self {
-        Self::Text(value)
-    }
-}
-impl From<Image> for Block {
-    /// The `image` arm.
-    fn from(value: Image) -> Self {
-        Self::Image(value)
-    }
 }
 /// `BlockText` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -142,7 +70,7 @@ impl BlockText {
     }
 }
 /// Untagged arms with neither title nor `$ref`: named from their shape.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum Setting {
     /// The `String` arm.
@@ -155,75 +83,6 @@ pub enum Setting {
     Min(SettingMin),
     /// A [`SettingMax`].
     Max(SettingMax),
-}
-impl ::serde::Serialize for Setting {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::String(p) => ::serde::Serialize::serialize(p, s),
-            Self::Integer(p) => ::serde::Serialize::serialize(p, s),
-            Self::StringArray(p) => ::serde::Serialize::serialize(p, s),
-            Self::Min(p) => ::serde::Serialize::serialize(p, s),
-            Self::Max(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Setting {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "String") {
-            return Ok(Self::String(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Integer") {
-            return Ok(Self::Integer(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "StringArray") {
-            return Ok(Self::StringArray(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Min") {
-            return Ok(Self::Min(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Max") {
-            return Ok(Self::Max(v));
-        }
-        Err(de::no_arm("Setting", &errors))
-    }
-}
-impl From<String> for Setting {
-    /// The `String` arm.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl From<&str> for Setting {
-    /// The `String` arm.
-    fn from(value: &str) -> Self {
-        Self::String(ToOwned::to_owned(value))
-    }
-}
-impl From<i64> for Setting {
-    /// The `Integer` arm.
-    fn from(value: i64) -> Self {
-        Self::Integer(value)
-    }
-}
-impl From<Vec<String>> for Setting {
-    /// The `StringArray` arm.
-    fn from(value: Vec<String>) -> Self {
-        Self::StringArray(value)
-    }
-}
-impl From<SettingMin> for Setting {
-    /// The `Min` arm.
-    fn from(value: SettingMin) -> Self {
-        Self::Min(value)
-    }
-}
-impl From<SettingMax> for Setting {
-    /// The `Max` arm.
-    fn from(value: SettingMax) -> Self {
-        Self::Max(value)
-    }
 }
 /// `SettingMin` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -404,7 +263,7 @@ impl Square {
     }
 }
 /// A `not` guard in a union whose arms have no discriminator: an object that is neither arm.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum Shape {
     /// A [`Circle`].
@@ -412,46 +271,8 @@ pub enum Shape {
     /// A [`Square`].
     Square(Square),
     /// A variant this version does not know, kept whole.
+    #[acp(other, required = "kind", check = "kind: ::std::string::String")]
     Other(runtime::UnknownVariant),
-}
-impl ::serde::Serialize for Shape {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Circle(p) => ::serde::Serialize::serialize(p, s),
-            Self::Square(p) => ::serde::Serialize::serialize(p, s),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Shape {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Circle") {
-            return Ok(Self::Circle(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Square") {
-            return Ok(Self::Square(v));
-        }
-        if let ::serde_json::Value::Object(object) = value {
-            de::check_catch_all::<D::Error>(&object, "Shape", &["kind"])?;
-            de::check_catch_all_field::<String, D::Error>(&object, "Shape", "kind")?;
-            return Ok(Self::Other(runtime::UnknownVariant::__new(object)));
-        }
-        Err(de::no_arm("Shape", &errors))
-    }
-}
-impl From<Circle> for Shape {
-    /// The `Circle` arm.
-    fn from(value: Circle) -> Self {
-        Self::Circle(value)
-    }
-}
-impl From<Square> for Shape {
-    /// The `Square` arm.
-    fn from(value: Square) -> Self {
-        Self::Square(value)
-    }
 }
 /// `Holder` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -494,74 +315,35 @@ impl Holder {
     }
 }
 /// Integer `const` arms without a `title`, as schemars writes them: named from the description's bold lead, else from the value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    ::acp_bindings::AcpEnum
+)]
+#[acp(range = i32)]
 #[non_exhaustive]
 pub enum RpcCode {
     /// **Parse error**: invalid JSON was received.
+    #[acp(value = -32700)]
     ParseError,
     /// **Method not found**
+    #[acp(value = -32601)]
     MethodNotFound,
     /// Authentication required.
+    #[acp(value = -32000)]
     Code32000,
     /// `7`.
+    #[acp(value = 7)]
     Code7,
     /// A value this version does not know, kept as received.
+    #[acp(other)]
     Other(runtime::UnknownInteger),
-}
-impl RpcCode {
-    /// The value as on the wire.
-    pub fn value(&self) -> i64 {
-        match self {
-            Self::ParseError => -32700,
-            Self::MethodNotFound => -32601,
-            Self::Code32000 => -32000,
-            Self::Code7 => 7,
-            Self::Other(v) => v.get(),
-        }
-    }
-    /// The variant for a wire value; `Err` returns a value a closed enum does not know.
-    pub fn try_from_value(value: i64) -> Result<Self, i64> {
-        match value {
-            -32700 => Ok(Self::ParseError),
-            -32601 => Ok(Self::MethodNotFound),
-            -32000 => Ok(Self::Code32000),
-            7 => Ok(Self::Code7),
-            other => Ok(Self::Other(runtime::UnknownInteger::__new(other))),
-        }
-    }
-}
-impl fmt::Display for RpcCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.value(), f)
-    }
-}
-impl ::serde::Serialize for RpcCode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcCode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let wide = <i64 as ::serde::Deserialize>::deserialize(d)?;
-        if !(-2147483648..=2147483647).contains(&i128::from(wide)) {
-            return Err(
-                <D::Error as ::serde::de::Error>::custom(
-                    ::core::format_args!(
-                        "{wide} is out of range for {}", "a RpcCode integer"
-                    ),
-                ),
-            );
-        }
-        Self::try_from_value(wide)
-            .map_err(|v| <D::Error as ::serde::de::Error>::custom(
-                ::core::format_args!(
-                    "unknown value {v}, expected {}", "a RpcCode integer"
-                ),
-            ))
-    }
 }
 /// Boolean schemas and fixed values on plain properties, as schemars writes them.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -622,141 +404,24 @@ impl Envelope {
     }
 }
 /// `EnvelopeJsonrpc` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
 #[non_exhaustive]
 pub enum EnvelopeJsonrpc {
     /// `"2.0"`.
+    #[acp(rename = "2.0")]
     V20,
 }
-impl EnvelopeJsonrpc {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["2.0"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V20 => "2.0",
-        }
-    }
-}
-impl fmt::Display for EnvelopeJsonrpc {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for EnvelopeJsonrpc {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "2.0" => Self::V20,
-                _ => return Err(runtime::ParseEnumError::new("EnvelopeJsonrpc", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for EnvelopeJsonrpc {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for EnvelopeJsonrpc {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = EnvelopeJsonrpc;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a EnvelopeJsonrpc string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<EnvelopeJsonrpc, E> {
-                match v {
-                    "2.0" => Ok(EnvelopeJsonrpc::V20),
-                    _ => Err(E::unknown_variant(v, EnvelopeJsonrpc::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for EnvelopeJsonrpc {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
 /// `EnvelopeKind` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
 #[non_exhaustive]
 pub enum EnvelopeKind {
     /// `"note"`.
+    #[acp(rename = "note")]
     Note,
 }
-impl EnvelopeKind {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["note"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Note => "note",
-        }
-    }
-}
-impl fmt::Display for EnvelopeKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for EnvelopeKind {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "note" => Self::Note,
-                _ => return Err(runtime::ParseEnumError::new("EnvelopeKind", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for EnvelopeKind {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for EnvelopeKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = EnvelopeKind;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a EnvelopeKind string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<EnvelopeKind, E> {
-                match v {
-                    "note" => Ok(EnvelopeKind::Note),
-                    _ => Err(E::unknown_variant(v, EnvelopeKind::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for EnvelopeKind {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
 /// A multi-value `enum` arm next to a catch-all string arm: an open enum.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Role {
     /// `"assistant"`.
@@ -764,99 +429,8 @@ pub enum Role {
     /// `"user"`.
     User,
     /// A value this version does not know, kept as received.
+    #[acp(other)]
     Other(runtime::UnknownString),
-}
-impl Role {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["assistant", "user"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Assistant => "assistant",
-            Self::User => "user",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "assistant" => Self::Assistant,
-            "user" => Self::User,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for Role {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for Role {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for Role {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Role {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = Role;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Role string")
-            }
-            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Role, E> {
-                Ok(
-                    match v {
-                        "assistant" => Role::Assistant,
-                        "user" => Role::User,
-                        _ => Role::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(self, v: String) -> Result<Role, E> {
-                Ok(
-                    match v.as_str() {
-                        "assistant" => Role::Assistant,
-                        "user" => Role::User,
-                        _ => Role::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for Role {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for Role {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
 }
 /// `Anything` (the schema gives no description).
 ///
@@ -920,46 +494,13 @@ impl TreeNode {
     }
 }
 /// Recursion through a cycle of two definitions: a union arm and the struct fields that hold it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum Expr {
     /// The `Literal` arm.
     Literal(i64),
     /// A [`Sum`].
     Sum(Box<Sum>),
-}
-impl ::serde::Serialize for Expr {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Literal(p) => ::serde::Serialize::serialize(p, s),
-            Self::Sum(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Expr {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Literal") {
-            return Ok(Self::Literal(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Sum") {
-            return Ok(Self::Sum(v));
-        }
-        Err(de::no_arm("Expr", &errors))
-    }
-}
-impl From<i64> for Expr {
-    /// The `Literal` arm.
-    fn from(value: i64) -> Self {
-        Self::Literal(value)
-    }
-}
-impl From<Sum> for Expr {
-    /// The `Sum` arm.
-    fn from(value: Sum) -> Self {
-        Self::Sum(Box::new(value))
-    }
 }
 /// `Sum` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -1026,98 +567,16 @@ impl RemoteServer {
     }
 }
 /// A union whose no-discriminator arm is chosen only when `type` is absent.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type")]
 #[non_exhaustive]
 pub enum Server {
     /// The `remote` variant.
+    #[acp(rename = "remote")]
     Remote(RemoteServer),
     /// A [`LocalServer`].
+    #[acp(untagged)]
     Local(LocalServer),
-}
-impl ::serde::Serialize for Server {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Remote(p) => runtime::ser::tagged(s, K, "remote", Some(p)),
-            Self::Local(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl de::Tagged for Server {
-    const NAME: &'static str = "Server";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "remote")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "remote" => de::variant(payload, tag, Self::Remote),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["remote"];
-        match de::tag(&object, "type") {
-            other => {
-                let missing = ::core::matches!(
-                    other, ::acp_bindings::runtime::de::Tag::Missing
-                );
-                let tag_error = if missing {
-                    String::new()
-                } else {
-                    de::unknown_tag::<
-                        ::serde_json::Error,
-                    >("Server", "type", other, KNOWN)
-                        .to_string()
-                };
-                let value = ::serde_json::Value::Object(object);
-                let mut errors = Vec::new();
-                if let Some(v) = de::try_arm(&value, &mut errors, "Local") {
-                    return Ok(Self::Local(v));
-                }
-                Err(de::no_open_arm("Server", &tag_error, missing, &errors))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("Server", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Server {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl Server {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Remote(_) => Some("remote"),
-            Self::Local(_) => None,
-        }
-    }
-}
-impl From<RemoteServer> for Server {
-    /// The `remote` arm.
-    fn from(value: RemoteServer) -> Self {
-        Self::Remote(value)
-    }
-}
-impl From<LocalServer> for Server {
-    /// The `Local` arm.
-    fn from(value: LocalServer) -> Self {
-        Self::Local(value)
-    }
 }
 /// `not` making one tag the default: `type` is absent or `agent`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -1126,7 +585,7 @@ pub struct Participant {
     /// The `name` property.
     pub name: String,
     /// Who takes part.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub r#type: Option<ParticipantType>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -1150,163 +609,24 @@ impl Participant {
     }
 }
 /// `ParticipantType` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
 #[non_exhaustive]
 pub enum ParticipantType {
     /// `"agent"`.
+    #[acp(rename = "agent")]
     Agent,
 }
-impl ParticipantType {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["agent"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Agent => "agent",
-        }
-    }
-}
-impl fmt::Display for ParticipantType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for ParticipantType {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "agent" => Self::Agent,
-                _ => return Err(runtime::ParseEnumError::new("ParticipantType", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for ParticipantType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ParticipantType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = ParticipantType;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ParticipantType string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<ParticipantType, E> {
-                match v {
-                    "agent" => Ok(ParticipantType::Agent),
-                    _ => Err(E::unknown_variant(v, ParticipantType::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for ParticipantType {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
 /// The default arm takes `agent` and no tag; `human` has an arm of its own.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type")]
 #[non_exhaustive]
 pub enum Party {
     /// The `human` variant.
+    #[acp(rename = "human")]
     Human(PartyHuman),
     /// A [`Participant`].
+    #[acp(untagged)]
     Agent(Participant),
-}
-impl ::serde::Serialize for Party {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Human(p) => runtime::ser::tagged(s, K, "human", Some(p)),
-            Self::Agent(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl de::Tagged for Party {
-    const NAME: &'static str = "Party";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "human")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "human" => de::variant(payload, tag, Self::Human),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["human"];
-        match de::tag(&object, "type") {
-            other => {
-                let missing = ::core::matches!(
-                    other, ::acp_bindings::runtime::de::Tag::Missing
-                );
-                let tag_error = if missing {
-                    String::new()
-                } else {
-                    de::unknown_tag::<::serde_json::Error>("Party", "type", other, KNOWN)
-                        .to_string()
-                };
-                let value = ::serde_json::Value::Object(object);
-                let mut errors = Vec::new();
-                if let Some(v) = de::try_arm(&value, &mut errors, "Agent") {
-                    return Ok(Self::Agent(v));
-                }
-                Err(de::no_open_arm("Party", &tag_error, missing, &errors))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("Party", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Party {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl Party {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Human(_) => Some("human"),
-            Self::Agent(_) => None,
-        }
-    }
-}
-impl From<PartyHuman> for Party {
-    /// The `human` arm.
-    fn from(value: PartyHuman) -> Self {
-        Self::Human(value)
-    }
-}
-impl From<Participant> for Party {
-    /// The `Agent` arm.
-    fn from(value: Participant) -> Self {
-        Self::Agent(value)
-    }
 }
 /// `PartyHuman` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]

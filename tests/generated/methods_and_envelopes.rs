@@ -113,52 +113,13 @@ impl From<::serde_json::Value> for ExtRequest {
     }
 }
 /// `RequestId` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum RequestId {
     /// The `Number` arm.
     Number(i64),
     /// The `Str` arm.
     Str(String),
-}
-impl ::serde::Serialize for RequestId {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Number(p) => ::serde::Serialize::serialize(p, s),
-            Self::Str(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
-            return Ok(Self::Number(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
-            return Ok(Self::Str(v));
-        }
-        Err(de::no_arm("RequestId", &errors))
-    }
-}
-impl From<i64> for RequestId {
-    /// The `Number` arm.
-    fn from(value: i64) -> Self {
-        Self::Number(value)
-    }
-}
-impl From<String> for RequestId {
-    /// The `Str` arm.
-    fn from(value: String) -> Self {
-        Self::Str(value)
-    }
-}
-impl From<&str> for RequestId {
-    /// The `Str` arm.
-    fn from(value: &str) -> Self {
-        Self::Str(ToOwned::to_owned(value))
-    }
 }
 /// A JSON-RPC envelope (plumbing).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -194,7 +155,7 @@ impl ClientRequest {
     }
 }
 /// `ClientRequestParams` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ClientRequestParams {
     /// A [`InitializeRequest`].
@@ -204,90 +165,14 @@ pub enum ClientRequestParams {
     /// A [`ExtRequest`].
     ExtMethodRequest(ExtRequest),
 }
-impl ::serde::Serialize for ClientRequestParams {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::InitializeRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::LogoutRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::ExtMethodRequest(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeRequest") {
-            return Ok(Self::InitializeRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "LogoutRequest") {
-            return Ok(Self::LogoutRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodRequest") {
-            return Ok(Self::ExtMethodRequest(v));
-        }
-        Err(de::no_arm("ClientRequestParams", &errors))
-    }
-}
-impl From<InitializeRequest> for ClientRequestParams {
-    /// The `InitializeRequest` arm.
-    fn from(value: InitializeRequest) -> Self {
-        Self::InitializeRequest(value)
-    }
-}
-impl From<LogoutRequest> for ClientRequestParams {
-    /// The `LogoutRequest` arm.
-    fn from(value: LogoutRequest) -> Self {
-        Self::LogoutRequest(value)
-    }
-}
-impl From<ExtRequest> for ClientRequestParams {
-    /// The `ExtMethodRequest` arm.
-    fn from(value: ExtRequest) -> Self {
-        Self::ExtMethodRequest(value)
-    }
-}
 /// `ClientResponse` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ClientResponse {
     /// A [`ClientResponseResult`].
     Result(ClientResponseResult),
     /// A [`ClientResponseError`].
     Error(ClientResponseError),
-}
-impl ::serde::Serialize for ClientResponse {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(p) => ::serde::Serialize::serialize(p, s),
-            Self::Error(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
-            return Ok(Self::Result(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
-            return Ok(Self::Error(v));
-        }
-        Err(de::no_arm("ClientResponse", &errors))
-    }
-}
-impl From<ClientResponseResult> for ClientResponse {
-    /// The `Result` arm.
-    fn from(value: ClientResponseResult) -> Self {
-        Self::Result(value)
-    }
-}
-impl From<ClientResponseError> for ClientResponse {
-    /// The `Error` arm.
-    fn from(value: ClientResponseError) -> Self {
-        Self::Error(value)
-    }
 }
 /// `ClientResponseResult` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -344,52 +229,13 @@ impl ClientResponseError {
     }
 }
 /// `ClientResponseErrorId` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ClientResponseErrorId {
     /// The `Number` arm.
     Number(i64),
     /// The `Str` arm.
     Str(String),
-}
-impl ::serde::Serialize for ClientResponseErrorId {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Number(p) => ::serde::Serialize::serialize(p, s),
-            Self::Str(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
-            return Ok(Self::Number(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
-            return Ok(Self::Str(v));
-        }
-        Err(de::no_arm("ClientResponseErrorId", &errors))
-    }
-}
-impl From<i64> for ClientResponseErrorId {
-    /// The `Number` arm.
-    fn from(value: i64) -> Self {
-        Self::Number(value)
-    }
-}
-impl From<String> for ClientResponseErrorId {
-    /// The `Str` arm.
-    fn from(value: String) -> Self {
-        Self::Str(value)
-    }
-}
-impl From<&str> for ClientResponseErrorId {
-    /// The `Str` arm.
-    fn from(value: &str) -> Self {
-        Self::Str(ToOwned::to_owned(value))
-    }
 }
 /// `ClientResponseErrorError` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]

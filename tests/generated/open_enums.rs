@@ -9,13 +9,10 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::de;
-#[allow(unused_imports)]
 use ::acp_bindings::runtime;
-#[allow(unused_imports)]
-use ::core::fmt;
 /// An open string enum whose catch-all arm is titled `unknown` because `other` is a real value.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ToolKind {
     /// Reading files.
@@ -25,109 +22,12 @@ pub enum ToolKind {
     /// Other tool types (default).
     Other,
     /// Custom or future tool kind.
+    #[acp(other)]
     Unknown(runtime::UnknownString),
 }
-impl ToolKind {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["read", "switch_mode", "other"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Read => "read",
-            Self::SwitchMode => "switch_mode",
-            Self::Other => "other",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Unknown(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Unknown(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "read" => Self::Read,
-            "switch_mode" => Self::SwitchMode,
-            "other" => Self::Other,
-            other => Self::Unknown(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for ToolKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for ToolKind {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for ToolKind {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = ToolKind;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ToolKind string")
-            }
-            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<ToolKind, E> {
-                Ok(
-                    match v {
-                        "read" => ToolKind::Read,
-                        "switch_mode" => ToolKind::SwitchMode,
-                        "other" => ToolKind::Other,
-                        _ => ToolKind::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<ToolKind, E> {
-                Ok(
-                    match v.as_str() {
-                        "read" => ToolKind::Read,
-                        "switch_mode" => ToolKind::SwitchMode,
-                        "other" => ToolKind::Other,
-                        _ => ToolKind::Unknown(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for ToolKind {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for ToolKind {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
 /// A closed string enum (v1 style).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Priority {
     /// `"high"`.
@@ -135,68 +35,9 @@ pub enum Priority {
     /// `"low"`.
     Low,
 }
-impl Priority {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["high", "low"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::High => "high",
-            Self::Low => "low",
-        }
-    }
-}
-impl fmt::Display for Priority {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for Priority {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "high" => Self::High,
-                "low" => Self::Low,
-                _ => return Err(runtime::ParseEnumError::new("Priority", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for Priority {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Priority {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = Priority;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Priority string")
-            }
-            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Priority, E> {
-                match v {
-                    "high" => Ok(Priority::High),
-                    "low" => Ok(Priority::Low),
-                    _ => Err(E::unknown_variant(v, Priority::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for Priority {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
 /// A closed enum spelled with the `enum` keyword.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Theme {
     /// `"light"`.
@@ -204,127 +45,30 @@ pub enum Theme {
     /// `"dark"`.
     Dark,
 }
-impl Theme {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["light", "dark"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Light => "light",
-            Self::Dark => "dark",
-        }
-    }
-}
-impl fmt::Display for Theme {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for Theme {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "light" => Self::Light,
-                "dark" => Self::Dark,
-                _ => return Err(runtime::ParseEnumError::new("Theme", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for Theme {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Theme {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = Theme;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Theme string")
-            }
-            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Theme, E> {
-                match v {
-                    "light" => Ok(Theme::Light),
-                    "dark" => Ok(Theme::Dark),
-                    _ => Err(E::unknown_variant(v, Theme::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for Theme {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
 /// An open integer enum.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    ::acp_bindings::AcpEnum
+)]
+#[acp(range = i32)]
 #[non_exhaustive]
 pub enum ErrorCode {
     /// `-32700`.
+    #[acp(value = -32700)]
     ParseError,
     /// `-32002`.
+    #[acp(value = -32002)]
     ResourceNotFound,
     /// Other undefined error code.
+    #[acp(other)]
     Other(runtime::UnknownInteger),
-}
-impl ErrorCode {
-    /// The value as on the wire.
-    pub fn value(&self) -> i64 {
-        match self {
-            Self::ParseError => -32700,
-            Self::ResourceNotFound => -32002,
-            Self::Other(v) => v.get(),
-        }
-    }
-    /// The variant for a wire value; `Err` returns a value a closed enum does not know.
-    pub fn try_from_value(value: i64) -> Result<Self, i64> {
-        match value {
-            -32700 => Ok(Self::ParseError),
-            -32002 => Ok(Self::ResourceNotFound),
-            other => Ok(Self::Other(runtime::UnknownInteger::__new(other))),
-        }
-    }
-}
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.value(), f)
-    }
-}
-impl ::serde::Serialize for ErrorCode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ErrorCode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let wide = <i64 as ::serde::Deserialize>::deserialize(d)?;
-        if !(-2147483648..=2147483647).contains(&i128::from(wide)) {
-            return Err(
-                <D::Error as ::serde::de::Error>::custom(
-                    ::core::format_args!(
-                        "{wide} is out of range for {}", "a ErrorCode integer"
-                    ),
-                ),
-            );
-        }
-        Self::try_from_value(wide)
-            .map_err(|v| <D::Error as ::serde::de::Error>::custom(
-                ::core::format_args!(
-                    "unknown value {v}, expected {}", "a ErrorCode integer"
-                ),
-            ))
-    }
 }
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &["ToolKind", "Priority", "Theme", "ErrorCode"];

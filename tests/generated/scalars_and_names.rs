@@ -164,30 +164,22 @@ impl fmt::Display for Port {
 }
 /// A definition named like a std type, with keyword-named properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Error {
     /// The `type` property.
-    #[serde(rename = "type")]
     pub r#type: String,
     /// The `const` property.
-    #[serde(
-        rename = "const",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub r#const: runtime::Nullable<bool>,
     /// The `enum` property.
-    #[serde(
-        rename = "enum",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub r#enum: runtime::Nullable<Vec<String>>,
     /// The `override` property.
-    #[serde(rename = "override", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub r#override: Option<String>,
     /// At least 1 item(s) (`minItems`, checked on decode).
-    #[serde(rename = "anyOf", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(
         read = read::ItemCount<1,
         {usize::MAX},
@@ -264,10 +256,10 @@ impl de::Pointer for __Items__defs_Error_properties_anyOf {
 }
 /// Bounds, formats and base64.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Limits {
     /// The `sessionId` property.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The `cols` property.
     #[acp(read = read::IntInRange<1, 65535, __Bound__defs_Limits_properties_cols>)]
@@ -305,11 +297,7 @@ pub struct Limits {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uri: Option<String>,
     /// Format: `date-time`.
-    #[serde(
-        rename = "updatedAt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub updated_at: runtime::Nullable<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.

@@ -14,10 +14,9 @@ use ::acp_bindings::runtime::de;
 use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
-#[allow(unused_imports)]
-use ::core::fmt;
 /// Adjacently tagged: unit, newtype, tuple and struct variants.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "t")]
 #[non_exhaustive]
 pub enum Adjacent {
     /// The `Nothing` variant.
@@ -28,85 +27,6 @@ pub enum Adjacent {
     Pair(AdjacentPair),
     /// The `Named` variant.
     Named(AdjacentNamed),
-}
-impl ::serde::Serialize for Adjacent {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "t";
-        match self {
-            Self::Nothing => runtime::ser::tagged(s, K, "Nothing", Option::<&()>::None),
-            Self::Number(p) => runtime::ser::tagged(s, K, "Number", Some(p)),
-            Self::Pair(p) => runtime::ser::tagged(s, K, "Pair", Some(p)),
-            Self::Named(p) => runtime::ser::tagged(s, K, "Named", Some(p)),
-        }
-    }
-}
-impl de::Tagged for Adjacent {
-    const NAME: &'static str = "Adjacent";
-    const KEY: &'static str = "t";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "Nothing" | "Number" | "Pair" | "Named")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "Nothing" => {
-                de::skip(payload)?;
-                Ok(Self::Nothing)
-            }
-            "Number" => de::variant(payload, tag, Self::Number),
-            "Pair" => de::variant(payload, tag, Self::Pair),
-            "Named" => de::variant(payload, tag, Self::Named),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["Nothing", "Number", "Pair", "Named"];
-        Err(de::unknown_tag("Adjacent", "t", de::tag(&object, "t"), KNOWN))
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Adjacent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl Adjacent {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "t";
-    /// The `t` discriminator of this value.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Self::Nothing => "Nothing",
-            Self::Number(_) => "Number",
-            Self::Pair(_) => "Pair",
-            Self::Named(_) => "Named",
-        }
-    }
-}
-impl From<AdjacentNumber> for Adjacent {
-    /// The `Number` arm.
-    fn from(value: AdjacentNumber) -> Self {
-        Self::Number(value)
-    }
-}
-impl From<AdjacentPair> for Adjacent {
-    /// The `Pair` arm.
-    fn from(value: AdjacentPair) -> Self {
-        Self::Pair(value)
-    }
-}
-impl From<AdjacentNamed> for Adjacent {
-    /// The `Named` arm.
-    fn from(value: AdjacentNamed) -> Self {
-        Self::Named(value)
-    }
 }
 /// `AdjacentNumber` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -193,16 +113,14 @@ impl AdjacentNamedC {
 }
 /// `rename_all`, `rename`, `alias`, `default`, `skip_serializing_if` and the tri-state `Option<Option<T>>` (omitted, `null`, a value).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Attributes {
     /// The `snakeCaseName` property.
-    #[serde(rename = "snakeCaseName")]
     pub snake_case_name: String,
     /// The `type` property.
-    #[serde(rename = "type")]
     pub r#type: String,
     /// The `newName` property.
-    #[serde(rename = "newName")]
     pub new_name: u32,
     /// Schema default when omitted: `0` (never written back).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -425,7 +343,8 @@ impl de::Pointer for __Items_definitions_Collections_properties_fixed {
     const POINTER: &'static str = "#/definitions/Collections/properties/fixed";
 }
 /// A unit-only enum: a closed set of strings.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Color {
     /// `"red"`.
@@ -433,73 +352,12 @@ pub enum Color {
     /// `"dark_green"`.
     DarkGreen,
     /// `"BLUE"`.
+    #[acp(rename = "BLUE")]
     Blue,
 }
-impl Color {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["red", "dark_green", "BLUE"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Red => "red",
-            Self::DarkGreen => "dark_green",
-            Self::Blue => "BLUE",
-        }
-    }
-}
-impl fmt::Display for Color {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for Color {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "red" => Self::Red,
-                "dark_green" => Self::DarkGreen,
-                "BLUE" => Self::Blue,
-                _ => return Err(runtime::ParseEnumError::new("Color", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for Color {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Color {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = Color;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Color string")
-            }
-            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Color, E> {
-                match v {
-                    "red" => Ok(Color::Red),
-                    "dark_green" => Ok(Color::DarkGreen),
-                    "BLUE" => Ok(Color::Blue),
-                    _ => Err(E::unknown_variant(v, Color::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for Color {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
 /// `#[serde(other)]`: an unknown tag reads as `Unknown`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
+#[acp(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Event {
     /// The `started` variant.
@@ -509,72 +367,9 @@ pub enum Event {
     /// The `unknown` variant.
     Unknown,
 }
-impl ::serde::Serialize for Event {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "kind";
-        match self {
-            Self::Started => runtime::ser::tagged(s, K, "started", Option::<&()>::None),
-            Self::Stopped => runtime::ser::tagged(s, K, "stopped", Option::<&()>::None),
-            Self::Unknown => runtime::ser::tagged(s, K, "unknown", Option::<&()>::None),
-        }
-    }
-}
-impl de::Tagged for Event {
-    const NAME: &'static str = "Event";
-    const KEY: &'static str = "kind";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "started" | "stopped" | "unknown")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "started" => {
-                de::skip(payload)?;
-                Ok(Self::Started)
-            }
-            "stopped" => {
-                de::skip(payload)?;
-                Ok(Self::Stopped)
-            }
-            "unknown" => {
-                de::skip(payload)?;
-                Ok(Self::Unknown)
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["started", "stopped", "unknown"];
-        Err(de::unknown_tag("Event", "kind", de::tag(&object, "kind"), KNOWN))
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Event {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl Event {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "kind";
-    /// The `kind` discriminator of this value.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Self::Started => "started",
-            Self::Stopped => "stopped",
-            Self::Unknown => "unknown",
-        }
-    }
-}
 /// Recursive through a union, a `Box` in a variant and a map.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "op", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Expr {
     /// The `lit` variant.
@@ -585,88 +380,6 @@ pub enum Expr {
     Sum(ExprSum),
     /// The `let` variant.
     Let(Box<ExprLet>),
-}
-impl ::serde::Serialize for Expr {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "op";
-        match self {
-            Self::Lit(p) => runtime::ser::tagged(s, K, "lit", Some(p)),
-            Self::Neg(p) => runtime::ser::tagged(s, K, "neg", Some(p)),
-            Self::Sum(p) => runtime::ser::tagged(s, K, "sum", Some(p)),
-            Self::Let(p) => runtime::ser::tagged(s, K, "let", Some(p)),
-        }
-    }
-}
-impl de::Tagged for Expr {
-    const NAME: &'static str = "Expr";
-    const KEY: &'static str = "op";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "lit" | "neg" | "sum" | "let")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "lit" => de::variant(payload, tag, Self::Lit),
-            "neg" => de::variant(payload, tag, Self::Neg),
-            "sum" => de::variant(payload, tag, Self::Sum),
-            "let" => de::variant(payload, tag, Self::Let),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["lit", "neg", "sum", "let"];
-        Err(de::unknown_tag("Expr", "op", de::tag(&object, "op"), KNOWN))
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Expr {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl Expr {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "op";
-    /// The `op` discriminator of this value.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Self::Lit(_) => "lit",
-            Self::Neg(_) => "neg",
-            Self::Sum(_) => "sum",
-            Self::Let(_) => "let",
-        }
-    }
-}
-impl From<ExprLit> for Expr {
-    /// The `lit` arm.
-    fn from(value: ExprLit) -> Self {
-        Self::Lit(value)
-    }
-}
-impl From<ExprNeg> for Expr {
-    /// The `neg` arm.
-    fn from(value: ExprNeg) -> Self {
-        Self::Neg(Box::new(value))
-    }
-}
-impl From<ExprSum> for Expr {
-    /// The `sum` arm.
-    fn from(value: ExprSum) -> Self {
-        Self::Sum(value)
-    }
-}
-impl From<ExprLet> for Expr {
-    /// The `let` arm.
-    fn from(value: ExprLet) -> Self {
-        Self::Let(Box::new(value))
-    }
 }
 /// `ExprLit` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -756,7 +469,7 @@ impl ExprLet {
     }
 }
 /// Externally tagged (serde's default): unit, newtype, tuple and struct variants.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum External {
     /// A [`ExternalString`].
@@ -770,140 +483,14 @@ pub enum External {
     /// A [`ExternalStruct`].
     Struct(ExternalStruct),
 }
-impl ::serde::Serialize for External {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::String(p) => ::serde::Serialize::serialize(p, s),
-            Self::Newtype(p) => ::serde::Serialize::serialize(p, s),
-            Self::Wrapped(p) => ::serde::Serialize::serialize(p, s),
-            Self::Tuple(p) => ::serde::Serialize::serialize(p, s),
-            Self::Struct(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for External {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "String") {
-            return Ok(Self::String(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Newtype") {
-            return Ok(Self::Newtype(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Wrapped") {
-            return Ok(Self::Wrapped(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Tuple") {
-            return Ok(Self::Tuple(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Struct") {
-            return Ok(Self::Struct(v));
-        }
-        Err(de::no_arm("External", &errors))
-    }
-}
-impl From<ExternalString> for External {
-    /// The `String` arm.
-    fn from(value: ExternalString) -> Self {
-        Self::String(value)
-    }
-}
-impl From<ExternalNewtype> for External {
-    /// The `Newtype` arm.
-    fn from(value: ExternalNewtype) -> Self {
-        Self::Newtype(value)
-    }
-}
-impl From<ExternalWrapped> for External {
-    /// The `Wrapped` arm.
-    fn from(value: ExternalWrapped) -> Self {
-        Self::Wrapped(value)
-    }
-}
-impl From<ExternalTuple> for External {
-    /// The `Tuple` arm.
-    fn from(value: ExternalTuple) -> Self {
-        Self::Tuple(value)
-    }
-}
-impl From<ExternalStruct> for External {
-    /// The `Struct` arm.
-    fn from(value: ExternalStruct) -> Self {
-        Self::Struct(value)
-    }
-}
 /// `ExternalString` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
 #[non_exhaustive]
 pub enum ExternalString {
     /// `"Unit"`.
     Unit,
     /// `"Other"`.
     Other,
-}
-impl ExternalString {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["Unit", "Other"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unit => "Unit",
-            Self::Other => "Other",
-        }
-    }
-}
-impl fmt::Display for ExternalString {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for ExternalString {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "Unit" => Self::Unit,
-                "Other" => Self::Other,
-                _ => return Err(runtime::ParseEnumError::new("ExternalString", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for ExternalString {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ExternalString {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = ExternalString;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ExternalString string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<ExternalString, E> {
-                match v {
-                    "Unit" => Ok(ExternalString::Unit),
-                    "Other" => Ok(ExternalString::Other),
-                    _ => Err(E::unknown_variant(v, ExternalString::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for ExternalString {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
 }
 /// `ExternalNewtype` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -1193,7 +780,8 @@ impl Scalars {
     }
 }
 /// Internally tagged: unit, newtype (of a struct) and struct variants.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Shape {
     /// The `circle` variant.
@@ -1202,76 +790,6 @@ pub enum Shape {
     Rect(ShapeRect),
     /// The `empty` variant.
     Empty,
-}
-impl ::serde::Serialize for Shape {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Circle(p) => runtime::ser::tagged(s, K, "circle", Some(p)),
-            Self::Rect(p) => runtime::ser::tagged(s, K, "rect", Some(p)),
-            Self::Empty => runtime::ser::tagged(s, K, "empty", Option::<&()>::None),
-        }
-    }
-}
-impl de::Tagged for Shape {
-    const NAME: &'static str = "Shape";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "circle" | "rect" | "empty")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "circle" => de::variant(payload, tag, Self::Circle),
-            "rect" => de::variant(payload, tag, Self::Rect),
-            "empty" => {
-                de::skip(payload)?;
-                Ok(Self::Empty)
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["circle", "rect", "empty"];
-        Err(de::unknown_tag("Shape", "type", de::tag(&object, "type"), KNOWN))
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Shape {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl Shape {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Self::Circle(_) => "circle",
-            Self::Rect(_) => "rect",
-            Self::Empty => "empty",
-        }
-    }
-}
-impl From<ShapeCircle> for Shape {
-    /// The `circle` arm.
-    fn from(value: ShapeCircle) -> Self {
-        Self::Circle(value)
-    }
-}
-impl From<ShapeRect> for Shape {
-    /// The `rect` arm.
-    fn from(value: ShapeRect) -> Self {
-        Self::Rect(value)
-    }
 }
 /// `ShapeCircle` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -1385,7 +903,7 @@ impl TypedRest {
     }
 }
 /// Untagged: arms serde tells apart by shape, tried in order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum Untagged {
     /// The `Boolean` arm.
@@ -1402,95 +920,6 @@ pub enum Untagged {
     Object(UntaggedObject),
     /// The `Null` arm.
     Null(runtime::ExplicitNull),
-}
-impl ::serde::Serialize for Untagged {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Boolean(p) => ::serde::Serialize::serialize(p, s),
-            Self::Integer(p) => ::serde::Serialize::serialize(p, s),
-            Self::Number(p) => ::serde::Serialize::serialize(p, s),
-            Self::String(p) => ::serde::Serialize::serialize(p, s),
-            Self::IntegerArray(p) => ::serde::Serialize::serialize(p, s),
-            Self::Object(p) => ::serde::Serialize::serialize(p, s),
-            Self::Null(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Untagged {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Boolean") {
-            return Ok(Self::Boolean(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Integer") {
-            return Ok(Self::Integer(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
-            return Ok(Self::Number(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "String") {
-            return Ok(Self::String(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "IntegerArray") {
-            return Ok(Self::IntegerArray(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Object") {
-            return Ok(Self::Object(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Null") {
-            return Ok(Self::Null(v));
-        }
-        Err(de::no_arm("Untagged", &errors))
-    }
-}
-impl From<bool> for Untagged {
-    /// The `Boolean` arm.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
-}
-impl From<i64> for Untagged {
-    /// The `Integer` arm.
-    fn from(value: i64) -> Self {
-        Self::Integer(value)
-    }
-}
-impl From<runtime::Number> for Untagged {
-    /// The `Number` arm.
-    fn from(value: runtime::Number) -> Self {
-        Self::Number(value)
-    }
-}
-impl From<String> for Untagged {
-    /// The `String` arm.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl From<&str> for Untagged {
-    /// The `String` arm.
-    fn from(value: &str) -> Self {
-        Self::String(ToOwned::to_owned(value))
-    }
-}
-impl From<Vec<u8>> for Untagged {
-    /// The `IntegerArray` arm.
-    fn from(value: Vec<u8>) -> Self {
-        Self::IntegerArray(value)
-    }
-}
-impl From<UntaggedObject> for Untagged {
-    /// The `Object` arm.
-    fn from(value: UntaggedObject) -> Self {
-        Self::Object(value)
-    }
-}
-impl From<runtime::ExplicitNull> for Untagged {
-    /// The `Null` arm.
-    fn from(value: runtime::ExplicitNull) -> Self {
-        Self::Null(value)
-    }
 }
 /// `UntaggedObject` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -1535,7 +964,8 @@ impl WithShape {
     }
 }
 /// The part of [`WithShape`] chosen by its `type` property.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum WithShapeType {
     /// The `circle` variant.
@@ -1544,76 +974,6 @@ pub enum WithShapeType {
     Rect(WithShapeTypeRect),
     /// The `empty` variant.
     Empty,
-}
-impl ::serde::Serialize for WithShapeType {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Circle(p) => runtime::ser::tagged(s, K, "circle", Some(p)),
-            Self::Rect(p) => runtime::ser::tagged(s, K, "rect", Some(p)),
-            Self::Empty => runtime::ser::tagged(s, K, "empty", Option::<&()>::None),
-        }
-    }
-}
-impl de::Tagged for WithShapeType {
-    const NAME: &'static str = "WithShapeType";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "circle" | "rect" | "empty")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "circle" => de::variant(payload, tag, Self::Circle),
-            "rect" => de::variant(payload, tag, Self::Rect),
-            "empty" => {
-                de::skip(payload)?;
-                Ok(Self::Empty)
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["circle", "rect", "empty"];
-        Err(de::unknown_tag("WithShapeType", "type", de::tag(&object, "type"), KNOWN))
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for WithShapeType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl WithShapeType {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Self::Circle(_) => "circle",
-            Self::Rect(_) => "rect",
-            Self::Empty => "empty",
-        }
-    }
-}
-impl From<WithShapeTypeCircle> for WithShapeType {
-    /// The `circle` arm.
-    fn from(value: WithShapeTypeCircle) -> Self {
-        Self::Circle(value)
-    }
-}
-impl From<WithShapeTypeRect> for WithShapeType {
-    /// The `rect` arm.
-    fn from(value: WithShapeTypeRect) -> Self {
-        Self::Rect(value)
-    }
 }
 /// `WithShapeTypeCircle` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]

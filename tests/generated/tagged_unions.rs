@@ -9,8 +9,6 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::de;
-#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 /// `TextContent` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -34,12 +32,12 @@ impl TextContent {
 }
 /// `ImageContent` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ImageContent {
     /// The `data` property.
     pub data: runtime::Base64String,
     /// The `mimeType` property.
-    #[serde(rename = "mimeType")]
     pub mime_type: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -60,7 +58,8 @@ impl ImageContent {
     }
 }
 /// An open tagged union: unknown tags keep their payload.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ContentBlock {
     /// The `text` variant.
@@ -70,95 +69,15 @@ pub enum ContentBlock {
     /// A variant with nothing but its tag.
     Separator,
     /// Custom or future content block type.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
-}
-impl ::serde::Serialize for ContentBlock {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Text(p) => runtime::ser::tagged(s, K, "text", Some(p)),
-            Self::Image(p) => runtime::ser::tagged(s, K, "image", Some(p)),
-            Self::Separator => {
-                runtime::ser::tagged(s, K, "separator", Option::<&()>::None)
-            }
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for ContentBlock {
-    const NAME: &'static str = "ContentBlock";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "text" | "image" | "separator")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "text" => de::variant(payload, tag, Self::Text),
-            "image" => de::variant(payload, tag, Self::Image),
-            "separator" => {
-                de::skip(payload)?;
-                Ok(Self::Separator)
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["text", "image", "separator"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "ContentBlock", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("ContentBlock", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl ContentBlock {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Text(_) => Some("text"),
-            Self::Image(_) => Some("image"),
-            Self::Separator => Some("separator"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<TextContent> for ContentBlock {
-    /// The `text` arm.
-    fn from(value: TextContent) -> Self {
-        Self::Text(value)
-    }
-}
-impl From<ImageContent> for ContentBlock {
-    /// The `image` arm.
-    fn from(value: ImageContent) -> Self {
-        Self::Image(value)
-    }
 }
 /// `AuthMethodAgent` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AuthMethodAgent {
     /// The `methodId` property.
-    #[serde(rename = "methodId")]
     pub method_id: String,
     /// The `name` property.
     pub name: String,
@@ -178,82 +97,22 @@ impl AuthMethodAgent {
     }
 }
 /// An open union whose catch-all arm still requires fields.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type")]
 #[non_exhaustive]
 pub enum AuthMethod {
     /// The `agent` variant.
+    #[acp(rename = "agent")]
     Agent(AuthMethodAgent),
     /// A variant this version does not know, kept whole.
+    #[acp(
+        other,
+        required = "methodId",
+        required = "name",
+        check = "methodId: ::std::string::String",
+        check = "name: ::std::string::String"
+    )]
     Other(runtime::UnknownVariant),
-}
-impl ::serde::Serialize for AuthMethod {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Agent(p) => runtime::ser::tagged(s, K, "agent", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for AuthMethod {
-    const NAME: &'static str = "AuthMethod";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "agent")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "agent" => de::variant(payload, tag, Self::Agent),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["agent"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "AuthMethod", &["methodId", "name"])?;
-                de::check_catch_all_field::<
-                    String,
-                    E,
-                >(&object, "AuthMethod", "methodId")?;
-                de::check_catch_all_field::<String, E>(&object, "AuthMethod", "name")?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("AuthMethod", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AuthMethod {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl AuthMethod {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Agent(_) => Some("agent"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<AuthMethodAgent> for AuthMethod {
-    /// The `agent` arm.
-    fn from(value: AuthMethodAgent) -> Self {
-        Self::Agent(value)
-    }
 }
 /// `McpServerHttp` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -302,170 +161,26 @@ impl McpServerStdio {
     }
 }
 /// A closed (v1 style) union with an arm chosen when the tag is absent.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type")]
 #[non_exhaustive]
 pub enum McpServer {
     /// The `http` variant.
+    #[acp(rename = "http")]
     Http(McpServerHttp),
     /// A [`McpServerStdio`].
+    #[acp(untagged)]
     Stdio(McpServerStdio),
 }
-impl ::serde::Serialize for McpServer {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Http(p) => runtime::ser::tagged(s, K, "http", Some(p)),
-            Self::Stdio(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl de::Tagged for McpServer {
-    const NAME: &'static str = "McpServer";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "http")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "http" => de::variant(payload, tag, Self::Http),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["http"];
-        match de::tag(&object, "type") {
-            other => {
-                let missing = ::core::matches!(
-                    other, ::acp_bindings::runtime::de::Tag::Missing
-                );
-                let tag_error = if missing {
-                    String::new()
-                } else {
-                    de::unknown_tag::<
-                        ::serde_json::Error,
-                    >("McpServer", "type", other, KNOWN)
-                        .to_string()
-                };
-                let value = ::serde_json::Value::Object(object);
-                let mut errors = Vec::new();
-                if let Some(v) = de::try_arm(&value, &mut errors, "Stdio") {
-                    return Ok(Self::Stdio(v));
-                }
-                Err(de::no_open_arm("McpServer", &tag_error, missing, &errors))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("McpServer", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for McpServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl McpServer {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Http(_) => Some("http"),
-            Self::Stdio(_) => None,
-        }
-    }
-}
-impl From<McpServerHttp> for McpServer {
-    /// The `http` arm.
-    fn from(value: McpServerHttp) -> Self {
-        Self::Http(value)
-    }
-}
-impl From<McpServerStdio> for McpServer {
-    /// The `Stdio` arm.
-    fn from(value: McpServerStdio) -> Self {
-        Self::Stdio(value)
-    }
-}
 /// A closed union with a discriminator keyword and a unit arm.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "outcome", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Outcome {
     /// The `cancelled` variant.
     Cancelled,
     /// The `selected` variant.
     Selected(OutcomeSelected),
-}
-impl ::serde::Serialize for Outcome {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "outcome";
-        match self {
-            Self::Cancelled => {
-                runtime::ser::tagged(s, K, "cancelled", Option::<&()>::None)
-            }
-            Self::Selected(p) => runtime::ser::tagged(s, K, "selected", Some(p)),
-        }
-    }
-}
-impl de::Tagged for Outcome {
-    const NAME: &'static str = "Outcome";
-    const KEY: &'static str = "outcome";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "cancelled" | "selected")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "cancelled" => {
-                de::skip(payload)?;
-                Ok(Self::Cancelled)
-            }
-            "selected" => de::variant(payload, tag, Self::Selected),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["cancelled", "selected"];
-        Err(de::unknown_tag("Outcome", "outcome", de::tag(&object, "outcome"), KNOWN))
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Outcome {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl Outcome {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "outcome";
-    /// The `outcome` discriminator of this value.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Self::Cancelled => "cancelled",
-            Self::Selected(_) => "selected",
-        }
-    }
-}
-impl From<OutcomeSelected> for Outcome {
-    /// The `selected` arm.
-    fn from(value: OutcomeSelected) -> Self {
-        Self::Selected(value)
-    }
 }
 /// `OutcomeSelected` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]

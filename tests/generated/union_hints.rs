@@ -9,11 +9,9 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::de;
-#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 /// Untagged object arms written inline, with a catch-all whose `not` lists them inline too: copies without their annotations.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum EmbeddedResourceResource {
     /// Text contents of a resource.
@@ -21,64 +19,18 @@ pub enum EmbeddedResourceResource {
     /// Binary contents of a resource.
     BlobResourceContents(EmbeddedResourceResourceBlobResourceContents),
     /// Resource contents this version does not know, kept whole.
+    #[acp(other, required = "uri", check = "uri: ::std::string::String")]
     Other(runtime::UnknownVariant),
-}
-impl ::serde::Serialize for EmbeddedResourceResource {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::TextResourceContents(p) => ::serde::Serialize::serialize(p, s),
-            Self::BlobResourceContents(p) => ::serde::Serialize::serialize(p, s),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "TextResourceContents") {
-            return Ok(Self::TextResourceContents(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "BlobResourceContents") {
-            return Ok(Self::BlobResourceContents(v));
-        }
-        if let ::serde_json::Value::Object(object) = value {
-            de::check_catch_all::<
-                D::Error,
-            >(&object, "EmbeddedResourceResource", &["uri"])?;
-            de::check_catch_all_field::<
-                String,
-                D::Error,
-            >(&object, "EmbeddedResourceResource", "uri")?;
-            return Ok(Self::Other(runtime::UnknownVariant::__new(object)));
-        }
-        Err(de::no_arm("EmbeddedResourceResource", &errors))
-    }
-}
-impl From<EmbeddedResourceResourceTextResourceContents> for EmbeddedResourceResource {
-    /// The `TextResourceContents` arm.
-    fn from(value: EmbeddedResourceResourceTextResourceContents) -> Self {
-        Self::TextResourceContents(value)
-    }
-}
-impl From<EmbeddedResourceResourceBlobResourceContents> for EmbeddedResourceResource {
-    /// The `BlobResourceContents` arm.
-    fn from(value: EmbeddedResourceResourceBlobResourceContents) -> Self {
-        Self::BlobResourceContents(value)
-    }
 }
 /// Text contents of a resource.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EmbeddedResourceResourceTextResourceContents {
     /// The resource's URI.
     pub uri: String,
     /// The `mimeType` property.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub mime_type: runtime::Nullable<String>,
     /// The text.
     pub text: String,
@@ -106,16 +58,13 @@ impl EmbeddedResourceResourceTextResourceContents {
 }
 /// Binary contents of a resource.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EmbeddedResourceResourceBlobResourceContents {
     /// The resource's URI.
     pub uri: String,
     /// The `mimeType` property.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub mime_type: runtime::Nullable<String>,
     /// The `blob` property.
     pub blob: runtime::Base64String,
@@ -165,7 +114,7 @@ impl ResourceLink {
     }
 }
 /// A `$ref` arm guarded by an `allOf` wrapper, and an inline string arm guarded by its copy.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ResourceRef {
     /// A [`ResourceLink`].
@@ -173,51 +122,8 @@ pub enum ResourceRef {
     /// A bare URI.
     Uri(String),
     /// A variant this version does not know, kept whole.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
-}
-impl ::serde::Serialize for ResourceRef {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Link(p) => ::serde::Serialize::serialize(p, s),
-            Self::Uri(p) => ::serde::Serialize::serialize(p, s),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceRef {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Link") {
-            return Ok(Self::Link(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Uri") {
-            return Ok(Self::Uri(v));
-        }
-        if let ::serde_json::Value::Object(object) = value {
-            de::check_catch_all::<D::Error>(&object, "ResourceRef", &[])?;
-            return Ok(Self::Other(runtime::UnknownVariant::__new(object)));
-        }
-        Err(de::no_arm("ResourceRef", &errors))
-    }
-}
-impl From<ResourceLink> for ResourceRef {
-    /// The `Link` arm.
-    fn from(value: ResourceLink) -> Self {
-        Self::Link(value)
-    }
-}
-impl From<String> for ResourceRef {
-    /// The `Uri` arm.
-    fn from(value: String) -> Self {
-        Self::Uri(value)
-    }
-}
-impl From<&str> for ResourceRef {
-    /// The `Uri` arm.
-    fn from(value: &str) -> Self {
-        Self::Uri(ToOwned::to_owned(value))
-    }
 }
 /// `McpServerStdio` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -273,46 +179,13 @@ impl McpServerSse {
     }
 }
 /// A `discriminator` naming `type`, which no arm fixes with a `const`: a hint, ignored with a warning; the arms tell the servers apart.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum McpServer {
     /// A [`McpServerStdio`].
     Stdio(McpServerStdio),
     /// A [`McpServerSse`].
     Sse(McpServerSse),
-}
-impl ::serde::Serialize for McpServer {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Stdio(p) => ::serde::Serialize::serialize(p, s),
-            Self::Sse(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for McpServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Stdio") {
-            return Ok(Self::Stdio(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Sse") {
-            return Ok(Self::Sse(v));
-        }
-        Err(de::no_arm("McpServer", &errors))
-    }
-}
-impl From<McpServerStdio> for McpServer {
-    /// The `Stdio` arm.
-    fn from(value: McpServerStdio) -> Self {
-        Self::Stdio(value)
-    }
-}
-impl From<McpServerSse> for McpServer {
-    /// The `Sse` arm.
-    fn from(value: McpServerSse) -> Self {
-        Self::Sse(value)
-    }
 }
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[

@@ -9,11 +9,9 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::de;
-#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 /// Null, a number or a string (v1).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum RequestId {
     /// The `Null` arm.
@@ -22,55 +20,6 @@ pub enum RequestId {
     Number(i64),
     /// The `Str` arm.
     Str(String),
-}
-impl ::serde::Serialize for RequestId {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Null(p) => ::serde::Serialize::serialize(p, s),
-            Self::Number(p) => ::serde::Serialize::serialize(p, s),
-            Self::Str(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Null") {
-            return Ok(Self::Null(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
-            return Ok(Self::Number(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
-            return Ok(Self::Str(v));
-        }
-        Err(de::no_arm("RequestId", &errors))
-    }
-}
-impl From<runtime::ExplicitNull> for RequestId {
-    /// The `Null` arm.
-    fn from(value: runtime::ExplicitNull) -> Self {
-        Self::Null(value)
-    }
-}
-impl From<i64> for RequestId {
-    /// The `Number` arm.
-    fn from(value: i64) -> Self {
-        Self::Number(value)
-    }
-}
-impl From<String> for RequestId {
-    /// The `Str` arm.
-    fn from(value: String) -> Self {
-        Self::Str(value)
-    }
-}
-impl From<&str> for RequestId {
-    /// The `Str` arm.
-    fn from(value: &str) -> Self {
-        Self::Str(ToOwned::to_owned(value))
-    }
 }
 /// `TextResourceContents` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -119,7 +68,7 @@ impl BlobResourceContents {
     }
 }
 /// Untagged arms referencing definitions.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum EmbeddedResourceResource {
     /// A [`TextResourceContents`].
@@ -127,41 +76,8 @@ pub enum EmbeddedResourceResource {
     /// A [`BlobResourceContents`].
     BlobResourceContents(BlobResourceContents),
 }
-impl ::serde::Serialize for EmbeddedResourceResource {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::TextResourceContents(p) => ::serde::Serialize::serialize(p, s),
-            Self::BlobResourceContents(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "TextResourceContents") {
-            return Ok(Self::TextResourceContents(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "BlobResourceContents") {
-            return Ok(Self::BlobResourceContents(v));
-        }
-        Err(de::no_arm("EmbeddedResourceResource", &errors))
-    }
-}
-impl From<TextResourceContents> for EmbeddedResourceResource {
-    /// The `TextResourceContents` arm.
-    fn from(value: TextResourceContents) -> Self {
-        Self::TextResourceContents(value)
-    }
-}
-impl From<BlobResourceContents> for EmbeddedResourceResource {
-    /// The `BlobResourceContents` arm.
-    fn from(value: BlobResourceContents) -> Self {
-        Self::BlobResourceContents(value)
-    }
-}
 /// Untagged primitive arms and an any-JSON last arm.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ContentValue {
     /// The `String` arm.
@@ -176,85 +92,6 @@ pub enum ContentValue {
     StringArray(Vec<String>),
     /// The `Other` arm.
     Other(::serde_json::Value),
-}
-impl ::serde::Serialize for ContentValue {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::String(p) => ::serde::Serialize::serialize(p, s),
-            Self::Integer(p) => ::serde::Serialize::serialize(p, s),
-            Self::Number(p) => ::serde::Serialize::serialize(p, s),
-            Self::Boolean(p) => ::serde::Serialize::serialize(p, s),
-            Self::StringArray(p) => ::serde::Serialize::serialize(p, s),
-            Self::Other(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ContentValue {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "String") {
-            return Ok(Self::String(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Integer") {
-            return Ok(Self::Integer(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
-            return Ok(Self::Number(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Boolean") {
-            return Ok(Self::Boolean(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "StringArray") {
-            return Ok(Self::StringArray(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Other") {
-            return Ok(Self::Other(v));
-        }
-        Err(de::no_arm("ContentValue", &errors))
-    }
-}
-impl From<String> for ContentValue {
-    /// The `String` arm.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl From<&str> for ContentValue {
-    /// The `String` arm.
-    fn from(value: &str) -> Self {
-        Self::String(ToOwned::to_owned(value))
-    }
-}
-impl From<i64> for ContentValue {
-    /// The `Integer` arm.
-    fn from(value: i64) -> Self {
-        Self::Integer(value)
-    }
-}
-impl From<runtime::Number> for ContentValue {
-    /// The `Number` arm.
-    fn from(value: runtime::Number) -> Self {
-        Self::Number(value)
-    }
-}
-impl From<bool> for ContentValue {
-    /// The `Boolean` arm.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
-}
-impl From<Vec<String>> for ContentValue {
-    /// The `StringArray` arm.
-    fn from(value: Vec<String>) -> Self {
-        Self::StringArray(value)
-    }
-}
-impl From<::serde_json::Value> for ContentValue {
-    /// The `Other` arm.
-    fn from(value: ::serde_json::Value) -> Self {
-        Self::Other(value)
-    }
 }
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[

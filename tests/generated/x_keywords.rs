@@ -9,109 +9,19 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::de;
-#[allow(unused_imports)]
 use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
-#[allow(unused_imports)]
-use ::core::fmt;
 /// `Kind` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
 #[non_exhaustive]
 pub enum Kind {
     /// `"read"`.
+    #[acp(rename = "read")]
     Read,
     /// A value this version does not know, kept as received.
+    #[acp(other)]
     Other(runtime::UnknownString),
-}
-impl Kind {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["read"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Read => "read",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "read" => Self::Read,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for Kind {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for Kind {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Kind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = Kind;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Kind string")
-            }
-            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Kind, E> {
-                Ok(
-                    match v {
-                        "read" => Kind::Read,
-                        _ => Kind::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(self, v: String) -> Result<Kind, E> {
-                Ok(
-                    match v.as_str() {
-                        "read" => Kind::Read,
-                        _ => Kind::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for Kind {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for Kind {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
 }
 /// `Location` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -135,6 +45,7 @@ impl Location {
 }
 /// Every x-deserialize keyword and both spellings of nullability.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Update {
     /// The `id` property.
@@ -155,7 +66,7 @@ pub struct Update {
     #[acp(read = read::LenientItems)]
     pub entries: Vec<Location>,
     /// The `strictItems` property.
-    #[serde(rename = "strictItems", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::Items)]
     pub strict_items: Option<Vec<Location>>,
     /// The `args` property.
@@ -165,11 +76,11 @@ pub struct Update {
     #[acp(read = read::NullAsDefault)]
     pub env: Vec<String>,
     /// The `rawInput` property.
-    #[serde(rename = "rawInput", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::Any)]
     pub raw_input: Option<::serde_json::Value>,
     /// Schema default when omitted: `false` (never written back).
-    #[serde(rename = "loadSession", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load_session: Option<bool>,
     /// The `_meta` property.
     #[serde(

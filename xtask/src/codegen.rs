@@ -227,13 +227,13 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     let plan = Plan::version(&stable, &unstable);
     let choices = crate::plan::VersionChoices::of(version, &plan, stable.defs.is_empty());
     check_rpc_names(&plan, &[&stable, &unstable], choices.reducer)?;
-    let (mut items, registry, schemas) = emit_version(&plan);
+    let (mut items, registry, schemas, schema_impls) = emit_version(&plan);
     if !schemas.is_empty() {
         // A fragment of a shape only one build has is unused in the other; a
         // version only the unstable schema has is behind `unstable` whole.
         let gate = if choices.unstable_only { Gate::Unstable.cfg() } else { quote!() };
         items.push(quote! {
-            /// The `schemars` fragments of this module's types, out of line.
+            /// `schemars::JsonSchema` for this module's types, out of line.
             #gate
             #[cfg(feature = "schemars")]
             #[allow(dead_code)]
@@ -274,10 +274,18 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
         let consts = schemas.iter().map(|(name, json)| {
             let (name, json) =
                 (proc_macro2::Ident::new(name, proc_macro2::Span::call_site()), proc_macro2::Literal::string(json));
-            quote! { pub(super) const #name: &str = #json; }
+            quote! { const #name: &str = #json; }
         });
-        let doc = format!(" The JSON Schema fragment of each ACP {version} type, as `schemars::JsonSchema` embeds it.");
-        let text = render(&names, &doc, consts.collect(), &format!("{version}/schemas.rs"))?;
+        let mut out = vec![quote!(
+            use super::*;
+        )];
+        out.extend(schema_impls);
+        out.push(crate::emit::schema_refs(&plan.gated()));
+        out.extend(consts);
+        let doc = format!(
+            " `schemars::JsonSchema` for each ACP {version} type: the type's JSON Schema fragment, embedded, its `$ref`s resolved by `schema_ref`."
+        );
+        let text = render(&names, &doc, out, &format!("{version}/schemas.rs"))?;
         g.files.push((layout.out_dir.join(version).join("schemas.rs"), text));
     }
     g.stats.push(Stat {
@@ -361,13 +369,17 @@ pub fn fixture_files(dir: &Path) -> Result<Vec<PathBuf>> {
 /// Also returns the version's `reencode` registry, which lives in `acp-tools`
 /// (instantiating a decoder for every type costs the bindings' users compile time).
 pub fn merge(stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStream) {
-    let (items, registry, _) = emit_version(&Plan::version(stable, unstable));
+    let (items, registry, _, _) = emit_version(&Plan::version(stable, unstable));
     (items, registry)
 }
 
 /// [`merge`] for a plan already made from `stable` and `unstable`.
 /// Returns the items, the registry and the `schemars` fragments by constant.
-fn emit_version(plan: &Plan<'_>) -> (Vec<TokenStream>, TokenStream, BTreeMap<String, String>) {
+/// A version's items, its `reencode` registry, and its `schemas.rs`: the
+/// fragments by constant name and the impls naming them.
+type Emitted = (Vec<TokenStream>, TokenStream, BTreeMap<String, String>, Vec<TokenStream>);
+
+fn emit_version(plan: &Plan<'_>) -> Emitted {
     let stable_emitter = Emitter::new(CRATE_RUNTIME, plan.stable.clone()).with_schemars();
     let unstable_emitter = Emitter::new(CRATE_RUNTIME, plan.unstable.clone()).with_schemars();
     let mut items = Vec::new();
@@ -381,11 +393,12 @@ fn emit_version(plan: &Plan<'_>) -> (Vec<TokenStream>, TokenStream, BTreeMap<Str
     }
     let registry = plan.gated();
     items.push(type_names(&registry));
-    items.push(crate::emit::schema_refs(&registry));
     items.push(crate::rpc::module(&registry, &plan.payloads(), CRATE_RUNTIME));
     let mut schemas = stable_emitter.schemas();
     schemas.extend(unstable_emitter.schemas());
-    (items, reencode_fn(&registry), schemas)
+    let mut impls = stable_emitter.schema_impls();
+    impls.extend(unstable_emitter.schema_impls());
+    (items, reencode_fn(&registry), schemas, impls)
 }
 
 /// `PROTOCOL_VERSION`: the protocol version a module's types speak, typed

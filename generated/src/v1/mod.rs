@@ -59,7 +59,7 @@ impl AgentRequest {
 /// to use this directly.
 ///
 /// This enum encompasses all method calls from agent to client.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum AgentRequestParams {
     /// Writes content to a text file in the client's file system.
@@ -159,148 +159,6 @@ pub enum AgentRequestParams {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ExtMethodRequest(ExtRequest),
 }
-impl ::serde::Serialize for AgentRequestParams {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::WriteTextFileRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::ReadTextFileRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::RequestPermissionRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::CreateTerminalRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::TerminalOutputRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::ReleaseTerminalRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::WaitForTerminalExitRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::KillTerminalRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::CreateElicitationRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::MessageMcpRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::ExtMethodRequest(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "WriteTextFileRequest") {
-            return Ok(Self::WriteTextFileRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ReadTextFileRequest") {
-            return Ok(Self::ReadTextFileRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "RequestPermissionRequest") {
-            return Ok(Self::RequestPermissionRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "CreateTerminalRequest") {
-            return Ok(Self::CreateTerminalRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "TerminalOutputRequest") {
-            return Ok(Self::TerminalOutputRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ReleaseTerminalRequest") {
-            return Ok(Self::ReleaseTerminalRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "WaitForTerminalExitRequest") {
-            return Ok(Self::WaitForTerminalExitRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "KillTerminalRequest") {
-            return Ok(Self::KillTerminalRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "CreateElicitationRequest") {
-            return Ok(Self::CreateElicitationRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "MessageMcpRequest") {
-            return Ok(Self::MessageMcpRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodRequest") {
-            return Ok(Self::ExtMethodRequest(v));
-        }
-        Err(de::no_arm("AgentRequestParams", &errors))
-    }
-}
-impl From<WriteTextFileRequest> for AgentRequestParams {
-    /// The `WriteTextFileRequest` arm.
-    fn from(value: WriteTextFileRequest) -> Self {
-        Self::WriteTextFileRequest(value)
-    }
-}
-impl From<ReadTextFileRequest> for AgentRequestParams {
-    /// The `ReadTextFileRequest` arm.
-    fn from(value: ReadTextFileRequest) -> Self {
-        Self::ReadTextFileRequest(value)
-    }
-}
-impl From<RequestPermissionRequest> for AgentRequestParams {
-    /// The `RequestPermissionRequest` arm.
-    fn from(value: RequestPermissionRequest) -> Self {
-        Self::RequestPermissionRequest(value)
-    }
-}
-impl From<CreateTerminalRequest> for AgentRequestParams {
-    /// The `CreateTerminalRequest` arm.
-    fn from(value: CreateTerminalRequest) -> Self {
-        Self::CreateTerminalRequest(value)
-    }
-}
-impl From<TerminalOutputRequest> for AgentRequestParams {
-    /// The `TerminalOutputRequest` arm.
-    fn from(value: TerminalOutputRequest) -> Self {
-        Self::TerminalOutputRequest(value)
-    }
-}
-impl From<ReleaseTerminalRequest> for AgentRequestParams {
-    /// The `ReleaseTerminalRequest` arm.
-    fn from(value: ReleaseTerminalRequest) -> Self {
-        Self::ReleaseTerminalRequest(value)
-    }
-}
-impl From<WaitForTerminalExitRequest> for AgentRequestParams {
-    /// The `WaitForTerminalExitRequest` arm.
-    fn from(value: WaitForTerminalExitRequest) -> Self {
-        Self::WaitForTerminalExitRequest(value)
-    }
-}
-impl From<KillTerminalRequest> for AgentRequestParams {
-    /// The `KillTerminalRequest` arm.
-    fn from(value: KillTerminalRequest) -> Self {
-        Self::KillTerminalRequest(value)
-    }
-}
-impl From<CreateElicitationRequest> for AgentRequestParams {
-    /// The `CreateElicitationRequest` arm.
-    fn from(value: CreateElicitationRequest) -> Self {
-        Self::CreateElicitationRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpRequest> for AgentRequestParams {
-    /// The `MessageMcpRequest` arm.
-    fn from(value: MessageMcpRequest) -> Self {
-        Self::MessageMcpRequest(value)
-    }
-}
-impl From<ExtRequest> for AgentRequestParams {
-    /// The `ExtMethodRequest` arm.
-    fn from(value: ExtRequest) -> Self {
-        Self::ExtMethodRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_FD4962CB);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_32EC4ACA);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_C12B4D00
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_942A0187
-);
 /// JSON RPC Request Id
 ///
 /// An identifier established by the Client that MUST contain a String, Number, or NULL value if included. If it is not included it is assumed to be a notification. The value SHOULD normally not be Null \[1\] and Numbers SHOULD NOT contain fractional parts \[2\]
@@ -310,7 +168,7 @@ runtime::schema::embedded_schema!(
 /// \[1\] The use of Null as a value for the id member in a Request object is discouraged, because this specification uses a value of Null for Responses with an unknown id. Also, because JSON-RPC 1.0 uses an id value of Null for Notifications this could cause confusion in handling.
 ///
 /// \[2\] Fractional parts may be problematic, since many decimal fractions cannot be represented exactly as binary fractions.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum RequestId {
     /// The JSON-RPC `null` request id.
@@ -320,65 +178,14 @@ pub enum RequestId {
     /// A string JSON-RPC request id.
     Str(String),
 }
-impl ::serde::Serialize for RequestId {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Null(p) => ::serde::Serialize::serialize(p, s),
-            Self::Number(p) => ::serde::Serialize::serialize(p, s),
-            Self::Str(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Null") {
-            return Ok(Self::Null(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
-            return Ok(Self::Number(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
-            return Ok(Self::Str(v));
-        }
-        Err(de::no_arm("RequestId", &errors))
-    }
-}
-impl From<runtime::ExplicitNull> for RequestId {
-    /// The `Null` arm.
-    fn from(value: runtime::ExplicitNull) -> Self {
-        Self::Null(value)
-    }
-}
-impl From<i64> for RequestId {
-    /// The `Number` arm.
-    fn from(value: i64) -> Self {
-        Self::Number(value)
-    }
-}
-impl From<String> for RequestId {
-    /// The `Str` arm.
-    fn from(value: String) -> Self {
-        Self::Str(value)
-    }
-}
-impl From<&str> for RequestId {
-    /// The `Str` arm.
-    fn from(value: &str) -> Self {
-        Self::Str(ToOwned::to_owned(value))
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(RequestId, schemas::REQUEST_ID_7E9C84F9);
 /// Request to write content to a text file.
 ///
 /// Only available if the client supports the `fs.writeTextFile` capability.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct WriteTextFileRequest {
     /// The session ID for this request.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// Absolute path to the file to write.
     pub path: String,
@@ -429,10 +236,6 @@ impl WriteTextFileRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    WriteTextFileRequest, schemas::WRITE_TEXT_FILE_REQUEST_571D9A33
-);
 /// A unique identifier for a conversation session between a client and agent.
 ///
 /// Each session has its own context, conversation history, and state, so one
@@ -498,16 +301,14 @@ impl<'de> fast::FromJson<'de> for SessionId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionId, schemas::SESSION_ID_2AEE73E8);
 /// Request to read content from a text file.
 ///
 /// Only available if the client supports the `fs.readTextFile` capability.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ReadTextFileRequest {
     /// The session ID for this request.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// Absolute path to the file to read.
     pub path: String,
@@ -571,23 +372,18 @@ impl ReadTextFileRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ReadTextFileRequest, schemas::READ_TEXT_FILE_REQUEST_B0EC17E8
-);
 /// Request for user permission to execute a tool call.
 ///
 /// Sent when the agent needs authorization before performing a sensitive operation.
 ///
 /// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct RequestPermissionRequest {
     /// The session ID for this request.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// Details about the tool call requiring permission.
-    #[serde(rename = "toolCall")]
     pub tool_call: ToolCallUpdate,
     /// Available permission options for the user to choose from.
     pub options: Vec<PermissionOption>,
@@ -636,10 +432,6 @@ impl RequestPermissionRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    RequestPermissionRequest, schemas::REQUEST_PERMISSION_REQUEST_A5686F76
-);
 /// An update to an existing tool call.
 ///
 /// Used to report progress and results as tools execute. All fields except
@@ -647,11 +439,11 @@ runtime::schema::embedded_schema!(
 ///
 /// See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallUpdate {
     /// The ID of the tool call being updated.
-    #[serde(rename = "toolCallId")]
     pub tool_call_id: ToolCallId,
     /// Update the tool kind.
     #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
@@ -681,11 +473,11 @@ pub struct ToolCallUpdate {
     #[acp(read = read::LenientItems)]
     pub locations: runtime::Nullable<Vec<ToolCallLocation>>,
     /// Update the raw input.
-    #[serde(rename = "rawInput", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::Any)]
     pub raw_input: Option<::serde_json::Value>,
     /// Update the raw output.
-    #[serde(rename = "rawOutput", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::Any)]
     pub raw_output: Option<::serde_json::Value>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -777,8 +569,6 @@ impl ToolCallUpdate {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallUpdate, schemas::TOOL_CALL_UPDATE_87155C04);
 /// Unique identifier for a tool call within a session.
 #[derive(
     Debug,
@@ -839,15 +629,14 @@ impl<'de> fast::FromJson<'de> for ToolCallId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallId, schemas::TOOL_CALL_ID_8FCE2FF6);
 /// Categories of tools that can be invoked.
 ///
 /// Tool kinds help clients choose appropriate icons and optimize how they
 /// display tool execution progress.
 ///
 /// See protocol docs: [Creating](https://agentclientprotocol.com/protocol/v1/tool-calls#creating)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ToolKind {
     /// Reading files or data.
@@ -871,115 +660,13 @@ pub enum ToolKind {
     /// Other tool types (default).
     Other,
 }
-impl ToolKind {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "read",
-        "edit",
-        "delete",
-        "move",
-        "search",
-        "execute",
-        "think",
-        "fetch",
-        "switch_mode",
-        "other",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Read => "read",
-            Self::Edit => "edit",
-            Self::Delete => "delete",
-            Self::Move => "move",
-            Self::Search => "search",
-            Self::Execute => "execute",
-            Self::Think => "think",
-            Self::Fetch => "fetch",
-            Self::SwitchMode => "switch_mode",
-            Self::Other => "other",
-        }
-    }
-}
-impl fmt::Display for ToolKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for ToolKind {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "read" => Self::Read,
-                "edit" => Self::Edit,
-                "delete" => Self::Delete,
-                "move" => Self::Move,
-                "search" => Self::Search,
-                "execute" => Self::Execute,
-                "think" => Self::Think,
-                "fetch" => Self::Fetch,
-                "switch_mode" => Self::SwitchMode,
-                "other" => Self::Other,
-                _ => return Err(runtime::ParseEnumError::new("ToolKind", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for ToolKind {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = ToolKind;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ToolKind string")
-            }
-            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<ToolKind, E> {
-                match v {
-                    "read" => Ok(ToolKind::Read),
-                    "edit" => Ok(ToolKind::Edit),
-                    "delete" => Ok(ToolKind::Delete),
-                    "move" => Ok(ToolKind::Move),
-                    "search" => Ok(ToolKind::Search),
-                    "execute" => Ok(ToolKind::Execute),
-                    "think" => Ok(ToolKind::Think),
-                    "fetch" => Ok(ToolKind::Fetch),
-                    "switch_mode" => Ok(ToolKind::SwitchMode),
-                    "other" => Ok(ToolKind::Other),
-                    _ => Err(E::unknown_variant(v, ToolKind::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for ToolKind {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolKind {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolKind, schemas::TOOL_KIND_8D1EEEE1);
 /// Execution status of a tool call.
 ///
 /// Tool calls progress through different statuses during their lifecycle.
 ///
 /// See protocol docs: [Status](https://agentclientprotocol.com/protocol/v1/tool-calls#status)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ToolCallStatus {
     /// The tool call hasn't started running yet because the input is either
@@ -992,95 +679,14 @@ pub enum ToolCallStatus {
     /// The tool call failed with an error.
     Failed,
 }
-impl ToolCallStatus {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "pending",
-        "in_progress",
-        "completed",
-        "failed",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Pending => "pending",
-            Self::InProgress => "in_progress",
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-        }
-    }
-}
-impl fmt::Display for ToolCallStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for ToolCallStatus {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "pending" => Self::Pending,
-                "in_progress" => Self::InProgress,
-                "completed" => Self::Completed,
-                "failed" => Self::Failed,
-                _ => return Err(runtime::ParseEnumError::new("ToolCallStatus", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for ToolCallStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolCallStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = ToolCallStatus;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ToolCallStatus string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<ToolCallStatus, E> {
-                match v {
-                    "pending" => Ok(ToolCallStatus::Pending),
-                    "in_progress" => Ok(ToolCallStatus::InProgress),
-                    "completed" => Ok(ToolCallStatus::Completed),
-                    "failed" => Ok(ToolCallStatus::Failed),
-                    _ => Err(E::unknown_variant(v, ToolCallStatus::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for ToolCallStatus {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolCallStatus {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallStatus, schemas::TOOL_CALL_STATUS_2D05DFD8);
 /// Content produced by a tool call.
 ///
 /// Tool calls can produce different types of content including
 /// standard content blocks (text, images) or file diffs.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ToolCallContent {
     /// Standard content block (text, images, resources).
@@ -1094,111 +700,6 @@ pub enum ToolCallContent {
     /// See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)
     Terminal(Terminal),
 }
-impl ::serde::Serialize for ToolCallContent {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Content(p) => runtime::ser::tagged(s, K, "content", Some(p)),
-            Self::Diff(p) => runtime::ser::tagged(s, K, "diff", Some(p)),
-            Self::Terminal(p) => runtime::ser::tagged(s, K, "terminal", Some(p)),
-        }
-    }
-}
-impl de::Tagged for ToolCallContent {
-    const NAME: &'static str = "ToolCallContent";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "content" | "diff" | "terminal")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "content" => de::variant(payload, tag, Self::Content),
-            "diff" => de::variant(payload, tag, Self::Diff),
-            "terminal" => de::variant(payload, tag, Self::Terminal),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["content", "diff", "terminal"];
-        Err(de::unknown_tag("ToolCallContent", "type", de::tag(&object, "type"), KNOWN))
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl ToolCallContent {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Self::Content(_) => "content",
-            Self::Diff(_) => "diff",
-            Self::Terminal(_) => "terminal",
-        }
-    }
-}
-impl From<Content> for ToolCallContent {
-    /// The `content` arm.
-    fn from(value: Content) -> Self {
-        Self::Content(value)
-    }
-}
-impl From<Diff> for ToolCallContent {
-    /// The `diff` arm.
-    fn from(value: Diff) -> Self {
-        Self::Diff(value)
-    }
-}
-impl From<Terminal> for ToolCallContent {
-    /// The `terminal` arm.
-    fn from(value: Terminal) -> Self {
-        Self::Terminal(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolCallContent {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "type" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "type",
-            |r, more| match &*tag {
-                "content" => {
-                    <Content as fast::FromJson<'de>>::rest(r, more).map(Self::Content)
-                }
-                "diff" => <Diff as fast::FromJson<'de>>::rest(r, more).map(Self::Diff),
-                "terminal" => {
-                    <Terminal as fast::FromJson<'de>>::rest(r, more).map(Self::Terminal)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallContent, schemas::TOOL_CALL_CONTENT_CDC7762F);
 /// Content blocks represent displayable information in the Agent Client Protocol.
 ///
 /// Content blocks appear in:
@@ -1210,7 +711,8 @@ runtime::schema::embedded_schema!(ToolCallContent, schemas::TOOL_CALL_CONTENT_CD
 /// forward content from MCP tool outputs without transformation.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/content)
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ContentBlock {
     /// Text content. May be plain text or formatted with Markdown.
@@ -1237,139 +739,6 @@ pub enum ContentBlock {
     /// Requires the `embeddedContext` prompt capability when included in prompts.
     Resource(Box<EmbeddedResource>),
 }
-impl ::serde::Serialize for ContentBlock {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Text(p) => runtime::ser::tagged(s, K, "text", Some(p)),
-            Self::Image(p) => runtime::ser::tagged(s, K, "image", Some(p)),
-            Self::Audio(p) => runtime::ser::tagged(s, K, "audio", Some(p)),
-            Self::ResourceLink(p) => runtime::ser::tagged(s, K, "resource_link", Some(p)),
-            Self::Resource(p) => runtime::ser::tagged(s, K, "resource", Some(p)),
-        }
-    }
-}
-impl de::Tagged for ContentBlock {
-    const NAME: &'static str = "ContentBlock";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "text" | "image" | "audio" | "resource_link" | "resource")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "text" => de::variant(payload, tag, Self::Text),
-            "image" => de::variant(payload, tag, Self::Image),
-            "audio" => de::variant(payload, tag, Self::Audio),
-            "resource_link" => de::variant(payload, tag, Self::ResourceLink),
-            "resource" => de::variant(payload, tag, Self::Resource),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["text", "image", "audio", "resource_link", "resource"];
-        Err(de::unknown_tag("ContentBlock", "type", de::tag(&object, "type"), KNOWN))
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl ContentBlock {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Self::Text(_) => "text",
-            Self::Image(_) => "image",
-            Self::Audio(_) => "audio",
-            Self::ResourceLink(_) => "resource_link",
-            Self::Resource(_) => "resource",
-        }
-    }
-}
-impl From<TextContent> for ContentBlock {
-    /// The `text` arm.
-    fn from(value: TextContent) -> Self {
-        Self::Text(value)
-    }
-}
-impl From<ImageContent> for ContentBlock {
-    /// The `image` arm.
-    fn from(value: ImageContent) -> Self {
-        Self::Image(value)
-    }
-}
-impl From<AudioContent> for ContentBlock {
-    /// The `audio` arm.
-    fn from(value: AudioContent) -> Self {
-        Self::Audio(value)
-    }
-}
-impl From<ResourceLink> for ContentBlock {
-    /// The `resource_link` arm.
-    fn from(value: ResourceLink) -> Self {
-        Self::ResourceLink(Box::new(value))
-    }
-}
-impl From<EmbeddedResource> for ContentBlock {
-    /// The `resource` arm.
-    fn from(value: EmbeddedResource) -> Self {
-        Self::Resource(Box::new(value))
-    }
-}
-impl<'de> fast::FromJson<'de> for ContentBlock {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "type" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "type",
-            |r, more| match &*tag {
-                "text" => {
-                    <TextContent as fast::FromJson<'de>>::rest(r, more).map(Self::Text)
-                }
-                "image" => {
-                    <ImageContent as fast::FromJson<'de>>::rest(r, more).map(Self::Image)
-                }
-                "audio" => {
-                    <AudioContent as fast::FromJson<'de>>::rest(r, more).map(Self::Audio)
-                }
-                "resource_link" => {
-                    <Box<ResourceLink> as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::ResourceLink)
-                }
-                "resource" => {
-                    <Box<EmbeddedResource> as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Resource)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ContentBlock, schemas::CONTENT_BLOCK_6867DD36);
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(
     Debug,
@@ -1379,6 +748,7 @@ runtime::schema::embedded_schema!(ContentBlock, schemas::CONTENT_BLOCK_6867DD36)
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Annotations {
@@ -1387,11 +757,7 @@ pub struct Annotations {
     #[acp(read = read::LenientItems)]
     pub audience: runtime::Nullable<Vec<Role>>,
     /// Timestamp indicating when the underlying resource was last modified.
-    #[serde(
-        rename = "lastModified",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub last_modified: runtime::Nullable<String>,
     /// Relative importance of this content when clients choose what to surface.
@@ -1451,10 +817,9 @@ impl Annotations {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Annotations, schemas::ANNOTATIONS_BD57ACB0);
 /// The sender or recipient of messages and data in a conversation.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum Role {
     /// The assistant side of a conversation.
@@ -1462,74 +827,6 @@ pub enum Role {
     /// The user side of a conversation.
     User,
 }
-impl Role {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["assistant", "user"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Assistant => "assistant",
-            Self::User => "user",
-        }
-    }
-}
-impl fmt::Display for Role {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for Role {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "assistant" => Self::Assistant,
-                "user" => Self::User,
-                _ => return Err(runtime::ParseEnumError::new("Role", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for Role {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Role {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = Role;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Role string")
-            }
-            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Role, E> {
-                match v {
-                    "assistant" => Ok(Role::Assistant),
-                    "user" => Ok(Role::User),
-                    _ => Err(E::unknown_variant(v, Role::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for Role {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
-impl<'de> fast::FromJson<'de> for Role {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Role, schemas::ROLE_BAE32D8D);
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1581,10 +878,9 @@ impl TextContent {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(TextContent, schemas::TEXT_CONTENT_9E884F82);
 /// An image provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ImageContent {
@@ -1595,7 +891,6 @@ pub struct ImageContent {
     /// Base64-encoded media payload.
     pub data: String,
     /// MIME type describing the encoded media payload.
-    #[serde(rename = "mimeType")]
     pub mime_type: String,
     /// URI associated with this resource or media payload.
     #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
@@ -1649,10 +944,9 @@ impl ImageContent {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ImageContent, schemas::IMAGE_CONTENT_CE58C10E);
 /// Audio provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct AudioContent {
@@ -1663,7 +957,6 @@ pub struct AudioContent {
     /// Base64-encoded media payload.
     pub data: String,
     /// MIME type describing the encoded media payload.
-    #[serde(rename = "mimeType")]
     pub mime_type: String,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1706,10 +999,9 @@ impl AudioContent {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AudioContent, schemas::AUDIO_CONTENT_1570DCEE);
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ResourceLink {
@@ -1722,11 +1014,7 @@ pub struct ResourceLink {
     #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// MIME type describing the encoded media payload.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub mime_type: runtime::Nullable<String>,
     /// Human-readable name shown for this protocol object.
@@ -1810,10 +1098,9 @@ impl ResourceLink {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ResourceLink, schemas::RESOURCE_LINK_365410B6);
 /// Resource content that can be embedded in a message.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(direct)]
 #[non_exhaustive]
 pub enum EmbeddedResourceResource {
     /// Text resource contents embedded directly in the message.
@@ -1821,55 +1108,14 @@ pub enum EmbeddedResourceResource {
     /// Binary resource contents embedded directly in the message.
     BlobResourceContents(BlobResourceContents),
 }
-impl ::serde::Serialize for EmbeddedResourceResource {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::TextResourceContents(p) => ::serde::Serialize::serialize(p, s),
-            Self::BlobResourceContents(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "TextResourceContents") {
-            return Ok(Self::TextResourceContents(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "BlobResourceContents") {
-            return Ok(Self::BlobResourceContents(v));
-        }
-        Err(de::no_arm("EmbeddedResourceResource", &errors))
-    }
-}
-impl From<TextResourceContents> for EmbeddedResourceResource {
-    /// The `TextResourceContents` arm.
-    fn from(value: TextResourceContents) -> Self {
-        Self::TextResourceContents(value)
-    }
-}
-impl From<BlobResourceContents> for EmbeddedResourceResource {
-    /// The `BlobResourceContents` arm.
-    fn from(value: BlobResourceContents) -> Self {
-        Self::BlobResourceContents(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for EmbeddedResourceResource {}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    EmbeddedResourceResource, schemas::EMBEDDED_RESOURCE_RESOURCE_C9E7E031
-);
 /// Text-based resource contents.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TextResourceContents {
     /// MIME type describing the encoded media payload.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub mime_type: runtime::Nullable<String>,
     /// Text payload carried by this content block.
@@ -1917,23 +1163,16 @@ impl TextResourceContents {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TextResourceContents, schemas::TEXT_RESOURCE_CONTENTS_14B11DBA
-);
 /// Binary resource contents.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct BlobResourceContents {
     /// Base64-encoded bytes for a binary resource payload.
     pub blob: String,
     /// MIME type describing the encoded media payload.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub mime_type: runtime::Nullable<String>,
     /// URI associated with this resource or media payload.
@@ -1979,10 +1218,6 @@ impl BlobResourceContents {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    BlobResourceContents, schemas::BLOB_RESOURCE_CONTENTS_66276557
-);
 /// The contents of a resource, embedded into a prompt or tool call result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -2034,8 +1269,6 @@ impl EmbeddedResource {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(EmbeddedResource, schemas::EMBEDDED_RESOURCE_B832EF82);
 /// Standard content block (text, images, resources).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -2076,29 +1309,23 @@ impl Content {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Content, schemas::CONTENT_7958038D);
 /// A diff representing file modifications.
 ///
 /// Shows changes to files in a format suitable for display in the client UI.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Diff {
     /// The absolute file path being modified.
     pub path: String,
     /// The original content (omitted or `null` for new files).
-    #[serde(
-        rename = "oldText",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub old_text: runtime::Nullable<String>,
     /// The new content after modification.
-    #[serde(rename = "newText")]
     pub new_text: String,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2141,8 +1368,6 @@ impl Diff {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Diff, schemas::DIFF_8BE14316);
 /// Typed identifier used for terminal values on the wire.
 #[derive(
     Debug,
@@ -2203,8 +1428,6 @@ impl<'de> fast::FromJson<'de> for TerminalId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(TerminalId, schemas::TERMINAL_ID_699F86BA);
 /// Embed a terminal created with `terminal/create` by its id.
 ///
 /// The terminal must be added before calling `terminal/release`.
@@ -2250,8 +1473,6 @@ impl Terminal {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Terminal, schemas::TERMINAL_BA443E13);
 /// A file location being accessed or modified by a tool.
 ///
 /// Enables clients to implement "follow-along" features that track
@@ -2308,16 +1529,12 @@ impl ToolCallLocation {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCallLocation, schemas::TOOL_CALL_LOCATION_52CEDE17
-);
 /// An option presented to the user when requesting permission.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PermissionOption {
     /// Unique identifier for this permission option.
-    #[serde(rename = "optionId")]
     pub option_id: PermissionOptionId,
     /// Human-readable label to display to the user.
     pub name: String,
@@ -2362,8 +1579,6 @@ impl PermissionOption {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PermissionOption, schemas::PERMISSION_OPTION_8437C0D5);
 /// Unique identifier for a permission option.
 #[derive(
     Debug,
@@ -2421,14 +1636,11 @@ impl fmt::Display for PermissionOptionId {
         f.write_str(&self.0)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PermissionOptionId, schemas::PERMISSION_OPTION_ID_0D339931
-);
 /// The type of permission option being presented to the user.
 ///
 /// Helps clients choose appropriate icons and UI treatment.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum PermissionOptionKind {
     /// Allow this operation only this time.
@@ -2440,90 +1652,12 @@ pub enum PermissionOptionKind {
     /// Reject this operation and remember the choice.
     RejectAlways,
 }
-impl PermissionOptionKind {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "allow_once",
-        "allow_always",
-        "reject_once",
-        "reject_always",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::AllowOnce => "allow_once",
-            Self::AllowAlways => "allow_always",
-            Self::RejectOnce => "reject_once",
-            Self::RejectAlways => "reject_always",
-        }
-    }
-}
-impl fmt::Display for PermissionOptionKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for PermissionOptionKind {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "allow_once" => Self::AllowOnce,
-                "allow_always" => Self::AllowAlways,
-                "reject_once" => Self::RejectOnce,
-                "reject_always" => Self::RejectAlways,
-                _ => return Err(runtime::ParseEnumError::new("PermissionOptionKind", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for PermissionOptionKind {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PermissionOptionKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = PermissionOptionKind;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a PermissionOptionKind string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<PermissionOptionKind, E> {
-                match v {
-                    "allow_once" => Ok(PermissionOptionKind::AllowOnce),
-                    "allow_always" => Ok(PermissionOptionKind::AllowAlways),
-                    "reject_once" => Ok(PermissionOptionKind::RejectOnce),
-                    "reject_always" => Ok(PermissionOptionKind::RejectAlways),
-                    _ => Err(E::unknown_variant(v, PermissionOptionKind::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for PermissionOptionKind {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PermissionOptionKind, schemas::PERMISSION_OPTION_KIND_3B317B97
-);
 /// Request to create a new terminal and execute a command.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CreateTerminalRequest {
     /// The session ID for this request.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The command to execute.
     pub command: String,
@@ -2544,11 +1678,7 @@ pub struct CreateTerminalRequest {
     /// The Client MUST ensure truncation happens at a character boundary to maintain valid
     /// string output, even if this means the retained output is slightly less than the
     /// specified limit.
-    #[serde(
-        rename = "outputByteLimit",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub output_byte_limit: runtime::Nullable<u64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2618,10 +1748,6 @@ impl CreateTerminalRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CreateTerminalRequest, schemas::CREATE_TERMINAL_REQUEST_3FC2AF68
-);
 /// An environment variable to set when launching an MCP server.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -2664,17 +1790,14 @@ impl EnvVariable {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(EnvVariable, schemas::ENV_VARIABLE_CEA2A1E1);
 /// Request to get the current output and status of a terminal.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TerminalOutputRequest {
     /// The session ID for this request.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The ID of the terminal to get output from.
-    #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2719,19 +1842,14 @@ impl TerminalOutputRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TerminalOutputRequest, schemas::TERMINAL_OUTPUT_REQUEST_3595C688
-);
 /// Request to release a terminal and free its resources.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ReleaseTerminalRequest {
     /// The session ID for this request.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The ID of the terminal to release.
-    #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2776,19 +1894,14 @@ impl ReleaseTerminalRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ReleaseTerminalRequest, schemas::RELEASE_TERMINAL_REQUEST_BA5270AF
-);
 /// Request to wait for a terminal command to exit.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct WaitForTerminalExitRequest {
     /// The session ID for this request.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The ID of the terminal to wait for.
-    #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2833,19 +1946,14 @@ impl WaitForTerminalExitRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    WaitForTerminalExitRequest, schemas::WAIT_FOR_TERMINAL_EXIT_REQUEST_8F051746
-);
 /// Request to kill a terminal without releasing it.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct KillTerminalRequest {
     /// The session ID for this request.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The ID of the terminal to kill.
-    #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2890,10 +1998,6 @@ impl KillTerminalRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    KillTerminalRequest, schemas::KILL_TERMINAL_REQUEST_34A8B44F
-);
 /// Request from the agent to elicit structured user input.
 ///
 /// The agent sends this to the client to request information from the user,
@@ -2947,12 +2051,9 @@ impl CreateElicitationRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CreateElicitationRequest, schemas::CREATE_ELICITATION_REQUEST_F69F1049
-);
 /// The part of [`CreateElicitationRequest`] chosen by its `mode` property.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "mode", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum CreateElicitationRequestMode {
     /// Form-based elicitation where the client renders a form from the provided schema.
@@ -2968,109 +2069,25 @@ pub enum CreateElicitationRequestMode {
     /// Clients that do not understand this mode should preserve the raw payload
     /// when storing, replaying, proxying, or forwarding elicitation requests.
     /// They MUST NOT render it as a known elicitation mode.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for CreateElicitationRequestMode {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "mode";
-        match self {
-            Self::Form(p) => runtime::ser::tagged(s, K, "form", Some(p)),
-            Self::Url(p) => runtime::ser::tagged(s, K, "url", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for CreateElicitationRequestMode {
-    const NAME: &'static str = "CreateElicitationRequestMode";
-    const KEY: &'static str = "mode";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "form" | "url")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "form" => de::variant(payload, tag, Self::Form),
-            "url" => de::variant(payload, tag, Self::Url),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["form", "url"];
-        match de::tag(&object, "mode") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "CreateElicitationRequestMode", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(
-                    de::unknown_tag("CreateElicitationRequestMode", "mode", other, KNOWN),
-                )
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl CreateElicitationRequestMode {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "mode";
-    /// The `mode` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Form(_) => Some("form"),
-            Self::Url(_) => Some("url"),
-            Self::Other(v) => Some(v.__tag("mode")),
-        }
-    }
-}
-impl From<ElicitationFormMode> for CreateElicitationRequestMode {
-    /// The `form` arm.
-    fn from(value: ElicitationFormMode) -> Self {
-        Self::Form(value)
-    }
-}
-impl From<ElicitationUrlMode> for CreateElicitationRequestMode {
-    /// The `url` arm.
-    fn from(value: ElicitationUrlMode) -> Self {
-        Self::Url(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CreateElicitationRequestMode, schemas::CREATE_ELICITATION_REQUEST_MODE_7516ADF0
-);
 /// Session-scoped elicitation, optionally tied to a specific tool call.
 ///
 /// When `toolCallId` is set, the elicitation is tied to a specific tool call.
 /// This is useful when an agent receives an elicitation from an MCP server
 /// during a tool call and needs to redirect it to the user.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitationSessionScope {
     /// The session this elicitation is tied to.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// Optional tool call within the session.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
     /// session without a specific tool call.
-    #[serde(
-        rename = "toolCallId",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub tool_call_id: runtime::Nullable<ToolCallId>,
     /// Properties the schema does not name, in the order they came; written
@@ -3094,10 +2111,6 @@ impl ElicitationSessionScope {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationSessionScope, schemas::ELICITATION_SESSION_SCOPE_DC865549
-);
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -3120,10 +2133,6 @@ impl ElicitationRequestScope {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationRequestScope, schemas::ELICITATION_REQUEST_SCOPE_3DDCB3EE
-);
 /// Type-safe elicitation schema for requesting structured user input.
 ///
 /// This represents a JSON Schema object with primitive-typed properties,
@@ -3141,7 +2150,7 @@ pub struct ElicitationSchema {
     /// Type discriminator. Always `"object"`.
     ///
     /// Schema default when omitted: `"object"` (never written back).
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::LenientScalar)]
     pub r#type: Option<ElicitationSchemaType>,
     /// Optional title for the schema.
@@ -3241,87 +2250,21 @@ impl ElicitationSchema {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationSchema, schemas::ELICITATION_SCHEMA_1A107F0A
-);
 /// Type discriminator for elicitation schemas.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
 #[non_exhaustive]
 pub enum ElicitationSchemaType {
     /// Object schema type.
+    #[acp(rename = "object")]
     Object,
 }
-impl ElicitationSchemaType {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["object"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Object => "object",
-        }
-    }
-}
-impl fmt::Display for ElicitationSchemaType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for ElicitationSchemaType {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "object" => Self::Object,
-                _ => return Err(runtime::ParseEnumError::new("ElicitationSchemaType", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for ElicitationSchemaType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationSchemaType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = ElicitationSchemaType;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ElicitationSchemaType string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<ElicitationSchemaType, E> {
-                match v {
-                    "object" => Ok(ElicitationSchemaType::Object),
-                    _ => Err(E::unknown_variant(v, ElicitationSchemaType::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for ElicitationSchemaType {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationSchemaType, schemas::ELICITATION_SCHEMA_TYPE_B9BDFAFD
-);
 /// Property schema for elicitation form fields.
 ///
 /// Each variant corresponds to a JSON Schema `"type"` value.
 /// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
 /// Multi-select enums use `type: "array"`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ElicitationPropertySchema {
     /// String property (or single-select enum when `enum`/`oneOf` is set).
@@ -3343,116 +2286,12 @@ pub enum ElicitationPropertySchema {
     /// Clients that do not understand this property schema type should preserve
     /// the raw schema when storing, replaying, proxying, or forwarding
     /// elicitation requests. They MUST NOT render it as a known input control.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for ElicitationPropertySchema {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::String(p) => runtime::ser::tagged(s, K, "string", Some(p)),
-            Self::Number(p) => runtime::ser::tagged(s, K, "number", Some(p)),
-            Self::Integer(p) => runtime::ser::tagged(s, K, "integer", Some(p)),
-            Self::Boolean(p) => runtime::ser::tagged(s, K, "boolean", Some(p)),
-            Self::Array(p) => runtime::ser::tagged(s, K, "array", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for ElicitationPropertySchema {
-    const NAME: &'static str = "ElicitationPropertySchema";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "string" | "number" | "integer" | "boolean" | "array")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "string" => de::variant(payload, tag, Self::String),
-            "number" => de::variant(payload, tag, Self::Number),
-            "integer" => de::variant(payload, tag, Self::Integer),
-            "boolean" => de::variant(payload, tag, Self::Boolean),
-            "array" => de::variant(payload, tag, Self::Array),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["string", "number", "integer", "boolean", "array"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "ElicitationPropertySchema", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(de::unknown_tag("ElicitationPropertySchema", "type", other, KNOWN))
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl ElicitationPropertySchema {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::String(_) => Some("string"),
-            Self::Number(_) => Some("number"),
-            Self::Integer(_) => Some("integer"),
-            Self::Boolean(_) => Some("boolean"),
-            Self::Array(_) => Some("array"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<StringPropertySchema> for ElicitationPropertySchema {
-    /// The `string` arm.
-    fn from(value: StringPropertySchema) -> Self {
-        Self::String(value)
-    }
-}
-impl From<NumberPropertySchema> for ElicitationPropertySchema {
-    /// The `number` arm.
-    fn from(value: NumberPropertySchema) -> Self {
-        Self::Number(value)
-    }
-}
-impl From<IntegerPropertySchema> for ElicitationPropertySchema {
-    /// The `integer` arm.
-    fn from(value: IntegerPropertySchema) -> Self {
-        Self::Integer(value)
-    }
-}
-impl From<BooleanPropertySchema> for ElicitationPropertySchema {
-    /// The `boolean` arm.
-    fn from(value: BooleanPropertySchema) -> Self {
-        Self::Boolean(value)
-    }
-}
-impl From<MultiSelectPropertySchema> for ElicitationPropertySchema {
-    /// The `array` arm.
-    fn from(value: MultiSelectPropertySchema) -> Self {
-        Self::Array(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationPropertySchema, schemas::ELICITATION_PROPERTY_SCHEMA_F707B41A
-);
 /// String format types for string properties in elicitation schemas.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum StringFormat {
     /// Email address format.
@@ -3464,83 +2303,11 @@ pub enum StringFormat {
     /// Date-time format (ISO 8601).
     DateTime,
 }
-impl StringFormat {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["email", "uri", "date", "date-time"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Email => "email",
-            Self::Uri => "uri",
-            Self::Date => "date",
-            Self::DateTime => "date-time",
-        }
-    }
-}
-impl fmt::Display for StringFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for StringFormat {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "email" => Self::Email,
-                "uri" => Self::Uri,
-                "date" => Self::Date,
-                "date-time" => Self::DateTime,
-                _ => return Err(runtime::ParseEnumError::new("StringFormat", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for StringFormat {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for StringFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = StringFormat;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a StringFormat string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<StringFormat, E> {
-                match v {
-                    "email" => Ok(StringFormat::Email),
-                    "uri" => Ok(StringFormat::Uri),
-                    "date" => Ok(StringFormat::Date),
-                    "date-time" => Ok(StringFormat::DateTime),
-                    _ => Err(E::unknown_variant(v, StringFormat::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for StringFormat {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(StringFormat, schemas::STRING_FORMAT_0D3603F7);
 /// A titled enum option with a const value, human-readable title, and optional description.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct EnumOption {
     /// The constant value for this option.
-    #[serde(rename = "const")]
     pub r#const: String,
     /// Human-readable title for this option.
     pub title: String,
@@ -3593,8 +2360,6 @@ impl EnumOption {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(EnumOption, schemas::ENUM_OPTION_3AF07DD6);
 /// Schema for string properties in an elicitation form.
 ///
 /// When `enum` or `oneOf` is set, this represents a single-select enum
@@ -3607,6 +2372,7 @@ runtime::schema::embedded_schema!(EnumOption, schemas::ENUM_OPTION_3AF07DD6);
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct StringPropertySchema {
     /// Optional title for the property.
@@ -3624,20 +2390,12 @@ pub struct StringPropertySchema {
     /// Minimum string length.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
-    #[serde(
-        rename = "minLength",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub min_length: runtime::Nullable<u32>,
     /// Maximum string length.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
-    #[serde(
-        rename = "maxLength",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub max_length: runtime::Nullable<u32>,
     /// Pattern the string must match.
     ///
@@ -3658,20 +2416,12 @@ pub struct StringPropertySchema {
     /// Enum values for untitled single-select enums.
     /// Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
     /// declared by `enum`.
-    #[serde(
-        rename = "enum",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub r#enum: runtime::Nullable<Vec<String>>,
     /// Titled enum options for titled single-select enums.
     /// Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
     /// declared by `oneOf`.
-    #[serde(
-        rename = "oneOf",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub one_of: runtime::Nullable<Vec<EnumOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3770,10 +2520,6 @@ impl StringPropertySchema {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    StringPropertySchema, schemas::STRING_PROPERTY_SCHEMA_7CB68797
-);
 /// Schema for number (floating-point) properties in an elicitation form.
 #[derive(
     Debug,
@@ -3882,10 +2628,6 @@ impl NumberPropertySchema {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    NumberPropertySchema, schemas::NUMBER_PROPERTY_SCHEMA_689728A2
-);
 /// Schema for integer properties in an elicitation form.
 #[derive(
     Debug,
@@ -3994,10 +2736,6 @@ impl IntegerPropertySchema {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    IntegerPropertySchema, schemas::INTEGER_PROPERTY_SCHEMA_36BBEC3D
-);
 /// Schema for boolean properties in an elicitation form.
 #[derive(
     Debug,
@@ -4082,130 +2820,28 @@ impl BooleanPropertySchema {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    BooleanPropertySchema, schemas::BOOLEAN_PROPERTY_SCHEMA_A5CF2721
-);
 /// Items for a multi-select (array) property schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type")]
 #[non_exhaustive]
 pub enum MultiSelectItems {
     /// Multi-select string items with plain string values.
+    #[acp(rename = "string")]
     String(StringMultiSelectItems),
     /// Titled multi-select items with human-readable labels.
     ///
     /// As in MCP, titled items omit `type` and are identified by `anyOf`.
+    #[acp(untagged)]
     Titled(TitledMultiSelectItems),
     /// Custom or future typed multi-select items.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for MultiSelectItems {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::String(p) => runtime::ser::tagged(s, K, "string", Some(p)),
-            Self::Titled(p) => ::serde::Serialize::serialize(p, s),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for MultiSelectItems {
-    const NAME: &'static str = "MultiSelectItems";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "string")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "string" => de::variant(payload, tag, Self::String),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["string"];
-        match de::tag(&object, "type") {
-            other => {
-                let unknown_string = ::core::matches!(
-                    other, crate ::runtime::de::Tag::Str(_)
-                );
-                let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
-                let tag_error = if missing {
-                    String::new()
-                } else {
-                    de::unknown_tag::<
-                        ::serde_json::Error,
-                    >("MultiSelectItems", "type", other, KNOWN)
-                        .to_string()
-                };
-                let value = ::serde_json::Value::Object(object);
-                let mut errors = Vec::new();
-                if let Some(v) = de::try_arm(&value, &mut errors, "Titled") {
-                    return Ok(Self::Titled(v));
-                }
-                if let (true, ::serde_json::Value::Object(object)) = (
-                    unknown_string,
-                    value,
-                ) {
-                    return {
-                        de::check_catch_all::<E>(&object, "MultiSelectItems", &[])?;
-                        Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-                    };
-                }
-                Err(de::no_open_arm("MultiSelectItems", &tag_error, missing, &errors))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("MultiSelectItems", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl MultiSelectItems {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::String(_) => Some("string"),
-            Self::Titled(_) => None,
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<StringMultiSelectItems> for MultiSelectItems {
-    /// The `string` arm.
-    fn from(value: StringMultiSelectItems) -> Self {
-        Self::String(value)
-    }
-}
-impl From<TitledMultiSelectItems> for MultiSelectItems {
-    /// The `Titled` arm.
-    fn from(value: TitledMultiSelectItems) -> Self {
-        Self::Titled(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MultiSelectItems, schemas::MULTI_SELECT_ITEMS_679707E8
-);
 /// String item schema for multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct StringMultiSelectItems {
     /// Allowed enum values.
-    #[serde(rename = "enum")]
     pub r#enum: Vec<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4242,10 +2878,6 @@ impl StringMultiSelectItems {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    StringMultiSelectItems, schemas::STRING_MULTI_SELECT_ITEMS_FC5C5218
-);
 /// Items definition for titled multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -4288,12 +2920,9 @@ impl TitledMultiSelectItems {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TitledMultiSelectItems, schemas::TITLED_MULTI_SELECT_ITEMS_F61A8271
-);
 /// Schema for multi-select (array) properties in an elicitation form.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MultiSelectPropertySchema {
     /// Optional title for the property.
@@ -4311,20 +2940,12 @@ pub struct MultiSelectPropertySchema {
     /// Minimum number of items to select.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
-    #[serde(
-        rename = "minItems",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub min_items: runtime::Nullable<u64>,
     /// Maximum number of items to select.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
-    #[serde(
-        rename = "maxItems",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub max_items: runtime::Nullable<u64>,
     /// The items definition describing allowed values.
     pub items: MultiSelectItems,
@@ -4404,10 +3025,6 @@ impl MultiSelectPropertySchema {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MultiSelectPropertySchema, schemas::MULTI_SELECT_PROPERTY_SCHEMA_6F536B13
-);
 /// Form-based elicitation mode where the client renders a form from the provided schema.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -4431,12 +3048,8 @@ impl ElicitationFormMode {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationFormMode, schemas::ELICITATION_FORM_MODE_1740840A
-);
 /// The alternative sets of properties of [`ElicitationFormMode`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ElicitationFormModeScope {
     /// Tied to a session, optionally to a specific tool call within that session.
@@ -4445,43 +3058,6 @@ pub enum ElicitationFormModeScope {
     /// (e.g., during auth/configuration phases before any session is started).
     Request(ElicitationRequestScope),
 }
-impl ::serde::Serialize for ElicitationFormModeScope {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Session(p) => ::serde::Serialize::serialize(p, s),
-            Self::Request(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationFormModeScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
-            return Ok(Self::Session(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Request") {
-            return Ok(Self::Request(v));
-        }
-        Err(de::no_arm("ElicitationFormModeScope", &errors))
-    }
-}
-impl From<ElicitationSessionScope> for ElicitationFormModeScope {
-    /// The `Session` arm.
-    fn from(value: ElicitationSessionScope) -> Self {
-        Self::Session(value)
-    }
-}
-impl From<ElicitationRequestScope> for ElicitationFormModeScope {
-    /// The `Request` arm.
-    fn from(value: ElicitationRequestScope) -> Self {
-        Self::Request(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationFormModeScope, schemas::ELICITATION_FORM_MODE_SCOPE_16F936AF
-);
 /// Unique identifier for an elicitation.
 #[derive(
     Debug,
@@ -4536,14 +3112,12 @@ impl fmt::Display for ElicitationId {
         f.write_str(&self.0)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ElicitationId, schemas::ELICITATION_ID_4420B7D4);
 /// URL-based elicitation mode where the client directs the user to a URL.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitationUrlMode {
     /// The unique identifier for this elicitation.
-    #[serde(rename = "elicitationId")]
     pub elicitation_id: ElicitationId,
     /// The URL to direct the user to.
     ///
@@ -4567,12 +3141,8 @@ impl ElicitationUrlMode {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationUrlMode, schemas::ELICITATION_URL_MODE_C2FD4B9F
-);
 /// The alternative sets of properties of [`ElicitationUrlMode`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ElicitationUrlModeScope {
     /// Tied to a session, optionally to a specific tool call within that session.
@@ -4581,43 +3151,6 @@ pub enum ElicitationUrlModeScope {
     /// (e.g., during auth/configuration phases before any session is started).
     Request(ElicitationRequestScope),
 }
-impl ::serde::Serialize for ElicitationUrlModeScope {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Session(p) => ::serde::Serialize::serialize(p, s),
-            Self::Request(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationUrlModeScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
-            return Ok(Self::Session(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Request") {
-            return Ok(Self::Request(v));
-        }
-        Err(de::no_arm("ElicitationUrlModeScope", &errors))
-    }
-}
-impl From<ElicitationSessionScope> for ElicitationUrlModeScope {
-    /// The `Session` arm.
-    fn from(value: ElicitationSessionScope) -> Self {
-        Self::Session(value)
-    }
-}
-impl From<ElicitationRequestScope> for ElicitationUrlModeScope {
-    /// The `Request` arm.
-    fn from(value: ElicitationRequestScope) -> Self {
-        Self::Request(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationUrlModeScope, schemas::ELICITATION_URL_MODE_SCOPE_FEC89CE0
-);
 /// Allows for sending an arbitrary request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
 /// protocol compatibility.
@@ -4633,49 +3166,14 @@ impl From<::serde_json::Value> for ExtRequest {
         Self(value)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ExtRequest, schemas::EXT_REQUEST_21EFCF75);
 /// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum AgentResponse {
     /// A successful JSON-RPC response.
     Result(AgentResponseResult),
     /// A failed JSON-RPC response.
     Error(AgentResponseError),
-}
-impl ::serde::Serialize for AgentResponse {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(p) => ::serde::Serialize::serialize(p, s),
-            Self::Error(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AgentResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
-            return Ok(Self::Result(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
-            return Ok(Self::Error(v));
-        }
-        Err(de::no_arm("AgentResponse", &errors))
-    }
-}
-impl From<AgentResponseResult> for AgentResponse {
-    /// The `Result` arm.
-    fn from(value: AgentResponseResult) -> Self {
-        Self::Result(value)
-    }
-}
-impl From<AgentResponseError> for AgentResponse {
-    /// The `Error` arm.
-    fn from(value: AgentResponseError) -> Self {
-        Self::Error(value)
-    }
 }
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -4704,7 +3202,7 @@ impl AgentResponseResult {
     }
 }
 /// Method-specific response data.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum AgentResponseResultResult {
     /// Successful result returned for a `initialize` request.
@@ -4761,272 +3259,6 @@ pub enum AgentResponseResultResult {
     /// Successful result returned by an extension method outside the core ACP method set.
     ExtMethodResponse(ExtResponse),
 }
-impl ::serde::Serialize for AgentResponseResultResult {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::InitializeResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::AuthenticateResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::ListProvidersResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::SetProviderResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::DisableProviderResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::LogoutResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::AuthStatusResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::NewSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::LoadSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::ListSessionsResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::DeleteSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::ForkSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::ArchiveSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::UnarchiveSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::SessionStatusResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::SetSessionTitleResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::ResumeSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::CloseSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::SetSessionModeResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::SetSessionConfigOptionResponse(p) => {
-                ::serde::Serialize::serialize(p, s)
-            }
-            Self::PromptResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::ExtMethodResponse(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeResponse") {
-            return Ok(Self::InitializeResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "AuthenticateResponse") {
-            return Ok(Self::AuthenticateResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "ListProvidersResponse") {
-            return Ok(Self::ListProvidersResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "SetProviderResponse") {
-            return Ok(Self::SetProviderResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "DisableProviderResponse") {
-            return Ok(Self::DisableProviderResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "LogoutResponse") {
-            return Ok(Self::LogoutResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "AuthStatusResponse") {
-            return Ok(Self::AuthStatusResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "NewSessionResponse") {
-            return Ok(Self::NewSessionResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "LoadSessionResponse") {
-            return Ok(Self::LoadSessionResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ListSessionsResponse") {
-            return Ok(Self::ListSessionsResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "DeleteSessionResponse") {
-            return Ok(Self::DeleteSessionResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "ForkSessionResponse") {
-            return Ok(Self::ForkSessionResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "ArchiveSessionResponse") {
-            return Ok(Self::ArchiveSessionResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "UnarchiveSessionResponse") {
-            return Ok(Self::UnarchiveSessionResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "SessionStatusResponse") {
-            return Ok(Self::SessionStatusResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "SetSessionTitleResponse") {
-            return Ok(Self::SetSessionTitleResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ResumeSessionResponse") {
-            return Ok(Self::ResumeSessionResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "CloseSessionResponse") {
-            return Ok(Self::CloseSessionResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "SetSessionModeResponse") {
-            return Ok(Self::SetSessionModeResponse(v));
-        }
-        if let Some(v) = de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionConfigOptionResponse",
-        ) {
-            return Ok(Self::SetSessionConfigOptionResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "PromptResponse") {
-            return Ok(Self::PromptResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodResponse") {
-            return Ok(Self::ExtMethodResponse(v));
-        }
-        Err(de::no_arm("AgentResponseResultResult", &errors))
-    }
-}
-impl From<InitializeResponse> for AgentResponseResultResult {
-    /// The `InitializeResponse` arm.
-    fn from(value: InitializeResponse) -> Self {
-        Self::InitializeResponse(value)
-    }
-}
-impl From<AuthenticateResponse> for AgentResponseResultResult {
-    /// The `AuthenticateResponse` arm.
-    fn from(value: AuthenticateResponse) -> Self {
-        Self::AuthenticateResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ListProvidersResponse> for AgentResponseResultResult {
-    /// The `ListProvidersResponse` arm.
-    fn from(value: ListProvidersResponse) -> Self {
-        Self::ListProvidersResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetProviderResponse> for AgentResponseResultResult {
-    /// The `SetProviderResponse` arm.
-    fn from(value: SetProviderResponse) -> Self {
-        Self::SetProviderResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<DisableProviderResponse> for AgentResponseResultResult {
-    /// The `DisableProviderResponse` arm.
-    fn from(value: DisableProviderResponse) -> Self {
-        Self::DisableProviderResponse(value)
-    }
-}
-impl From<LogoutResponse> for AgentResponseResultResult {
-    /// The `LogoutResponse` arm.
-    fn from(value: LogoutResponse) -> Self {
-        Self::LogoutResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AuthStatusResponse> for AgentResponseResultResult {
-    /// The `AuthStatusResponse` arm.
-    fn from(value: AuthStatusResponse) -> Self {
-        Self::AuthStatusResponse(value)
-    }
-}
-impl From<NewSessionResponse> for AgentResponseResultResult {
-    /// The `NewSessionResponse` arm.
-    fn from(value: NewSessionResponse) -> Self {
-        Self::NewSessionResponse(value)
-    }
-}
-impl From<LoadSessionResponse> for AgentResponseResultResult {
-    /// The `LoadSessionResponse` arm.
-    fn from(value: LoadSessionResponse) -> Self {
-        Self::LoadSessionResponse(value)
-    }
-}
-impl From<ListSessionsResponse> for AgentResponseResultResult {
-    /// The `ListSessionsResponse` arm.
-    fn from(value: ListSessionsResponse) -> Self {
-        Self::ListSessionsResponse(value)
-    }
-}
-impl From<DeleteSessionResponse> for AgentResponseResultResult {
-    /// The `DeleteSessionResponse` arm.
-    fn from(value: DeleteSessionResponse) -> Self {
-        Self::DeleteSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ForkSessionResponse> for AgentResponseResultResult {
-    /// The `ForkSessionResponse` arm.
-    fn from(value: ForkSessionResponse) -> Self {
-        Self::ForkSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ArchiveSessionResponse> for AgentResponseResultResult {
-    /// The `ArchiveSessionResponse` arm.
-    fn from(value: ArchiveSessionResponse) -> Self {
-        Self::ArchiveSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<UnarchiveSessionResponse> for AgentResponseResultResult {
-    /// The `UnarchiveSessionResponse` arm.
-    fn from(value: UnarchiveSessionResponse) -> Self {
-        Self::UnarchiveSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SessionStatusResponse> for AgentResponseResultResult {
-    /// The `SessionStatusResponse` arm.
-    fn from(value: SessionStatusResponse) -> Self {
-        Self::SessionStatusResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetSessionTitleResponse> for AgentResponseResultResult {
-    /// The `SetSessionTitleResponse` arm.
-    fn from(value: SetSessionTitleResponse) -> Self {
-        Self::SetSessionTitleResponse(value)
-    }
-}
-impl From<ResumeSessionResponse> for AgentResponseResultResult {
-    /// The `ResumeSessionResponse` arm.
-    fn from(value: ResumeSessionResponse) -> Self {
-        Self::ResumeSessionResponse(value)
-    }
-}
-impl From<CloseSessionResponse> for AgentResponseResultResult {
-    /// The `CloseSessionResponse` arm.
-    fn from(value: CloseSessionResponse) -> Self {
-        Self::CloseSessionResponse(value)
-    }
-}
-impl From<SetSessionModeResponse> for AgentResponseResultResult {
-    /// The `SetSessionModeResponse` arm.
-    fn from(value: SetSessionModeResponse) -> Self {
-        Self::SetSessionModeResponse(value)
-    }
-}
-impl From<SetSessionConfigOptionResponse> for AgentResponseResultResult {
-    /// The `SetSessionConfigOptionResponse` arm.
-    fn from(value: SetSessionConfigOptionResponse) -> Self {
-        Self::SetSessionConfigOptionResponse(value)
-    }
-}
-impl From<PromptResponse> for AgentResponseResultResult {
-    /// The `PromptResponse` arm.
-    fn from(value: PromptResponse) -> Self {
-        Self::PromptResponse(value)
-    }
-}
-impl From<ExtResponse> for AgentResponseResultResult {
-    /// The `ExtMethodResponse` arm.
-    fn from(value: ExtResponse) -> Self {
-        Self::ExtMethodResponse(value)
-    }
-}
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -5050,74 +3282,36 @@ impl AgentResponseError {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_1DF00B1A);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_EB5177E1);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_29CE0CBD
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_C4C9A618
-);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_1C97B00C
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_D1471462
-);
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseError, schemas::AGENT_RESPONSE_ERROR_04275A53
-);
 /// Response to the `initialize` method.
 ///
 /// Contains the negotiated protocol version and agent capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InitializeResponse {
     /// The protocol version the client specified if supported by the agent,
     /// or the latest protocol version supported by the agent.
     ///
     /// The client should disconnect, if it doesn't support this version.
-    #[serde(rename = "protocolVersion")]
     pub protocol_version: ProtocolVersion,
     /// Capabilities supported by the agent.
     ///
     /// Schema default when omitted: `{"loadSession":false,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false},"sessionCapabilities":{},"auth":{}}` (with the `unstable` feature: `{"loadSession":false,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false,"acp":false},"sessionCapabilities":{},"auth":{}}`; never written back).
-    #[serde(
-        rename = "agentCapabilities",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::Lenient)]
     pub agent_capabilities: Option<AgentCapabilities>,
     /// Authentication methods supported by the agent.
     ///
     /// Schema default when omitted: `[]` (never written back).
-    #[serde(rename = "authMethods", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::LenientItems)]
     pub auth_methods: Option<Vec<AuthMethod>>,
     /// Information about the Agent name and version sent to the Client.
     ///
     /// Note: in future versions of the protocol, this will be required.
-    #[serde(
-        rename = "agentInfo",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::Lenient)]
     pub agent_info: runtime::Nullable<Implementation>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5180,16 +3374,6 @@ impl InitializeResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    InitializeResponse, schemas::INITIALIZE_RESPONSE_F32995F7
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    InitializeResponse, schemas::INITIALIZE_RESPONSE_D0109D79
-);
 /// Protocol version identifier.
 ///
 /// This version is only bumped for breaking changes.
@@ -5218,8 +3402,6 @@ impl fmt::Display for ProtocolVersion {
         fmt::Display::fmt(&self.0, f)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProtocolVersion, schemas::PROTOCOL_VERSION_7477E58B);
 /// Capabilities supported by the agent.
 ///
 /// Advertised during initialization to inform the client about
@@ -5234,42 +3416,31 @@ runtime::schema::embedded_schema!(ProtocolVersion, schemas::PROTOCOL_VERSION_747
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AgentCapabilities {
     /// Whether the agent supports `session/load`.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(rename = "loadSession", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::LenientScalar)]
     pub load_session: Option<bool>,
     /// Prompt capabilities supported by the agent.
     ///
     /// Schema default when omitted: `{"image":false,"audio":false,"embeddedContext":false}` (never written back).
-    #[serde(
-        rename = "promptCapabilities",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::Lenient)]
     pub prompt_capabilities: Option<PromptCapabilities>,
     /// MCP capabilities supported by the agent.
     ///
     /// Schema default when omitted: `{"http":false,"sse":false}` (with the `unstable` feature: `{"http":false,"sse":false,"acp":false}`; never written back).
-    #[serde(
-        rename = "mcpCapabilities",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::Lenient)]
     pub mcp_capabilities: Option<McpCapabilities>,
     /// Session lifecycle and prompt capabilities advertised by the agent.
     ///
     /// Schema default when omitted: `{}` (never written back).
-    #[serde(
-        rename = "sessionCapabilities",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::Lenient)]
     pub session_capabilities: Option<SessionCapabilities>,
     /// Authentication-related capabilities supported by the agent.
@@ -5369,16 +3540,6 @@ impl AgentCapabilities {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentCapabilities, schemas::AGENT_CAPABILITIES_12D9A7C3
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentCapabilities, schemas::AGENT_CAPABILITIES_6111B2DC
-);
 /// Prompt capabilities supported by the agent in `session/prompt` requests.
 ///
 /// Baseline agent functionality requires support for `text`
@@ -5399,6 +3560,7 @@ runtime::schema::embedded_schema!(
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptCapabilities {
     /// Agent supports `image` content blocks.
@@ -5419,11 +3581,7 @@ pub struct PromptCapabilities {
     /// in prompt requests for pieces of context that are referenced in the message.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(
-        rename = "embeddedContext",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::LenientScalar)]
     pub embedded_context: Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5479,10 +3637,6 @@ impl PromptCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PromptCapabilities, schemas::PROMPT_CAPABILITIES_C9521C81
-);
 /// MCP capabilities supported by the agent
 #[derive(
     Debug,
@@ -5572,12 +3726,6 @@ impl McpCapabilities {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_5DE0473D);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_650AE7FD);
 /// Session capabilities supported by the agent.
 ///
 /// As a baseline, all Agents **MUST** support `session/new`, `session/prompt`, `session/cancel`, and `session/update`.
@@ -5595,6 +3743,7 @@ runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_650
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionCapabilities {
     /// Whether the agent supports `session/list`.
@@ -5620,11 +3769,7 @@ pub struct SessionCapabilities {
     /// Agents that also support `session/list` may return
     /// `SessionInfo.additionalDirectories` to report the complete ordered
     /// additional-root list associated with a listed session.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::Lenient)]
     pub additional_directories: runtime::Nullable<
         SessionAdditionalDirectoriesCapabilities,
@@ -5638,11 +3783,7 @@ pub struct SessionCapabilities {
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::Lenient)]
     pub system_prompt: runtime::Nullable<SessionSystemPromptCapabilities>,
     #[cfg(feature = "unstable")]
@@ -5829,16 +3970,6 @@ impl SessionCapabilities {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionCapabilities, schemas::SESSION_CAPABILITIES_6201D429
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionCapabilities, schemas::SESSION_CAPABILITIES_99D8FCFC
-);
 /// Capabilities for the `session/list` method.
 ///
 /// Supplying `{}` means the agent supports listing sessions.
@@ -5884,10 +4015,6 @@ impl SessionListCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionListCapabilities, schemas::SESSION_LIST_CAPABILITIES_DE680747
-);
 /// Capabilities for the `session/delete` method.
 ///
 /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
@@ -5933,10 +4060,6 @@ impl SessionDeleteCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionDeleteCapabilities, schemas::SESSION_DELETE_CAPABILITIES_70EA1E92
-);
 /// Capabilities for additional session directories support.
 ///
 /// Supplying `{}` means the agent supports the `additionalDirectories` field on
@@ -5985,11 +4108,6 @@ impl SessionAdditionalDirectoriesCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionAdditionalDirectoriesCapabilities,
-    schemas::SESSION_ADDITIONAL_DIRECTORIES_CAPABILITIES_2A4C8C4B
-);
 /// Capabilities for the `session/resume` method.
 ///
 /// Supplying `{}` means the agent supports resuming sessions.
@@ -6035,10 +4153,6 @@ impl SessionResumeCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionResumeCapabilities, schemas::SESSION_RESUME_CAPABILITIES_BFD85A9A
-);
 /// Capabilities for the `session/close` method.
 ///
 /// Supplying `{}` means the agent supports closing sessions.
@@ -6084,10 +4198,6 @@ impl SessionCloseCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionCloseCapabilities, schemas::SESSION_CLOSE_CAPABILITIES_15730D61
-);
 /// Authentication-related capabilities supported by the agent.
 #[derive(
     Debug,
@@ -6166,16 +4276,6 @@ impl AgentAuthCapabilities {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_A56972A1
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_FB9F1DA7
-);
 /// Logout capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports the logout method.
@@ -6221,110 +4321,24 @@ impl LogoutCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    LogoutCapabilities, schemas::LOGOUT_CAPABILITIES_F0C212CE
-);
 /// Describes an available authentication method.
 ///
 /// The `type` field acts as the discriminator in the serialized JSON form.
 /// When no `type` is present, the method is treated as `agent`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type")]
 #[non_exhaustive]
 pub enum AuthMethod {
     /// Client runs the configured agent program as a separate interactive
     /// process, without passing this method to `authenticate`.
+    #[acp(rename = "terminal")]
     Terminal(AuthMethodTerminal),
     /// Agent handles authentication itself through `authenticate`.
     ///
     /// This is the default when no `type` is specified.
+    #[acp(untagged)]
     Agent(AuthMethodAgent),
 }
-impl ::serde::Serialize for AuthMethod {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Terminal(p) => runtime::ser::tagged(s, K, "terminal", Some(p)),
-            Self::Agent(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl de::Tagged for AuthMethod {
-    const NAME: &'static str = "AuthMethod";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "terminal")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "terminal" => de::variant(payload, tag, Self::Terminal),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["terminal"];
-        match de::tag(&object, "type") {
-            other => {
-                let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
-                let tag_error = if missing {
-                    String::new()
-                } else {
-                    de::unknown_tag::<
-                        ::serde_json::Error,
-                    >("AuthMethod", "type", other, KNOWN)
-                        .to_string()
-                };
-                let value = ::serde_json::Value::Object(object);
-                let mut errors = Vec::new();
-                if let Some(v) = de::try_arm(&value, &mut errors, "Agent") {
-                    return Ok(Self::Agent(v));
-                }
-                Err(de::no_open_arm("AuthMethod", &tag_error, missing, &errors))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("AuthMethod", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AuthMethod {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl AuthMethod {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Terminal(_) => Some("terminal"),
-            Self::Agent(_) => None,
-        }
-    }
-}
-impl From<AuthMethodTerminal> for AuthMethod {
-    /// The `terminal` arm.
-    fn from(value: AuthMethodTerminal) -> Self {
-        Self::Terminal(value)
-    }
-}
-impl From<AuthMethodAgent> for AuthMethod {
-    /// The `Agent` arm.
-    fn from(value: AuthMethodAgent) -> Self {
-        Self::Agent(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthMethod, schemas::AUTH_METHOD_C4F6965C);
 /// Typed identifier used for auth method values on the wire.
 #[derive(
     Debug,
@@ -6379,8 +4393,6 @@ impl fmt::Display for AuthMethodId {
         f.write_str(&self.0)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthMethodId, schemas::AUTH_METHOD_ID_B7BD79D7);
 /// Terminal-based authentication method.
 ///
 /// The client runs the configured agent program as a separate interactive
@@ -6465,10 +4477,6 @@ impl AuthMethodTerminal {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthMethodTerminal, schemas::AUTH_METHOD_TERMINAL_89FEB505
-);
 /// Agent handles authentication itself through `authenticate`.
 ///
 /// This is the default authentication method type.
@@ -6524,8 +4532,6 @@ impl AuthMethodAgent {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthMethodAgent, schemas::AUTH_METHOD_AGENT_E905D67F);
 /// Metadata about the implementation of the client or agent.
 /// Describes the name and version of an ACP implementation, with an optional
 /// title for UI representation.
@@ -6586,8 +4592,6 @@ impl Implementation {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Implementation, schemas::IMPLEMENTATION_23461CE4);
 /// Response to the `authenticate` method.
 #[derive(
     Debug,
@@ -6637,10 +4641,6 @@ impl AuthenticateResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthenticateResponse, schemas::AUTHENTICATE_RESPONSE_68C05015
-);
 /// Response to the `logout` method.
 #[derive(
     Debug,
@@ -6690,18 +4690,16 @@ impl LogoutResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(LogoutResponse, schemas::LOGOUT_RESPONSE_7AC839F9);
 /// Response from creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct NewSessionResponse {
     /// Unique identifier for the created session.
     ///
     /// Used in all subsequent requests for this conversation.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// Initial mode state if supported by the Agent
     ///
@@ -6710,11 +4708,7 @@ pub struct NewSessionResponse {
     #[acp(read = read::Lenient)]
     pub modes: runtime::Nullable<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
-    #[serde(
-        rename = "configOptions",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientItems)]
     pub config_options: runtime::Nullable<Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6770,19 +4764,14 @@ impl NewSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    NewSessionResponse, schemas::NEW_SESSION_RESPONSE_E1F26215
-);
 /// The set of modes and the one currently active.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionModeState {
     /// The current mode the Agent is in.
-    #[serde(rename = "currentModeId")]
     pub current_mode_id: SessionModeId,
     /// The set of modes that the Agent can operate in
-    #[serde(rename = "availableModes")]
     #[acp(read = read::LenientItems)]
     pub available_modes: Vec<SessionMode>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6822,10 +4811,6 @@ impl SessionModeState {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionModeState, schemas::SESSION_MODE_STATE_761268AF
-);
 /// Unique identifier for a Session Mode.
 #[derive(
     Debug,
@@ -6886,8 +4871,6 @@ impl<'de> fast::FromJson<'de> for SessionModeId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionModeId, schemas::SESSION_MODE_ID_96ED1239);
 /// A mode the agent can operate in.
 ///
 /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
@@ -6943,8 +4926,6 @@ impl SessionMode {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionMode, schemas::SESSION_MODE_B8A144D1);
 /// A session configuration option selector and its current state.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -7019,12 +5000,9 @@ impl SessionConfigOption {
     }
 }
 impl<'de> fast::FromJson<'de> for SessionConfigOption {}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigOption, schemas::SESSION_CONFIG_OPTION_2A2BDB6D
-);
 /// The part of [`SessionConfigOption`] chosen by its `type` property.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum SessionConfigOptionType {
     /// Single-value selector (dropdown).
@@ -7032,112 +5010,6 @@ pub enum SessionConfigOptionType {
     /// Boolean on/off toggle.
     Boolean(SessionConfigBoolean),
 }
-impl ::serde::Serialize for SessionConfigOptionType {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Select(p) => runtime::ser::tagged(s, K, "select", Some(p)),
-            Self::Boolean(p) => runtime::ser::tagged(s, K, "boolean", Some(p)),
-        }
-    }
-}
-impl de::Tagged for SessionConfigOptionType {
-    const NAME: &'static str = "SessionConfigOptionType";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "select" | "boolean")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "select" => de::variant(payload, tag, Self::Select),
-            "boolean" => de::variant(payload, tag, Self::Boolean),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["select", "boolean"];
-        Err(
-            de::unknown_tag(
-                "SessionConfigOptionType",
-                "type",
-                de::tag(&object, "type"),
-                KNOWN,
-            ),
-        )
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl SessionConfigOptionType {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Self::Select(_) => "select",
-            Self::Boolean(_) => "boolean",
-        }
-    }
-}
-impl From<SessionConfigSelect> for SessionConfigOptionType {
-    /// The `select` arm.
-    fn from(value: SessionConfigSelect) -> Self {
-        Self::Select(value)
-    }
-}
-impl From<SessionConfigBoolean> for SessionConfigOptionType {
-    /// The `boolean` arm.
-    fn from(value: SessionConfigBoolean) -> Self {
-        Self::Boolean(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigOptionType {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "type" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "type",
-            |r, more| match &*tag {
-                "select" => {
-                    <SessionConfigSelect as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Select)
-                }
-                "boolean" => {
-                    <SessionConfigBoolean as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Boolean)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigOptionType, schemas::SESSION_CONFIG_OPTION_TYPE_21A185D2
-);
 /// Unique identifier for a session configuration option.
 #[derive(
     Debug,
@@ -7201,8 +5073,6 @@ impl<'de> fast::FromJson<'de> for SessionConfigId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionConfigId, schemas::SESSION_CONFIG_ID_CA426BC2);
 /// Semantic category for a session configuration option.
 ///
 /// This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
@@ -7212,7 +5082,8 @@ runtime::schema::embedded_schema!(SessionConfigId, schemas::SESSION_CONFIG_ID_CA
 ///
 /// Category names beginning with `_` are free for custom use, like other ACP extension methods.
 /// Category names that do not begin with `_` are reserved for the ACP spec.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum SessionConfigOptionCategory {
     /// Session mode selector.
@@ -7224,133 +5095,9 @@ pub enum SessionConfigOptionCategory {
     /// Thought/reasoning level selector.
     ThoughtLevel,
     /// Unknown / uncategorized selector.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl SessionConfigOptionCategory {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "mode",
-        "model",
-        "model_config",
-        "thought_level",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Mode => "mode",
-            Self::Model => "model",
-            Self::ModelConfig => "model_config",
-            Self::ThoughtLevel => "thought_level",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "mode" => Self::Mode,
-            "model" => Self::Model,
-            "model_config" => Self::ModelConfig,
-            "thought_level" => Self::ThoughtLevel,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for SessionConfigOptionCategory {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for SessionConfigOptionCategory {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for SessionConfigOptionCategory {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionCategory {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = SessionConfigOptionCategory;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SessionConfigOptionCategory string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<SessionConfigOptionCategory, E> {
-                Ok(
-                    match v {
-                        "mode" => SessionConfigOptionCategory::Mode,
-                        "model" => SessionConfigOptionCategory::Model,
-                        "model_config" => SessionConfigOptionCategory::ModelConfig,
-                        "thought_level" => SessionConfigOptionCategory::ThoughtLevel,
-                        _ => SessionConfigOptionCategory::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<SessionConfigOptionCategory, E> {
-                Ok(
-                    match v.as_str() {
-                        "mode" => SessionConfigOptionCategory::Mode,
-                        "model" => SessionConfigOptionCategory::Model,
-                        "model_config" => SessionConfigOptionCategory::ModelConfig,
-                        "thought_level" => SessionConfigOptionCategory::ThoughtLevel,
-                        _ => {
-                            SessionConfigOptionCategory::Other(
-                                runtime::UnknownString::__new(v),
-                            )
-                        }
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for SessionConfigOptionCategory {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for SessionConfigOptionCategory {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigOptionCategory {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigOptionCategory, schemas::SESSION_CONFIG_OPTION_CATEGORY_90A91F7C
-);
 /// Unique identifier for a session configuration option value.
 #[derive(
     Debug,
@@ -7414,12 +5161,9 @@ impl<'de> fast::FromJson<'de> for SessionConfigValueId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigValueId, schemas::SESSION_CONFIG_VALUE_ID_EFAA8529
-);
 /// Possible values for a session configuration option.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(direct)]
 #[non_exhaustive]
 pub enum SessionConfigSelectOptions {
     /// A flat list of options with no grouping.
@@ -7427,44 +5171,6 @@ pub enum SessionConfigSelectOptions {
     /// A list of options grouped under headers.
     Grouped(Vec<SessionConfigSelectGroup>),
 }
-impl ::serde::Serialize for SessionConfigSelectOptions {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Ungrouped(p) => ::serde::Serialize::serialize(p, s),
-            Self::Grouped(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOptions {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Ungrouped") {
-            return Ok(Self::Ungrouped(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Grouped") {
-            return Ok(Self::Grouped(v));
-        }
-        Err(de::no_arm("SessionConfigSelectOptions", &errors))
-    }
-}
-impl From<Vec<SessionConfigSelectOption>> for SessionConfigSelectOptions {
-    /// The `Ungrouped` arm.
-    fn from(value: Vec<SessionConfigSelectOption>) -> Self {
-        Self::Ungrouped(value)
-    }
-}
-impl From<Vec<SessionConfigSelectGroup>> for SessionConfigSelectOptions {
-    /// The `Grouped` arm.
-    fn from(value: Vec<SessionConfigSelectGroup>) -> Self {
-        Self::Grouped(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigSelectOptions {}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigSelectOptions, schemas::SESSION_CONFIG_SELECT_OPTIONS_51FC27E9
-);
 /// A possible value for a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -7519,10 +5225,6 @@ impl SessionConfigSelectOption {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigSelectOption, schemas::SESSION_CONFIG_SELECT_OPTION_B4774958
-);
 /// A group of possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -7574,10 +5276,6 @@ impl SessionConfigSelectGroup {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigSelectGroup, schemas::SESSION_CONFIG_SELECT_GROUP_C831C3B5
-);
 /// Unique identifier for a session configuration option value group.
 #[derive(
     Debug,
@@ -7641,17 +5339,13 @@ impl<'de> fast::FromJson<'de> for SessionConfigGroupId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigGroupId, schemas::SESSION_CONFIG_GROUP_ID_59F9E697
-);
 /// A single-value selector (dropdown) session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelect {
     /// The currently selected value.
-    #[serde(rename = "currentValue")]
     pub current_value: SessionConfigValueId,
     /// The set of selectable options.
     pub options: SessionConfigSelectOptions,
@@ -7673,10 +5367,6 @@ impl SessionConfigSelect {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigSelect, schemas::SESSION_CONFIG_SELECT_93EB1DBA
-);
 /// A boolean on/off toggle session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -7699,10 +5389,6 @@ impl SessionConfigBoolean {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigBoolean, schemas::SESSION_CONFIG_BOOLEAN_BE5A93BF
-);
 /// Response from loading an existing session.
 #[derive(
     Debug,
@@ -7712,6 +5398,7 @@ runtime::schema::embedded_schema!(
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct LoadSessionResponse {
     /// Initial mode state if supported by the Agent
@@ -7721,11 +5408,7 @@ pub struct LoadSessionResponse {
     #[acp(read = read::Lenient)]
     pub modes: runtime::Nullable<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
-    #[serde(
-        rename = "configOptions",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientItems)]
     pub config_options: runtime::Nullable<Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7780,12 +5463,9 @@ impl LoadSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    LoadSessionResponse, schemas::LOAD_SESSION_RESPONSE_C91DEB76
-);
 /// Response from listing sessions.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ListSessionsResponse {
     /// Array of session information objects
@@ -7793,11 +5473,7 @@ pub struct ListSessionsResponse {
     pub sessions: Vec<SessionInfo>,
     /// Opaque cursor token. If present, pass this in the next request's cursor parameter
     /// to fetch the next page. If absent, there are no more results.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub next_cursor: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7846,16 +5522,12 @@ impl ListSessionsResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ListSessionsResponse, schemas::LIST_SESSIONS_RESPONSE_D2942BFD
-);
 /// Information about a session returned by session/list
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionInfo {
     /// Unique identifier for the session
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The working directory for this session. Must be an absolute path.
     pub cwd: String,
@@ -7864,11 +5536,7 @@ pub struct SessionInfo {
     /// When present, this is the complete ordered additional-root list reported
     /// by the Agent. Omitted and empty values are equivalent: the response
     /// reports no additional roots.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::LenientItems)]
     pub additional_directories: Option<Vec<String>>,
     /// Human-readable title for the session
@@ -7876,11 +5544,7 @@ pub struct SessionInfo {
     #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// ISO 8601 timestamp of last activity
-    #[serde(
-        rename = "updatedAt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub updated_at: runtime::Nullable<String>,
     #[cfg(feature = "unstable")]
@@ -7959,12 +5623,6 @@ impl SessionInfo {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_529236EF);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_7674AED9);
 /// Response from deleting a session.
 #[derive(
     Debug,
@@ -8014,10 +5672,6 @@ impl DeleteSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DeleteSessionResponse, schemas::DELETE_SESSION_RESPONSE_86B1D599
-);
 /// Response from resuming an existing session.
 #[derive(
     Debug,
@@ -8027,6 +5681,7 @@ runtime::schema::embedded_schema!(
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResumeSessionResponse {
     /// Initial mode state if supported by the Agent
@@ -8036,11 +5691,7 @@ pub struct ResumeSessionResponse {
     #[acp(read = read::Lenient)]
     pub modes: runtime::Nullable<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
-    #[serde(
-        rename = "configOptions",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientItems)]
     pub config_options: runtime::Nullable<Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -8095,10 +5746,6 @@ impl ResumeSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ResumeSessionResponse, schemas::RESUME_SESSION_RESPONSE_8B734A8E
-);
 /// Response from closing a session.
 #[derive(
     Debug,
@@ -8148,10 +5795,6 @@ impl CloseSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CloseSessionResponse, schemas::CLOSE_SESSION_RESPONSE_2ABE1D85
-);
 /// Response to `session/set_mode` method.
 #[derive(
     Debug,
@@ -8201,10 +5844,6 @@ impl SetSessionModeResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionModeResponse, schemas::SET_SESSION_MODE_RESPONSE_3AA1F2D7
-);
 /// Response to `session/set_config_option` method.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -8252,18 +5891,14 @@ impl SetSessionConfigOptionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionConfigOptionResponse, schemas::SET_SESSION_CONFIG_OPTION_RESPONSE_BEA7A148
-);
 /// Response from processing a user prompt.
 ///
 /// See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptResponse {
     /// Indicates why the agent stopped processing the turn.
-    #[serde(rename = "stopReason")]
     pub stop_reason: StopReason,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -8322,16 +5957,11 @@ impl PromptResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PromptResponse, schemas::PROMPT_RESPONSE_EEE28046);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PromptResponse, schemas::PROMPT_RESPONSE_6B3564F3);
 /// Reasons why an agent stops processing a prompt turn.
 ///
 /// See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum StopReason {
     /// The turn ended successfully.
@@ -8353,83 +5983,6 @@ pub enum StopReason {
     /// response to confirm successful cancellation.
     Cancelled,
 }
-impl StopReason {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "end_turn",
-        "max_tokens",
-        "max_turn_requests",
-        "refusal",
-        "cancelled",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::EndTurn => "end_turn",
-            Self::MaxTokens => "max_tokens",
-            Self::MaxTurnRequests => "max_turn_requests",
-            Self::Refusal => "refusal",
-            Self::Cancelled => "cancelled",
-        }
-    }
-}
-impl fmt::Display for StopReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for StopReason {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "end_turn" => Self::EndTurn,
-                "max_tokens" => Self::MaxTokens,
-                "max_turn_requests" => Self::MaxTurnRequests,
-                "refusal" => Self::Refusal,
-                "cancelled" => Self::Cancelled,
-                _ => return Err(runtime::ParseEnumError::new("StopReason", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for StopReason {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for StopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = StopReason;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a StopReason string")
-            }
-            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<StopReason, E> {
-                match v {
-                    "end_turn" => Ok(StopReason::EndTurn),
-                    "max_tokens" => Ok(StopReason::MaxTokens),
-                    "max_turn_requests" => Ok(StopReason::MaxTurnRequests),
-                    "refusal" => Ok(StopReason::Refusal),
-                    "cancelled" => Ok(StopReason::Cancelled),
-                    _ => Err(E::unknown_variant(v, StopReason::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for StopReason {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(StopReason, schemas::STOP_REASON_E88A67C7);
 /// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
 /// protocol compatibility.
@@ -8445,8 +5998,6 @@ impl From<::serde_json::Value> for ExtResponse {
         Self(value)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ExtResponse, schemas::EXT_RESPONSE_BCE9406A);
 /// JSON-RPC error object.
 ///
 /// Represents an error that occurred during method execution, following the
@@ -8489,102 +6040,55 @@ impl Error {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Error, schemas::ERROR_851E285C);
 /// Predefined error codes for common JSON-RPC and ACP-specific errors.
 ///
 /// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
 /// server-error range (-32000 to -32099), and request cancellation uses -32800 from the
 /// range LSP reserves (-32899 to -32800).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    ::acp_bindings::AcpEnum
+)]
+#[acp(range = i32)]
 #[non_exhaustive]
 pub enum ErrorCode {
     /// **Parse error**: Invalid JSON was received by the server.
     /// An error occurred on the server while parsing the JSON text.
+    #[acp(value = -32700)]
     ParseError,
     /// **Invalid request**: The JSON sent is not a valid Request object.
+    #[acp(value = -32600)]
     InvalidRequest,
     /// **Method not found**: The method does not exist or is not available.
+    #[acp(value = -32601)]
     MethodNotFound,
     /// **Invalid params**: Invalid method parameter(s).
+    #[acp(value = -32602)]
     InvalidParams,
     /// **Internal error**: Internal JSON-RPC error.
+    #[acp(value = -32603)]
     InternalError,
     /// **Request cancelled**: Execution of the method was aborted either due to a cancellation request from the caller or
     /// because of resource constraints or shutdown.
+    #[acp(value = -32800)]
     RequestCancelled,
     /// **Authentication required**: Authentication is required before this operation can be performed.
+    #[acp(value = -32000)]
     AuthenticationRequired,
     /// **Resource not found**: A given resource, such as a session or file, was not found.
+    #[acp(value = -32002)]
     ResourceNotFound,
     /// Other undefined error code.
+    #[acp(other)]
     Other(runtime::UnknownInteger),
 }
-impl ErrorCode {
-    /// The value as on the wire.
-    pub fn value(&self) -> i64 {
-        match self {
-            Self::ParseError => -32700,
-            Self::InvalidRequest => -32600,
-            Self::MethodNotFound => -32601,
-            Self::InvalidParams => -32602,
-            Self::InternalError => -32603,
-            Self::RequestCancelled => -32800,
-            Self::AuthenticationRequired => -32000,
-            Self::ResourceNotFound => -32002,
-            Self::Other(v) => v.get(),
-        }
-    }
-    /// The variant for a wire value; `Err` returns a value a closed enum does not know.
-    pub fn try_from_value(value: i64) -> Result<Self, i64> {
-        match value {
-            -32700 => Ok(Self::ParseError),
-            -32600 => Ok(Self::InvalidRequest),
-            -32601 => Ok(Self::MethodNotFound),
-            -32602 => Ok(Self::InvalidParams),
-            -32603 => Ok(Self::InternalError),
-            -32800 => Ok(Self::RequestCancelled),
-            -32000 => Ok(Self::AuthenticationRequired),
-            -32002 => Ok(Self::ResourceNotFound),
-            other => Ok(Self::Other(runtime::UnknownInteger::__new(other))),
-        }
-    }
-}
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.value(), f)
-    }
-}
-impl ::serde::Serialize for ErrorCode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ErrorCode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let wide = <i64 as ::serde::Deserialize>::deserialize(d)?;
-        if !(-2147483648..=2147483647).contains(&i128::from(wide)) {
-            return Err(
-                <D::Error as ::serde::de::Error>::custom(
-                    ::core::format_args!(
-                        "{wide} is out of range for {}", "a ErrorCode integer"
-                    ),
-                ),
-            );
-        }
-        Self::try_from_value(wide)
-            .map_err(|v| <D::Error as ::serde::de::Error>::custom(
-                ::core::format_args!(
-                    "unknown value {v}, expected {}", "a ErrorCode integer"
-                ),
-            ))
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ErrorCode, schemas::ERROR_CODE_BDD9D24C);
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -8621,7 +6125,7 @@ impl AgentNotification {
 /// to use this directly.
 ///
 /// Notifications do not expect a response.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum AgentNotificationParams {
     /// Handles session update notifications from the agent.
@@ -8658,103 +6162,17 @@ pub enum AgentNotificationParams {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ExtNotification(ExtNotification),
 }
-impl ::serde::Serialize for AgentNotificationParams {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::SessionNotification(p) => ::serde::Serialize::serialize(p, s),
-            Self::CompleteElicitationNotification(p) => {
-                ::serde::Serialize::serialize(p, s)
-            }
-            #[cfg(feature = "unstable")]
-            Self::AuthStatusUpdateNotification(p) => ::serde::Serialize::serialize(p, s),
-            Self::ExtNotification(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "SessionNotification") {
-            return Ok(Self::SessionNotification(v));
-        }
-        if let Some(v) = de::try_arm(
-            &value,
-            &mut errors,
-            "CompleteElicitationNotification",
-        ) {
-            return Ok(Self::CompleteElicitationNotification(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(
-            &value,
-            &mut errors,
-            "AuthStatusUpdateNotification",
-        ) {
-            return Ok(Self::AuthStatusUpdateNotification(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ExtNotification") {
-            return Ok(Self::ExtNotification(v));
-        }
-        Err(de::no_arm("AgentNotificationParams", &errors))
-    }
-}
-impl From<SessionNotification> for AgentNotificationParams {
-    /// The `SessionNotification` arm.
-    fn from(value: SessionNotification) -> Self {
-        Self::SessionNotification(value)
-    }
-}
-impl From<CompleteElicitationNotification> for AgentNotificationParams {
-    /// The `CompleteElicitationNotification` arm.
-    fn from(value: CompleteElicitationNotification) -> Self {
-        Self::CompleteElicitationNotification(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AuthStatusUpdateNotification> for AgentNotificationParams {
-    /// The `AuthStatusUpdateNotification` arm.
-    fn from(value: AuthStatusUpdateNotification) -> Self {
-        Self::AuthStatusUpdateNotification(value)
-    }
-}
-impl From<ExtNotification> for AgentNotificationParams {
-    /// The `ExtNotification` arm.
-    fn from(value: ExtNotification) -> Self {
-        Self::ExtNotification(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentNotification, schemas::AGENT_NOTIFICATION_E4188BE3
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentNotification, schemas::AGENT_NOTIFICATION_663537D4
-);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_4465460B
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_D4288812
-);
 /// Notification containing a session update from the agent.
 ///
 /// Used to stream real-time progress and results during prompt processing.
 ///
 /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionNotification {
     /// The ID of the session this update pertains to.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The actual update content.
     pub update: SessionUpdate,
@@ -8801,16 +6219,13 @@ impl SessionNotification {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionNotification, schemas::SESSION_NOTIFICATION_6694A8CB
-);
 /// Different types of updates that can be sent during session processing.
 ///
 /// These updates provide real-time feedback about the agent's progress.
 ///
 /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "sessionUpdate", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum SessionUpdate {
     /// A chunk of the user's message being streamed.
@@ -8891,404 +6306,6 @@ pub enum SessionUpdate {
     /// One content block appended to a sent or received session message.
     SessionMessageChunk(SessionMessageChunk),
 }
-impl ::serde::Serialize for SessionUpdate {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "sessionUpdate";
-        match self {
-            Self::UserMessageChunk(p) => {
-                runtime::ser::tagged(s, K, "user_message_chunk", Some(p))
-            }
-            Self::AgentMessageChunk(p) => {
-                runtime::ser::tagged(s, K, "agent_message_chunk", Some(p))
-            }
-            Self::AgentThoughtChunk(p) => {
-                runtime::ser::tagged(s, K, "agent_thought_chunk", Some(p))
-            }
-            Self::ToolCall(p) => runtime::ser::tagged(s, K, "tool_call", Some(p)),
-            Self::ToolCallUpdate(p) => {
-                runtime::ser::tagged(s, K, "tool_call_update", Some(p))
-            }
-            Self::Plan(p) => runtime::ser::tagged(s, K, "plan", Some(p)),
-            #[cfg(feature = "unstable")]
-            Self::PlanUpdate(p) => runtime::ser::tagged(s, K, "plan_update", Some(p)),
-            #[cfg(feature = "unstable")]
-            Self::PlanRemoved(p) => runtime::ser::tagged(s, K, "plan_removed", Some(p)),
-            Self::AvailableCommandsUpdate(p) => {
-                runtime::ser::tagged(s, K, "available_commands_update", Some(p))
-            }
-            Self::CurrentModeUpdate(p) => {
-                runtime::ser::tagged(s, K, "current_mode_update", Some(p))
-            }
-            Self::ConfigOptionUpdate(p) => {
-                runtime::ser::tagged(s, K, "config_option_update", Some(p))
-            }
-            Self::SessionInfoUpdate(p) => {
-                runtime::ser::tagged(s, K, "session_info_update", Some(p))
-            }
-            Self::UsageUpdate(p) => runtime::ser::tagged(s, K, "usage_update", Some(p)),
-            Self::Notice(p) => runtime::ser::tagged(s, K, "notice", Some(p)),
-            Self::CompactionUpdate(p) => {
-                runtime::ser::tagged(s, K, "compaction_update", Some(p))
-            }
-            Self::CompactionSummaryChunk(p) => {
-                runtime::ser::tagged(s, K, "compaction_summary_chunk", Some(p))
-            }
-            #[cfg(feature = "unstable")]
-            Self::SubagentUpdate(p) => {
-                runtime::ser::tagged(s, K, "subagent_update", Some(p))
-            }
-            #[cfg(feature = "unstable")]
-            Self::SessionMessage(p) => {
-                runtime::ser::tagged(s, K, "session_message", Some(p))
-            }
-            #[cfg(feature = "unstable")]
-            Self::SessionMessageChunk(p) => {
-                runtime::ser::tagged(s, K, "session_message_chunk", Some(p))
-            }
-        }
-    }
-}
-impl de::Tagged for SessionUpdate {
-    const NAME: &'static str = "SessionUpdate";
-    const KEY: &'static str = "sessionUpdate";
-    fn is_known(tag: &str) -> bool {
-        matches!(
-            tag, "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" |
-            "tool_call" | "tool_call_update" | "plan" | "available_commands_update" |
-            "current_mode_update" | "config_option_update" | "session_info_update" |
-            "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk"
-        )
-            || (cfg!(feature = "unstable")
-                && matches!(
-                    tag, "plan_update" | "plan_removed" | "subagent_update" |
-                    "session_message" | "session_message_chunk"
-                ))
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "user_message_chunk" => de::variant(payload, tag, Self::UserMessageChunk),
-            "agent_message_chunk" => de::variant(payload, tag, Self::AgentMessageChunk),
-            "agent_thought_chunk" => de::variant(payload, tag, Self::AgentThoughtChunk),
-            "tool_call" => de::variant(payload, tag, Self::ToolCall),
-            "tool_call_update" => de::variant(payload, tag, Self::ToolCallUpdate),
-            "plan" => de::variant(payload, tag, Self::Plan),
-            #[cfg(feature = "unstable")]
-            "plan_update" => de::variant(payload, tag, Self::PlanUpdate),
-            #[cfg(feature = "unstable")]
-            "plan_removed" => de::variant(payload, tag, Self::PlanRemoved),
-            "available_commands_update" => {
-                de::variant(payload, tag, Self::AvailableCommandsUpdate)
-            }
-            "current_mode_update" => de::variant(payload, tag, Self::CurrentModeUpdate),
-            "config_option_update" => de::variant(payload, tag, Self::ConfigOptionUpdate),
-            "session_info_update" => de::variant(payload, tag, Self::SessionInfoUpdate),
-            "usage_update" => de::variant(payload, tag, Self::UsageUpdate),
-            "notice" => de::variant(payload, tag, Self::Notice),
-            "compaction_update" => de::variant(payload, tag, Self::CompactionUpdate),
-            "compaction_summary_chunk" => {
-                de::variant(payload, tag, Self::CompactionSummaryChunk)
-            }
-            #[cfg(feature = "unstable")]
-            "subagent_update" => de::variant(payload, tag, Self::SubagentUpdate),
-            #[cfg(feature = "unstable")]
-            "session_message" => de::variant(payload, tag, Self::SessionMessage),
-            #[cfg(feature = "unstable")]
-            "session_message_chunk" => {
-                de::variant(payload, tag, Self::SessionMessageChunk)
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &[
-            "user_message_chunk",
-            "agent_message_chunk",
-            "agent_thought_chunk",
-            "tool_call",
-            "tool_call_update",
-            "plan",
-            #[cfg(feature = "unstable")]
-            "plan_update",
-            #[cfg(feature = "unstable")]
-            "plan_removed",
-            "available_commands_update",
-            "current_mode_update",
-            "config_option_update",
-            "session_info_update",
-            "usage_update",
-            "notice",
-            "compaction_update",
-            "compaction_summary_chunk",
-            #[cfg(feature = "unstable")]
-            "subagent_update",
-            #[cfg(feature = "unstable")]
-            "session_message",
-            #[cfg(feature = "unstable")]
-            "session_message_chunk",
-        ];
-        Err(
-            de::unknown_tag(
-                "SessionUpdate",
-                "sessionUpdate",
-                de::tag(&object, "sessionUpdate"),
-                KNOWN,
-            ),
-        )
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl SessionUpdate {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "sessionUpdate";
-    /// The `sessionUpdate` discriminator of this value.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Self::UserMessageChunk(_) => "user_message_chunk",
-            Self::AgentMessageChunk(_) => "agent_message_chunk",
-            Self::AgentThoughtChunk(_) => "agent_thought_chunk",
-            Self::ToolCall(_) => "tool_call",
-            Self::ToolCallUpdate(_) => "tool_call_update",
-            Self::Plan(_) => "plan",
-            #[cfg(feature = "unstable")]
-            Self::PlanUpdate(_) => "plan_update",
-            #[cfg(feature = "unstable")]
-            Self::PlanRemoved(_) => "plan_removed",
-            Self::AvailableCommandsUpdate(_) => "available_commands_update",
-            Self::CurrentModeUpdate(_) => "current_mode_update",
-            Self::ConfigOptionUpdate(_) => "config_option_update",
-            Self::SessionInfoUpdate(_) => "session_info_update",
-            Self::UsageUpdate(_) => "usage_update",
-            Self::Notice(_) => "notice",
-            Self::CompactionUpdate(_) => "compaction_update",
-            Self::CompactionSummaryChunk(_) => "compaction_summary_chunk",
-            #[cfg(feature = "unstable")]
-            Self::SubagentUpdate(_) => "subagent_update",
-            #[cfg(feature = "unstable")]
-            Self::SessionMessage(_) => "session_message",
-            #[cfg(feature = "unstable")]
-            Self::SessionMessageChunk(_) => "session_message_chunk",
-        }
-    }
-}
-impl From<ToolCall> for SessionUpdate {
-    /// The `tool_call` arm.
-    fn from(value: ToolCall) -> Self {
-        Self::ToolCall(value)
-    }
-}
-impl From<ToolCallUpdate> for SessionUpdate {
-    /// The `tool_call_update` arm.
-    fn from(value: ToolCallUpdate) -> Self {
-        Self::ToolCallUpdate(value)
-    }
-}
-impl From<Plan> for SessionUpdate {
-    /// The `plan` arm.
-    fn from(value: Plan) -> Self {
-        Self::Plan(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<PlanUpdate> for SessionUpdate {
-    /// The `plan_update` arm.
-    fn from(value: PlanUpdate) -> Self {
-        Self::PlanUpdate(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<PlanRemoved> for SessionUpdate {
-    /// The `plan_removed` arm.
-    fn from(value: PlanRemoved) -> Self {
-        Self::PlanRemoved(value)
-    }
-}
-impl From<AvailableCommandsUpdate> for SessionUpdate {
-    /// The `available_commands_update` arm.
-    fn from(value: AvailableCommandsUpdate) -> Self {
-        Self::AvailableCommandsUpdate(value)
-    }
-}
-impl From<CurrentModeUpdate> for SessionUpdate {
-    /// The `current_mode_update` arm.
-    fn from(value: CurrentModeUpdate) -> Self {
-        Self::CurrentModeUpdate(value)
-    }
-}
-impl From<ConfigOptionUpdate> for SessionUpdate {
-    /// The `config_option_update` arm.
-    fn from(value: ConfigOptionUpdate) -> Self {
-        Self::ConfigOptionUpdate(value)
-    }
-}
-impl From<SessionInfoUpdate> for SessionUpdate {
-    /// The `session_info_update` arm.
-    fn from(value: SessionInfoUpdate) -> Self {
-        Self::SessionInfoUpdate(value)
-    }
-}
-impl From<UsageUpdate> for SessionUpdate {
-    /// The `usage_update` arm.
-    fn from(value: UsageUpdate) -> Self {
-        Self::UsageUpdate(value)
-    }
-}
-impl From<Notice> for SessionUpdate {
-    /// The `notice` arm.
-    fn from(value: Notice) -> Self {
-        Self::Notice(value)
-    }
-}
-impl From<CompactionUpdate> for SessionUpdate {
-    /// The `compaction_update` arm.
-    fn from(value: CompactionUpdate) -> Self {
-        Self::CompactionUpdate(value)
-    }
-}
-impl From<CompactionSummaryChunk> for SessionUpdate {
-    /// The `compaction_summary_chunk` arm.
-    fn from(value: CompactionSummaryChunk) -> Self {
-        Self::CompactionSummaryChunk(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SubagentUpdate> for SessionUpdate {
-    /// The `subagent_update` arm.
-    fn from(value: SubagentUpdate) -> Self {
-        Self::SubagentUpdate(Box::new(value))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SessionMessage> for SessionUpdate {
-    /// The `session_message` arm.
-    fn from(value: SessionMessage) -> Self {
-        Self::SessionMessage(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SessionMessageChunk> for SessionUpdate {
-    /// The `session_message_chunk` arm.
-    fn from(value: SessionMessageChunk) -> Self {
-        Self::SessionMessageChunk(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "sessionUpdate" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "sessionUpdate",
-            |r, more| match &*tag {
-                "user_message_chunk" => {
-                    <ContentChunk as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::UserMessageChunk)
-                }
-                "agent_message_chunk" => {
-                    <ContentChunk as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::AgentMessageChunk)
-                }
-                "agent_thought_chunk" => {
-                    <ContentChunk as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::AgentThoughtChunk)
-                }
-                "tool_call" => {
-                    <ToolCall as fast::FromJson<'de>>::rest(r, more).map(Self::ToolCall)
-                }
-                "tool_call_update" => {
-                    <ToolCallUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::ToolCallUpdate)
-                }
-                "plan" => <Plan as fast::FromJson<'de>>::rest(r, more).map(Self::Plan),
-                #[cfg(feature = "unstable")]
-                "plan_update" => {
-                    <PlanUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::PlanUpdate)
-                }
-                #[cfg(feature = "unstable")]
-                "plan_removed" => {
-                    <PlanRemoved as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::PlanRemoved)
-                }
-                "available_commands_update" => {
-                    <AvailableCommandsUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::AvailableCommandsUpdate)
-                }
-                "current_mode_update" => {
-                    <CurrentModeUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::CurrentModeUpdate)
-                }
-                "config_option_update" => {
-                    <ConfigOptionUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::ConfigOptionUpdate)
-                }
-                "session_info_update" => {
-                    <SessionInfoUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::SessionInfoUpdate)
-                }
-                "usage_update" => {
-                    <UsageUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::UsageUpdate)
-                }
-                "notice" => {
-                    <Notice as fast::FromJson<'de>>::rest(r, more).map(Self::Notice)
-                }
-                "compaction_update" => {
-                    <CompactionUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::CompactionUpdate)
-                }
-                "compaction_summary_chunk" => {
-                    <CompactionSummaryChunk as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::CompactionSummaryChunk)
-                }
-                #[cfg(feature = "unstable")]
-                "subagent_update" => {
-                    <Box<SubagentUpdate> as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::SubagentUpdate)
-                }
-                #[cfg(feature = "unstable")]
-                "session_message" => {
-                    <SessionMessage as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::SessionMessage)
-                }
-                #[cfg(feature = "unstable")]
-                "session_message_chunk" => {
-                    <SessionMessageChunk as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::SessionMessageChunk)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_5E00C0F2);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_C918A5FF);
 /// Unique identifier for a message within a session.
 #[derive(
     Debug,
@@ -9349,10 +6366,9 @@ impl<'de> fast::FromJson<'de> for MessageId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(MessageId, schemas::MESSAGE_ID_DF1C41EB);
 /// A streamed item of content
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ContentChunk {
@@ -9362,11 +6378,7 @@ pub struct ContentChunk {
     ///
     /// All chunks belonging to the same message share the same `messageId`.
     /// A change in `messageId` indicates a new message has started.
-    #[serde(
-        rename = "messageId",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub message_id: runtime::Nullable<MessageId>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9409,8 +6421,6 @@ impl ContentChunk {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ContentChunk, schemas::CONTENT_CHUNK_80B549EC);
 /// Represents a tool call that the language model has requested.
 ///
 /// Tool calls are actions that the agent executes on behalf of the language model,
@@ -9418,11 +6428,11 @@ runtime::schema::embedded_schema!(ContentChunk, schemas::CONTENT_CHUNK_80B549EC)
 ///
 /// See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCall {
     /// Unique identifier for this tool call within the session.
-    #[serde(rename = "toolCallId")]
     pub tool_call_id: ToolCallId,
     /// Human-readable title describing what the tool is doing.
     pub title: String,
@@ -9452,11 +6462,11 @@ pub struct ToolCall {
     #[acp(read = read::LenientItems)]
     pub locations: Option<Vec<ToolCallLocation>>,
     /// Raw input parameters sent to the tool.
-    #[serde(rename = "rawInput", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::Any)]
     pub raw_input: Option<::serde_json::Value>,
     /// Raw output returned by the tool.
-    #[serde(rename = "rawOutput", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::Any)]
     pub raw_output: Option<::serde_json::Value>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9542,8 +6552,6 @@ impl ToolCall {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCall, schemas::TOOL_CALL_F494BCA8);
 /// A single entry in the execution plan.
 ///
 /// Represents a task or goal that the assistant intends to accomplish
@@ -9599,14 +6607,13 @@ impl PlanEntry {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanEntry, schemas::PLAN_ENTRY_1C34602F);
 /// Priority levels for plan entries.
 ///
 /// Used to indicate the relative importance or urgency of different
 /// tasks in the execution plan.
 /// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum PlanEntryPriority {
     /// High priority task - critical to the overall goal.
@@ -9616,87 +6623,12 @@ pub enum PlanEntryPriority {
     /// Low priority task - nice to have but not essential.
     Low,
 }
-impl PlanEntryPriority {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["high", "medium", "low"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::High => "high",
-            Self::Medium => "medium",
-            Self::Low => "low",
-        }
-    }
-}
-impl fmt::Display for PlanEntryPriority {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for PlanEntryPriority {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "high" => Self::High,
-                "medium" => Self::Medium,
-                "low" => Self::Low,
-                _ => return Err(runtime::ParseEnumError::new("PlanEntryPriority", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for PlanEntryPriority {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PlanEntryPriority {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = PlanEntryPriority;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a PlanEntryPriority string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<PlanEntryPriority, E> {
-                match v {
-                    "high" => Ok(PlanEntryPriority::High),
-                    "medium" => Ok(PlanEntryPriority::Medium),
-                    "low" => Ok(PlanEntryPriority::Low),
-                    _ => Err(E::unknown_variant(v, PlanEntryPriority::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for PlanEntryPriority {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
-impl<'de> fast::FromJson<'de> for PlanEntryPriority {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanEntryPriority, schemas::PLAN_ENTRY_PRIORITY_67086AD0
-);
 /// Status of a plan entry in the execution flow.
 ///
 /// Tracks the lifecycle of each task from planning through completion.
 /// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum PlanEntryStatus {
     /// The task has not started yet.
@@ -9706,80 +6638,6 @@ pub enum PlanEntryStatus {
     /// The task has been successfully completed.
     Completed,
 }
-impl PlanEntryStatus {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["pending", "in_progress", "completed"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Pending => "pending",
-            Self::InProgress => "in_progress",
-            Self::Completed => "completed",
-        }
-    }
-}
-impl fmt::Display for PlanEntryStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for PlanEntryStatus {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "pending" => Self::Pending,
-                "in_progress" => Self::InProgress,
-                "completed" => Self::Completed,
-                _ => return Err(runtime::ParseEnumError::new("PlanEntryStatus", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for PlanEntryStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PlanEntryStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = PlanEntryStatus;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a PlanEntryStatus string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<PlanEntryStatus, E> {
-                match v {
-                    "pending" => Ok(PlanEntryStatus::Pending),
-                    "in_progress" => Ok(PlanEntryStatus::InProgress),
-                    "completed" => Ok(PlanEntryStatus::Completed),
-                    _ => Err(E::unknown_variant(v, PlanEntryStatus::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for PlanEntryStatus {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
-impl<'de> fast::FromJson<'de> for PlanEntryStatus {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanEntryStatus, schemas::PLAN_ENTRY_STATUS_3FB96360);
 /// An execution plan for accomplishing complex tasks.
 ///
 /// Plans consist of multiple entries representing individual tasks or goals.
@@ -9830,8 +6688,6 @@ impl Plan {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Plan, schemas::PLAN_278E99CF);
 /// Information about a command.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -9886,43 +6742,14 @@ impl AvailableCommand {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AvailableCommand, schemas::AVAILABLE_COMMAND_D3BA8352);
 /// The input specification for a command.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(direct)]
 #[non_exhaustive]
 pub enum AvailableCommandInput {
     /// All text that was typed after the command name is provided as input.
     Unstructured(UnstructuredCommandInput),
 }
-impl ::serde::Serialize for AvailableCommandInput {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Unstructured(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AvailableCommandInput {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Unstructured") {
-            return Ok(Self::Unstructured(v));
-        }
-        Err(de::no_arm("AvailableCommandInput", &errors))
-    }
-}
-impl From<UnstructuredCommandInput> for AvailableCommandInput {
-    /// The `Unstructured` arm.
-    fn from(value: UnstructuredCommandInput) -> Self {
-        Self::Unstructured(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for AvailableCommandInput {}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AvailableCommandInput, schemas::AVAILABLE_COMMAND_INPUT_E051F801
-);
 /// All text that was typed after the command name is provided as input.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -9963,10 +6790,6 @@ impl UnstructuredCommandInput {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    UnstructuredCommandInput, schemas::UNSTRUCTURED_COMMAND_INPUT_A696F763
-);
 /// Available commands are ready or have changed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -10009,10 +6832,6 @@ impl AvailableCommandsUpdate {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AvailableCommandsUpdate, schemas::AVAILABLE_COMMANDS_UPDATE_459B93AB
-);
 /// The current mode of the session has changed
 ///
 /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
@@ -10056,10 +6875,6 @@ impl CurrentModeUpdate {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CurrentModeUpdate, schemas::CURRENT_MODE_UPDATE_64FBAC33
-);
 /// Session configuration options have been updated.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -10102,10 +6917,6 @@ impl ConfigOptionUpdate {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ConfigOptionUpdate, schemas::CONFIG_OPTION_UPDATE_4953CA74
-);
 /// Update to session metadata. All fields are optional to support partial updates.
 ///
 /// Agents send this notification to update session information like title or custom metadata.
@@ -10118,6 +6929,7 @@ runtime::schema::embedded_schema!(
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionInfoUpdate {
@@ -10126,11 +6938,7 @@ pub struct SessionInfoUpdate {
     #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// ISO 8601 timestamp of last activity. Set to null to clear.
-    #[serde(
-        rename = "updatedAt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub updated_at: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10179,10 +6987,6 @@ impl SessionInfoUpdate {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionInfoUpdate, schemas::SESSION_INFO_UPDATE_A58B67BC
-);
 /// Cost information for a session.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -10227,8 +7031,6 @@ impl Cost {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Cost, schemas::COST_A395CD3C);
 /// Context window and cost update for a session.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -10283,10 +7085,9 @@ impl UsageUpdate {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(UsageUpdate, schemas::USAGE_UPDATE_D26EC540);
 /// Severity hint for a session notice.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum NoticeSeverity {
     /// Informational notice.
@@ -10299,118 +7100,9 @@ pub enum NoticeSeverity {
     ///
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Other unknown values are reserved for future ACP severities.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl NoticeSeverity {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["info", "warning", "error"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Info => "info",
-            Self::Warning => "warning",
-            Self::Error => "error",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "info" => Self::Info,
-            "warning" => Self::Warning,
-            "error" => Self::Error,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for NoticeSeverity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for NoticeSeverity {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for NoticeSeverity {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for NoticeSeverity {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = NoticeSeverity;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a NoticeSeverity string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<NoticeSeverity, E> {
-                Ok(
-                    match v {
-                        "info" => NoticeSeverity::Info,
-                        "warning" => NoticeSeverity::Warning,
-                        "error" => NoticeSeverity::Error,
-                        _ => NoticeSeverity::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<NoticeSeverity, E> {
-                Ok(
-                    match v.as_str() {
-                        "info" => NoticeSeverity::Info,
-                        "warning" => NoticeSeverity::Warning,
-                        "error" => NoticeSeverity::Error,
-                        _ => NoticeSeverity::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for NoticeSeverity {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for NoticeSeverity {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-impl<'de> fast::FromJson<'de> for NoticeSeverity {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(NoticeSeverity, schemas::NOTICE_SEVERITY_D8441DEF);
 /// Fire-and-forget information for the user.
 ///
 /// Notices are live events rather than session history. Agents must not rely on
@@ -10489,8 +7181,6 @@ impl de::StrRule for __StrRule__defs_Notice_properties_title {
         None
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Notice, schemas::NOTICE_8CE1ED13);
 /// Unique identifier for a context compaction within a session.
 #[derive(
     Debug,
@@ -10551,10 +7241,9 @@ impl<'de> fast::FromJson<'de> for CompactionId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(CompactionId, schemas::COMPACTION_ID_71CBA42F);
 /// Lifecycle state of a context compaction.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum CompactionStatus {
     /// Compaction has started and has not finished.
@@ -10569,127 +7258,9 @@ pub enum CompactionStatus {
     ///
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Other unknown values are reserved for future ACP statuses.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl CompactionStatus {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "in_progress",
-        "completed",
-        "failed",
-        "cancelled",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::InProgress => "in_progress",
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-            Self::Cancelled => "cancelled",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "in_progress" => Self::InProgress,
-            "completed" => Self::Completed,
-            "failed" => Self::Failed,
-            "cancelled" => Self::Cancelled,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for CompactionStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for CompactionStatus {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for CompactionStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompactionStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = CompactionStatus;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a CompactionStatus string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<CompactionStatus, E> {
-                Ok(
-                    match v {
-                        "in_progress" => CompactionStatus::InProgress,
-                        "completed" => CompactionStatus::Completed,
-                        "failed" => CompactionStatus::Failed,
-                        "cancelled" => CompactionStatus::Cancelled,
-                        _ => CompactionStatus::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<CompactionStatus, E> {
-                Ok(
-                    match v.as_str() {
-                        "in_progress" => CompactionStatus::InProgress,
-                        "completed" => CompactionStatus::Completed,
-                        "failed" => CompactionStatus::Failed,
-                        "cancelled" => CompactionStatus::Cancelled,
-                        _ => CompactionStatus::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for CompactionStatus {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for CompactionStatus {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-impl<'de> fast::FromJson<'de> for CompactionStatus {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(CompactionStatus, schemas::COMPACTION_STATUS_F2312CFF);
 /// A context compaction upsert. The first notification fixes the compaction's
 /// timeline position. Later updates with the same ID patch that entity in place.
 /// Agents MUST only send this update when the Client advertised
@@ -10699,11 +7270,11 @@ runtime::schema::embedded_schema!(CompactionStatus, schemas::COMPACTION_STATUS_F
 /// stored value unchanged, `null` clears it, and a concrete value replaces it.
 /// `summary: []` also clears the summary.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct CompactionUpdate {
     /// The Agent-owned ID of this compaction, unique within the session.
-    #[serde(rename = "compactionId")]
     pub compaction_id: CompactionId,
     /// Current lifecycle status.
     pub status: CompactionStatus,
@@ -10762,18 +7333,16 @@ impl CompactionUpdate {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(CompactionUpdate, schemas::COMPACTION_UPDATE_18AB35E7);
 /// A content block appended to a compaction's summary. A first-seen ID creates
 /// an in-progress compaction. Chunks append in receive order.
 /// Agents MUST only send this update when the Client advertised
 /// the `session.compaction` Client capability.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct CompactionSummaryChunk {
     /// ID of the compaction whose summary receives this content.
-    #[serde(rename = "compactionId")]
     pub compaction_id: CompactionId,
     /// One content block to append.
     pub content: ContentBlock,
@@ -10810,10 +7379,6 @@ impl CompactionSummaryChunk {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CompactionSummaryChunk, schemas::COMPACTION_SUMMARY_CHUNK_79AAE2E7
-);
 /// Notification sent by the agent when a URL-based elicitation is complete.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -10862,10 +7427,6 @@ impl CompleteElicitationNotification {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CompleteElicitationNotification, schemas::COMPLETE_ELICITATION_NOTIFICATION_5079B218
-);
 /// Allows either side to send an arbitrary notification that is not part of the ACP spec.
 /// Extension notifications provide a way to send one-way messages for custom functionality
 /// while maintaining protocol compatibility.
@@ -10884,8 +7445,6 @@ impl From<::serde_json::Value> for ExtNotification {
         Self(value)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ExtNotification, schemas::EXT_NOTIFICATION_9599B709);
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -10925,7 +7484,7 @@ impl ClientRequest {
 /// to use this directly.
 ///
 /// This enum encompasses all method calls from client to agent.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ClientRequestParams {
     /// Establishes the connection with a client and negotiates protocol capabilities.
@@ -11126,315 +7685,27 @@ pub enum ClientRequestParams {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ExtMethodRequest(ExtRequest),
 }
-impl ::serde::Serialize for ClientRequestParams {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::InitializeRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::AuthenticateRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::ListProvidersRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::SetProviderRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::DisableProviderRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::LogoutRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::AuthStatusRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::NewSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::LoadSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::ListSessionsRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::DeleteSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::ForkSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::ArchiveSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::UnarchiveSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::SessionStatusRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::SetSessionTitleRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::ResumeSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::CloseSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::SetSessionModeRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::SetSessionConfigOptionRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::PromptRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::ExtMethodRequest(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeRequest") {
-            return Ok(Self::InitializeRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "AuthenticateRequest") {
-            return Ok(Self::AuthenticateRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "ListProvidersRequest") {
-            return Ok(Self::ListProvidersRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "SetProviderRequest") {
-            return Ok(Self::SetProviderRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "DisableProviderRequest") {
-            return Ok(Self::DisableProviderRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "LogoutRequest") {
-            return Ok(Self::LogoutRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "AuthStatusRequest") {
-            return Ok(Self::AuthStatusRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "NewSessionRequest") {
-            return Ok(Self::NewSessionRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "LoadSessionRequest") {
-            return Ok(Self::LoadSessionRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ListSessionsRequest") {
-            return Ok(Self::ListSessionsRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "DeleteSessionRequest") {
-            return Ok(Self::DeleteSessionRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "ForkSessionRequest") {
-            return Ok(Self::ForkSessionRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "ArchiveSessionRequest") {
-            return Ok(Self::ArchiveSessionRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "UnarchiveSessionRequest") {
-            return Ok(Self::UnarchiveSessionRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "SessionStatusRequest") {
-            return Ok(Self::SessionStatusRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "SetSessionTitleRequest") {
-            return Ok(Self::SetSessionTitleRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ResumeSessionRequest") {
-            return Ok(Self::ResumeSessionRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "CloseSessionRequest") {
-            return Ok(Self::CloseSessionRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "SetSessionModeRequest") {
-            return Ok(Self::SetSessionModeRequest(v));
-        }
-        if let Some(v) = de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionConfigOptionRequest",
-        ) {
-            return Ok(Self::SetSessionConfigOptionRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "PromptRequest") {
-            return Ok(Self::PromptRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodRequest") {
-            return Ok(Self::ExtMethodRequest(v));
-        }
-        Err(de::no_arm("ClientRequestParams", &errors))
-    }
-}
-impl From<InitializeRequest> for ClientRequestParams {
-    /// The `InitializeRequest` arm.
-    fn from(value: InitializeRequest) -> Self {
-        Self::InitializeRequest(value)
-    }
-}
-impl From<AuthenticateRequest> for ClientRequestParams {
-    /// The `AuthenticateRequest` arm.
-    fn from(value: AuthenticateRequest) -> Self {
-        Self::AuthenticateRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ListProvidersRequest> for ClientRequestParams {
-    /// The `ListProvidersRequest` arm.
-    fn from(value: ListProvidersRequest) -> Self {
-        Self::ListProvidersRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetProviderRequest> for ClientRequestParams {
-    /// The `SetProviderRequest` arm.
-    fn from(value: SetProviderRequest) -> Self {
-        Self::SetProviderRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<DisableProviderRequest> for ClientRequestParams {
-    /// The `DisableProviderRequest` arm.
-    fn from(value: DisableProviderRequest) -> Self {
-        Self::DisableProviderRequest(value)
-    }
-}
-impl From<LogoutRequest> for ClientRequestParams {
-    /// The `LogoutRequest` arm.
-    fn from(value: LogoutRequest) -> Self {
-        Self::LogoutRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AuthStatusRequest> for ClientRequestParams {
-    /// The `AuthStatusRequest` arm.
-    fn from(value: AuthStatusRequest) -> Self {
-        Self::AuthStatusRequest(value)
-    }
-}
-impl From<NewSessionRequest> for ClientRequestParams {
-    /// The `NewSessionRequest` arm.
-    fn from(value: NewSessionRequest) -> Self {
-        Self::NewSessionRequest(value)
-    }
-}
-impl From<LoadSessionRequest> for ClientRequestParams {
-    /// The `LoadSessionRequest` arm.
-    fn from(value: LoadSessionRequest) -> Self {
-        Self::LoadSessionRequest(value)
-    }
-}
-impl From<ListSessionsRequest> for ClientRequestParams {
-    /// The `ListSessionsRequest` arm.
-    fn from(value: ListSessionsRequest) -> Self {
-        Self::ListSessionsRequest(value)
-    }
-}
-impl From<DeleteSessionRequest> for ClientRequestParams {
-    /// The `DeleteSessionRequest` arm.
-    fn from(value: DeleteSessionRequest) -> Self {
-        Self::DeleteSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ForkSessionRequest> for ClientRequestParams {
-    /// The `ForkSessionRequest` arm.
-    fn from(value: ForkSessionRequest) -> Self {
-        Self::ForkSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ArchiveSessionRequest> for ClientRequestParams {
-    /// The `ArchiveSessionRequest` arm.
-    fn from(value: ArchiveSessionRequest) -> Self {
-        Self::ArchiveSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<UnarchiveSessionRequest> for ClientRequestParams {
-    /// The `UnarchiveSessionRequest` arm.
-    fn from(value: UnarchiveSessionRequest) -> Self {
-        Self::UnarchiveSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SessionStatusRequest> for ClientRequestParams {
-    /// The `SessionStatusRequest` arm.
-    fn from(value: SessionStatusRequest) -> Self {
-        Self::SessionStatusRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetSessionTitleRequest> for ClientRequestParams {
-    /// The `SetSessionTitleRequest` arm.
-    fn from(value: SetSessionTitleRequest) -> Self {
-        Self::SetSessionTitleRequest(value)
-    }
-}
-impl From<ResumeSessionRequest> for ClientRequestParams {
-    /// The `ResumeSessionRequest` arm.
-    fn from(value: ResumeSessionRequest) -> Self {
-        Self::ResumeSessionRequest(value)
-    }
-}
-impl From<CloseSessionRequest> for ClientRequestParams {
-    /// The `CloseSessionRequest` arm.
-    fn from(value: CloseSessionRequest) -> Self {
-        Self::CloseSessionRequest(value)
-    }
-}
-impl From<SetSessionModeRequest> for ClientRequestParams {
-    /// The `SetSessionModeRequest` arm.
-    fn from(value: SetSessionModeRequest) -> Self {
-        Self::SetSessionModeRequest(value)
-    }
-}
-impl From<SetSessionConfigOptionRequest> for ClientRequestParams {
-    /// The `SetSessionConfigOptionRequest` arm.
-    fn from(value: SetSessionConfigOptionRequest) -> Self {
-        Self::SetSessionConfigOptionRequest(value)
-    }
-}
-impl From<PromptRequest> for ClientRequestParams {
-    /// The `PromptRequest` arm.
-    fn from(value: PromptRequest) -> Self {
-        Self::PromptRequest(value)
-    }
-}
-impl From<ExtRequest> for ClientRequestParams {
-    /// The `ExtMethodRequest` arm.
-    fn from(value: ExtRequest) -> Self {
-        Self::ExtMethodRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_5F7F76DA);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_F409D3BA);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_1A91A620
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_EA22AB47
-);
 /// Request parameters for the initialize method.
 ///
 /// Sent by the client to establish connection and negotiate capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InitializeRequest {
     /// The latest protocol version supported by the client.
-    #[serde(rename = "protocolVersion")]
     pub protocol_version: ProtocolVersion,
     /// Capabilities supported by the client.
     ///
     /// Schema default when omitted: `{"fs":{"readTextFile":false,"writeTextFile":false},"terminal":false,"auth":{"terminal":false}}` (never written back).
-    #[serde(
-        rename = "clientCapabilities",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::Lenient)]
     pub client_capabilities: Option<ClientCapabilities>,
     /// Information about the Client name and version sent to the Agent.
     ///
     /// Note: in future versions of the protocol, this will be required.
-    #[serde(
-        rename = "clientInfo",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::Lenient)]
     pub client_info: runtime::Nullable<Implementation>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11490,10 +7761,6 @@ impl InitializeRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    InitializeRequest, schemas::INITIALIZE_REQUEST_B43305FE
-);
 /// Capabilities supported by the client.
 ///
 /// Advertised during initialization to inform the agent about
@@ -11657,16 +7924,6 @@ impl ClientCapabilities {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientCapabilities, schemas::CLIENT_CAPABILITIES_C05A1F31
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientCapabilities, schemas::CLIENT_CAPABILITIES_3C217452
-);
 /// File system capabilities that a client may support.
 ///
 /// See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)
@@ -11678,18 +7935,19 @@ runtime::schema::embedded_schema!(
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct FileSystemCapabilities {
     /// Whether the Client supports `fs/read_text_file` requests.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(rename = "readTextFile", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::LenientScalar)]
     pub read_text_file: Option<bool>,
     /// Whether the Client supports `fs/write_text_file` requests.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(rename = "writeTextFile", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::LenientScalar)]
     pub write_text_file: Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11738,10 +7996,6 @@ impl FileSystemCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    FileSystemCapabilities, schemas::FILE_SYSTEM_CAPABILITIES_A4627F11
-);
 /// Session-related capabilities supported by the client.
 #[derive(
     Debug,
@@ -11751,6 +8005,7 @@ runtime::schema::embedded_schema!(
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ClientSessionCapabilities {
     /// Support for ID-addressed context compaction updates. Omitted or `null`
@@ -11762,11 +8017,7 @@ pub struct ClientSessionCapabilities {
     ///
     /// Omitted or `null` both mean the client does not advertise support for any
     /// config option extensions.
-    #[serde(
-        rename = "configOptions",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::Lenient)]
     pub config_options: runtime::Nullable<SessionConfigOptionsCapabilities>,
     /// Support for live user-facing `notice` session updates.
@@ -11832,10 +8083,6 @@ impl ClientSessionCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientSessionCapabilities, schemas::CLIENT_SESSION_CAPABILITIES_647EFA33
-);
 /// Client support for ID-addressed context compaction updates.
 #[derive(
     Debug,
@@ -11860,10 +8107,6 @@ impl CompactionCapabilities {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CompactionCapabilities, schemas::COMPACTION_CAPABILITIES_2F8FBCAF
-);
 /// Session configuration option capabilities supported by the client.
 #[derive(
     Debug,
@@ -11923,11 +8166,6 @@ impl SessionConfigOptionsCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigOptionsCapabilities,
-    schemas::SESSION_CONFIG_OPTIONS_CAPABILITIES_441C9AFB
-);
 /// Capabilities for boolean session configuration options.
 ///
 /// Supplying `{}` means the client supports boolean session configuration options.
@@ -11973,10 +8211,6 @@ impl BooleanConfigOptionCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    BooleanConfigOptionCapabilities, schemas::BOOLEAN_CONFIG_OPTION_CAPABILITIES_FAAC88A0
-);
 /// Client support for presenting live notices to the user.
 #[derive(
     Debug,
@@ -12001,10 +8235,6 @@ impl NoticeCapabilities {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    NoticeCapabilities, schemas::NOTICE_CAPABILITIES_943DFA37
-);
 /// Authentication capabilities supported by the client.
 ///
 /// Advertised during initialization to inform the agent which authentication
@@ -12069,8 +8299,6 @@ impl AuthCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthCapabilities, schemas::AUTH_CAPABILITIES_D170E220);
 /// Elicitation capabilities supported by the client.
 #[derive(
     Debug,
@@ -12144,10 +8372,6 @@ impl ElicitationCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationCapabilities, schemas::ELICITATION_CAPABILITIES_C4F7CC4E
-);
 /// Form-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports form-based elicitation.
@@ -12195,10 +8419,6 @@ impl ElicitationFormCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationFormCapabilities, schemas::ELICITATION_FORM_CAPABILITIES_3B200763
-);
 /// URL-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports URL-based elicitation.
@@ -12246,10 +8466,6 @@ impl ElicitationUrlCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationUrlCapabilities, schemas::ELICITATION_URL_CAPABILITIES_BC5A7A90
-);
 /// Request parameters for the authenticate method.
 ///
 /// Specifies which authentication method to use.
@@ -12299,10 +8515,6 @@ impl AuthenticateRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthenticateRequest, schemas::AUTHENTICATE_REQUEST_7C525B46
-);
 /// Request parameters for the logout method.
 ///
 /// Terminates the current authenticated session.
@@ -12354,12 +8566,11 @@ impl LogoutRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(LogoutRequest, schemas::LOGOUT_REQUEST_DC861F33);
 /// Request parameters for creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct NewSessionRequest {
     /// The working directory for this session. Must be an absolute path.
@@ -12369,14 +8580,9 @@ pub struct NewSessionRequest {
     /// These expand the session's filesystem scope without changing `cwd`, which
     /// remains the base for relative paths. When omitted or empty, no
     /// additional roots are activated for the new session.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_directories: Option<Vec<String>>,
     /// List of MCP (Model Context Protocol) servers the agent should connect to.
-    #[serde(rename = "mcpServers")]
     #[acp(read = read::NullAsDefault)]
     pub mcp_servers: Vec<McpServer>,
     #[cfg(feature = "unstable")]
@@ -12389,11 +8595,7 @@ pub struct NewSessionRequest {
     /// Optional. Omitted and `null` are equivalent and mean the Agent uses its
     /// own default instructions. Clients MUST only send this when the Agent
     /// advertises `sessionCapabilities.systemPrompt`.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub system_prompt: runtime::Nullable<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -12451,23 +8653,14 @@ impl NewSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    NewSessionRequest, schemas::NEW_SESSION_REQUEST_894EACAD
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    NewSessionRequest, schemas::NEW_SESSION_REQUEST_54A57FC2
-);
 /// Configuration for connecting to an MCP (Model Context Protocol) server.
 ///
 /// MCP servers provide tools and context that the agent can use when
 /// processing prompts.
 ///
 /// See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/session-setup#mcp-servers)
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum McpServer {
     /// HTTP transport configuration
@@ -12491,120 +8684,9 @@ pub enum McpServer {
     /// Stdio transport configuration
     ///
     /// All Agents MUST support this transport.
+    #[acp(untagged)]
     Stdio(McpServerStdio),
 }
-impl ::serde::Serialize for McpServer {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Http(p) => runtime::ser::tagged(s, K, "http", Some(p)),
-            Self::Sse(p) => runtime::ser::tagged(s, K, "sse", Some(p)),
-            #[cfg(feature = "unstable")]
-            Self::Acp(p) => runtime::ser::tagged(s, K, "acp", Some(p)),
-            Self::Stdio(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl de::Tagged for McpServer {
-    const NAME: &'static str = "McpServer";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "http" | "sse")
-            || (cfg!(feature = "unstable") && matches!(tag, "acp"))
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "http" => de::variant(payload, tag, Self::Http),
-            "sse" => de::variant(payload, tag, Self::Sse),
-            #[cfg(feature = "unstable")]
-            "acp" => de::variant(payload, tag, Self::Acp),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["http", "sse", #[cfg(feature = "unstable")] "acp"];
-        match de::tag(&object, "type") {
-            other => {
-                let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
-                let tag_error = if missing {
-                    String::new()
-                } else {
-                    de::unknown_tag::<
-                        ::serde_json::Error,
-                    >("McpServer", "type", other, KNOWN)
-                        .to_string()
-                };
-                let value = ::serde_json::Value::Object(object);
-                let mut errors = Vec::new();
-                if let Some(v) = de::try_arm(&value, &mut errors, "Stdio") {
-                    return Ok(Self::Stdio(v));
-                }
-                Err(de::no_open_arm("McpServer", &tag_error, missing, &errors))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("McpServer", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for McpServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl McpServer {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Http(_) => Some("http"),
-            Self::Sse(_) => Some("sse"),
-            #[cfg(feature = "unstable")]
-            Self::Acp(_) => Some("acp"),
-            Self::Stdio(_) => None,
-        }
-    }
-}
-impl From<McpServerHttp> for McpServer {
-    /// The `http` arm.
-    fn from(value: McpServerHttp) -> Self {
-        Self::Http(value)
-    }
-}
-impl From<McpServerSse> for McpServer {
-    /// The `sse` arm.
-    fn from(value: McpServerSse) -> Self {
-        Self::Sse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<McpServerAcp> for McpServer {
-    /// The `acp` arm.
-    fn from(value: McpServerAcp) -> Self {
-        Self::Acp(value)
-    }
-}
-impl From<McpServerStdio> for McpServer {
-    /// The `Stdio` arm.
-    fn from(value: McpServerStdio) -> Self {
-        Self::Stdio(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_D6736371);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_CB90DCFE);
 /// An HTTP header to set when making requests to the MCP server.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -12647,8 +8729,6 @@ impl HttpHeader {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(HttpHeader, schemas::HTTP_HEADER_5136DEA1);
 /// HTTP transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -12699,8 +8779,6 @@ impl McpServerHttp {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerHttp, schemas::MCP_SERVER_HTTP_EC83988F);
 /// SSE transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -12751,8 +8829,6 @@ impl McpServerSse {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerSse, schemas::MCP_SERVER_SSE_DB871FE8);
 /// Stdio transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -12808,18 +8884,16 @@ impl McpServerStdio {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerStdio, schemas::MCP_SERVER_STDIO_C257F609);
 /// Request parameters for loading an existing session.
 ///
 /// Only available if the Agent supports the `loadSession` capability.
 ///
 /// See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct LoadSessionRequest {
     /// List of MCP servers to connect to for this session.
-    #[serde(rename = "mcpServers")]
     #[acp(read = read::NullAsDefault)]
     pub mcp_servers: Vec<McpServer>,
     /// The working directory for this session. Must be an absolute path.
@@ -12830,14 +8904,9 @@ pub struct LoadSessionRequest {
     /// this is the complete resulting additional-root list for the loaded
     /// session. It may differ from any previously used or reported list as long as
     /// the request `cwd` matches the session's `cwd`.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_directories: Option<Vec<String>>,
     /// The ID of the session to load.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -12851,11 +8920,7 @@ pub struct LoadSessionRequest {
     /// Clients MUST only send this when the Agent advertises
     /// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
     /// when the session was created.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub system_prompt: runtime::Nullable<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -12918,16 +8983,6 @@ impl LoadSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    LoadSessionRequest, schemas::LOAD_SESSION_REQUEST_C75F13DF
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    LoadSessionRequest, schemas::LOAD_SESSION_REQUEST_DD30A1C0
-);
 /// Request parameters for listing existing sessions.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.list` capability.
@@ -13020,16 +9075,6 @@ impl ListSessionsRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_33630F34
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_055DD47E
-);
 /// Request parameters for deleting an existing session from `session/list`.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.delete` capability.
@@ -13078,10 +9123,6 @@ impl DeleteSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DeleteSessionRequest, schemas::DELETE_SESSION_REQUEST_04808BCB
-);
 /// Request parameters for resuming an existing session.
 ///
 /// Resumes an existing session without returning previous messages (unlike `session/load`).
@@ -13089,10 +9130,10 @@ runtime::schema::embedded_schema!(
 ///
 /// Only available if the Agent supports the `sessionCapabilities.resume` capability.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResumeSessionRequest {
     /// The ID of the session to resume.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The working directory for this session. Must be an absolute path.
     pub cwd: String,
@@ -13102,14 +9143,10 @@ pub struct ResumeSessionRequest {
     /// this is the complete resulting additional-root list for the resumed
     /// session. It may differ from any previously used or reported list as long as
     /// the request `cwd` matches the session's `cwd`.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_directories: Option<Vec<String>>,
     /// List of MCP servers to connect to for this session.
-    #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp_servers: Option<Vec<McpServer>>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -13123,11 +9160,7 @@ pub struct ResumeSessionRequest {
     /// Clients MUST only send this when the Agent advertises
     /// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
     /// when the session was created.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub system_prompt: runtime::Nullable<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -13192,16 +9225,6 @@ impl ResumeSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_847D0C2C
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_67CED5EA
-);
 /// Request parameters for closing an active session.
 ///
 /// If supported, the agent **must** cancel any ongoing work related to the session
@@ -13254,19 +9277,14 @@ impl CloseSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CloseSessionRequest, schemas::CLOSE_SESSION_REQUEST_55862E07
-);
 /// Request parameters for setting a session mode.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetSessionModeRequest {
     /// The ID of the session to set the mode for.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The ID of the mode to set.
-    #[serde(rename = "modeId")]
     pub mode_id: SessionModeId,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -13311,19 +9329,14 @@ impl SetSessionModeRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionModeRequest, schemas::SET_SESSION_MODE_REQUEST_B248D46E
-);
 /// Request parameters for setting a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequest {
     /// The ID of the session to set the configuration option for.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The ID of the configuration option to set.
-    #[serde(rename = "configId")]
     pub config_id: SessionConfigId,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -13368,129 +9381,22 @@ impl SetSessionConfigOptionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionConfigOptionRequest, schemas::SET_SESSION_CONFIG_OPTION_REQUEST_6F2C83EB
-);
 /// The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type")]
 #[non_exhaustive]
 pub enum SetSessionConfigOptionRequestType {
     /// A boolean value (`type: "boolean"`).
+    #[acp(rename = "boolean")]
     Boolean(SetSessionConfigOptionRequestTypeBoolean),
     /// A `SessionConfigValueId` string value.
     ///
     /// This is the default when `type` is absent on the wire. Unknown `type`
     /// values with string payloads also gracefully deserialize into this
     /// variant.
+    #[acp(untagged)]
     ValueId(SetSessionConfigOptionRequestTypeValueId),
 }
-impl ::serde::Serialize for SetSessionConfigOptionRequestType {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Boolean(p) => runtime::ser::tagged(s, K, "boolean", Some(p)),
-            Self::ValueId(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl de::Tagged for SetSessionConfigOptionRequestType {
-    const NAME: &'static str = "SetSessionConfigOptionRequestType";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "boolean")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "boolean" => de::variant(payload, tag, Self::Boolean),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["boolean"];
-        match de::tag(&object, "type") {
-            other => {
-                let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
-                let tag_error = if missing {
-                    String::new()
-                } else {
-                    de::unknown_tag::<
-                        ::serde_json::Error,
-                    >("SetSessionConfigOptionRequestType", "type", other, KNOWN)
-                        .to_string()
-                };
-                let value = ::serde_json::Value::Object(object);
-                let mut errors = Vec::new();
-                if let Some(v) = de::try_arm(&value, &mut errors, "ValueId") {
-                    return Ok(Self::ValueId(v));
-                }
-                Err(
-                    de::no_open_arm(
-                        "SetSessionConfigOptionRequestType",
-                        &tag_error,
-                        missing,
-                        &errors,
-                    ),
-                )
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(
-                    de::unknown_tag(
-                        "SetSessionConfigOptionRequestType",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl SetSessionConfigOptionRequestType {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Boolean(_) => Some("boolean"),
-            Self::ValueId(_) => None,
-        }
-    }
-}
-impl From<SetSessionConfigOptionRequestTypeBoolean>
-for SetSessionConfigOptionRequestType {
-    /// The `boolean` arm.
-    fn from(value: SetSessionConfigOptionRequestTypeBoolean) -> Self {
-        Self::Boolean(value)
-    }
-}
-impl From<SetSessionConfigOptionRequestTypeValueId>
-for SetSessionConfigOptionRequestType {
-    /// The `ValueId` arm.
-    fn from(value: SetSessionConfigOptionRequestTypeValueId) -> Self {
-        Self::ValueId(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionConfigOptionRequestType,
-    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_E13BBAE7
-);
 /// A boolean value (`type: "boolean"`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -13511,11 +9417,6 @@ impl SetSessionConfigOptionRequestTypeBoolean {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionConfigOptionRequestTypeBoolean,
-    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_BOOLEAN_CF95E7B1
-);
 /// A `SessionConfigValueId` string value.
 ///
 /// This is the default when `type` is absent on the wire. Unknown `type`
@@ -13540,21 +9441,16 @@ impl SetSessionConfigOptionRequestTypeValueId {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionConfigOptionRequestTypeValueId,
-    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_VALUE_ID_E1B7389D
-);
 /// Request parameters for sending a user prompt to the agent.
 ///
 /// Contains the user's message and any additional context.
 ///
 /// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptRequest {
     /// The ID of the session to send this user message to
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The blocks of content that compose the user's message.
     ///
@@ -13613,49 +9509,14 @@ impl PromptRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PromptRequest, schemas::PROMPT_REQUEST_2C64ACDE);
 /// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ClientResponse {
     /// A successful JSON-RPC response.
     Result(ClientResponseResult),
     /// A failed JSON-RPC response.
     Error(ClientResponseError),
-}
-impl ::serde::Serialize for ClientResponse {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(p) => ::serde::Serialize::serialize(p, s),
-            Self::Error(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
-            return Ok(Self::Result(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
-            return Ok(Self::Error(v));
-        }
-        Err(de::no_arm("ClientResponse", &errors))
-    }
-}
-impl From<ClientResponseResult> for ClientResponse {
-    /// The `Result` arm.
-    fn from(value: ClientResponseResult) -> Self {
-        Self::Result(value)
-    }
-}
-impl From<ClientResponseError> for ClientResponse {
-    /// The `Error` arm.
-    fn from(value: ClientResponseError) -> Self {
-        Self::Error(value)
-    }
 }
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -13684,7 +9545,7 @@ impl ClientResponseResult {
     }
 }
 /// Method-specific response data.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ClientResponseResultResult {
     /// Successful result returned for a `fs/write_text_file` request.
@@ -13711,136 +9572,6 @@ pub enum ClientResponseResultResult {
     /// Successful result returned by an extension method outside the core ACP method set.
     ExtMethodResponse(ExtResponse),
 }
-impl ::serde::Serialize for ClientResponseResultResult {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::WriteTextFileResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::ReadTextFileResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::RequestPermissionResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::CreateTerminalResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::TerminalOutputResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::ReleaseTerminalResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::WaitForTerminalExitResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::KillTerminalResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::CreateElicitationResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::MessageMcpResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::ExtMethodResponse(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "WriteTextFileResponse") {
-            return Ok(Self::WriteTextFileResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ReadTextFileResponse") {
-            return Ok(Self::ReadTextFileResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "RequestPermissionResponse") {
-            return Ok(Self::RequestPermissionResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "CreateTerminalResponse") {
-            return Ok(Self::CreateTerminalResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "TerminalOutputResponse") {
-            return Ok(Self::TerminalOutputResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ReleaseTerminalResponse") {
-            return Ok(Self::ReleaseTerminalResponse(v));
-        }
-        if let Some(v) = de::try_arm(
-            &value,
-            &mut errors,
-            "WaitForTerminalExitResponse",
-        ) {
-            return Ok(Self::WaitForTerminalExitResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "KillTerminalResponse") {
-            return Ok(Self::KillTerminalResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "CreateElicitationResponse") {
-            return Ok(Self::CreateElicitationResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "MessageMcpResponse") {
-            return Ok(Self::MessageMcpResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodResponse") {
-            return Ok(Self::ExtMethodResponse(v));
-        }
-        Err(de::no_arm("ClientResponseResultResult", &errors))
-    }
-}
-impl From<WriteTextFileResponse> for ClientResponseResultResult {
-    /// The `WriteTextFileResponse` arm.
-    fn from(value: WriteTextFileResponse) -> Self {
-        Self::WriteTextFileResponse(value)
-    }
-}
-impl From<ReadTextFileResponse> for ClientResponseResultResult {
-    /// The `ReadTextFileResponse` arm.
-    fn from(value: ReadTextFileResponse) -> Self {
-        Self::ReadTextFileResponse(value)
-    }
-}
-impl From<RequestPermissionResponse> for ClientResponseResultResult {
-    /// The `RequestPermissionResponse` arm.
-    fn from(value: RequestPermissionResponse) -> Self {
-        Self::RequestPermissionResponse(value)
-    }
-}
-impl From<CreateTerminalResponse> for ClientResponseResultResult {
-    /// The `CreateTerminalResponse` arm.
-    fn from(value: CreateTerminalResponse) -> Self {
-        Self::CreateTerminalResponse(value)
-    }
-}
-impl From<TerminalOutputResponse> for ClientResponseResultResult {
-    /// The `TerminalOutputResponse` arm.
-    fn from(value: TerminalOutputResponse) -> Self {
-        Self::TerminalOutputResponse(value)
-    }
-}
-impl From<ReleaseTerminalResponse> for ClientResponseResultResult {
-    /// The `ReleaseTerminalResponse` arm.
-    fn from(value: ReleaseTerminalResponse) -> Self {
-        Self::ReleaseTerminalResponse(value)
-    }
-}
-impl From<WaitForTerminalExitResponse> for ClientResponseResultResult {
-    /// The `WaitForTerminalExitResponse` arm.
-    fn from(value: WaitForTerminalExitResponse) -> Self {
-        Self::WaitForTerminalExitResponse(value)
-    }
-}
-impl From<KillTerminalResponse> for ClientResponseResultResult {
-    /// The `KillTerminalResponse` arm.
-    fn from(value: KillTerminalResponse) -> Self {
-        Self::KillTerminalResponse(value)
-    }
-}
-impl From<CreateElicitationResponse> for ClientResponseResultResult {
-    /// The `CreateElicitationResponse` arm.
-    fn from(value: CreateElicitationResponse) -> Self {
-        Self::CreateElicitationResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpResponse> for ClientResponseResultResult {
-    /// The `MessageMcpResponse` arm.
-    fn from(value: MessageMcpResponse) -> Self {
-        Self::MessageMcpResponse(value)
-    }
-}
-impl From<ExtResponse> for ClientResponseResultResult {
-    /// The `ExtMethodResponse` arm.
-    fn from(value: ExtResponse) -> Self {
-        Self::ExtMethodResponse(value)
-    }
-}
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -13864,36 +9595,6 @@ impl ClientResponseError {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_EF9E05C1);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_A6745BB9);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_526082B9
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_5366FCE5
-);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_EB6080DB
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_90122926
-);
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseError, schemas::CLIENT_RESPONSE_ERROR_04275A53
-);
 /// Response to `fs/write_text_file`
 #[derive(
     Debug,
@@ -13943,10 +9644,6 @@ impl WriteTextFileResponse {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    WriteTextFileResponse, schemas::WRITE_TEXT_FILE_RESPONSE_CAA9534A
-);
 /// Response containing the contents of a text file.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -13992,10 +9689,6 @@ impl ReadTextFileResponse {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ReadTextFileResponse, schemas::READ_TEXT_FILE_RESPONSE_C115D1C8
-);
 /// Response to a permission request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -14041,12 +9734,9 @@ impl RequestPermissionResponse {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    RequestPermissionResponse, schemas::REQUEST_PERMISSION_RESPONSE_1078D698
-);
 /// The outcome of a permission request.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "outcome", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum RequestPermissionOutcome {
     /// The prompt turn was cancelled before the user responded.
@@ -14060,80 +9750,6 @@ pub enum RequestPermissionOutcome {
     /// The user selected one of the provided options.
     Selected(SelectedPermissionOutcome),
 }
-impl ::serde::Serialize for RequestPermissionOutcome {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "outcome";
-        match self {
-            Self::Cancelled => {
-                runtime::ser::tagged(s, K, "cancelled", Option::<&()>::None)
-            }
-            Self::Selected(p) => runtime::ser::tagged(s, K, "selected", Some(p)),
-        }
-    }
-}
-impl de::Tagged for RequestPermissionOutcome {
-    const NAME: &'static str = "RequestPermissionOutcome";
-    const KEY: &'static str = "outcome";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "cancelled" | "selected")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "cancelled" => {
-                de::skip(payload)?;
-                Ok(Self::Cancelled)
-            }
-            "selected" => de::variant(payload, tag, Self::Selected),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["cancelled", "selected"];
-        Err(
-            de::unknown_tag(
-                "RequestPermissionOutcome",
-                "outcome",
-                de::tag(&object, "outcome"),
-                KNOWN,
-            ),
-        )
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl RequestPermissionOutcome {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "outcome";
-    /// The `outcome` discriminator of this value.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Self::Cancelled => "cancelled",
-            Self::Selected(_) => "selected",
-        }
-    }
-}
-impl From<SelectedPermissionOutcome> for RequestPermissionOutcome {
-    /// The `selected` arm.
-    fn from(value: SelectedPermissionOutcome) -> Self {
-        Self::Selected(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    RequestPermissionOutcome, schemas::REQUEST_PERMISSION_OUTCOME_F4891825
-);
 /// The user selected one of the provided options.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -14174,10 +9790,6 @@ impl SelectedPermissionOutcome {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SelectedPermissionOutcome, schemas::SELECTED_PERMISSION_OUTCOME_3CDCA00F
-);
 /// Response containing the ID of the created terminal.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -14224,12 +9836,9 @@ impl CreateTerminalResponse {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CreateTerminalResponse, schemas::CREATE_TERMINAL_RESPONSE_E663B352
-);
 /// Response containing the terminal output and exit status.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TerminalOutputResponse {
     /// The terminal output captured so far.
@@ -14237,11 +9846,7 @@ pub struct TerminalOutputResponse {
     /// Whether the output was truncated due to byte limits.
     pub truncated: bool,
     /// Exit status if the command has completed.
-    #[serde(
-        rename = "exitStatus",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::Lenient)]
     pub exit_status: runtime::Nullable<TerminalExitStatus>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -14291,10 +9896,6 @@ impl TerminalOutputResponse {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TerminalOutputResponse, schemas::TERMINAL_OUTPUT_RESPONSE_24FFB0D2
-);
 /// Exit status of a terminal command.
 #[derive(
     Debug,
@@ -14304,14 +9905,11 @@ runtime::schema::embedded_schema!(
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TerminalExitStatus {
     /// The process exit code (may be null if terminated by signal).
-    #[serde(
-        rename = "exitCode",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub exit_code: runtime::Nullable<u32>,
     /// The signal that terminated the process (may be null if exited normally).
@@ -14364,10 +9962,6 @@ impl TerminalExitStatus {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TerminalExitStatus, schemas::TERMINAL_EXIT_STATUS_E8944BEE
-);
 /// Response to terminal/release method
 #[derive(
     Debug,
@@ -14417,10 +10011,6 @@ impl ReleaseTerminalResponse {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ReleaseTerminalResponse, schemas::RELEASE_TERMINAL_RESPONSE_48793797
-);
 /// Response containing the exit status of a terminal command.
 #[derive(
     Debug,
@@ -14430,14 +10020,11 @@ runtime::schema::embedded_schema!(
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct WaitForTerminalExitResponse {
     /// The process exit code (may be null if terminated by signal).
-    #[serde(
-        rename = "exitCode",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub exit_code: runtime::Nullable<u32>,
     /// The signal that terminated the process (may be null if exited normally).
@@ -14496,10 +10083,6 @@ impl WaitForTerminalExitResponse {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    WaitForTerminalExitResponse, schemas::WAIT_FOR_TERMINAL_EXIT_RESPONSE_7E43F102
-);
 /// Response to `terminal/kill` method
 #[derive(
     Debug,
@@ -14549,10 +10132,6 @@ impl KillTerminalResponse {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    KillTerminalResponse, schemas::KILL_TERMINAL_RESPONSE_F1A1A05C
-);
 /// Response from the client to an elicitation request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -14596,12 +10175,9 @@ impl CreateElicitationResponse {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CreateElicitationResponse, schemas::CREATE_ELICITATION_RESPONSE_3AB00D1B
-);
 /// The part of [`CreateElicitationResponse`] chosen by its `action` property.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "action", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum CreateElicitationResponseAction {
     /// The user accepted and provided content.
@@ -14619,101 +10195,11 @@ pub enum CreateElicitationResponseAction {
     /// Agents that do not understand this action should preserve the raw
     /// payload when storing, replaying, proxying, or forwarding elicitation
     /// responses. They MUST NOT treat it as a known elicitation action.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for CreateElicitationResponseAction {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "action";
-        match self {
-            Self::Accept(p) => runtime::ser::tagged(s, K, "accept", Some(p)),
-            Self::Decline => runtime::ser::tagged(s, K, "decline", Option::<&()>::None),
-            Self::Cancel => runtime::ser::tagged(s, K, "cancel", Option::<&()>::None),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for CreateElicitationResponseAction {
-    const NAME: &'static str = "CreateElicitationResponseAction";
-    const KEY: &'static str = "action";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "accept" | "decline" | "cancel")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "accept" => de::variant(payload, tag, Self::Accept),
-            "decline" => {
-                de::skip(payload)?;
-                Ok(Self::Decline)
-            }
-            "cancel" => {
-                de::skip(payload)?;
-                Ok(Self::Cancel)
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["accept", "decline", "cancel"];
-        match de::tag(&object, "action") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<
-                    E,
-                >(&object, "CreateElicitationResponseAction", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(
-                    de::unknown_tag(
-                        "CreateElicitationResponseAction",
-                        "action",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl CreateElicitationResponseAction {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "action";
-    /// The `action` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Accept(_) => Some("accept"),
-            Self::Decline => Some("decline"),
-            Self::Cancel => Some("cancel"),
-            Self::Other(v) => Some(v.__tag("action")),
-        }
-    }
-}
-impl From<ElicitationAcceptAction> for CreateElicitationResponseAction {
-    /// The `accept` arm.
-    fn from(value: ElicitationAcceptAction) -> Self {
-        Self::Accept(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CreateElicitationResponseAction, schemas::CREATE_ELICITATION_RESPONSE_ACTION_D9E83DC1
-);
 /// Allowed wire representations for `ElicitationContentValue`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ElicitationContentValue {
     /// String value accepted in elicitation response content.
@@ -14727,79 +10213,6 @@ pub enum ElicitationContentValue {
     /// String array value accepted in elicitation response content.
     StringArray(Vec<String>),
 }
-impl ::serde::Serialize for ElicitationContentValue {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::String(p) => ::serde::Serialize::serialize(p, s),
-            Self::Integer(p) => ::serde::Serialize::serialize(p, s),
-            Self::Number(p) => ::serde::Serialize::serialize(p, s),
-            Self::Boolean(p) => ::serde::Serialize::serialize(p, s),
-            Self::StringArray(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationContentValue {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "String") {
-            return Ok(Self::String(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Integer") {
-            return Ok(Self::Integer(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
-            return Ok(Self::Number(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Boolean") {
-            return Ok(Self::Boolean(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "StringArray") {
-            return Ok(Self::StringArray(v));
-        }
-        Err(de::no_arm("ElicitationContentValue", &errors))
-    }
-}
-impl From<String> for ElicitationContentValue {
-    /// The `String` arm.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl From<&str> for ElicitationContentValue {
-    /// The `String` arm.
-    fn from(value: &str) -> Self {
-        Self::String(ToOwned::to_owned(value))
-    }
-}
-impl From<i64> for ElicitationContentValue {
-    /// The `Integer` arm.
-    fn from(value: i64) -> Self {
-        Self::Integer(value)
-    }
-}
-impl From<runtime::Number> for ElicitationContentValue {
-    /// The `Number` arm.
-    fn from(value: runtime::Number) -> Self {
-        Self::Number(value)
-    }
-}
-impl From<bool> for ElicitationContentValue {
-    /// The `Boolean` arm.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
-}
-impl From<Vec<String>> for ElicitationContentValue {
-    /// The `StringArray` arm.
-    fn from(value: Vec<String>) -> Self {
-        Self::StringArray(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationContentValue, schemas::ELICITATION_CONTENT_VALUE_92D8C894
-);
 /// The user accepted the elicitation and provided content.
 #[derive(
     Debug,
@@ -14840,10 +10253,6 @@ impl ElicitationAcceptAction {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationAcceptAction, schemas::ELICITATION_ACCEPT_ACTION_A037116D
-);
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -14880,7 +10289,7 @@ impl ClientNotification {
 /// to use this directly.
 ///
 /// Notifications do not expect a response.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ClientNotificationParams {
     /// Cancels ongoing operations for a session.
@@ -14910,72 +10319,6 @@ pub enum ClientNotificationParams {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ExtNotification(ExtNotification),
 }
-impl ::serde::Serialize for ClientNotificationParams {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::CancelNotification(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::MessageMcpNotification(p) => ::serde::Serialize::serialize(p, s),
-            Self::ExtNotification(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "CancelNotification") {
-            return Ok(Self::CancelNotification(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "MessageMcpNotification") {
-            return Ok(Self::MessageMcpNotification(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ExtNotification") {
-            return Ok(Self::ExtNotification(v));
-        }
-        Err(de::no_arm("ClientNotificationParams", &errors))
-    }
-}
-impl From<CancelNotification> for ClientNotificationParams {
-    /// The `CancelNotification` arm.
-    fn from(value: CancelNotification) -> Self {
-        Self::CancelNotification(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpNotification> for ClientNotificationParams {
-    /// The `MessageMcpNotification` arm.
-    fn from(value: MessageMcpNotification) -> Self {
-        Self::MessageMcpNotification(value)
-    }
-}
-impl From<ExtNotification> for ClientNotificationParams {
-    /// The `ExtNotification` arm.
-    fn from(value: ExtNotification) -> Self {
-        Self::ExtNotification(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientNotification, schemas::CLIENT_NOTIFICATION_BDFD8B7A
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientNotification, schemas::CLIENT_NOTIFICATION_F10E41C7
-);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_FECDB247
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_2701B603
-);
 /// Notification to cancel ongoing operations for a session.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
@@ -15024,10 +10367,6 @@ impl CancelNotification {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CancelNotification, schemas::CANCEL_NOTIFICATION_FDB1A29B
-);
 /// Notification to cancel an ongoing request.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
@@ -15076,10 +10415,6 @@ impl CancelRequestNotification {
     /// The side that handles the method (`x-side`): `protocol`.
     pub const SIDE: &'static str = "protocol";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CancelRequestNotification, schemas::CANCEL_REQUEST_NOTIFICATION_B232CBE8
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -15087,13 +10422,12 @@ runtime::schema::embedded_schema!(
 ///
 /// Request parameters for `mcp/message`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MessageMcpRequest {
     /// The declared ACP MCP server receiving this request.
-    #[serde(rename = "serverId")]
     pub server_id: McpServerAcpId,
     /// The caller-generated identifier for the inner MCP request.
-    #[serde(rename = "requestId")]
     pub request_id: McpRequestId,
     /// The inner MCP method name.
     pub method: String,
@@ -15157,11 +10491,6 @@ impl MessageMcpRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MessageMcpRequest, schemas::MESSAGE_MCP_REQUEST_CAF50030
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -15235,9 +10564,6 @@ impl fmt::Display for McpServerAcpId {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerAcpId, schemas::MCP_SERVER_ACP_ID_A77B7BB8);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -15307,9 +10633,6 @@ impl fmt::Display for McpRequestId {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpRequestId, schemas::MCP_REQUEST_ID_575C1F31);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -15378,11 +10701,6 @@ impl SessionSystemPromptCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionSystemPromptCapabilities, schemas::SESSION_SYSTEM_PROMPT_CAPABILITIES_8BDD42D1
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -15406,11 +10724,7 @@ pub struct SessionSystemPromptModeCapabilities {
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports replacing its built-in default
     /// instructions with the client-provided system prompt.
-    #[serde(
-        rename = "override",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::Lenient)]
     pub r#override: runtime::Nullable<SessionSystemPromptOverrideCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -15456,12 +10770,6 @@ impl SessionSystemPromptModeCapabilities {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionSystemPromptModeCapabilities,
-    schemas::SESSION_SYSTEM_PROMPT_MODE_CAPABILITIES_958212A4
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -15515,12 +10823,6 @@ impl SessionSystemPromptOverrideCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionSystemPromptOverrideCapabilities,
-    schemas::SESSION_SYSTEM_PROMPT_OVERRIDE_CAPABILITIES_005555A9
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -15571,11 +10873,6 @@ impl SessionForkCapabilities {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionForkCapabilities, schemas::SESSION_FORK_CAPABILITIES_BE5C9956
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -15629,11 +10926,6 @@ impl SessionArchiveCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionArchiveCapabilities, schemas::SESSION_ARCHIVE_CAPABILITIES_1E10B78F
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -15684,11 +10976,6 @@ impl SessionStatusCapabilities {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionStatusCapabilities, schemas::SESSION_STATUS_CAPABILITIES_BA368716
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -15742,11 +11029,6 @@ impl SessionTitleCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionTitleCapabilities, schemas::SESSION_TITLE_CAPABILITIES_A87E0FF0
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -15798,11 +11080,6 @@ impl AuthStatusCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthStatusCapabilities, schemas::AUTH_STATUS_CAPABILITIES_24AC3D32
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -15853,11 +11130,6 @@ impl ProvidersCapabilities {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProvidersCapabilities, schemas::PROVIDERS_CAPABILITIES_EEAD2641
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -15911,21 +11183,16 @@ impl ListProvidersResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ListProvidersResponse, schemas::LIST_PROVIDERS_RESPONSE_64F7341E
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Information about a configurable LLM provider.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ProviderInfo {
     /// Provider identifier, for example "main" or "openai".
-    #[serde(rename = "providerId")]
     pub provider_id: ProviderId,
     /// Supported protocol types for this provider.
     #[acp(read = read::LenientItems)]
@@ -15984,9 +11251,6 @@ impl ProviderInfo {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProviderInfo, schemas::PROVIDER_INFO_0D06089A);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -16054,9 +11318,6 @@ impl fmt::Display for ProviderId {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProviderId, schemas::PROVIDER_ID_0A72BB26);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -16067,7 +11328,8 @@ runtime::schema::embedded_schema!(ProviderId, schemas::PROVIDER_ID_0A72BB26);
 ///
 /// Protocol names beginning with `_` are free for custom use, like other ACP extension methods.
 /// Protocol names that do not begin with `_` are reserved for the ACP spec.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum LlmProtocol {
     /// Anthropic API protocol.
@@ -16081,134 +11343,9 @@ pub enum LlmProtocol {
     /// AWS Bedrock API protocol.
     Bedrock,
     /// Unknown or custom protocol.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-#[cfg(feature = "unstable")]
-impl LlmProtocol {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "anthropic",
-        "openai",
-        "azure",
-        "vertex",
-        "bedrock",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Anthropic => "anthropic",
-            Self::Openai => "openai",
-            Self::Azure => "azure",
-            Self::Vertex => "vertex",
-            Self::Bedrock => "bedrock",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "anthropic" => Self::Anthropic,
-            "openai" => Self::Openai,
-            "azure" => Self::Azure,
-            "vertex" => Self::Vertex,
-            "bedrock" => Self::Bedrock,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for LlmProtocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::str::FromStr for LlmProtocol {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for LlmProtocol {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for LlmProtocol {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = LlmProtocol;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a LlmProtocol string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<LlmProtocol, E> {
-                Ok(
-                    match v {
-                        "anthropic" => LlmProtocol::Anthropic,
-                        "openai" => LlmProtocol::Openai,
-                        "azure" => LlmProtocol::Azure,
-                        "vertex" => LlmProtocol::Vertex,
-                        "bedrock" => LlmProtocol::Bedrock,
-                        _ => LlmProtocol::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<LlmProtocol, E> {
-                Ok(
-                    match v.as_str() {
-                        "anthropic" => LlmProtocol::Anthropic,
-                        "openai" => LlmProtocol::Openai,
-                        "azure" => LlmProtocol::Azure,
-                        "vertex" => LlmProtocol::Vertex,
-                        "bedrock" => LlmProtocol::Bedrock,
-                        _ => LlmProtocol::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for LlmProtocol {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Scalar for LlmProtocol {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(LlmProtocol, schemas::LLM_PROTOCOL_7D0CE027);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -16216,13 +11353,12 @@ runtime::schema::embedded_schema!(LlmProtocol, schemas::LLM_PROTOCOL_7D0CE027);
 ///
 /// Current effective non-secret routing configuration for a provider.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ProviderCurrentConfig {
     /// Protocol currently used by this provider.
-    #[serde(rename = "apiType")]
     pub api_type: LlmProtocol,
     /// Base URL currently used by this provider.
-    #[serde(rename = "baseUrl")]
     pub base_url: String,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -16259,11 +11395,6 @@ impl ProviderCurrentConfig {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProviderCurrentConfig, schemas::PROVIDER_CURRENT_CONFIG_C5C735C8
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -16321,11 +11452,6 @@ impl SetProviderResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetProviderResponse, schemas::SET_PROVIDER_RESPONSE_CF9B0B61
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -16381,11 +11507,6 @@ impl DisableProviderResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DisableProviderResponse, schemas::DISABLE_PROVIDER_RESPONSE_75BC9D3C
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -16457,17 +11578,13 @@ impl AuthStatusResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthStatusResponse, schemas::AUTH_STATUS_RESPONSE_709DBC67
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// The agent's overall authentication state.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum AuthState {
     /// Credentials are configured. This does not guarantee that they are valid.
@@ -16484,126 +11601,9 @@ pub enum AuthState {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-#[cfg(feature = "unstable")]
-impl AuthState {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "authenticated",
-        "unauthenticated",
-        "not_required",
-        "unknown",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Authenticated => "authenticated",
-            Self::Unauthenticated => "unauthenticated",
-            Self::NotRequired => "not_required",
-            Self::Unknown => "unknown",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "authenticated" => Self::Authenticated,
-            "unauthenticated" => Self::Unauthenticated,
-            "not_required" => Self::NotRequired,
-            "unknown" => Self::Unknown,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for AuthState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::str::FromStr for AuthState {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for AuthState {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AuthState {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = AuthState;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AuthState string")
-            }
-            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<AuthState, E> {
-                Ok(
-                    match v {
-                        "authenticated" => AuthState::Authenticated,
-                        "unauthenticated" => AuthState::Unauthenticated,
-                        "not_required" => AuthState::NotRequired,
-                        "unknown" => AuthState::Unknown,
-                        _ => AuthState::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<AuthState, E> {
-                Ok(
-                    match v.as_str() {
-                        "authenticated" => AuthState::Authenticated,
-                        "unauthenticated" => AuthState::Unauthenticated,
-                        "not_required" => AuthState::NotRequired,
-                        "unknown" => AuthState::Unknown,
-                        _ => AuthState::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for AuthState {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Scalar for AuthState {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthState, schemas::AUTH_STATE_84641EAF);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -16710,19 +11710,16 @@ impl AuthAccount {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthAccount, schemas::AUTH_ACCOUNT_0EAA27B0);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from forking an existing session.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ForkSessionResponse {
     /// Unique identifier for the newly created forked session.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// Initial mode state if supported by the Agent
     ///
@@ -16731,11 +11728,7 @@ pub struct ForkSessionResponse {
     #[acp(read = read::Lenient)]
     pub modes: runtime::Nullable<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
-    #[serde(
-        rename = "configOptions",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientItems)]
     pub config_options: runtime::Nullable<Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -16794,11 +11787,6 @@ impl ForkSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ForkSessionResponse, schemas::FORK_SESSION_RESPONSE_0A793EB1
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -16855,11 +11843,6 @@ impl ArchiveSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ArchiveSessionResponse, schemas::ARCHIVE_SESSION_RESPONSE_9B8042E3
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -16915,11 +11898,6 @@ impl UnarchiveSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    UnarchiveSessionResponse, schemas::UNARCHIVE_SESSION_RESPONSE_F9523EBE
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -16978,17 +11956,13 @@ impl SessionStatusResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionStatusResponse, schemas::SESSION_STATUS_RESPONSE_B5E22A74
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Whether the Agent has a session in memory, as reported by `session/status`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SessionStatus {
     /// The Agent has the session in memory, for any connection.
@@ -17008,116 +11982,9 @@ pub enum SessionStatus {
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants. Clients MUST treat a value they do not recognize as
     /// `saved`.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-#[cfg(feature = "unstable")]
-impl SessionStatus {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["open", "saved"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Open => "open",
-            Self::Saved => "saved",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "open" => Self::Open,
-            "saved" => Self::Saved,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for SessionStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::str::FromStr for SessionStatus {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for SessionStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = SessionStatus;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SessionStatus string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<SessionStatus, E> {
-                Ok(
-                    match v {
-                        "open" => SessionStatus::Open,
-                        "saved" => SessionStatus::Saved,
-                        _ => SessionStatus::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<SessionStatus, E> {
-                Ok(
-                    match v.as_str() {
-                        "open" => SessionStatus::Open,
-                        "saved" => SessionStatus::Saved,
-                        _ => SessionStatus::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for SessionStatus {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Scalar for SessionStatus {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionStatus, schemas::SESSION_STATUS_916312DF);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17174,51 +12041,32 @@ impl SetSessionTitleResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionTitleResponse, schemas::SET_SESSION_TITLE_RESPONSE_5007AA40
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Token usage information for a prompt turn.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Usage {
     /// Sum of all token types across session.
-    #[serde(rename = "totalTokens")]
     pub total_tokens: u64,
     /// Total input tokens across all turns.
-    #[serde(rename = "inputTokens")]
     pub input_tokens: u64,
     /// Total output tokens across all turns.
-    #[serde(rename = "outputTokens")]
     pub output_tokens: u64,
     /// Total thought/reasoning tokens
-    #[serde(
-        rename = "thoughtTokens",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub thought_tokens: runtime::Nullable<u64>,
     /// Total cache read tokens.
-    #[serde(
-        rename = "cachedReadTokens",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub cached_read_tokens: runtime::Nullable<u64>,
     /// Total cache write tokens.
-    #[serde(
-        rename = "cachedWriteTokens",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub cached_write_tokens: runtime::Nullable<u64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -17283,15 +12131,13 @@ impl Usage {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Usage, schemas::USAGE_450F3152);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Updated content for a plan.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum PlanUpdateContent {
     /// Structured plan entries.
@@ -17301,127 +12147,6 @@ pub enum PlanUpdateContent {
     /// Raw markdown content for the plan.
     Markdown(PlanMarkdown),
 }
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for PlanUpdateContent {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Items(p) => runtime::ser::tagged(s, K, "items", Some(p)),
-            Self::File(p) => runtime::ser::tagged(s, K, "file", Some(p)),
-            Self::Markdown(p) => runtime::ser::tagged(s, K, "markdown", Some(p)),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Tagged for PlanUpdateContent {
-    const NAME: &'static str = "PlanUpdateContent";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "items" | "file" | "markdown")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "items" => de::variant(payload, tag, Self::Items),
-            "file" => de::variant(payload, tag, Self::File),
-            "markdown" => de::variant(payload, tag, Self::Markdown),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["items", "file", "markdown"];
-        Err(
-            de::unknown_tag("PlanUpdateContent", "type", de::tag(&object, "type"), KNOWN),
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl PlanUpdateContent {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Self::Items(_) => "items",
-            Self::File(_) => "file",
-            Self::Markdown(_) => "markdown",
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<PlanItems> for PlanUpdateContent {
-    /// The `items` arm.
-    fn from(value: PlanItems) -> Self {
-        Self::Items(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<PlanFile> for PlanUpdateContent {
-    /// The `file` arm.
-    fn from(value: PlanFile) -> Self {
-        Self::File(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<PlanMarkdown> for PlanUpdateContent {
-    /// The `markdown` arm.
-    fn from(value: PlanMarkdown) -> Self {
-        Self::Markdown(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for PlanUpdateContent {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "type" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "type",
-            |r, more| match &*tag {
-                "items" => {
-                    <PlanItems as fast::FromJson<'de>>::rest(r, more).map(Self::Items)
-                }
-                "file" => {
-                    <PlanFile as fast::FromJson<'de>>::rest(r, more).map(Self::File)
-                }
-                "markdown" => {
-                    <PlanMarkdown as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Markdown)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanUpdateContent, schemas::PLAN_UPDATE_CONTENT_F7CD9B8C
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17496,20 +12221,17 @@ impl<'de> fast::FromJson<'de> for PlanId {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanId, schemas::PLAN_ID_30138304);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented as structured entries.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanItems {
     /// The plan ID to update.
-    #[serde(rename = "planId")]
     pub plan_id: PlanId,
     /// The list of tasks to be accomplished.
     ///
@@ -17553,20 +12275,17 @@ impl PlanItems {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanItems, schemas::PLAN_ITEMS_6E38C798);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented by a file URI.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanFile {
     /// The plan ID to update.
-    #[serde(rename = "planId")]
     pub plan_id: PlanId,
     /// The URI of the file containing the plan.
     pub uri: String,
@@ -17606,20 +12325,17 @@ impl PlanFile {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanFile, schemas::PLAN_FILE_17492959);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented as raw markdown content.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanMarkdown {
     /// The plan ID to update.
-    #[serde(rename = "planId")]
     pub plan_id: PlanId,
     /// Markdown content for the plan.
     pub content: String,
@@ -17658,9 +12374,6 @@ impl PlanMarkdown {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanMarkdown, schemas::PLAN_MARKDOWN_D0C42726);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17708,9 +12421,6 @@ impl PlanUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanUpdate, schemas::PLAN_UPDATE_40422FB5);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -17757,9 +12467,6 @@ impl PlanRemoved {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanRemoved, schemas::PLAN_REMOVED_DDB5746C);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17825,11 +12532,6 @@ impl SubagentSessionCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SubagentSessionCapabilities, schemas::SUBAGENT_SESSION_CAPABILITIES_6DB98EB5
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -17882,11 +12584,6 @@ impl SessionCancelCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionCancelCapabilities, schemas::SESSION_CANCEL_CAPABILITIES_06E51E3F
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -17896,7 +12593,8 @@ runtime::schema::embedded_schema!(
 /// Each update is a whole-object snapshot. Idle does not terminate the child.
 /// The parent can message it again, transitioning it back to running.
 /// Background activity may still emit other session updates while idle.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "state", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum StateUpdate {
     /// Foreground work is in progress.
@@ -17913,152 +12611,9 @@ pub enum StateUpdate {
     ///
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Other unknown values are reserved for future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for StateUpdate {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "state";
-        match self {
-            Self::Running(p) => runtime::ser::tagged(s, K, "running", Some(p)),
-            Self::Idle(p) => runtime::ser::tagged(s, K, "idle", Some(p)),
-            Self::RequiresAction(p) => {
-                runtime::ser::tagged(s, K, "requires_action", Some(p))
-            }
-            Self::Unknown(p) => runtime::ser::tagged(s, K, "unknown", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Tagged for StateUpdate {
-    const NAME: &'static str = "StateUpdate";
-    const KEY: &'static str = "state";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "running" | "idle" | "requires_action" | "unknown")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "running" => de::variant(payload, tag, Self::Running),
-            "idle" => de::variant(payload, tag, Self::Idle),
-            "requires_action" => de::variant(payload, tag, Self::RequiresAction),
-            "unknown" => de::variant(payload, tag, Self::Unknown),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["running", "idle", "requires_action", "unknown"];
-        match de::tag(&object, "state") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "StateUpdate", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("StateUpdate", "state", other, KNOWN)),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for StateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl StateUpdate {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "state";
-    /// The `state` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Running(_) => Some("running"),
-            Self::Idle(_) => Some("idle"),
-            Self::RequiresAction(_) => Some("requires_action"),
-            Self::Unknown(_) => Some("unknown"),
-            Self::Other(v) => Some(v.__tag("state")),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<RunningStateUpdate> for StateUpdate {
-    /// The `running` arm.
-    fn from(value: RunningStateUpdate) -> Self {
-        Self::Running(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<IdleStateUpdate> for StateUpdate {
-    /// The `idle` arm.
-    fn from(value: IdleStateUpdate) -> Self {
-        Self::Idle(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<RequiresActionStateUpdate> for StateUpdate {
-    /// The `requires_action` arm.
-    fn from(value: RequiresActionStateUpdate) -> Self {
-        Self::RequiresAction(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<UnknownStateUpdate> for StateUpdate {
-    /// The `unknown` arm.
-    fn from(value: UnknownStateUpdate) -> Self {
-        Self::Unknown(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for StateUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "state" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "state",
-            |r, more| match &*tag {
-                "running" => {
-                    <RunningStateUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Running)
-                }
-                "idle" => {
-                    <IdleStateUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Idle)
-                }
-                "requires_action" => {
-                    <RequiresActionStateUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::RequiresAction)
-                }
-                "unknown" => {
-                    <UnknownStateUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Unknown)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(StateUpdate, schemas::STATE_UPDATE_EDB04083);
 #[cfg(feature = "unstable")]
 /// Foreground work is in progress.
 #[derive(
@@ -18104,11 +12659,6 @@ impl RunningStateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    RunningStateUpdate, schemas::RUNNING_STATE_UPDATE_8E36E914
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18153,9 +12703,6 @@ impl ErrorStopReason {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ErrorStopReason, schemas::ERROR_STOP_REASON_F5A81837);
 #[cfg(feature = "unstable")]
 /// The child is ready to process another prompt.
 ///
@@ -18216,11 +12763,9 @@ impl IdleStateUpdate {
 #[cfg(feature = "unstable")]
 impl<'de> fast::FromJson<'de> for IdleStateUpdate {}
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(IdleStateUpdate, schemas::IDLE_STATE_UPDATE_287B4AA8);
-#[cfg(feature = "unstable")]
 /// The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "stopReason", lenient_tag, rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum IdleStateUpdateStopReason {
     /// The work ended successfully.
@@ -18245,198 +12790,9 @@ pub enum IdleStateUpdateStopReason {
     ///
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Other unknown values are reserved for future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for IdleStateUpdateStopReason {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "stopReason";
-        match self {
-            Self::EndTurn => runtime::ser::tagged(s, K, "end_turn", Option::<&()>::None),
-            Self::MaxTokens => {
-                runtime::ser::tagged(s, K, "max_tokens", Option::<&()>::None)
-            }
-            Self::MaxTurnRequests => {
-                runtime::ser::tagged(s, K, "max_turn_requests", Option::<&()>::None)
-            }
-            Self::Refusal => runtime::ser::tagged(s, K, "refusal", Option::<&()>::None),
-            Self::Cancelled => {
-                runtime::ser::tagged(s, K, "cancelled", Option::<&()>::None)
-            }
-            Self::Error(p) => runtime::ser::tagged(s, K, "error", Some(p)),
-            Self::None { explicit_null } => {
-                use ::serde::ser::SerializeMap as _;
-                let mut map = s.serialize_map(None)?;
-                if *explicit_null {
-                    map.serialize_entry(K, &())?;
-                }
-                map.end()
-            }
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Tagged for IdleStateUpdateStopReason {
-    const NAME: &'static str = "IdleStateUpdateStopReason";
-    const KEY: &'static str = "stopReason";
-    fn is_known(tag: &str) -> bool {
-        matches!(
-            tag, "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" |
-            "cancelled" | "error"
-        )
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "end_turn" => {
-                de::skip(payload)?;
-                Ok(Self::EndTurn)
-            }
-            "max_tokens" => {
-                de::skip(payload)?;
-                Ok(Self::MaxTokens)
-            }
-            "max_turn_requests" => {
-                de::skip(payload)?;
-                Ok(Self::MaxTurnRequests)
-            }
-            "refusal" => {
-                de::skip(payload)?;
-                Ok(Self::Refusal)
-            }
-            "cancelled" => {
-                de::skip(payload)?;
-                Ok(Self::Cancelled)
-            }
-            "error" => de::variant(payload, tag, Self::Error),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &[
-            "end_turn",
-            "max_tokens",
-            "max_turn_requests",
-            "refusal",
-            "cancelled",
-            "error",
-        ];
-        match de::tag(&object, "stopReason") {
-            de::Tag::Missing | de::Tag::Invalid => {
-                Ok(Self::None { explicit_null: false })
-            }
-            de::Tag::Null => Ok(Self::None { explicit_null: true }),
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "IdleStateUpdateStopReason", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(
-                    de::unknown_tag(
-                        "IdleStateUpdateStopReason",
-                        "stopReason",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl IdleStateUpdateStopReason {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "stopReason";
-    /// The `stopReason` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::EndTurn => Some("end_turn"),
-            Self::MaxTokens => Some("max_tokens"),
-            Self::MaxTurnRequests => Some("max_turn_requests"),
-            Self::Refusal => Some("refusal"),
-            Self::Cancelled => Some("cancelled"),
-            Self::Error(_) => Some("error"),
-            Self::None { .. } => None,
-            Self::Other(v) => Some(v.__tag("stopReason")),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ErrorStopReason> for IdleStateUpdateStopReason {
-    /// The `error` arm.
-    fn from(value: ErrorStopReason) -> Self {
-        Self::Error(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for IdleStateUpdateStopReason {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "stopReason" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "stopReason",
-            |r, more| match &*tag {
-                "end_turn" => {
-                    fast::skip_members(r, more)?;
-                    Ok(Self::EndTurn)
-                }
-                "max_tokens" => {
-                    fast::skip_members(r, more)?;
-                    Ok(Self::MaxTokens)
-                }
-                "max_turn_requests" => {
-                    fast::skip_members(r, more)?;
-                    Ok(Self::MaxTurnRequests)
-                }
-                "refusal" => {
-                    fast::skip_members(r, more)?;
-                    Ok(Self::Refusal)
-                }
-                "cancelled" => {
-                    fast::skip_members(r, more)?;
-                    Ok(Self::Cancelled)
-                }
-                "error" => {
-                    <ErrorStopReason as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Error)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    IdleStateUpdateStopReason, schemas::IDLE_STATE_UPDATE_STOP_REASON_85D9ECF7
-);
 #[cfg(feature = "unstable")]
 /// Foreground work is blocked on user action.
 #[derive(
@@ -18481,11 +12837,6 @@ impl RequiresActionStateUpdate {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    RequiresActionStateUpdate, schemas::REQUIRES_ACTION_STATE_UPDATE_B3221FED
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18543,11 +12894,6 @@ impl UnknownStateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    UnknownStateUpdate, schemas::UNKNOWN_STATE_UPDATE_8CAF4885
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18574,11 +12920,11 @@ runtime::schema::embedded_schema!(
 /// `cwd` and `additionalDirectories` report where the Agent placed the child.
 /// While unset, each inherits the immediate parent's effective value.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SubagentUpdate {
     /// The opaque session ID identifying the child in all ACP messages.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The parent's human-readable display title for this child. It need not be unique.
     ///
@@ -18628,11 +12974,7 @@ pub struct SubagentUpdate {
     /// effective additional directories, independently of `cwd`. A concrete
     /// array replaces the whole list. `[]` reports no additional directories.
     /// Clients use these values for the child's root set.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub additional_directories: runtime::Nullable<Vec<String>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -18715,39 +13057,28 @@ impl SubagentUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SubagentUpdate, schemas::SUBAGENT_UPDATE_DCD972F6);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// An upsert for an inter-session message.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionMessage {
     /// Identifier of this message within the enclosing session's transcript.
-    #[serde(rename = "messageId")]
     pub message_id: MessageId,
     /// The sending session.
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
-    #[serde(
-        rename = "senderSessionId",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub sender_session_id: runtime::Nullable<SessionId>,
     /// The receiving session.
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
-    #[serde(
-        rename = "recipientSessionId",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub recipient_session_id: runtime::Nullable<SessionId>,
     /// On an incoming view, the `messageId` of the same message's outgoing view in the
@@ -18755,11 +13086,7 @@ pub struct SessionMessage {
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
     /// after the message starts streaming.
-    #[serde(
-        rename = "senderMessageId",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub sender_message_id: runtime::Nullable<MessageId>,
     /// On an outgoing view, the `messageId` of the same message's incoming view in the
@@ -18767,11 +13094,7 @@ pub struct SessionMessage {
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
     /// after the message starts streaming.
-    #[serde(
-        rename = "recipientMessageId",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub recipient_message_id: runtime::Nullable<MessageId>,
     /// Omitted leaves content unchanged. `null` or `[]` clears it.
@@ -18847,9 +13170,6 @@ impl SessionMessage {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionMessage, schemas::SESSION_MESSAGE_E0AE557B);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18859,11 +13179,11 @@ runtime::schema::embedded_schema!(SessionMessage, schemas::SESSION_MESSAGE_E0AE5
 /// A chunk carries only content. The message's participants and references come from
 /// `session_message` upserts, which can arrive before, between, or after its chunks.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionMessageChunk {
     /// Identifier of this message within the enclosing session's transcript.
-    #[serde(rename = "messageId")]
     pub message_id: MessageId,
     /// A single content block appended to the message.
     pub content: ContentBlock,
@@ -18903,11 +13223,6 @@ impl SessionMessageChunk {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionMessageChunk, schemas::SESSION_MESSAGE_CHUNK_1E1FCD27
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18983,11 +13298,6 @@ impl AuthStatusUpdateNotification {
     pub const SIDE: &'static str = "client";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthStatusUpdateNotification, schemas::AUTH_STATUS_UPDATE_NOTIFICATION_E80FD38B
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19040,11 +13350,6 @@ impl SubagentCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SubagentCapabilities, schemas::SUBAGENT_CAPABILITIES_CD5576BB
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19093,9 +13398,6 @@ impl PlanCapabilities {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanCapabilities, schemas::PLAN_CAPABILITIES_319A8F33);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19153,11 +13455,6 @@ impl ListProvidersRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ListProvidersRequest, schemas::LIST_PROVIDERS_REQUEST_F303B9EB
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19166,16 +13463,14 @@ runtime::schema::embedded_schema!(
 ///
 /// Replaces the full configuration for one provider ID.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetProviderRequest {
     /// Provider ID to configure.
-    #[serde(rename = "providerId")]
     pub provider_id: ProviderId,
     /// Protocol type for this provider.
-    #[serde(rename = "apiType")]
     pub api_type: LlmProtocol,
     /// Base URL for requests sent through this provider.
-    #[serde(rename = "baseUrl")]
     pub base_url: String,
     /// Full headers map for this provider.
     /// May include authorization, routing, or other integration-specific headers.
@@ -19240,11 +13535,6 @@ impl SetProviderRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetProviderRequest, schemas::SET_PROVIDER_REQUEST_4E8A10A9
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19297,11 +13587,6 @@ impl DisableProviderRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DisableProviderRequest, schemas::DISABLE_PROVIDER_REQUEST_791B220B
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19364,11 +13649,6 @@ impl AuthStatusRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthStatusRequest, schemas::AUTH_STATUS_REQUEST_1B59BA57
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19378,6 +13658,7 @@ runtime::schema::embedded_schema!(
 /// The MCP server is provided by an ACP component and communicates over the ACP channel
 /// using `mcp/message`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct McpServerAcp {
     /// Human-readable name identifying this MCP server.
@@ -19386,7 +13667,6 @@ pub struct McpServerAcp {
     ///
     /// Providers MUST NOT reuse an ID for multiple ACP-transport MCP servers that are visible
     /// on the same ACP connection.
-    #[serde(rename = "serverId")]
     pub server_id: McpServerAcpId,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -19423,9 +13703,6 @@ impl McpServerAcp {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerAcp, schemas::MCP_SERVER_ACP_7C716051);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19495,9 +13772,6 @@ impl SystemPrompt {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SystemPrompt, schemas::SYSTEM_PROMPT_818FDAFE);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19507,7 +13781,8 @@ runtime::schema::embedded_schema!(SystemPrompt, schemas::SYSTEM_PROMPT_818FDAFE)
 /// Unknown modes are preserved so they can be stored,
 /// proxied, or forwarded. An Agent MUST return an error for a mode it does not
 /// support rather than treating it as `append` or `override`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SystemPromptMode {
     /// Add the content to the Agent's own instructions rather than replacing them.
@@ -19531,118 +13806,9 @@ pub enum SystemPromptMode {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-#[cfg(feature = "unstable")]
-impl SystemPromptMode {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["append", "override"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Append => "append",
-            Self::Override => "override",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "append" => Self::Append,
-            "override" => Self::Override,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for SystemPromptMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::str::FromStr for SystemPromptMode {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for SystemPromptMode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SystemPromptMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = SystemPromptMode;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SystemPromptMode string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<SystemPromptMode, E> {
-                Ok(
-                    match v {
-                        "append" => SystemPromptMode::Append,
-                        "override" => SystemPromptMode::Override,
-                        _ => SystemPromptMode::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<SystemPromptMode, E> {
-                Ok(
-                    match v.as_str() {
-                        "append" => SystemPromptMode::Append,
-                        "override" => SystemPromptMode::Override,
-                        _ => SystemPromptMode::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for SystemPromptMode {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Scalar for SystemPromptMode {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SystemPromptMode, schemas::SYSTEM_PROMPT_MODE_CE147452
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19652,7 +13818,8 @@ runtime::schema::embedded_schema!(
 ///
 /// Unknown values are preserved so they can be stored, proxied, or forwarded. An Agent MUST
 /// return `-32602` for a value it does not support rather than treating it as `exclude`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SessionArchiveFilter {
     /// Only sessions that are not archived. This is the default.
@@ -19666,124 +13833,9 @@ pub enum SessionArchiveFilter {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-#[cfg(feature = "unstable")]
-impl SessionArchiveFilter {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["exclude", "include", "only"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Exclude => "exclude",
-            Self::Include => "include",
-            Self::Only => "only",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "exclude" => Self::Exclude,
-            "include" => Self::Include,
-            "only" => Self::Only,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for SessionArchiveFilter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::str::FromStr for SessionArchiveFilter {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for SessionArchiveFilter {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionArchiveFilter {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = SessionArchiveFilter;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SessionArchiveFilter string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<SessionArchiveFilter, E> {
-                Ok(
-                    match v {
-                        "exclude" => SessionArchiveFilter::Exclude,
-                        "include" => SessionArchiveFilter::Include,
-                        "only" => SessionArchiveFilter::Only,
-                        _ => SessionArchiveFilter::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<SessionArchiveFilter, E> {
-                Ok(
-                    match v.as_str() {
-                        "exclude" => SessionArchiveFilter::Exclude,
-                        "include" => SessionArchiveFilter::Include,
-                        "only" => SessionArchiveFilter::Only,
-                        _ => {
-                            SessionArchiveFilter::Other(runtime::UnknownString::__new(v))
-                        }
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for SessionArchiveFilter {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Scalar for SessionArchiveFilter {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionArchiveFilter, schemas::SESSION_ARCHIVE_FILTER_960D361D
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19796,10 +13848,10 @@ runtime::schema::embedded_schema!(
 ///
 /// Only available if the Agent supports the `session.fork` capability.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ForkSessionRequest {
     /// The ID of the session to fork.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The working directory for this session. Must be an absolute path.
     pub cwd: String,
@@ -19808,14 +13860,10 @@ pub struct ForkSessionRequest {
     /// When omitted or empty, no additional roots are activated. When non-empty,
     /// this is the complete resulting additional-root list for the forked
     /// session.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_directories: Option<Vec<String>>,
     /// List of MCP servers to connect to for this session.
-    #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp_servers: Option<Vec<McpServer>>,
     /// **UNSTABLE**
     ///
@@ -19828,11 +13876,7 @@ pub struct ForkSessionRequest {
     /// instructions. Clients MUST only send this when the Agent advertises
     /// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
     /// for the source session.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub system_prompt: runtime::Nullable<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -19898,11 +13942,6 @@ impl ForkSessionRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ForkSessionRequest, schemas::FORK_SESSION_REQUEST_2E6B26FE
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19962,11 +14001,6 @@ impl ArchiveSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ArchiveSessionRequest, schemas::ARCHIVE_SESSION_REQUEST_2385E665
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20029,11 +14063,6 @@ impl UnarchiveSessionRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    UnarchiveSessionRequest, schemas::UNARCHIVE_SESSION_REQUEST_A3E63DB3
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20093,11 +14122,6 @@ impl SessionStatusRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionStatusRequest, schemas::SESSION_STATUS_REQUEST_A93547B9
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20112,10 +14136,10 @@ runtime::schema::embedded_schema!(
 /// The Agent responds only after it has stored the title. After a successful response, the
 /// Agent SHOULD NOT replace the title with one it generates automatically.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetSessionTitleRequest {
     /// The ID of the session to retitle.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The new title for the session.
     ///
@@ -20167,11 +14191,6 @@ impl SetSessionTitleRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionTitleRequest, schemas::SET_SESSION_TITLE_REQUEST_A8899505
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// The successful outer ACP `mcp/message` response carries exactly one
@@ -20182,7 +14201,7 @@ runtime::schema::embedded_schema!(
 /// Unknown outer fields are ignored. Inner result and error fields are preserved.
 /// Carrier `_meta` is optional. Null or invalid values are treated as absent.
 /// Senders must include exactly one outcome. Receivers prefer `result` if both are present.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum MessageMcpResponse {
     /// An opaque inner MCP result.
@@ -20191,54 +14210,12 @@ pub enum MessageMcpResponse {
     Error(MessageMcpResponseError),
 }
 #[cfg(feature = "unstable")]
-impl ::serde::Serialize for MessageMcpResponse {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(p) => ::serde::Serialize::serialize(p, s),
-            Self::Error(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for MessageMcpResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
-            return Ok(Self::Result(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
-            return Ok(Self::Error(v));
-        }
-        Err(de::no_arm("MessageMcpResponse", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpResponseResult> for MessageMcpResponse {
-    /// The `Result` arm.
-    fn from(value: MessageMcpResponseResult) -> Self {
-        Self::Result(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpResponseError> for MessageMcpResponse {
-    /// The `Error` arm.
-    fn from(value: MessageMcpResponseError) -> Self {
-        Self::Error(value)
-    }
-}
-#[cfg(feature = "unstable")]
 impl MessageMcpResponse {
     /// The JSON-RPC method this payload belongs to (`x-method`): `mcp/message`.
     pub const METHOD: &'static str = "mcp/message";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MessageMcpResponse, schemas::MESSAGE_MCP_RESPONSE_AA5BF249
-);
 #[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -20278,11 +14255,6 @@ impl MessageMcpResponseResult {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MessageMcpResponseResult, schemas::MESSAGE_MCP_RESPONSE_RESULT_D3B79A07
-);
-#[cfg(feature = "unstable")]
 /// A structured inner MCP error.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -20319,11 +14291,6 @@ impl MessageMcpResponseError {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MessageMcpResponseError, schemas::MESSAGE_MCP_RESPONSE_ERROR_21964CA4
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20366,9 +14333,6 @@ impl McpError {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpError, schemas::MCP_ERROR_52D80D2F);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20378,13 +14342,12 @@ runtime::schema::embedded_schema!(McpError, schemas::MCP_ERROR_52D80D2F);
 /// Sent by the provider to the consumer for an active request (including
 /// subscription acknowledgements and updates). The outer envelope has no `id`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MessageMcpNotification {
     /// The declared ACP MCP server handling the associated request.
-    #[serde(rename = "serverId")]
     pub server_id: McpServerAcpId,
     /// The identifier of the active inner MCP request.
-    #[serde(rename = "requestId")]
     pub request_id: McpRequestId,
     /// The inner MCP method name.
     pub method: String,
@@ -20449,11 +14412,6 @@ impl MessageMcpNotification {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MessageMcpNotification, schemas::MESSAGE_MCP_NOTIFICATION_52D6F292
-);
-#[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -20489,9 +14447,6 @@ impl ProxyRequest {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProxyRequest, schemas::PROXY_REQUEST_07359AA2);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20500,7 +14455,7 @@ runtime::schema::embedded_schema!(ProxyRequest, schemas::PROXY_REQUEST_07359AA2)
 ///
 /// A conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends
 /// `proxy/successor` to its conductor.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ProxyRequestParams {
     /// Initializes a component as a proxy.
@@ -20515,48 +14470,6 @@ pub enum ProxyRequestParams {
     /// or error is returned unchanged.
     ProxySuccessorRequest(ProxySuccessorRequest),
 }
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ProxyRequestParams {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::InitializeProxyRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::ProxySuccessorRequest(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeProxyRequest") {
-            return Ok(Self::InitializeProxyRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ProxySuccessorRequest") {
-            return Ok(Self::ProxySuccessorRequest(v));
-        }
-        Err(de::no_arm("ProxyRequestParams", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<InitializeProxyRequest> for ProxyRequestParams {
-    /// The `InitializeProxyRequest` arm.
-    fn from(value: InitializeProxyRequest) -> Self {
-        Self::InitializeProxyRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ProxySuccessorRequest> for ProxyRequestParams {
-    /// The `ProxySuccessorRequest` arm.
-    fn from(value: ProxySuccessorRequest) -> Self {
-        Self::ProxySuccessorRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyRequestParams, schemas::PROXY_REQUEST_PARAMS_C2409B05
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20589,11 +14502,6 @@ impl InitializeProxyRequest {
     /// The side that handles the method (`x-side`): `proxy`.
     pub const SIDE: &'static str = "proxy";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    InitializeProxyRequest, schemas::INITIALIZE_PROXY_REQUEST_89D48BA8
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20679,13 +14587,8 @@ impl ProxySuccessorRequest {
     pub const SIDE: &'static str = "proxy";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxySuccessorRequest, schemas::PROXY_SUCCESSOR_REQUEST_130ADF5E
-);
-#[cfg(feature = "unstable")]
 /// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ProxyResponse {
     /// A successful JSON-RPC response.
@@ -20693,46 +14596,6 @@ pub enum ProxyResponse {
     /// A failed JSON-RPC response.
     Error(ProxyResponseError),
 }
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ProxyResponse {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(p) => ::serde::Serialize::serialize(p, s),
-            Self::Error(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
-            return Ok(Self::Result(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
-            return Ok(Self::Error(v));
-        }
-        Err(de::no_arm("ProxyResponse", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ProxyResponseResult> for ProxyResponse {
-    /// The `Result` arm.
-    fn from(value: ProxyResponseResult) -> Self {
-        Self::Result(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ProxyResponseError> for ProxyResponse {
-    /// The `Error` arm.
-    fn from(value: ProxyResponseError) -> Self {
-        Self::Error(value)
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProxyResponse, schemas::PROXY_RESPONSE_0B516CA4);
 #[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -20762,13 +14625,8 @@ impl ProxyResponseResult {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyResponseResult, schemas::PROXY_RESPONSE_RESULT_1757EC33
-);
-#[cfg(feature = "unstable")]
 /// Method-specific response data.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ProxyResponseResultResult {
     /// Successful result returned for a `proxy/initialize` request.
@@ -20776,48 +14634,6 @@ pub enum ProxyResponseResultResult {
     /// Successful result returned for a `proxy/successor` request.
     ProxySuccessorResponse(ProxySuccessorResponse),
 }
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ProxyResponseResultResult {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::InitializeProxyResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::ProxySuccessorResponse(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeProxyResponse") {
-            return Ok(Self::InitializeProxyResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ProxySuccessorResponse") {
-            return Ok(Self::ProxySuccessorResponse(v));
-        }
-        Err(de::no_arm("ProxyResponseResultResult", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<InitializeProxyResponse> for ProxyResponseResultResult {
-    /// The `InitializeProxyResponse` arm.
-    fn from(value: InitializeProxyResponse) -> Self {
-        Self::InitializeProxyResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ProxySuccessorResponse> for ProxyResponseResultResult {
-    /// The `ProxySuccessorResponse` arm.
-    fn from(value: ProxySuccessorResponse) -> Self {
-        Self::ProxySuccessorResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyResponseResultResult, schemas::PROXY_RESPONSE_RESULT_RESULT_677FFFC4
-);
 #[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -20843,11 +14659,6 @@ impl ProxyResponseError {
         }
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyResponseError, schemas::PROXY_RESPONSE_ERROR_04275A53
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20875,11 +14686,6 @@ impl InitializeProxyResponse {
     pub const SIDE: &'static str = "proxy";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    InitializeProxyResponse, schemas::INITIALIZE_PROXY_RESPONSE_C796BB6A
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20906,11 +14712,6 @@ impl ProxySuccessorResponse {
     /// The side that handles the method (`x-side`): `proxy`.
     pub const SIDE: &'static str = "proxy";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxySuccessorResponse, schemas::PROXY_SUCCESSOR_RESPONSE_92ADDB58
-);
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -20943,11 +14744,6 @@ impl ProxyNotification {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyNotification, schemas::PROXY_NOTIFICATION_24B1DFC2
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -21025,11 +14821,6 @@ impl ProxySuccessorNotification {
     /// The side that handles the method (`x-side`): `proxy`.
     pub const SIDE: &'static str = "proxy";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxySuccessorNotification, schemas::PROXY_SUCCESSOR_NOTIFICATION_10AFC1B7
-);
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[
     "AgentRequest",
@@ -21359,383 +15150,6 @@ pub const TYPE_NAMES: &[&str] = &[
     #[cfg(feature = "unstable")]
     "ProxySuccessorNotification",
 ];
-/// The generator's subschema for the type of the `$defs` name `name`
-/// (what an embedded fragment's `{"$ref": "#/$defs/name"}` becomes).
-#[cfg(feature = "schemars")]
-fn schema_ref(
-    g: &mut ::schemars::SchemaGenerator,
-    name: &str,
-) -> Option<::schemars::Schema> {
-    Some(
-        match name {
-            "AgentRequest" => g.subschema_for::<AgentRequest>(),
-            "RequestId" => g.subschema_for::<RequestId>(),
-            "WriteTextFileRequest" => g.subschema_for::<WriteTextFileRequest>(),
-            "SessionId" => g.subschema_for::<SessionId>(),
-            "ReadTextFileRequest" => g.subschema_for::<ReadTextFileRequest>(),
-            "RequestPermissionRequest" => g.subschema_for::<RequestPermissionRequest>(),
-            "ToolCallUpdate" => g.subschema_for::<ToolCallUpdate>(),
-            "ToolCallId" => g.subschema_for::<ToolCallId>(),
-            "ToolKind" => g.subschema_for::<ToolKind>(),
-            "ToolCallStatus" => g.subschema_for::<ToolCallStatus>(),
-            "ToolCallContent" => g.subschema_for::<ToolCallContent>(),
-            "ContentBlock" => g.subschema_for::<ContentBlock>(),
-            "Annotations" => g.subschema_for::<Annotations>(),
-            "Role" => g.subschema_for::<Role>(),
-            "TextContent" => g.subschema_for::<TextContent>(),
-            "ImageContent" => g.subschema_for::<ImageContent>(),
-            "AudioContent" => g.subschema_for::<AudioContent>(),
-            "ResourceLink" => g.subschema_for::<ResourceLink>(),
-            "EmbeddedResourceResource" => g.subschema_for::<EmbeddedResourceResource>(),
-            "TextResourceContents" => g.subschema_for::<TextResourceContents>(),
-            "BlobResourceContents" => g.subschema_for::<BlobResourceContents>(),
-            "EmbeddedResource" => g.subschema_for::<EmbeddedResource>(),
-            "Content" => g.subschema_for::<Content>(),
-            "Diff" => g.subschema_for::<Diff>(),
-            "TerminalId" => g.subschema_for::<TerminalId>(),
-            "Terminal" => g.subschema_for::<Terminal>(),
-            "ToolCallLocation" => g.subschema_for::<ToolCallLocation>(),
-            "PermissionOption" => g.subschema_for::<PermissionOption>(),
-            "PermissionOptionId" => g.subschema_for::<PermissionOptionId>(),
-            "PermissionOptionKind" => g.subschema_for::<PermissionOptionKind>(),
-            "CreateTerminalRequest" => g.subschema_for::<CreateTerminalRequest>(),
-            "EnvVariable" => g.subschema_for::<EnvVariable>(),
-            "TerminalOutputRequest" => g.subschema_for::<TerminalOutputRequest>(),
-            "ReleaseTerminalRequest" => g.subschema_for::<ReleaseTerminalRequest>(),
-            "WaitForTerminalExitRequest" => {
-                g.subschema_for::<WaitForTerminalExitRequest>()
-            }
-            "KillTerminalRequest" => g.subschema_for::<KillTerminalRequest>(),
-            "CreateElicitationRequest" => g.subschema_for::<CreateElicitationRequest>(),
-            "ElicitationSessionScope" => g.subschema_for::<ElicitationSessionScope>(),
-            "ElicitationRequestScope" => g.subschema_for::<ElicitationRequestScope>(),
-            "ElicitationSchema" => g.subschema_for::<ElicitationSchema>(),
-            "ElicitationSchemaType" => g.subschema_for::<ElicitationSchemaType>(),
-            "ElicitationPropertySchema" => g.subschema_for::<ElicitationPropertySchema>(),
-            "StringFormat" => g.subschema_for::<StringFormat>(),
-            "EnumOption" => g.subschema_for::<EnumOption>(),
-            "StringPropertySchema" => g.subschema_for::<StringPropertySchema>(),
-            "NumberPropertySchema" => g.subschema_for::<NumberPropertySchema>(),
-            "IntegerPropertySchema" => g.subschema_for::<IntegerPropertySchema>(),
-            "BooleanPropertySchema" => g.subschema_for::<BooleanPropertySchema>(),
-            "MultiSelectItems" => g.subschema_for::<MultiSelectItems>(),
-            "StringMultiSelectItems" => g.subschema_for::<StringMultiSelectItems>(),
-            "TitledMultiSelectItems" => g.subschema_for::<TitledMultiSelectItems>(),
-            "MultiSelectPropertySchema" => g.subschema_for::<MultiSelectPropertySchema>(),
-            "ElicitationFormMode" => g.subschema_for::<ElicitationFormMode>(),
-            "ElicitationId" => g.subschema_for::<ElicitationId>(),
-            "ElicitationUrlMode" => g.subschema_for::<ElicitationUrlMode>(),
-            "ExtRequest" => g.subschema_for::<ExtRequest>(),
-            "AgentResponse" => g.subschema_for::<AgentResponse>(),
-            "InitializeResponse" => g.subschema_for::<InitializeResponse>(),
-            "ProtocolVersion" => g.subschema_for::<ProtocolVersion>(),
-            "AgentCapabilities" => g.subschema_for::<AgentCapabilities>(),
-            "PromptCapabilities" => g.subschema_for::<PromptCapabilities>(),
-            "McpCapabilities" => g.subschema_for::<McpCapabilities>(),
-            "SessionCapabilities" => g.subschema_for::<SessionCapabilities>(),
-            "SessionListCapabilities" => g.subschema_for::<SessionListCapabilities>(),
-            "SessionDeleteCapabilities" => g.subschema_for::<SessionDeleteCapabilities>(),
-            "SessionAdditionalDirectoriesCapabilities" => {
-                g.subschema_for::<SessionAdditionalDirectoriesCapabilities>()
-            }
-            "SessionResumeCapabilities" => g.subschema_for::<SessionResumeCapabilities>(),
-            "SessionCloseCapabilities" => g.subschema_for::<SessionCloseCapabilities>(),
-            "AgentAuthCapabilities" => g.subschema_for::<AgentAuthCapabilities>(),
-            "LogoutCapabilities" => g.subschema_for::<LogoutCapabilities>(),
-            "AuthMethod" => g.subschema_for::<AuthMethod>(),
-            "AuthMethodId" => g.subschema_for::<AuthMethodId>(),
-            "AuthMethodTerminal" => g.subschema_for::<AuthMethodTerminal>(),
-            "AuthMethodAgent" => g.subschema_for::<AuthMethodAgent>(),
-            "Implementation" => g.subschema_for::<Implementation>(),
-            "AuthenticateResponse" => g.subschema_for::<AuthenticateResponse>(),
-            "LogoutResponse" => g.subschema_for::<LogoutResponse>(),
-            "NewSessionResponse" => g.subschema_for::<NewSessionResponse>(),
-            "SessionModeState" => g.subschema_for::<SessionModeState>(),
-            "SessionModeId" => g.subschema_for::<SessionModeId>(),
-            "SessionMode" => g.subschema_for::<SessionMode>(),
-            "SessionConfigOption" => g.subschema_for::<SessionConfigOption>(),
-            "SessionConfigId" => g.subschema_for::<SessionConfigId>(),
-            "SessionConfigOptionCategory" => {
-                g.subschema_for::<SessionConfigOptionCategory>()
-            }
-            "SessionConfigValueId" => g.subschema_for::<SessionConfigValueId>(),
-            "SessionConfigSelectOptions" => {
-                g.subschema_for::<SessionConfigSelectOptions>()
-            }
-            "SessionConfigSelectOption" => g.subschema_for::<SessionConfigSelectOption>(),
-            "SessionConfigSelectGroup" => g.subschema_for::<SessionConfigSelectGroup>(),
-            "SessionConfigGroupId" => g.subschema_for::<SessionConfigGroupId>(),
-            "SessionConfigSelect" => g.subschema_for::<SessionConfigSelect>(),
-            "SessionConfigBoolean" => g.subschema_for::<SessionConfigBoolean>(),
-            "LoadSessionResponse" => g.subschema_for::<LoadSessionResponse>(),
-            "ListSessionsResponse" => g.subschema_for::<ListSessionsResponse>(),
-            "SessionInfo" => g.subschema_for::<SessionInfo>(),
-            "DeleteSessionResponse" => g.subschema_for::<DeleteSessionResponse>(),
-            "ResumeSessionResponse" => g.subschema_for::<ResumeSessionResponse>(),
-            "CloseSessionResponse" => g.subschema_for::<CloseSessionResponse>(),
-            "SetSessionModeResponse" => g.subschema_for::<SetSessionModeResponse>(),
-            "SetSessionConfigOptionResponse" => {
-                g.subschema_for::<SetSessionConfigOptionResponse>()
-            }
-            "PromptResponse" => g.subschema_for::<PromptResponse>(),
-            "StopReason" => g.subschema_for::<StopReason>(),
-            "ExtResponse" => g.subschema_for::<ExtResponse>(),
-            "Error" => g.subschema_for::<Error>(),
-            "ErrorCode" => g.subschema_for::<ErrorCode>(),
-            "AgentNotification" => g.subschema_for::<AgentNotification>(),
-            "SessionNotification" => g.subschema_for::<SessionNotification>(),
-            "SessionUpdate" => g.subschema_for::<SessionUpdate>(),
-            "MessageId" => g.subschema_for::<MessageId>(),
-            "ContentChunk" => g.subschema_for::<ContentChunk>(),
-            "ToolCall" => g.subschema_for::<ToolCall>(),
-            "PlanEntry" => g.subschema_for::<PlanEntry>(),
-            "PlanEntryPriority" => g.subschema_for::<PlanEntryPriority>(),
-            "PlanEntryStatus" => g.subschema_for::<PlanEntryStatus>(),
-            "Plan" => g.subschema_for::<Plan>(),
-            "AvailableCommand" => g.subschema_for::<AvailableCommand>(),
-            "AvailableCommandInput" => g.subschema_for::<AvailableCommandInput>(),
-            "UnstructuredCommandInput" => g.subschema_for::<UnstructuredCommandInput>(),
-            "AvailableCommandsUpdate" => g.subschema_for::<AvailableCommandsUpdate>(),
-            "CurrentModeUpdate" => g.subschema_for::<CurrentModeUpdate>(),
-            "ConfigOptionUpdate" => g.subschema_for::<ConfigOptionUpdate>(),
-            "SessionInfoUpdate" => g.subschema_for::<SessionInfoUpdate>(),
-            "Cost" => g.subschema_for::<Cost>(),
-            "UsageUpdate" => g.subschema_for::<UsageUpdate>(),
-            "NoticeSeverity" => g.subschema_for::<NoticeSeverity>(),
-            "Notice" => g.subschema_for::<Notice>(),
-            "CompactionId" => g.subschema_for::<CompactionId>(),
-            "CompactionStatus" => g.subschema_for::<CompactionStatus>(),
-            "CompactionUpdate" => g.subschema_for::<CompactionUpdate>(),
-            "CompactionSummaryChunk" => g.subschema_for::<CompactionSummaryChunk>(),
-            "CompleteElicitationNotification" => {
-                g.subschema_for::<CompleteElicitationNotification>()
-            }
-            "ExtNotification" => g.subschema_for::<ExtNotification>(),
-            "ClientRequest" => g.subschema_for::<ClientRequest>(),
-            "InitializeRequest" => g.subschema_for::<InitializeRequest>(),
-            "ClientCapabilities" => g.subschema_for::<ClientCapabilities>(),
-            "FileSystemCapabilities" => g.subschema_for::<FileSystemCapabilities>(),
-            "ClientSessionCapabilities" => g.subschema_for::<ClientSessionCapabilities>(),
-            "CompactionCapabilities" => g.subschema_for::<CompactionCapabilities>(),
-            "SessionConfigOptionsCapabilities" => {
-                g.subschema_for::<SessionConfigOptionsCapabilities>()
-            }
-            "BooleanConfigOptionCapabilities" => {
-                g.subschema_for::<BooleanConfigOptionCapabilities>()
-            }
-            "NoticeCapabilities" => g.subschema_for::<NoticeCapabilities>(),
-            "AuthCapabilities" => g.subschema_for::<AuthCapabilities>(),
-            "ElicitationCapabilities" => g.subschema_for::<ElicitationCapabilities>(),
-            "ElicitationFormCapabilities" => {
-                g.subschema_for::<ElicitationFormCapabilities>()
-            }
-            "ElicitationUrlCapabilities" => {
-                g.subschema_for::<ElicitationUrlCapabilities>()
-            }
-            "AuthenticateRequest" => g.subschema_for::<AuthenticateRequest>(),
-            "LogoutRequest" => g.subschema_for::<LogoutRequest>(),
-            "NewSessionRequest" => g.subschema_for::<NewSessionRequest>(),
-            "McpServer" => g.subschema_for::<McpServer>(),
-            "HttpHeader" => g.subschema_for::<HttpHeader>(),
-            "McpServerHttp" => g.subschema_for::<McpServerHttp>(),
-            "McpServerSse" => g.subschema_for::<McpServerSse>(),
-            "McpServerStdio" => g.subschema_for::<McpServerStdio>(),
-            "LoadSessionRequest" => g.subschema_for::<LoadSessionRequest>(),
-            "ListSessionsRequest" => g.subschema_for::<ListSessionsRequest>(),
-            "DeleteSessionRequest" => g.subschema_for::<DeleteSessionRequest>(),
-            "ResumeSessionRequest" => g.subschema_for::<ResumeSessionRequest>(),
-            "CloseSessionRequest" => g.subschema_for::<CloseSessionRequest>(),
-            "SetSessionModeRequest" => g.subschema_for::<SetSessionModeRequest>(),
-            "SetSessionConfigOptionRequest" => {
-                g.subschema_for::<SetSessionConfigOptionRequest>()
-            }
-            "PromptRequest" => g.subschema_for::<PromptRequest>(),
-            "ClientResponse" => g.subschema_for::<ClientResponse>(),
-            "WriteTextFileResponse" => g.subschema_for::<WriteTextFileResponse>(),
-            "ReadTextFileResponse" => g.subschema_for::<ReadTextFileResponse>(),
-            "RequestPermissionResponse" => g.subschema_for::<RequestPermissionResponse>(),
-            "RequestPermissionOutcome" => g.subschema_for::<RequestPermissionOutcome>(),
-            "SelectedPermissionOutcome" => g.subschema_for::<SelectedPermissionOutcome>(),
-            "CreateTerminalResponse" => g.subschema_for::<CreateTerminalResponse>(),
-            "TerminalOutputResponse" => g.subschema_for::<TerminalOutputResponse>(),
-            "TerminalExitStatus" => g.subschema_for::<TerminalExitStatus>(),
-            "ReleaseTerminalResponse" => g.subschema_for::<ReleaseTerminalResponse>(),
-            "WaitForTerminalExitResponse" => {
-                g.subschema_for::<WaitForTerminalExitResponse>()
-            }
-            "KillTerminalResponse" => g.subschema_for::<KillTerminalResponse>(),
-            "CreateElicitationResponse" => g.subschema_for::<CreateElicitationResponse>(),
-            "ElicitationContentValue" => g.subschema_for::<ElicitationContentValue>(),
-            "ElicitationAcceptAction" => g.subschema_for::<ElicitationAcceptAction>(),
-            "ClientNotification" => g.subschema_for::<ClientNotification>(),
-            "CancelNotification" => g.subschema_for::<CancelNotification>(),
-            "CancelRequestNotification" => g.subschema_for::<CancelRequestNotification>(),
-            #[cfg(feature = "unstable")]
-            "MessageMcpRequest" => g.subschema_for::<MessageMcpRequest>(),
-            #[cfg(feature = "unstable")]
-            "McpServerAcpId" => g.subschema_for::<McpServerAcpId>(),
-            #[cfg(feature = "unstable")]
-            "McpRequestId" => g.subschema_for::<McpRequestId>(),
-            #[cfg(feature = "unstable")]
-            "SessionSystemPromptCapabilities" => {
-                g.subschema_for::<SessionSystemPromptCapabilities>()
-            }
-            #[cfg(feature = "unstable")]
-            "SessionSystemPromptModeCapabilities" => {
-                g.subschema_for::<SessionSystemPromptModeCapabilities>()
-            }
-            #[cfg(feature = "unstable")]
-            "SessionSystemPromptOverrideCapabilities" => {
-                g.subschema_for::<SessionSystemPromptOverrideCapabilities>()
-            }
-            #[cfg(feature = "unstable")]
-            "SessionForkCapabilities" => g.subschema_for::<SessionForkCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "SessionArchiveCapabilities" => {
-                g.subschema_for::<SessionArchiveCapabilities>()
-            }
-            #[cfg(feature = "unstable")]
-            "SessionStatusCapabilities" => g.subschema_for::<SessionStatusCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "SessionTitleCapabilities" => g.subschema_for::<SessionTitleCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "AuthStatusCapabilities" => g.subschema_for::<AuthStatusCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "ProvidersCapabilities" => g.subschema_for::<ProvidersCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "ListProvidersResponse" => g.subschema_for::<ListProvidersResponse>(),
-            #[cfg(feature = "unstable")]
-            "ProviderInfo" => g.subschema_for::<ProviderInfo>(),
-            #[cfg(feature = "unstable")]
-            "ProviderId" => g.subschema_for::<ProviderId>(),
-            #[cfg(feature = "unstable")]
-            "LlmProtocol" => g.subschema_for::<LlmProtocol>(),
-            #[cfg(feature = "unstable")]
-            "ProviderCurrentConfig" => g.subschema_for::<ProviderCurrentConfig>(),
-            #[cfg(feature = "unstable")]
-            "SetProviderResponse" => g.subschema_for::<SetProviderResponse>(),
-            #[cfg(feature = "unstable")]
-            "DisableProviderResponse" => g.subschema_for::<DisableProviderResponse>(),
-            #[cfg(feature = "unstable")]
-            "AuthStatusResponse" => g.subschema_for::<AuthStatusResponse>(),
-            #[cfg(feature = "unstable")]
-            "AuthState" => g.subschema_for::<AuthState>(),
-            #[cfg(feature = "unstable")]
-            "AuthAccount" => g.subschema_for::<AuthAccount>(),
-            #[cfg(feature = "unstable")]
-            "ForkSessionResponse" => g.subschema_for::<ForkSessionResponse>(),
-            #[cfg(feature = "unstable")]
-            "ArchiveSessionResponse" => g.subschema_for::<ArchiveSessionResponse>(),
-            #[cfg(feature = "unstable")]
-            "UnarchiveSessionResponse" => g.subschema_for::<UnarchiveSessionResponse>(),
-            #[cfg(feature = "unstable")]
-            "SessionStatusResponse" => g.subschema_for::<SessionStatusResponse>(),
-            #[cfg(feature = "unstable")]
-            "SessionStatus" => g.subschema_for::<SessionStatus>(),
-            #[cfg(feature = "unstable")]
-            "SetSessionTitleResponse" => g.subschema_for::<SetSessionTitleResponse>(),
-            #[cfg(feature = "unstable")]
-            "Usage" => g.subschema_for::<Usage>(),
-            #[cfg(feature = "unstable")]
-            "PlanUpdateContent" => g.subschema_for::<PlanUpdateContent>(),
-            #[cfg(feature = "unstable")]
-            "PlanId" => g.subschema_for::<PlanId>(),
-            #[cfg(feature = "unstable")]
-            "PlanItems" => g.subschema_for::<PlanItems>(),
-            #[cfg(feature = "unstable")]
-            "PlanFile" => g.subschema_for::<PlanFile>(),
-            #[cfg(feature = "unstable")]
-            "PlanMarkdown" => g.subschema_for::<PlanMarkdown>(),
-            #[cfg(feature = "unstable")]
-            "PlanUpdate" => g.subschema_for::<PlanUpdate>(),
-            #[cfg(feature = "unstable")]
-            "PlanRemoved" => g.subschema_for::<PlanRemoved>(),
-            #[cfg(feature = "unstable")]
-            "SubagentSessionCapabilities" => {
-                g.subschema_for::<SubagentSessionCapabilities>()
-            }
-            #[cfg(feature = "unstable")]
-            "SessionCancelCapabilities" => g.subschema_for::<SessionCancelCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "StateUpdate" => g.subschema_for::<StateUpdate>(),
-            #[cfg(feature = "unstable")]
-            "RunningStateUpdate" => g.subschema_for::<RunningStateUpdate>(),
-            #[cfg(feature = "unstable")]
-            "ErrorStopReason" => g.subschema_for::<ErrorStopReason>(),
-            #[cfg(feature = "unstable")]
-            "IdleStateUpdate" => g.subschema_for::<IdleStateUpdate>(),
-            #[cfg(feature = "unstable")]
-            "RequiresActionStateUpdate" => g.subschema_for::<RequiresActionStateUpdate>(),
-            #[cfg(feature = "unstable")]
-            "UnknownStateUpdate" => g.subschema_for::<UnknownStateUpdate>(),
-            #[cfg(feature = "unstable")]
-            "SubagentUpdate" => g.subschema_for::<SubagentUpdate>(),
-            #[cfg(feature = "unstable")]
-            "SessionMessage" => g.subschema_for::<SessionMessage>(),
-            #[cfg(feature = "unstable")]
-            "SessionMessageChunk" => g.subschema_for::<SessionMessageChunk>(),
-            #[cfg(feature = "unstable")]
-            "AuthStatusUpdateNotification" => {
-                g.subschema_for::<AuthStatusUpdateNotification>()
-            }
-            #[cfg(feature = "unstable")]
-            "SubagentCapabilities" => g.subschema_for::<SubagentCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "PlanCapabilities" => g.subschema_for::<PlanCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "ListProvidersRequest" => g.subschema_for::<ListProvidersRequest>(),
-            #[cfg(feature = "unstable")]
-            "SetProviderRequest" => g.subschema_for::<SetProviderRequest>(),
-            #[cfg(feature = "unstable")]
-            "DisableProviderRequest" => g.subschema_for::<DisableProviderRequest>(),
-            #[cfg(feature = "unstable")]
-            "AuthStatusRequest" => g.subschema_for::<AuthStatusRequest>(),
-            #[cfg(feature = "unstable")]
-            "McpServerAcp" => g.subschema_for::<McpServerAcp>(),
-            #[cfg(feature = "unstable")]
-            "SystemPrompt" => g.subschema_for::<SystemPrompt>(),
-            #[cfg(feature = "unstable")]
-            "SystemPromptMode" => g.subschema_for::<SystemPromptMode>(),
-            #[cfg(feature = "unstable")]
-            "SessionArchiveFilter" => g.subschema_for::<SessionArchiveFilter>(),
-            #[cfg(feature = "unstable")]
-            "ForkSessionRequest" => g.subschema_for::<ForkSessionRequest>(),
-            #[cfg(feature = "unstable")]
-            "ArchiveSessionRequest" => g.subschema_for::<ArchiveSessionRequest>(),
-            #[cfg(feature = "unstable")]
-            "UnarchiveSessionRequest" => g.subschema_for::<UnarchiveSessionRequest>(),
-            #[cfg(feature = "unstable")]
-            "SessionStatusRequest" => g.subschema_for::<SessionStatusRequest>(),
-            #[cfg(feature = "unstable")]
-            "SetSessionTitleRequest" => g.subschema_for::<SetSessionTitleRequest>(),
-            #[cfg(feature = "unstable")]
-            "MessageMcpResponse" => g.subschema_for::<MessageMcpResponse>(),
-            #[cfg(feature = "unstable")]
-            "McpError" => g.subschema_for::<McpError>(),
-            #[cfg(feature = "unstable")]
-            "MessageMcpNotification" => g.subschema_for::<MessageMcpNotification>(),
-            #[cfg(feature = "unstable")]
-            "ProxyRequest" => g.subschema_for::<ProxyRequest>(),
-            #[cfg(feature = "unstable")]
-            "InitializeProxyRequest" => g.subschema_for::<InitializeProxyRequest>(),
-            #[cfg(feature = "unstable")]
-            "ProxySuccessorRequest" => g.subschema_for::<ProxySuccessorRequest>(),
-            #[cfg(feature = "unstable")]
-            "ProxyResponse" => g.subschema_for::<ProxyResponse>(),
-            #[cfg(feature = "unstable")]
-            "InitializeProxyResponse" => g.subschema_for::<InitializeProxyResponse>(),
-            #[cfg(feature = "unstable")]
-            "ProxySuccessorResponse" => g.subschema_for::<ProxySuccessorResponse>(),
-            #[cfg(feature = "unstable")]
-            "ProxyNotification" => g.subschema_for::<ProxyNotification>(),
-            #[cfg(feature = "unstable")]
-            "ProxySuccessorNotification" => {
-                g.subschema_for::<ProxySuccessorNotification>()
-            }
-            _ => return None,
-        },
-    )
-}
 /// Typed JSON-RPC dispatch for this version, generated from `x-method` and `x-side`.
 ///
 /// Enums are per side and say the direction: `RequestToAgent` holds the
@@ -25736,7 +19150,7 @@ pub mod rpc {
         }
     }
 }
-/// The `schemars` fragments of this module's types, out of line.
+/// `schemars::JsonSchema` for this module's types, out of line.
 #[cfg(feature = "schemars")]
 #[allow(dead_code)]
 mod schemas;

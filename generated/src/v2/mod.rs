@@ -59,7 +59,7 @@ impl AgentRequest {
 /// to use this directly.
 ///
 /// This enum encompasses all method calls from agent to client.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum AgentRequestParams {
     /// Requests permission from the user for an operation.
@@ -94,84 +94,12 @@ pub enum AgentRequestParams {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
     ExtMethodRequest(ExtRequest),
 }
-impl ::serde::Serialize for AgentRequestParams {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::RequestPermissionRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::CreateElicitationRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::MessageMcpRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::ExtMethodRequest(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "RequestPermissionRequest") {
-            return Ok(Self::RequestPermissionRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "CreateElicitationRequest") {
-            return Ok(Self::CreateElicitationRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "MessageMcpRequest") {
-            return Ok(Self::MessageMcpRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodRequest") {
-            return Ok(Self::ExtMethodRequest(v));
-        }
-        Err(de::no_arm("AgentRequestParams", &errors))
-    }
-}
-impl From<RequestPermissionRequest> for AgentRequestParams {
-    /// The `RequestPermissionRequest` arm.
-    fn from(value: RequestPermissionRequest) -> Self {
-        Self::RequestPermissionRequest(value)
-    }
-}
-impl From<CreateElicitationRequest> for AgentRequestParams {
-    /// The `CreateElicitationRequest` arm.
-    fn from(value: CreateElicitationRequest) -> Self {
-        Self::CreateElicitationRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpRequest> for AgentRequestParams {
-    /// The `MessageMcpRequest` arm.
-    fn from(value: MessageMcpRequest) -> Self {
-        Self::MessageMcpRequest(value)
-    }
-}
-impl From<ExtRequest> for AgentRequestParams {
-    /// The `ExtMethodRequest` arm.
-    fn from(value: ExtRequest) -> Self {
-        Self::ExtMethodRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_73041650);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentRequest, schemas::AGENT_REQUEST_9E0E738C);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_356C0CB5
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentRequestParams, schemas::AGENT_REQUEST_PARAMS_B015F69E
-);
 /// A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be `null`.
 ///
 /// The receiver MUST reply with the same value in the response. Each side chooses IDs for its own
 /// requests, so the same ID can be in use in both directions. A sender MUST NOT reuse an ID while
 /// a request with it is still awaiting a response.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum RequestId {
     /// A numeric request ID.
@@ -179,57 +107,16 @@ pub enum RequestId {
     /// A string request ID.
     Str(String),
 }
-impl ::serde::Serialize for RequestId {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Number(p) => ::serde::Serialize::serialize(p, s),
-            Self::Str(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
-            return Ok(Self::Number(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
-            return Ok(Self::Str(v));
-        }
-        Err(de::no_arm("RequestId", &errors))
-    }
-}
-impl From<i64> for RequestId {
-    /// The `Number` arm.
-    fn from(value: i64) -> Self {
-        Self::Number(value)
-    }
-}
-impl From<String> for RequestId {
-    /// The `Str` arm.
-    fn from(value: String) -> Self {
-        Self::Str(value)
-    }
-}
-impl From<&str> for RequestId {
-    /// The `Str` arm.
-    fn from(value: &str) -> Self {
-        Self::Str(ToOwned::to_owned(value))
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(RequestId, schemas::REQUEST_ID_CFB945DA);
 /// Request for user permission to proceed with an operation.
 ///
 /// Sent when the agent needs authorization before performing a sensitive operation.
 ///
 /// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct RequestPermissionRequest {
     /// The session ID for this request.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// Human-readable title for the permission prompt.
     ///
@@ -327,10 +214,6 @@ impl RequestPermissionRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    RequestPermissionRequest, schemas::REQUEST_PERMISSION_REQUEST_635A8AC3
-);
 /// A unique identifier for a conversation session between a client and agent.
 ///
 /// Each session has its own context, conversation history, and state, so one
@@ -396,10 +279,9 @@ impl<'de> fast::FromJson<'de> for SessionId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionId, schemas::SESSION_ID_B00B845F);
 /// The operation requiring permission.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum RequestPermissionSubject {
     /// Permission is requested before executing a tool call.
@@ -416,87 +298,9 @@ pub enum RequestPermissionSubject {
     /// payload when storing, replaying, proxying, or forwarding permission
     /// requests, and otherwise display a generic permission prompt or decline it
     /// according to policy.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for RequestPermissionSubject {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::ToolCall(p) => runtime::ser::tagged(s, K, "tool_call", Some(p)),
-            Self::Command(p) => runtime::ser::tagged(s, K, "command", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for RequestPermissionSubject {
-    const NAME: &'static str = "RequestPermissionSubject";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "tool_call" | "command")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "tool_call" => de::variant(payload, tag, Self::ToolCall),
-            "command" => de::variant(payload, tag, Self::Command),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["tool_call", "command"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "RequestPermissionSubject", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(de::unknown_tag("RequestPermissionSubject", "type", other, KNOWN))
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RequestPermissionSubject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl RequestPermissionSubject {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::ToolCall(_) => Some("tool_call"),
-            Self::Command(_) => Some("command"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<ToolCallPermissionSubject> for RequestPermissionSubject {
-    /// The `tool_call` arm.
-    fn from(value: ToolCallPermissionSubject) -> Self {
-        Self::ToolCall(value)
-    }
-}
-impl From<CommandPermissionSubject> for RequestPermissionSubject {
-    /// The `command` arm.
-    fn from(value: CommandPermissionSubject) -> Self {
-        Self::Command(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    RequestPermissionSubject, schemas::REQUEST_PERMISSION_SUBJECT_7F9A40E5
-);
 /// Represents an upsert for a tool call that the language model has requested.
 ///
 /// Tool calls are actions that the agent executes on behalf of the language model,
@@ -683,8 +487,6 @@ impl Default for ToolCallStatus {
             .unwrap_or_else(|_| unreachable!("checked by codegen"))
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallUpdate, schemas::TOOL_CALL_UPDATE_A8964107);
 /// Unique identifier for a tool call within a session.
 #[derive(
     Debug,
@@ -745,15 +547,14 @@ impl<'de> fast::FromJson<'de> for ToolCallId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallId, schemas::TOOL_CALL_ID_8FCE2FF6);
 /// Categories of tools that can be invoked.
 ///
 /// Tool kinds help clients choose appropriate icons and optimize how they
 /// display tool execution progress.
 ///
 /// See protocol docs: [Reporting](https://agentclientprotocol.com/protocol/v2/tool-calls#reporting)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ToolKind {
     /// Reading files or data.
@@ -781,160 +582,16 @@ pub enum ToolKind {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants. Clients display an unrecognized kind as `other`.
+    #[acp(other)]
     Unknown(runtime::UnknownString),
 }
-impl ToolKind {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "read",
-        "edit",
-        "delete",
-        "move",
-        "search",
-        "execute",
-        "think",
-        "fetch",
-        "switch_mode",
-        "other",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Read => "read",
-            Self::Edit => "edit",
-            Self::Delete => "delete",
-            Self::Move => "move",
-            Self::Search => "search",
-            Self::Execute => "execute",
-            Self::Think => "think",
-            Self::Fetch => "fetch",
-            Self::SwitchMode => "switch_mode",
-            Self::Other => "other",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Unknown(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Unknown(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Unknown(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "read" => Self::Read,
-            "edit" => Self::Edit,
-            "delete" => Self::Delete,
-            "move" => Self::Move,
-            "search" => Self::Search,
-            "execute" => Self::Execute,
-            "think" => Self::Think,
-            "fetch" => Self::Fetch,
-            "switch_mode" => Self::SwitchMode,
-            "other" => Self::Other,
-            other => Self::Unknown(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for ToolKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for ToolKind {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for ToolKind {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = ToolKind;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ToolKind string")
-            }
-            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<ToolKind, E> {
-                Ok(
-                    match v {
-                        "read" => ToolKind::Read,
-                        "edit" => ToolKind::Edit,
-                        "delete" => ToolKind::Delete,
-                        "move" => ToolKind::Move,
-                        "search" => ToolKind::Search,
-                        "execute" => ToolKind::Execute,
-                        "think" => ToolKind::Think,
-                        "fetch" => ToolKind::Fetch,
-                        "switch_mode" => ToolKind::SwitchMode,
-                        "other" => ToolKind::Other,
-                        _ => ToolKind::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<ToolKind, E> {
-                Ok(
-                    match v.as_str() {
-                        "read" => ToolKind::Read,
-                        "edit" => ToolKind::Edit,
-                        "delete" => ToolKind::Delete,
-                        "move" => ToolKind::Move,
-                        "search" => ToolKind::Search,
-                        "execute" => ToolKind::Execute,
-                        "think" => ToolKind::Think,
-                        "fetch" => ToolKind::Fetch,
-                        "switch_mode" => ToolKind::SwitchMode,
-                        "other" => ToolKind::Other,
-                        _ => ToolKind::Unknown(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for ToolKind {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for ToolKind {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolKind {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolKind, schemas::TOOL_KIND_EEC01EAD);
 /// Execution status of a tool call.
 ///
 /// Tool calls progress through different statuses during their lifecycle.
 ///
 /// See protocol docs: [Status](https://agentclientprotocol.com/protocol/v2/tool-calls#status)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ToolCallStatus {
     /// The tool call hasn't started running yet, for example because its input is
@@ -958,144 +615,17 @@ pub enum ToolCallStatus {
     /// future ACP variants.
     ///
     /// Clients treat a tool call with an unrecognized status as still in progress.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl ToolCallStatus {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "pending",
-        "in_progress",
-        "paused",
-        "completed",
-        "failed",
-        "cancelled",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Pending => "pending",
-            Self::InProgress => "in_progress",
-            Self::Paused => "paused",
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-            Self::Cancelled => "cancelled",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "pending" => Self::Pending,
-            "in_progress" => Self::InProgress,
-            "paused" => Self::Paused,
-            "completed" => Self::Completed,
-            "failed" => Self::Failed,
-            "cancelled" => Self::Cancelled,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for ToolCallStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for ToolCallStatus {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for ToolCallStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolCallStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = ToolCallStatus;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ToolCallStatus string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<ToolCallStatus, E> {
-                Ok(
-                    match v {
-                        "pending" => ToolCallStatus::Pending,
-                        "in_progress" => ToolCallStatus::InProgress,
-                        "paused" => ToolCallStatus::Paused,
-                        "completed" => ToolCallStatus::Completed,
-                        "failed" => ToolCallStatus::Failed,
-                        "cancelled" => ToolCallStatus::Cancelled,
-                        _ => ToolCallStatus::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<ToolCallStatus, E> {
-                Ok(
-                    match v.as_str() {
-                        "pending" => ToolCallStatus::Pending,
-                        "in_progress" => ToolCallStatus::InProgress,
-                        "paused" => ToolCallStatus::Paused,
-                        "completed" => ToolCallStatus::Completed,
-                        "failed" => ToolCallStatus::Failed,
-                        "cancelled" => ToolCallStatus::Cancelled,
-                        _ => ToolCallStatus::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for ToolCallStatus {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for ToolCallStatus {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolCallStatus {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallStatus, schemas::TOOL_CALL_STATUS_382DEE30);
 /// Content produced by a tool call.
 ///
 /// Tool calls can produce different types of content including standard
 /// content blocks (text, images), file diffs, or display-only terminals.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ToolCallContent {
     /// Standard content block (text, images, resources).
@@ -1113,122 +643,9 @@ pub enum ToolCallContent {
     /// Receivers that do not understand this content type should preserve the
     /// raw payload when storing, replaying, proxying, or forwarding tool call
     /// output, and otherwise ignore it or display it generically.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for ToolCallContent {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Content(p) => runtime::ser::tagged(s, K, "content", Some(p)),
-            Self::Diff(p) => runtime::ser::tagged(s, K, "diff", Some(p)),
-            Self::Terminal(p) => runtime::ser::tagged(s, K, "terminal", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for ToolCallContent {
-    const NAME: &'static str = "ToolCallContent";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "content" | "diff" | "terminal")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "content" => de::variant(payload, tag, Self::Content),
-            "diff" => de::variant(payload, tag, Self::Diff),
-            "terminal" => de::variant(payload, tag, Self::Terminal),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["content", "diff", "terminal"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "ToolCallContent", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("ToolCallContent", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl ToolCallContent {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Content(_) => Some("content"),
-            Self::Diff(_) => Some("diff"),
-            Self::Terminal(_) => Some("terminal"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<Content> for ToolCallContent {
-    /// The `content` arm.
-    fn from(value: Content) -> Self {
-        Self::Content(value)
-    }
-}
-impl From<Diff> for ToolCallContent {
-    /// The `diff` arm.
-    fn from(value: Diff) -> Self {
-        Self::Diff(value)
-    }
-}
-impl From<Terminal> for ToolCallContent {
-    /// The `terminal` arm.
-    fn from(value: Terminal) -> Self {
-        Self::Terminal(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolCallContent {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "type" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "type",
-            |r, more| match &*tag {
-                "content" => {
-                    <Content as fast::FromJson<'de>>::rest(r, more).map(Self::Content)
-                }
-                "diff" => <Diff as fast::FromJson<'de>>::rest(r, more).map(Self::Diff),
-                "terminal" => {
-                    <Terminal as fast::FromJson<'de>>::rest(r, more).map(Self::Terminal)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ToolCallContent, schemas::TOOL_CALL_CONTENT_3E35BC1C);
 /// Content blocks represent displayable information in the Agent Client Protocol.
 ///
 /// Content blocks appear in:
@@ -1241,7 +658,8 @@ runtime::schema::embedded_schema!(ToolCallContent, schemas::TOOL_CALL_CONTENT_3E
 /// forward content from MCP tool outputs without transformation.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/content)
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ContentBlock {
     /// Text content. May be plain text or formatted with Markdown.
@@ -1279,150 +697,9 @@ pub enum ContentBlock {
     /// and otherwise ignore it or display it generically. Agents MUST reject a
     /// `session/prompt` request with a content block type they do not support
     /// with `-32602`.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for ContentBlock {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Text(p) => runtime::ser::tagged(s, K, "text", Some(p)),
-            Self::Image(p) => runtime::ser::tagged(s, K, "image", Some(p)),
-            Self::Audio(p) => runtime::ser::tagged(s, K, "audio", Some(p)),
-            Self::ResourceLink(p) => runtime::ser::tagged(s, K, "resource_link", Some(p)),
-            Self::Resource(p) => runtime::ser::tagged(s, K, "resource", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for ContentBlock {
-    const NAME: &'static str = "ContentBlock";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "text" | "image" | "audio" | "resource_link" | "resource")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "text" => de::variant(payload, tag, Self::Text),
-            "image" => de::variant(payload, tag, Self::Image),
-            "audio" => de::variant(payload, tag, Self::Audio),
-            "resource_link" => de::variant(payload, tag, Self::ResourceLink),
-            "resource" => de::variant(payload, tag, Self::Resource),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["text", "image", "audio", "resource_link", "resource"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "ContentBlock", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("ContentBlock", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl ContentBlock {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Text(_) => Some("text"),
-            Self::Image(_) => Some("image"),
-            Self::Audio(_) => Some("audio"),
-            Self::ResourceLink(_) => Some("resource_link"),
-            Self::Resource(_) => Some("resource"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<TextContent> for ContentBlock {
-    /// The `text` arm.
-    fn from(value: TextContent) -> Self {
-        Self::Text(value)
-    }
-}
-impl From<ImageContent> for ContentBlock {
-    /// The `image` arm.
-    fn from(value: ImageContent) -> Self {
-        Self::Image(value)
-    }
-}
-impl From<AudioContent> for ContentBlock {
-    /// The `audio` arm.
-    fn from(value: AudioContent) -> Self {
-        Self::Audio(value)
-    }
-}
-impl From<ResourceLink> for ContentBlock {
-    /// The `resource_link` arm.
-    fn from(value: ResourceLink) -> Self {
-        Self::ResourceLink(Box::new(value))
-    }
-}
-impl From<EmbeddedResource> for ContentBlock {
-    /// The `resource` arm.
-    fn from(value: EmbeddedResource) -> Self {
-        Self::Resource(Box::new(value))
-    }
-}
-impl<'de> fast::FromJson<'de> for ContentBlock {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "type" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "type",
-            |r, more| match &*tag {
-                "text" => {
-                    <TextContent as fast::FromJson<'de>>::rest(r, more).map(Self::Text)
-                }
-                "image" => {
-                    <ImageContent as fast::FromJson<'de>>::rest(r, more).map(Self::Image)
-                }
-                "audio" => {
-                    <AudioContent as fast::FromJson<'de>>::rest(r, more).map(Self::Audio)
-                }
-                "resource_link" => {
-                    <Box<ResourceLink> as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::ResourceLink)
-                }
-                "resource" => {
-                    <Box<EmbeddedResource> as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Resource)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ContentBlock, schemas::CONTENT_BLOCK_0CEB4C26);
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(
     Debug,
@@ -1432,6 +709,7 @@ runtime::schema::embedded_schema!(ContentBlock, schemas::CONTENT_BLOCK_0CEB4C26)
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Annotations {
@@ -1446,11 +724,7 @@ pub struct Annotations {
     /// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z"), as in MCP.
     ///
     /// Omitted and `null` are equivalent and mean the modification time is not reported.
-    #[serde(
-        rename = "lastModified",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub last_modified: runtime::Nullable<String>,
     /// Relative importance of this content when clients choose what to surface, from 0 (least
@@ -1525,10 +799,9 @@ pub struct __Bound__defs_Annotations_properties_priority;
 impl de::Pointer for __Bound__defs_Annotations_properties_priority {
     const POINTER: &'static str = "#/$defs/Annotations/properties/priority";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Annotations, schemas::ANNOTATIONS_89060711);
 /// The sender or recipient of messages and data in a conversation.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum Role {
     /// The assistant side of a conversation.
@@ -1540,108 +813,9 @@ pub enum Role {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl Role {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["assistant", "user"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Assistant => "assistant",
-            Self::User => "user",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "assistant" => Self::Assistant,
-            "user" => Self::User,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for Role {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for Role {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for Role {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Role {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = Role;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Role string")
-            }
-            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Role, E> {
-                Ok(
-                    match v {
-                        "assistant" => Role::Assistant,
-                        "user" => Role::User,
-                        _ => Role::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(self, v: String) -> Result<Role, E> {
-                Ok(
-                    match v.as_str() {
-                        "assistant" => Role::Assistant,
-                        "user" => Role::User,
-                        _ => Role::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for Role {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for Role {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-impl<'de> fast::FromJson<'de> for Role {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Role, schemas::ROLE_6E621F74);
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -1695,8 +869,6 @@ impl TextContent {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(TextContent, schemas::TEXT_CONTENT_9AE87C81);
 /// An Internet media type identifying the format of protocol content.
 #[derive(
     Debug,
@@ -1757,17 +929,15 @@ impl<'de> fast::FromJson<'de> for MediaType {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(MediaType, schemas::MEDIA_TYPE_6B89F83F);
 /// An image provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ImageContent {
     /// Base64-encoded media payload.
     pub data: runtime::Base64String,
     /// MIME type describing the encoded media payload.
-    #[serde(rename = "mimeType")]
     pub mime_type: MediaType,
     /// URI associated with this resource or media payload.
     ///
@@ -1834,17 +1004,15 @@ impl ImageContent {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ImageContent, schemas::IMAGE_CONTENT_49907200);
 /// Audio provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct AudioContent {
     /// Base64-encoded media payload.
     pub data: runtime::Base64String,
     /// MIME type describing the encoded media payload.
-    #[serde(rename = "mimeType")]
     pub mime_type: MediaType,
     /// Optional annotations that help clients decide how to display or route this content.
     ///
@@ -1896,10 +1064,9 @@ impl AudioContent {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AudioContent, schemas::AUDIO_CONTENT_56B8C5EE);
 /// An optionally-sized icon that can be displayed in a user interface.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Icon {
@@ -1912,11 +1079,7 @@ pub struct Icon {
     /// Optional MIME type override if the source MIME type is missing or generic.
     ///
     /// Omitted and `null` are equivalent and mean the source MIME type is used.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub mime_type: runtime::Nullable<MediaType>,
     /// Optional array of strings that specify sizes at which the icon can be used.
@@ -1989,10 +1152,9 @@ impl Icon {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Icon, schemas::ICON_996EF6DE);
 /// Theme an icon is designed for.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum IconTheme {
     /// Icon designed for light backgrounds.
@@ -2004,113 +1166,12 @@ pub enum IconTheme {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl IconTheme {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["light", "dark"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Light => "light",
-            Self::Dark => "dark",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "light" => Self::Light,
-            "dark" => Self::Dark,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for IconTheme {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for IconTheme {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for IconTheme {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for IconTheme {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = IconTheme;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a IconTheme string")
-            }
-            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<IconTheme, E> {
-                Ok(
-                    match v {
-                        "light" => IconTheme::Light,
-                        "dark" => IconTheme::Dark,
-                        _ => IconTheme::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<IconTheme, E> {
-                Ok(
-                    match v.as_str() {
-                        "light" => IconTheme::Light,
-                        "dark" => IconTheme::Dark,
-                        _ => IconTheme::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for IconTheme {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for IconTheme {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-impl<'de> fast::FromJson<'de> for IconTheme {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(IconTheme, schemas::ICON_THEME_132EAC32);
 /// A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ResourceLink {
@@ -2141,11 +1202,7 @@ pub struct ResourceLink {
     /// MIME type describing the encoded media payload.
     ///
     /// Omitted and `null` are equivalent and mean the MIME type is not specified.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub mime_type: runtime::Nullable<MediaType>,
     /// Optional size of the linked resource in bytes, if known.
@@ -2236,10 +1293,9 @@ impl ResourceLink {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ResourceLink, schemas::RESOURCE_LINK_9CBF5324);
 /// Resource content that can be embedded in a message.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(direct)]
 #[non_exhaustive]
 pub enum EmbeddedResourceResource {
     /// Text resource contents embedded directly in the message.
@@ -2247,46 +1303,9 @@ pub enum EmbeddedResourceResource {
     /// Binary resource contents embedded directly in the message.
     BlobResourceContents(BlobResourceContents),
 }
-impl ::serde::Serialize for EmbeddedResourceResource {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::TextResourceContents(p) => ::serde::Serialize::serialize(p, s),
-            Self::BlobResourceContents(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "TextResourceContents") {
-            return Ok(Self::TextResourceContents(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "BlobResourceContents") {
-            return Ok(Self::BlobResourceContents(v));
-        }
-        Err(de::no_arm("EmbeddedResourceResource", &errors))
-    }
-}
-impl From<TextResourceContents> for EmbeddedResourceResource {
-    /// The `TextResourceContents` arm.
-    fn from(value: TextResourceContents) -> Self {
-        Self::TextResourceContents(value)
-    }
-}
-impl From<BlobResourceContents> for EmbeddedResourceResource {
-    /// The `BlobResourceContents` arm.
-    fn from(value: BlobResourceContents) -> Self {
-        Self::BlobResourceContents(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for EmbeddedResourceResource {}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    EmbeddedResourceResource, schemas::EMBEDDED_RESOURCE_RESOURCE_C9E7E031
-);
 /// Text-based resource contents.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TextResourceContents {
@@ -2299,11 +1318,7 @@ pub struct TextResourceContents {
     /// MIME type describing the encoded media payload.
     ///
     /// Omitted and `null` are equivalent and mean the MIME type is not specified.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub mime_type: runtime::Nullable<MediaType>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2347,12 +1362,9 @@ impl TextResourceContents {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TextResourceContents, schemas::TEXT_RESOURCE_CONTENTS_05515912
-);
 /// Binary resource contents.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct BlobResourceContents {
@@ -2365,11 +1377,7 @@ pub struct BlobResourceContents {
     /// MIME type describing the encoded media payload.
     ///
     /// Omitted and `null` are equivalent and mean the MIME type is not specified.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub mime_type: runtime::Nullable<MediaType>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2413,10 +1421,6 @@ impl BlobResourceContents {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    BlobResourceContents, schemas::BLOB_RESOURCE_CONTENTS_5488511E
-);
 /// The contents of a resource, embedded into a prompt or tool call result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -2470,8 +1474,6 @@ impl EmbeddedResource {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(EmbeddedResource, schemas::EMBEDDED_RESOURCE_8FCDFAAD);
 /// Standard content block (text, images, resources).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -2512,20 +1514,18 @@ impl Content {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Content, schemas::CONTENT_7448BB1A);
 /// One file-level change described by a `Diff`.
 ///
 /// Structured change metadata lets clients identify affected files and
 /// operations without parsing the text patch.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct DiffChange {
     /// File content kind after the operation (for `delete`, of the deleted file).
     ///
     /// Omitted and `null` are equivalent and mean the content kind is unknown.
     #[serde(
-        rename = "fileType",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
         deserialize_with = "read::with::<read::LenientScalar,_,_>"
@@ -2535,7 +1535,6 @@ pub struct DiffChange {
     ///
     /// Omitted and `null` are equivalent and mean the MIME type is unknown.
     #[serde(
-        rename = "mimeType",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
         deserialize_with = "read::with::<read::LenientScalar,_,_>"
@@ -2587,10 +1586,9 @@ impl DiffChange {
     }
 }
 impl<'de> fast::FromJson<'de> for DiffChange {}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(DiffChange, schemas::DIFF_CHANGE_BD5204D7);
 /// The part of [`DiffChange`] chosen by its `operation` property.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "operation", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum DiffChangeOperation {
     /// A file was added.
@@ -2608,128 +1606,12 @@ pub enum DiffChangeOperation {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for DiffChangeOperation {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "operation";
-        match self {
-            Self::Add(p) => runtime::ser::tagged(s, K, "add", Some(p)),
-            Self::Delete(p) => runtime::ser::tagged(s, K, "delete", Some(p)),
-            Self::Modify(p) => runtime::ser::tagged(s, K, "modify", Some(p)),
-            Self::Move(p) => runtime::ser::tagged(s, K, "move", Some(p)),
-            Self::Copy(p) => runtime::ser::tagged(s, K, "copy", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for DiffChangeOperation {
-    const NAME: &'static str = "DiffChangeOperation";
-    const KEY: &'static str = "operation";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "add" | "delete" | "modify" | "move" | "copy")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "add" => de::variant(payload, tag, Self::Add),
-            "delete" => de::variant(payload, tag, Self::Delete),
-            "modify" => de::variant(payload, tag, Self::Modify),
-            "move" => de::variant(payload, tag, Self::Move),
-            "copy" => de::variant(payload, tag, Self::Copy),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["add", "delete", "modify", "move", "copy"];
-        match de::tag(&object, "operation") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "DiffChangeOperation", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(de::unknown_tag("DiffChangeOperation", "operation", other, KNOWN))
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DiffChangeOperation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl DiffChangeOperation {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "operation";
-    /// The `operation` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Add(_) => Some("add"),
-            Self::Delete(_) => Some("delete"),
-            Self::Modify(_) => Some("modify"),
-            Self::Move(_) => Some("move"),
-            Self::Copy(_) => Some("copy"),
-            Self::Other(v) => Some(v.__tag("operation")),
-        }
-    }
-}
-impl<'de> fast::FromJson<'de> for DiffChangeOperation {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "operation" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "operation",
-            |r, more| match &*tag {
-                "add" => {
-                    <DiffPathChange as fast::FromJson<'de>>::rest(r, more).map(Self::Add)
-                }
-                "delete" => {
-                    <DiffPathChange as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Delete)
-                }
-                "modify" => {
-                    <DiffPathChange as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Modify)
-                }
-                "move" => {
-                    <DiffPathPairChange as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Move)
-                }
-                "copy" => {
-                    <DiffPathPairChange as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Copy)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DiffChangeOperation, schemas::DIFF_CHANGE_OPERATION_5910E578
-);
 /// Kind of file content represented by a diff change.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum DiffFileType {
     /// Text content.
@@ -2745,127 +1627,9 @@ pub enum DiffFileType {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl DiffFileType {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "text",
-        "binary",
-        "directory",
-        "symlink",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Text => "text",
-            Self::Binary => "binary",
-            Self::Directory => "directory",
-            Self::Symlink => "symlink",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "text" => Self::Text,
-            "binary" => Self::Binary,
-            "directory" => Self::Directory,
-            "symlink" => Self::Symlink,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for DiffFileType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for DiffFileType {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for DiffFileType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DiffFileType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = DiffFileType;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a DiffFileType string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<DiffFileType, E> {
-                Ok(
-                    match v {
-                        "text" => DiffFileType::Text,
-                        "binary" => DiffFileType::Binary,
-                        "directory" => DiffFileType::Directory,
-                        "symlink" => DiffFileType::Symlink,
-                        _ => DiffFileType::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<DiffFileType, E> {
-                Ok(
-                    match v.as_str() {
-                        "text" => DiffFileType::Text,
-                        "binary" => DiffFileType::Binary,
-                        "directory" => DiffFileType::Directory,
-                        "symlink" => DiffFileType::Symlink,
-                        _ => DiffFileType::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for DiffFileType {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for DiffFileType {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-impl<'de> fast::FromJson<'de> for DiffFileType {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(DiffFileType, schemas::DIFF_FILE_TYPE_ADF40CCC);
 /// An absolute filesystem path used by the protocol.
 ///
 /// Uses the native syntax of the machine the Agent runs on, such as `/home/user/project`,
@@ -2929,8 +1693,6 @@ impl<'de> fast::FromJson<'de> for AbsolutePath {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AbsolutePath, schemas::ABSOLUTE_PATH_CAC6C215);
 /// Operation metadata for add, delete, and modify changes.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -2952,15 +1714,13 @@ impl DiffPathChange {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(DiffPathChange, schemas::DIFF_PATH_CHANGE_B762614B);
 /// Operation metadata for move and copy changes.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct DiffPathPairChange {
     /// Absolute path before the operation.
-    #[serde(rename = "oldPath")]
     pub old_path: AbsolutePath,
     /// Absolute path after the operation.
     pub path: AbsolutePath,
@@ -2982,10 +1742,6 @@ impl DiffPathPairChange {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DiffPathPairChange, schemas::DIFF_PATH_PAIR_CHANGE_44306FA6
-);
 /// Renderable patch text and its format.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -3029,10 +1785,9 @@ impl DiffPatch {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(DiffPatch, schemas::DIFF_PATCH_6FBC9571);
 /// Text patch format used by `DiffPatch`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(direct)]
 #[non_exhaustive]
 pub enum DiffPatchFormat {
     /// One or more `diff --git` sections in Git's `--patch` (`-p`) text format.
@@ -3046,116 +1801,16 @@ pub enum DiffPatchFormat {
     /// them. Each path, once unquoted, is the same native absolute path string as
     /// the matching `changes` entry. Surrounding commit metadata and email envelopes MUST NOT be
     /// included.
+    #[acp(rename = "git_patch")]
     GitPatch,
     /// Custom or future patch format.
     ///
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl DiffPatchFormat {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["git_patch"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::GitPatch => "git_patch",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "git_patch" => Self::GitPatch,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for DiffPatchFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for DiffPatchFormat {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for DiffPatchFormat {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DiffPatchFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = DiffPatchFormat;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a DiffPatchFormat string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<DiffPatchFormat, E> {
-                Ok(
-                    match v {
-                        "git_patch" => DiffPatchFormat::GitPatch,
-                        _ => DiffPatchFormat::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<DiffPatchFormat, E> {
-                Ok(
-                    match v.as_str() {
-                        "git_patch" => DiffPatchFormat::GitPatch,
-                        _ => DiffPatchFormat::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for DiffPatchFormat {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for DiffPatchFormat {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-impl<'de> fast::FromJson<'de> for DiffPatchFormat {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(DiffPatchFormat, schemas::DIFF_PATCH_FORMAT_09598D0E);
 /// File changes produced by a tool call.
 ///
 /// `changes` is authoritative for affected absolute paths and operations.
@@ -3220,8 +1875,6 @@ impl Diff {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Diff, schemas::DIFF_7101C4B9);
 /// Unique identifier for an agent-owned terminal within a session.
 #[derive(
     Debug,
@@ -3282,8 +1935,6 @@ impl<'de> fast::FromJson<'de> for TerminalId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(TerminalId, schemas::TERMINAL_ID_62BDFBE7);
 /// A display-only reference to an agent-owned terminal.
 ///
 /// Terminal state and output are delivered separately through
@@ -3328,8 +1979,6 @@ impl Terminal {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Terminal, schemas::TERMINAL_91D7A5F6);
 /// A file location being accessed or modified by a tool.
 ///
 /// Enables clients to implement "follow-along" features that track
@@ -3399,10 +2048,6 @@ pub struct __Bound__defs_ToolCallLocation_properties_line;
 impl de::Pointer for __Bound__defs_ToolCallLocation_properties_line {
     const POINTER: &'static str = "#/$defs/ToolCallLocation/properties/line";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCallLocation, schemas::TOOL_CALL_LOCATION_320567E3
-);
 /// Client-initiated controls a tool call currently supports.
 ///
 /// A malformed value falls back to no controls, so the Client never sends a request the
@@ -3466,10 +2111,6 @@ impl ToolCallCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCallCapabilities, schemas::TOOL_CALL_CAPABILITIES_791EE7A8
-);
 /// Capability to cancel a tool call with `tool_call/cancel`.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
@@ -3516,10 +2157,6 @@ impl ToolCallCancelCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCallCancelCapabilities, schemas::TOOL_CALL_CANCEL_CAPABILITIES_623F4E91
-);
 /// Permission request details for a tool call.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -3564,12 +2201,9 @@ impl ToolCallPermissionSubject {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCallPermissionSubject, schemas::TOOL_CALL_PERMISSION_SUBJECT_FE23C15D
-);
 /// Permission request details for a command.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CommandPermissionSubject {
     /// The command that would be run if permission is granted.
@@ -3577,19 +2211,11 @@ pub struct CommandPermissionSubject {
     /// The absolute working directory for the command.
     pub cwd: AbsolutePath,
     /// The associated tool call, when known. Omitted and `null` are equivalent.
-    #[serde(
-        rename = "toolCallId",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub tool_call_id: runtime::Nullable<ToolCallId>,
     /// The associated terminal, when already known. Omitted and `null` are equivalent.
-    #[serde(
-        rename = "terminalId",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub terminal_id: runtime::Nullable<TerminalId>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3640,16 +2266,12 @@ impl CommandPermissionSubject {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CommandPermissionSubject, schemas::COMMAND_PERMISSION_SUBJECT_A8955FA6
-);
 /// An option presented to the user when requesting permission.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PermissionOption {
     /// Identifier for this permission option. MUST be unique within the request.
-    #[serde(rename = "optionId")]
     pub option_id: PermissionOptionId,
     /// Human-readable label to display to the user.
     pub name: String,
@@ -3694,8 +2316,6 @@ impl PermissionOption {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PermissionOption, schemas::PERMISSION_OPTION_D1D26D06);
 /// Unique identifier for a permission option.
 #[derive(
     Debug,
@@ -3753,14 +2373,11 @@ impl fmt::Display for PermissionOptionId {
         f.write_str(&self.0)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PermissionOptionId, schemas::PERMISSION_OPTION_ID_0D339931
-);
 /// The type of permission option being presented to the user.
 ///
 /// Helps clients choose appropriate icons and UI treatment.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum PermissionOptionKind {
     /// Allow this operation only this time.
@@ -3776,125 +2393,9 @@ pub enum PermissionOptionKind {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl PermissionOptionKind {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "allow_once",
-        "allow_always",
-        "reject_once",
-        "reject_always",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::AllowOnce => "allow_once",
-            Self::AllowAlways => "allow_always",
-            Self::RejectOnce => "reject_once",
-            Self::RejectAlways => "reject_always",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "allow_once" => Self::AllowOnce,
-            "allow_always" => Self::AllowAlways,
-            "reject_once" => Self::RejectOnce,
-            "reject_always" => Self::RejectAlways,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for PermissionOptionKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for PermissionOptionKind {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for PermissionOptionKind {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PermissionOptionKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = PermissionOptionKind;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a PermissionOptionKind string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<PermissionOptionKind, E> {
-                Ok(
-                    match v {
-                        "allow_once" => PermissionOptionKind::AllowOnce,
-                        "allow_always" => PermissionOptionKind::AllowAlways,
-                        "reject_once" => PermissionOptionKind::RejectOnce,
-                        "reject_always" => PermissionOptionKind::RejectAlways,
-                        _ => PermissionOptionKind::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<PermissionOptionKind, E> {
-                Ok(
-                    match v.as_str() {
-                        "allow_once" => PermissionOptionKind::AllowOnce,
-                        "allow_always" => PermissionOptionKind::AllowAlways,
-                        "reject_once" => PermissionOptionKind::RejectOnce,
-                        "reject_always" => PermissionOptionKind::RejectAlways,
-                        _ => {
-                            PermissionOptionKind::Other(runtime::UnknownString::__new(v))
-                        }
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for PermissionOptionKind {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for PermissionOptionKind {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PermissionOptionKind, schemas::PERMISSION_OPTION_KIND_D8789F8A
-);
 /// Request from the agent to elicit structured user input.
 ///
 /// The agent sends this to the client to request information from the user,
@@ -3958,12 +2459,9 @@ impl CreateElicitationRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CreateElicitationRequest, schemas::CREATE_ELICITATION_REQUEST_03A8AE1E
-);
 /// The part of [`CreateElicitationRequest`] chosen by its `mode` property.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "mode", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum CreateElicitationRequestMode {
     /// Form-based elicitation where the client renders a form from the provided schema.
@@ -3979,109 +2477,25 @@ pub enum CreateElicitationRequestMode {
     /// Clients that do not understand this mode should preserve the raw payload
     /// when storing, replaying, proxying, or forwarding elicitation requests.
     /// They MUST NOT render it as a known elicitation mode.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for CreateElicitationRequestMode {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "mode";
-        match self {
-            Self::Form(p) => runtime::ser::tagged(s, K, "form", Some(p)),
-            Self::Url(p) => runtime::ser::tagged(s, K, "url", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for CreateElicitationRequestMode {
-    const NAME: &'static str = "CreateElicitationRequestMode";
-    const KEY: &'static str = "mode";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "form" | "url")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "form" => de::variant(payload, tag, Self::Form),
-            "url" => de::variant(payload, tag, Self::Url),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["form", "url"];
-        match de::tag(&object, "mode") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "CreateElicitationRequestMode", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(
-                    de::unknown_tag("CreateElicitationRequestMode", "mode", other, KNOWN),
-                )
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl CreateElicitationRequestMode {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "mode";
-    /// The `mode` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Form(_) => Some("form"),
-            Self::Url(_) => Some("url"),
-            Self::Other(v) => Some(v.__tag("mode")),
-        }
-    }
-}
-impl From<ElicitationFormMode> for CreateElicitationRequestMode {
-    /// The `form` arm.
-    fn from(value: ElicitationFormMode) -> Self {
-        Self::Form(value)
-    }
-}
-impl From<ElicitationUrlMode> for CreateElicitationRequestMode {
-    /// The `url` arm.
-    fn from(value: ElicitationUrlMode) -> Self {
-        Self::Url(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CreateElicitationRequestMode, schemas::CREATE_ELICITATION_REQUEST_MODE_CA75EB28
-);
 /// Session-scoped elicitation, optionally tied to a specific tool call.
 ///
 /// When `toolCallId` is set, the elicitation is tied to a specific tool call.
 /// This is useful when an agent receives an elicitation from an MCP server
 /// during a tool call and needs to redirect it to the user.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitationSessionScope {
     /// The session this elicitation is tied to.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// Optional tool call within the session.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
     /// session without a specific tool call.
-    #[serde(
-        rename = "toolCallId",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub tool_call_id: runtime::Nullable<ToolCallId>,
     /// Properties the schema does not name, in the order they came; written
@@ -4105,10 +2519,6 @@ impl ElicitationSessionScope {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationSessionScope, schemas::ELICITATION_SESSION_SCOPE_DC865549
-);
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -4131,10 +2541,6 @@ impl ElicitationRequestScope {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationRequestScope, schemas::ELICITATION_REQUEST_SCOPE_03B507D7
-);
 /// Type-safe elicitation schema for requesting structured user input.
 ///
 /// This represents a JSON Schema object with primitive-typed properties,
@@ -4143,7 +2549,6 @@ runtime::schema::embedded_schema!(
 #[non_exhaustive]
 pub struct ElicitationSchema {
     /// Type discriminator. Always `"object"`. Any other value is rejected.
-    #[serde(rename = "type")]
     pub r#type: ElicitationSchemaType,
     /// Optional title for the schema.
     ///
@@ -4225,87 +2630,21 @@ impl ElicitationSchema {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationSchema, schemas::ELICITATION_SCHEMA_79EF9785
-);
 /// Type discriminator for elicitation schemas.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
 #[non_exhaustive]
 pub enum ElicitationSchemaType {
     /// Object schema type.
+    #[acp(rename = "object")]
     Object,
 }
-impl ElicitationSchemaType {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["object"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Object => "object",
-        }
-    }
-}
-impl fmt::Display for ElicitationSchemaType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for ElicitationSchemaType {
-    type Err = runtime::ParseEnumError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(
-            match s {
-                "object" => Self::Object,
-                _ => return Err(runtime::ParseEnumError::new("ElicitationSchemaType", s)),
-            },
-        )
-    }
-}
-impl ::serde::Serialize for ElicitationSchemaType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationSchemaType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = ElicitationSchemaType;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ElicitationSchemaType string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<ElicitationSchemaType, E> {
-                match v {
-                    "object" => Ok(ElicitationSchemaType::Object),
-                    _ => Err(E::unknown_variant(v, ElicitationSchemaType::VALUES)),
-                }
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl de::Scalar for ElicitationSchemaType {
-    fn from_str(v: &str) -> Option<Self> {
-        v.parse().ok()
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationSchemaType, schemas::ELICITATION_SCHEMA_TYPE_B9BDFAFD
-);
 /// Property schema for elicitation form fields.
 ///
 /// Each variant corresponds to a JSON Schema `"type"` value.
 /// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
 /// Multi-select enums use `type: "array"`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ElicitationPropertySchema {
     /// String property (or single-select enum when `enum`/`oneOf` is set).
@@ -4327,116 +2666,12 @@ pub enum ElicitationPropertySchema {
     /// Clients that do not understand this property schema type should preserve
     /// the raw schema when storing, replaying, proxying, or forwarding
     /// elicitation requests. They MUST NOT render it as a known input control.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for ElicitationPropertySchema {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::String(p) => runtime::ser::tagged(s, K, "string", Some(p)),
-            Self::Number(p) => runtime::ser::tagged(s, K, "number", Some(p)),
-            Self::Integer(p) => runtime::ser::tagged(s, K, "integer", Some(p)),
-            Self::Boolean(p) => runtime::ser::tagged(s, K, "boolean", Some(p)),
-            Self::Array(p) => runtime::ser::tagged(s, K, "array", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for ElicitationPropertySchema {
-    const NAME: &'static str = "ElicitationPropertySchema";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "string" | "number" | "integer" | "boolean" | "array")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "string" => de::variant(payload, tag, Self::String),
-            "number" => de::variant(payload, tag, Self::Number),
-            "integer" => de::variant(payload, tag, Self::Integer),
-            "boolean" => de::variant(payload, tag, Self::Boolean),
-            "array" => de::variant(payload, tag, Self::Array),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["string", "number", "integer", "boolean", "array"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "ElicitationPropertySchema", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(de::unknown_tag("ElicitationPropertySchema", "type", other, KNOWN))
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl ElicitationPropertySchema {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::String(_) => Some("string"),
-            Self::Number(_) => Some("number"),
-            Self::Integer(_) => Some("integer"),
-            Self::Boolean(_) => Some("boolean"),
-            Self::Array(_) => Some("array"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<StringPropertySchema> for ElicitationPropertySchema {
-    /// The `string` arm.
-    fn from(value: StringPropertySchema) -> Self {
-        Self::String(value)
-    }
-}
-impl From<NumberPropertySchema> for ElicitationPropertySchema {
-    /// The `number` arm.
-    fn from(value: NumberPropertySchema) -> Self {
-        Self::Number(value)
-    }
-}
-impl From<IntegerPropertySchema> for ElicitationPropertySchema {
-    /// The `integer` arm.
-    fn from(value: IntegerPropertySchema) -> Self {
-        Self::Integer(value)
-    }
-}
-impl From<BooleanPropertySchema> for ElicitationPropertySchema {
-    /// The `boolean` arm.
-    fn from(value: BooleanPropertySchema) -> Self {
-        Self::Boolean(value)
-    }
-}
-impl From<MultiSelectPropertySchema> for ElicitationPropertySchema {
-    /// The `array` arm.
-    fn from(value: MultiSelectPropertySchema) -> Self {
-        Self::Array(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationPropertySchema, schemas::ELICITATION_PROPERTY_SCHEMA_F707B41A
-);
 /// String format types for string properties in elicitation schemas.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum StringFormat {
     /// Email address format.
@@ -4451,122 +2686,14 @@ pub enum StringFormat {
     ///
     /// Unknown formats are preserved. Implementations that do not understand a
     /// format should treat it as an annotation rather than rejecting the schema.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl StringFormat {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["email", "uri", "date", "date-time"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Email => "email",
-            Self::Uri => "uri",
-            Self::Date => "date",
-            Self::DateTime => "date-time",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "email" => Self::Email,
-            "uri" => Self::Uri,
-            "date" => Self::Date,
-            "date-time" => Self::DateTime,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for StringFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for StringFormat {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for StringFormat {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for StringFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = StringFormat;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a StringFormat string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<StringFormat, E> {
-                Ok(
-                    match v {
-                        "email" => StringFormat::Email,
-                        "uri" => StringFormat::Uri,
-                        "date" => StringFormat::Date,
-                        "date-time" => StringFormat::DateTime,
-                        _ => StringFormat::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<StringFormat, E> {
-                Ok(
-                    match v.as_str() {
-                        "email" => StringFormat::Email,
-                        "uri" => StringFormat::Uri,
-                        "date" => StringFormat::Date,
-                        "date-time" => StringFormat::DateTime,
-                        _ => StringFormat::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for StringFormat {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for StringFormat {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(StringFormat, schemas::STRING_FORMAT_E06E93E3);
 /// A titled enum option with a const value, human-readable title, and optional description.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct EnumOption {
     /// The constant value for this option.
-    #[serde(rename = "const")]
     pub r#const: String,
     /// Human-readable title for this option.
     pub title: String,
@@ -4617,8 +2744,6 @@ impl EnumOption {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(EnumOption, schemas::ENUM_OPTION_DF2F8C00);
 /// Schema for string properties in an elicitation form.
 ///
 /// When `enum` or `oneOf` is set, this represents a single-select enum
@@ -4631,6 +2756,7 @@ runtime::schema::embedded_schema!(EnumOption, schemas::ENUM_OPTION_DF2F8C00);
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct StringPropertySchema {
     /// Optional title for the property.
@@ -4648,20 +2774,12 @@ pub struct StringPropertySchema {
     /// Minimum string length.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
-    #[serde(
-        rename = "minLength",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub min_length: runtime::Nullable<u32>,
     /// Maximum string length.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
-    #[serde(
-        rename = "maxLength",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub max_length: runtime::Nullable<u32>,
     /// Pattern the string must match, in ECMA-262 regular expression syntax.
     ///
@@ -4687,11 +2805,7 @@ pub struct StringPropertySchema {
     /// declared by `enum`.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
-    #[serde(
-        rename = "enum",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(
         read = read::ItemCount<1,
         {usize::MAX},
@@ -4706,11 +2820,7 @@ pub struct StringPropertySchema {
     /// declared by `oneOf`.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
-    #[serde(
-        rename = "oneOf",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(
         read = read::ItemCount<1,
         {usize::MAX},
@@ -4828,10 +2938,6 @@ pub struct __Items__defs_StringPropertySchema_properties_oneOf;
 impl de::Pointer for __Items__defs_StringPropertySchema_properties_oneOf {
     const POINTER: &'static str = "#/$defs/StringPropertySchema/properties/oneOf";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    StringPropertySchema, schemas::STRING_PROPERTY_SCHEMA_E1BF143D
-);
 /// Schema for number (floating-point) properties in an elicitation form.
 #[derive(
     Debug,
@@ -4938,10 +3044,6 @@ impl NumberPropertySchema {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    NumberPropertySchema, schemas::NUMBER_PROPERTY_SCHEMA_03D7246B
-);
 /// Schema for integer properties in an elicitation form.
 #[derive(
     Debug,
@@ -5048,10 +3150,6 @@ impl IntegerPropertySchema {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    IntegerPropertySchema, schemas::INTEGER_PROPERTY_SCHEMA_A37CBBE1
-);
 /// Schema for boolean properties in an elicitation form.
 #[derive(
     Debug,
@@ -5134,124 +3232,23 @@ impl BooleanPropertySchema {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    BooleanPropertySchema, schemas::BOOLEAN_PROPERTY_SCHEMA_F059185A
-);
 /// Items for a multi-select (array) property schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type")]
 #[non_exhaustive]
 pub enum MultiSelectItems {
     /// Multi-select string items with plain string values.
+    #[acp(rename = "string")]
     String(StringMultiSelectItems),
     /// Titled multi-select items with human-readable labels.
     ///
     /// As in MCP, titled items omit `type` and are identified by `anyOf`.
+    #[acp(untagged)]
     Titled(TitledMultiSelectItems),
     /// Custom or future typed multi-select items.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for MultiSelectItems {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::String(p) => runtime::ser::tagged(s, K, "string", Some(p)),
-            Self::Titled(p) => ::serde::Serialize::serialize(p, s),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for MultiSelectItems {
-    const NAME: &'static str = "MultiSelectItems";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "string")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "string" => de::variant(payload, tag, Self::String),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["string"];
-        match de::tag(&object, "type") {
-            other => {
-                let unknown_string = ::core::matches!(
-                    other, crate ::runtime::de::Tag::Str(_)
-                );
-                let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
-                let tag_error = if missing {
-                    String::new()
-                } else {
-                    de::unknown_tag::<
-                        ::serde_json::Error,
-                    >("MultiSelectItems", "type", other, KNOWN)
-                        .to_string()
-                };
-                let value = ::serde_json::Value::Object(object);
-                let mut errors = Vec::new();
-                if let Some(v) = de::try_arm(&value, &mut errors, "Titled") {
-                    return Ok(Self::Titled(v));
-                }
-                if let (true, ::serde_json::Value::Object(object)) = (
-                    unknown_string,
-                    value,
-                ) {
-                    return {
-                        de::check_catch_all::<E>(&object, "MultiSelectItems", &[])?;
-                        Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-                    };
-                }
-                Err(de::no_open_arm("MultiSelectItems", &tag_error, missing, &errors))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("MultiSelectItems", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl MultiSelectItems {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::String(_) => Some("string"),
-            Self::Titled(_) => None,
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<StringMultiSelectItems> for MultiSelectItems {
-    /// The `string` arm.
-    fn from(value: StringMultiSelectItems) -> Self {
-        Self::String(value)
-    }
-}
-impl From<TitledMultiSelectItems> for MultiSelectItems {
-    /// The `Titled` arm.
-    fn from(value: TitledMultiSelectItems) -> Self {
-        Self::Titled(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MultiSelectItems, schemas::MULTI_SELECT_ITEMS_679707E8
-);
 /// String item schema for multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -5259,7 +3256,6 @@ pub struct StringMultiSelectItems {
     /// Allowed enum values. Must contain at least one value.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
-    #[serde(rename = "enum")]
     #[acp(
         read = read::ItemCount<1,
         {usize::MAX},
@@ -5308,10 +3304,6 @@ pub struct __Items__defs_StringMultiSelectItems_properties_enum;
 impl de::Pointer for __Items__defs_StringMultiSelectItems_properties_enum {
     const POINTER: &'static str = "#/$defs/StringMultiSelectItems/properties/enum";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    StringMultiSelectItems, schemas::STRING_MULTI_SELECT_ITEMS_734903B6
-);
 /// Items definition for titled multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -5368,12 +3360,9 @@ pub struct __Items__defs_TitledMultiSelectItems_properties_anyOf;
 impl de::Pointer for __Items__defs_TitledMultiSelectItems_properties_anyOf {
     const POINTER: &'static str = "#/$defs/TitledMultiSelectItems/properties/anyOf";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TitledMultiSelectItems, schemas::TITLED_MULTI_SELECT_ITEMS_869D6E4F
-);
 /// Schema for multi-select (array) properties in an elicitation form.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MultiSelectPropertySchema {
     /// Optional title for the property.
@@ -5391,20 +3380,12 @@ pub struct MultiSelectPropertySchema {
     /// Minimum number of items to select.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
-    #[serde(
-        rename = "minItems",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub min_items: runtime::Nullable<u64>,
     /// Maximum number of items to select.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
-    #[serde(
-        rename = "maxItems",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub max_items: runtime::Nullable<u64>,
     /// The items definition describing allowed values.
     pub items: MultiSelectItems,
@@ -5482,10 +3463,6 @@ impl MultiSelectPropertySchema {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MultiSelectPropertySchema, schemas::MULTI_SELECT_PROPERTY_SCHEMA_3C368500
-);
 /// Form-based elicitation mode where the client renders a form from the provided schema.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -5509,12 +3486,8 @@ impl ElicitationFormMode {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationFormMode, schemas::ELICITATION_FORM_MODE_0ECEE016
-);
 /// The alternative sets of properties of [`ElicitationFormMode`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ElicitationFormModeScope {
     /// Tied to a session, optionally to a specific tool call within that session.
@@ -5523,43 +3496,6 @@ pub enum ElicitationFormModeScope {
     /// (e.g., during auth/configuration phases before any session is started).
     Request(ElicitationRequestScope),
 }
-impl ::serde::Serialize for ElicitationFormModeScope {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Session(p) => ::serde::Serialize::serialize(p, s),
-            Self::Request(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationFormModeScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
-            return Ok(Self::Session(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Request") {
-            return Ok(Self::Request(v));
-        }
-        Err(de::no_arm("ElicitationFormModeScope", &errors))
-    }
-}
-impl From<ElicitationSessionScope> for ElicitationFormModeScope {
-    /// The `Session` arm.
-    fn from(value: ElicitationSessionScope) -> Self {
-        Self::Session(value)
-    }
-}
-impl From<ElicitationRequestScope> for ElicitationFormModeScope {
-    /// The `Request` arm.
-    fn from(value: ElicitationRequestScope) -> Self {
-        Self::Request(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationFormModeScope, schemas::ELICITATION_FORM_MODE_SCOPE_26321A17
-);
 /// Unique identifier for an elicitation.
 #[derive(
     Debug,
@@ -5614,14 +3550,12 @@ impl fmt::Display for ElicitationId {
         f.write_str(&self.0)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ElicitationId, schemas::ELICITATION_ID_4420B7D4);
 /// URL-based elicitation mode where the client directs the user to a URL.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitationUrlMode {
     /// The unique identifier for this elicitation.
-    #[serde(rename = "elicitationId")]
     pub elicitation_id: ElicitationId,
     /// The URL to direct the user to.
     ///
@@ -5645,12 +3579,8 @@ impl ElicitationUrlMode {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationUrlMode, schemas::ELICITATION_URL_MODE_01F8AE1E
-);
 /// The alternative sets of properties of [`ElicitationUrlMode`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ElicitationUrlModeScope {
     /// Tied to a session, optionally to a specific tool call within that session.
@@ -5659,43 +3589,6 @@ pub enum ElicitationUrlModeScope {
     /// (e.g., during auth/configuration phases before any session is started).
     Request(ElicitationRequestScope),
 }
-impl ::serde::Serialize for ElicitationUrlModeScope {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Session(p) => ::serde::Serialize::serialize(p, s),
-            Self::Request(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationUrlModeScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
-            return Ok(Self::Session(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Request") {
-            return Ok(Self::Request(v));
-        }
-        Err(de::no_arm("ElicitationUrlModeScope", &errors))
-    }
-}
-impl From<ElicitationSessionScope> for ElicitationUrlModeScope {
-    /// The `Session` arm.
-    fn from(value: ElicitationSessionScope) -> Self {
-        Self::Session(value)
-    }
-}
-impl From<ElicitationRequestScope> for ElicitationUrlModeScope {
-    /// The `Request` arm.
-    fn from(value: ElicitationRequestScope) -> Self {
-        Self::Request(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationUrlModeScope, schemas::ELICITATION_URL_MODE_SCOPE_AA561FAB
-);
 /// Allows for sending an arbitrary request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
 /// protocol compatibility.
@@ -5711,49 +3604,14 @@ impl From<::serde_json::Value> for ExtRequest {
         Self(value)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ExtRequest, schemas::EXT_REQUEST_39A59B40);
 /// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum AgentResponse {
     /// A successful JSON-RPC response.
     Result(AgentResponseResult),
     /// A failed JSON-RPC response.
     Error(AgentResponseError),
-}
-impl ::serde::Serialize for AgentResponse {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(p) => ::serde::Serialize::serialize(p, s),
-            Self::Error(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AgentResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
-            return Ok(Self::Result(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
-            return Ok(Self::Error(v));
-        }
-        Err(de::no_arm("AgentResponse", &errors))
-    }
-}
-impl From<AgentResponseResult> for AgentResponse {
-    /// The `Result` arm.
-    fn from(value: AgentResponseResult) -> Self {
-        Self::Result(value)
-    }
-}
-impl From<AgentResponseError> for AgentResponse {
-    /// The `Error` arm.
-    fn from(value: AgentResponseError) -> Self {
-        Self::Error(value)
-    }
 }
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -5782,7 +3640,7 @@ impl AgentResponseResult {
     }
 }
 /// Method-specific response data.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum AgentResponseResultResult {
     /// Successful result returned for a `initialize` request.
@@ -5839,272 +3697,6 @@ pub enum AgentResponseResultResult {
     /// Successful result returned by an extension method outside the core ACP method set.
     ExtMethodResponse(ExtResponse),
 }
-impl ::serde::Serialize for AgentResponseResultResult {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::InitializeResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::LoginAuthResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::ListProvidersResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::SetProviderResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::DisableProviderResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::LogoutAuthResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::AuthStatusResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::NewSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::ListSessionsResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::DeleteSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::ForkSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::ArchiveSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::UnarchiveSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::SessionStatusResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::SetSessionTitleResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::ResumeSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::CloseSessionResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::CancelToolCallResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::CancelTerminalResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::SetSessionConfigOptionResponse(p) => {
-                ::serde::Serialize::serialize(p, s)
-            }
-            Self::PromptResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::ExtMethodResponse(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeResponse") {
-            return Ok(Self::InitializeResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "LoginAuthResponse") {
-            return Ok(Self::LoginAuthResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "ListProvidersResponse") {
-            return Ok(Self::ListProvidersResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "SetProviderResponse") {
-            return Ok(Self::SetProviderResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "DisableProviderResponse") {
-            return Ok(Self::DisableProviderResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "LogoutAuthResponse") {
-            return Ok(Self::LogoutAuthResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "AuthStatusResponse") {
-            return Ok(Self::AuthStatusResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "NewSessionResponse") {
-            return Ok(Self::NewSessionResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ListSessionsResponse") {
-            return Ok(Self::ListSessionsResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "DeleteSessionResponse") {
-            return Ok(Self::DeleteSessionResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "ForkSessionResponse") {
-            return Ok(Self::ForkSessionResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "ArchiveSessionResponse") {
-            return Ok(Self::ArchiveSessionResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "UnarchiveSessionResponse") {
-            return Ok(Self::UnarchiveSessionResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "SessionStatusResponse") {
-            return Ok(Self::SessionStatusResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "SetSessionTitleResponse") {
-            return Ok(Self::SetSessionTitleResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ResumeSessionResponse") {
-            return Ok(Self::ResumeSessionResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "CloseSessionResponse") {
-            return Ok(Self::CloseSessionResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "CancelToolCallResponse") {
-            return Ok(Self::CancelToolCallResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "CancelTerminalResponse") {
-            return Ok(Self::CancelTerminalResponse(v));
-        }
-        if let Some(v) = de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionConfigOptionResponse",
-        ) {
-            return Ok(Self::SetSessionConfigOptionResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "PromptResponse") {
-            return Ok(Self::PromptResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodResponse") {
-            return Ok(Self::ExtMethodResponse(v));
-        }
-        Err(de::no_arm("AgentResponseResultResult", &errors))
-    }
-}
-impl From<InitializeResponse> for AgentResponseResultResult {
-    /// The `InitializeResponse` arm.
-    fn from(value: InitializeResponse) -> Self {
-        Self::InitializeResponse(value)
-    }
-}
-impl From<LoginAuthResponse> for AgentResponseResultResult {
-    /// The `LoginAuthResponse` arm.
-    fn from(value: LoginAuthResponse) -> Self {
-        Self::LoginAuthResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ListProvidersResponse> for AgentResponseResultResult {
-    /// The `ListProvidersResponse` arm.
-    fn from(value: ListProvidersResponse) -> Self {
-        Self::ListProvidersResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetProviderResponse> for AgentResponseResultResult {
-    /// The `SetProviderResponse` arm.
-    fn from(value: SetProviderResponse) -> Self {
-        Self::SetProviderResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<DisableProviderResponse> for AgentResponseResultResult {
-    /// The `DisableProviderResponse` arm.
-    fn from(value: DisableProviderResponse) -> Self {
-        Self::DisableProviderResponse(value)
-    }
-}
-impl From<LogoutAuthResponse> for AgentResponseResultResult {
-    /// The `LogoutAuthResponse` arm.
-    fn from(value: LogoutAuthResponse) -> Self {
-        Self::LogoutAuthResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AuthStatusResponse> for AgentResponseResultResult {
-    /// The `AuthStatusResponse` arm.
-    fn from(value: AuthStatusResponse) -> Self {
-        Self::AuthStatusResponse(value)
-    }
-}
-impl From<NewSessionResponse> for AgentResponseResultResult {
-    /// The `NewSessionResponse` arm.
-    fn from(value: NewSessionResponse) -> Self {
-        Self::NewSessionResponse(value)
-    }
-}
-impl From<ListSessionsResponse> for AgentResponseResultResult {
-    /// The `ListSessionsResponse` arm.
-    fn from(value: ListSessionsResponse) -> Self {
-        Self::ListSessionsResponse(value)
-    }
-}
-impl From<DeleteSessionResponse> for AgentResponseResultResult {
-    /// The `DeleteSessionResponse` arm.
-    fn from(value: DeleteSessionResponse) -> Self {
-        Self::DeleteSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ForkSessionResponse> for AgentResponseResultResult {
-    /// The `ForkSessionResponse` arm.
-    fn from(value: ForkSessionResponse) -> Self {
-        Self::ForkSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ArchiveSessionResponse> for AgentResponseResultResult {
-    /// The `ArchiveSessionResponse` arm.
-    fn from(value: ArchiveSessionResponse) -> Self {
-        Self::ArchiveSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<UnarchiveSessionResponse> for AgentResponseResultResult {
-    /// The `UnarchiveSessionResponse` arm.
-    fn from(value: UnarchiveSessionResponse) -> Self {
-        Self::UnarchiveSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SessionStatusResponse> for AgentResponseResultResult {
-    /// The `SessionStatusResponse` arm.
-    fn from(value: SessionStatusResponse) -> Self {
-        Self::SessionStatusResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetSessionTitleResponse> for AgentResponseResultResult {
-    /// The `SetSessionTitleResponse` arm.
-    fn from(value: SetSessionTitleResponse) -> Self {
-        Self::SetSessionTitleResponse(value)
-    }
-}
-impl From<ResumeSessionResponse> for AgentResponseResultResult {
-    /// The `ResumeSessionResponse` arm.
-    fn from(value: ResumeSessionResponse) -> Self {
-        Self::ResumeSessionResponse(value)
-    }
-}
-impl From<CloseSessionResponse> for AgentResponseResultResult {
-    /// The `CloseSessionResponse` arm.
-    fn from(value: CloseSessionResponse) -> Self {
-        Self::CloseSessionResponse(value)
-    }
-}
-impl From<CancelToolCallResponse> for AgentResponseResultResult {
-    /// The `CancelToolCallResponse` arm.
-    fn from(value: CancelToolCallResponse) -> Self {
-        Self::CancelToolCallResponse(value)
-    }
-}
-impl From<CancelTerminalResponse> for AgentResponseResultResult {
-    /// The `CancelTerminalResponse` arm.
-    fn from(value: CancelTerminalResponse) -> Self {
-        Self::CancelTerminalResponse(value)
-    }
-}
-impl From<SetSessionConfigOptionResponse> for AgentResponseResultResult {
-    /// The `SetSessionConfigOptionResponse` arm.
-    fn from(value: SetSessionConfigOptionResponse) -> Self {
-        Self::SetSessionConfigOptionResponse(value)
-    }
-}
-impl From<PromptResponse> for AgentResponseResultResult {
-    /// The `PromptResponse` arm.
-    fn from(value: PromptResponse) -> Self {
-        Self::PromptResponse(value)
-    }
-}
-impl From<ExtResponse> for AgentResponseResultResult {
-    /// The `ExtMethodResponse` arm.
-    fn from(value: ExtResponse) -> Self {
-        Self::ExtMethodResponse(value)
-    }
-}
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -6139,7 +3731,7 @@ impl AgentResponseError {
 ///
 /// Required. `null` only when the request's id could not be determined, such as
 /// for a parse error or an invalid request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum AgentResponseErrorId {
     /// A numeric request ID.
@@ -6147,85 +3739,13 @@ pub enum AgentResponseErrorId {
     /// A string request ID.
     Str(String),
 }
-impl ::serde::Serialize for AgentResponseErrorId {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Number(p) => ::serde::Serialize::serialize(p, s),
-            Self::Str(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AgentResponseErrorId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
-            return Ok(Self::Number(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
-            return Ok(Self::Str(v));
-        }
-        Err(de::no_arm("AgentResponseErrorId", &errors))
-    }
-}
-impl From<i64> for AgentResponseErrorId {
-    /// The `Number` arm.
-    fn from(value: i64) -> Self {
-        Self::Number(value)
-    }
-}
-impl From<String> for AgentResponseErrorId {
-    /// The `Str` arm.
-    fn from(value: String) -> Self {
-        Self::Str(value)
-    }
-}
-impl From<&str> for AgentResponseErrorId {
-    /// The `Str` arm.
-    fn from(value: &str) -> Self {
-        Self::Str(ToOwned::to_owned(value))
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_E421ECED);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentResponse, schemas::AGENT_RESPONSE_46FB2A03);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_D847E9B5
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseResult, schemas::AGENT_RESPONSE_RESULT_B6AF3C25
-);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_7C6C277C
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseResultResult, schemas::AGENT_RESPONSE_RESULT_RESULT_2555F07A
-);
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseError, schemas::AGENT_RESPONSE_ERROR_FAF2C616
-);
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentResponseErrorId, schemas::AGENT_RESPONSE_ERROR_ID_FE994F8C
-);
 /// Response to the `initialize` method.
 ///
 /// Contains the negotiated protocol version and agent capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InitializeResponse {
     /// The highest protocol version supported by the agent that is at or below
@@ -6234,7 +3754,6 @@ pub struct InitializeResponse {
     ///
     /// The client must check that it supports this version and should disconnect
     /// if it does not.
-    #[serde(rename = "protocolVersion")]
     pub protocol_version: ProtocolVersion,
     /// Information about the implementation sending this initialize response.
     pub info: Implementation,
@@ -6249,7 +3768,7 @@ pub struct InitializeResponse {
     /// Optional. Omitted or empty means the agent does not advertise the
     /// `auth/login` and `auth/logout` methods. Supplying one or more methods means
     /// the agent MUST support both `auth/login` and `auth/logout`.
-    #[serde(rename = "authMethods", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::LenientItems)]
     pub auth_methods: Option<Vec<AuthMethod>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6309,10 +3828,6 @@ impl InitializeResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    InitializeResponse, schemas::INITIALIZE_RESPONSE_0D25CA34
-);
 /// Protocol version identifier.
 ///
 /// This version is only bumped for breaking changes.
@@ -6342,8 +3857,6 @@ impl fmt::Display for ProtocolVersion {
     }
 }
 impl<'de> fast::FromJson<'de> for ProtocolVersion {}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProtocolVersion, schemas::PROTOCOL_VERSION_7477E58B);
 /// Metadata about the implementation of the client or agent.
 /// Describes the name and version of an ACP implementation, with an optional
 /// title for UI representation.
@@ -6406,8 +3919,6 @@ impl Implementation {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Implementation, schemas::IMPLEMENTATION_C46BB5C8);
 /// Capabilities supported by the agent.
 ///
 /// Advertised during initialization to inform the client about
@@ -6510,16 +4021,6 @@ impl AgentCapabilities {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentCapabilities, schemas::AGENT_CAPABILITIES_87F5ABA9
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentCapabilities, schemas::AGENT_CAPABILITIES_1B9EE81D
-);
 /// Session capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports the baseline session methods:
@@ -6539,6 +4040,7 @@ runtime::schema::embedded_schema!(
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionCapabilities {
     /// Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -6571,11 +4073,7 @@ pub struct SessionCapabilities {
     ///
     /// Agents may return `SessionInfo.additionalDirectories` to report the
     /// complete ordered additional-root list associated with a listed session.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::Lenient)]
     pub additional_directories: runtime::Nullable<
         SessionAdditionalDirectoriesCapabilities,
@@ -6589,11 +4087,7 @@ pub struct SessionCapabilities {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::Lenient)]
     pub system_prompt: runtime::Nullable<SessionSystemPromptCapabilities>,
     #[cfg(feature = "unstable")]
@@ -6759,16 +4253,6 @@ impl SessionCapabilities {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionCapabilities, schemas::SESSION_CAPABILITIES_E284EC48
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionCapabilities, schemas::SESSION_CAPABILITIES_44AA0FB6
-);
 /// Prompt capabilities supported by the agent in `session/prompt` requests.
 ///
 /// Baseline agent functionality requires support for `text`
@@ -6789,6 +4273,7 @@ runtime::schema::embedded_schema!(
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptCapabilities {
     /// Agent supports `image` content blocks.
@@ -6812,11 +4297,7 @@ pub struct PromptCapabilities {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports embedded context in prompts.
-    #[serde(
-        rename = "embeddedContext",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::Lenient)]
     pub embedded_context: runtime::Nullable<PromptEmbeddedContextCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6875,10 +4356,6 @@ impl PromptCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PromptCapabilities, schemas::PROMPT_CAPABILITIES_D30AABE2
-);
 /// Capabilities for image content in prompt requests.
 ///
 /// Supplying `{}` means the agent supports image content in prompts.
@@ -6924,10 +4401,6 @@ impl PromptImageCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PromptImageCapabilities, schemas::PROMPT_IMAGE_CAPABILITIES_1C39FFE8
-);
 /// Capabilities for audio content in prompt requests.
 ///
 /// Supplying `{}` means the agent supports audio content in prompts.
@@ -6973,10 +4446,6 @@ impl PromptAudioCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PromptAudioCapabilities, schemas::PROMPT_AUDIO_CAPABILITIES_0310AEE3
-);
 /// Capabilities for embedded context in prompt requests.
 ///
 /// Supplying `{}` means the agent supports embedded context in prompts.
@@ -7022,11 +4491,6 @@ impl PromptEmbeddedContextCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PromptEmbeddedContextCapabilities,
-    schemas::PROMPT_EMBEDDED_CONTEXT_CAPABILITIES_5F82C350
-);
 /// MCP capabilities supported by the agent for session lifecycle requests.
 #[derive(
     Debug,
@@ -7119,12 +4583,6 @@ impl McpCapabilities {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_7658FBF1);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpCapabilities, schemas::MCP_CAPABILITIES_D7959B5A);
 /// Capabilities for stdio MCP server transports.
 ///
 /// Supplying `{}` means the agent supports stdio MCP server transports.
@@ -7170,10 +4628,6 @@ impl McpStdioCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpStdioCapabilities, schemas::MCP_STDIO_CAPABILITIES_7D6AB9EA
-);
 /// Capabilities for HTTP MCP server transports.
 ///
 /// Supplying `{}` means the agent supports HTTP MCP server transports.
@@ -7219,10 +4673,6 @@ impl McpHttpCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpHttpCapabilities, schemas::MCP_HTTP_CAPABILITIES_5A766EBC
-);
 /// Capabilities for the `session/delete` method.
 ///
 /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
@@ -7268,10 +4718,6 @@ impl SessionDeleteCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionDeleteCapabilities, schemas::SESSION_DELETE_CAPABILITIES_1F93FE66
-);
 /// Capabilities for additional session directories support.
 ///
 /// Supplying `{}` means the agent supports the `additionalDirectories` field on
@@ -7320,11 +4766,6 @@ impl SessionAdditionalDirectoriesCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionAdditionalDirectoriesCapabilities,
-    schemas::SESSION_ADDITIONAL_DIRECTORIES_CAPABILITIES_48E8C605
-);
 /// Authentication-related extension capabilities supported by the agent.
 ///
 /// This object does not advertise support for `auth/login` or `auth/logout`.
@@ -7393,20 +4834,11 @@ impl AgentAuthCapabilities {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_B5F53062
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentAuthCapabilities, schemas::AGENT_AUTH_CAPABILITIES_3F8B4D56
-);
 /// Describes an available authentication method.
 ///
 /// The `type` field acts as the discriminator in the serialized JSON form.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum AuthMethod {
     /// Client runs the configured agent program as a separate interactive
@@ -7425,88 +4857,15 @@ pub enum AuthMethod {
     /// Clients that do not understand this method type should preserve the raw
     /// payload when storing, replaying, proxying, or forwarding initialization
     /// data, and otherwise ignore the method or display it generically.
+    #[acp(
+        other,
+        required = "methodId",
+        required = "name",
+        check = "methodId: AuthMethodId",
+        check = "name: ::std::string::String"
+    )]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for AuthMethod {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Terminal(p) => runtime::ser::tagged(s, K, "terminal", Some(p)),
-            Self::Agent(p) => runtime::ser::tagged(s, K, "agent", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for AuthMethod {
-    const NAME: &'static str = "AuthMethod";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "terminal" | "agent")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "terminal" => de::variant(payload, tag, Self::Terminal),
-            "agent" => de::variant(payload, tag, Self::Agent),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["terminal", "agent"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "AuthMethod", &["methodId", "name"])?;
-                de::check_catch_all_field::<
-                    AuthMethodId,
-                    E,
-                >(&object, "AuthMethod", "methodId")?;
-                de::check_catch_all_field::<String, E>(&object, "AuthMethod", "name")?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("AuthMethod", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AuthMethod {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl AuthMethod {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Terminal(_) => Some("terminal"),
-            Self::Agent(_) => Some("agent"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<AuthMethodTerminal> for AuthMethod {
-    /// The `terminal` arm.
-    fn from(value: AuthMethodTerminal) -> Self {
-        Self::Terminal(value)
-    }
-}
-impl From<AuthMethodAgent> for AuthMethod {
-    /// The `agent` arm.
-    fn from(value: AuthMethodAgent) -> Self {
-        Self::Agent(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthMethod, schemas::AUTH_METHOD_E4BFC13F);
 /// Typed identifier used for auth method values on the wire.
 #[derive(
     Debug,
@@ -7561,8 +4920,6 @@ impl fmt::Display for AuthMethodId {
         f.write_str(&self.0)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthMethodId, schemas::AUTH_METHOD_ID_B7BD79D7);
 /// An environment variable to set when launching a process.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -7605,8 +4962,6 @@ impl EnvVariable {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(EnvVariable, schemas::ENV_VARIABLE_179DA56E);
 /// Terminal-based authentication method.
 ///
 /// The client runs the configured agent program as a separate interactive
@@ -7615,10 +4970,10 @@ runtime::schema::embedded_schema!(EnvVariable, schemas::ENV_VARIABLE_179DA56E);
 /// A zero exit status signals success. Any other termination signals failure.
 /// The client MUST NOT pass this method to `auth/login`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AuthMethodTerminal {
     /// Unique identifier for this authentication method.
-    #[serde(rename = "methodId")]
     pub method_id: AuthMethodId,
     /// Human-readable name of the authentication method.
     pub name: String,
@@ -7691,18 +5046,14 @@ impl AuthMethodTerminal {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthMethodTerminal, schemas::AUTH_METHOD_TERMINAL_895209D5
-);
 /// Agent handles authentication itself through `auth/login`.
 ///
 /// The `type` discriminator value is `agent`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AuthMethodAgent {
     /// Unique identifier for this authentication method.
-    #[serde(rename = "methodId")]
     pub method_id: AuthMethodId,
     /// Human-readable name of the authentication method.
     pub name: String,
@@ -7753,8 +5104,6 @@ impl AuthMethodAgent {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthMethodAgent, schemas::AUTH_METHOD_AGENT_1D0CF0C1);
 /// Response to the `auth/login` method.
 #[derive(
     Debug,
@@ -7804,10 +5153,6 @@ impl LoginAuthResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    LoginAuthResponse, schemas::LOGIN_AUTH_RESPONSE_40D385BB
-);
 /// Response to the `auth/logout` method.
 #[derive(
     Debug,
@@ -7857,10 +5202,6 @@ impl LogoutAuthResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    LogoutAuthResponse, schemas::LOGOUT_AUTH_RESPONSE_775FB041
-);
 /// Response from creating a new session.
 ///
 /// New sessions default to `idle` until a state update reports otherwise.
@@ -7869,19 +5210,19 @@ runtime::schema::embedded_schema!(
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct NewSessionResponse {
     /// Unique identifier for the created session.
     ///
     /// Used in all subsequent requests for this conversation.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// Initial session configuration options.
     ///
     /// Optional. Omitted or empty means no config options are advertised.
     /// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
     /// Later `config_option_update` notifications replace this list.
-    #[serde(rename = "configOptions", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::LenientItems)]
     pub config_options: Option<Vec<SessionConfigOption>>,
     /// Initial commands the agent can execute in this session.
@@ -7889,11 +5230,7 @@ pub struct NewSessionResponse {
     /// Optional. Omitted or empty means no initial commands are advertised.
     /// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
     /// Later `available_commands_update` notifications replace this list.
-    #[serde(
-        rename = "availableCommands",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::LenientItems)]
     pub available_commands: Option<Vec<AvailableCommand>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7952,16 +5289,12 @@ impl NewSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    NewSessionResponse, schemas::NEW_SESSION_RESPONSE_1D0D6C3E
-);
 /// A session configuration option selector and its current state.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionConfigOption {
     /// Unique identifier for the configuration option.
-    #[serde(rename = "configId")]
     pub config_id: SessionConfigId,
     /// Human-readable label for the option.
     pub name: String,
@@ -8035,12 +5368,9 @@ impl SessionConfigOption {
     }
 }
 impl<'de> fast::FromJson<'de> for SessionConfigOption {}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigOption, schemas::SESSION_CONFIG_OPTION_82BF22EA
-);
 /// The part of [`SessionConfigOption`] chosen by its `type` property.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum SessionConfigOptionType {
     /// Single-value selector (dropdown).
@@ -8056,118 +5386,9 @@ pub enum SessionConfigOptionType {
     /// Clients that do not understand this option type should preserve the raw
     /// payload when storing, replaying, proxying, or forwarding configuration
     /// data, and otherwise ignore the option. The Agent keeps using its `currentValue`.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for SessionConfigOptionType {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Select(p) => runtime::ser::tagged(s, K, "select", Some(p)),
-            Self::Boolean(p) => runtime::ser::tagged(s, K, "boolean", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for SessionConfigOptionType {
-    const NAME: &'static str = "SessionConfigOptionType";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "select" | "boolean")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "select" => de::variant(payload, tag, Self::Select),
-            "boolean" => de::variant(payload, tag, Self::Boolean),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["select", "boolean"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "SessionConfigOptionType", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(de::unknown_tag("SessionConfigOptionType", "type", other, KNOWN))
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl SessionConfigOptionType {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Select(_) => Some("select"),
-            Self::Boolean(_) => Some("boolean"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<SessionConfigSelect> for SessionConfigOptionType {
-    /// The `select` arm.
-    fn from(value: SessionConfigSelect) -> Self {
-        Self::Select(value)
-    }
-}
-impl From<SessionConfigBoolean> for SessionConfigOptionType {
-    /// The `boolean` arm.
-    fn from(value: SessionConfigBoolean) -> Self {
-        Self::Boolean(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigOptionType {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "type" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "type",
-            |r, more| match &*tag {
-                "select" => {
-                    <SessionConfigSelect as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Select)
-                }
-                "boolean" => {
-                    <SessionConfigBoolean as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Boolean)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigOptionType, schemas::SESSION_CONFIG_OPTION_TYPE_BF20DAA7
-);
 /// Unique identifier for a session configuration option.
 #[derive(
     Debug,
@@ -8231,8 +5452,6 @@ impl<'de> fast::FromJson<'de> for SessionConfigId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionConfigId, schemas::SESSION_CONFIG_ID_CA426BC2);
 /// Semantic category for a session configuration option.
 ///
 /// This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
@@ -8242,7 +5461,8 @@ runtime::schema::embedded_schema!(SessionConfigId, schemas::SESSION_CONFIG_ID_CA
 ///
 /// Category names beginning with `_` are free for custom use, like other ACP extension methods.
 /// Category names that do not begin with `_` are reserved for the ACP spec.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum SessionConfigOptionCategory {
     /// Session mode selector.
@@ -8258,133 +5478,9 @@ pub enum SessionConfigOptionCategory {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl SessionConfigOptionCategory {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "mode",
-        "model",
-        "model_config",
-        "thought_level",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Mode => "mode",
-            Self::Model => "model",
-            Self::ModelConfig => "model_config",
-            Self::ThoughtLevel => "thought_level",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "mode" => Self::Mode,
-            "model" => Self::Model,
-            "model_config" => Self::ModelConfig,
-            "thought_level" => Self::ThoughtLevel,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for SessionConfigOptionCategory {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for SessionConfigOptionCategory {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for SessionConfigOptionCategory {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionCategory {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = SessionConfigOptionCategory;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SessionConfigOptionCategory string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<SessionConfigOptionCategory, E> {
-                Ok(
-                    match v {
-                        "mode" => SessionConfigOptionCategory::Mode,
-                        "model" => SessionConfigOptionCategory::Model,
-                        "model_config" => SessionConfigOptionCategory::ModelConfig,
-                        "thought_level" => SessionConfigOptionCategory::ThoughtLevel,
-                        _ => SessionConfigOptionCategory::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<SessionConfigOptionCategory, E> {
-                Ok(
-                    match v.as_str() {
-                        "mode" => SessionConfigOptionCategory::Mode,
-                        "model" => SessionConfigOptionCategory::Model,
-                        "model_config" => SessionConfigOptionCategory::ModelConfig,
-                        "thought_level" => SessionConfigOptionCategory::ThoughtLevel,
-                        _ => {
-                            SessionConfigOptionCategory::Other(
-                                runtime::UnknownString::__new(v),
-                            )
-                        }
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for SessionConfigOptionCategory {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for SessionConfigOptionCategory {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigOptionCategory {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigOptionCategory, schemas::SESSION_CONFIG_OPTION_CATEGORY_69206221
-);
 /// Unique identifier for a session configuration option value.
 #[derive(
     Debug,
@@ -8448,12 +5544,9 @@ impl<'de> fast::FromJson<'de> for SessionConfigValueId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigValueId, schemas::SESSION_CONFIG_VALUE_ID_EFAA8529
-);
 /// Possible values for a session configuration option.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(direct)]
 #[non_exhaustive]
 pub enum SessionConfigSelectOptions {
     /// A flat list of options with no grouping.
@@ -8461,44 +5554,6 @@ pub enum SessionConfigSelectOptions {
     /// A list of options grouped under headers.
     Grouped(Vec<SessionConfigSelectGroup>),
 }
-impl ::serde::Serialize for SessionConfigSelectOptions {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Ungrouped(p) => ::serde::Serialize::serialize(p, s),
-            Self::Grouped(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOptions {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Ungrouped") {
-            return Ok(Self::Ungrouped(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Grouped") {
-            return Ok(Self::Grouped(v));
-        }
-        Err(de::no_arm("SessionConfigSelectOptions", &errors))
-    }
-}
-impl From<Vec<SessionConfigSelectOption>> for SessionConfigSelectOptions {
-    /// The `Ungrouped` arm.
-    fn from(value: Vec<SessionConfigSelectOption>) -> Self {
-        Self::Ungrouped(value)
-    }
-}
-impl From<Vec<SessionConfigSelectGroup>> for SessionConfigSelectOptions {
-    /// The `Grouped` arm.
-    fn from(value: Vec<SessionConfigSelectGroup>) -> Self {
-        Self::Grouped(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigSelectOptions {}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigSelectOptions, schemas::SESSION_CONFIG_SELECT_OPTIONS_A2FF79DA
-);
 /// A possible value for a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -8555,17 +5610,13 @@ impl SessionConfigSelectOption {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigSelectOption, schemas::SESSION_CONFIG_SELECT_OPTION_C9F0E102
-);
 /// A group of possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelectGroup {
     /// Unique identifier for this group.
-    #[serde(rename = "groupId")]
     pub group_id: SessionConfigGroupId,
     /// Human-readable label for this group.
     pub name: String,
@@ -8626,10 +5677,6 @@ pub struct __Items__defs_SessionConfigSelectGroup_properties_options;
 impl de::Pointer for __Items__defs_SessionConfigSelectGroup_properties_options {
     const POINTER: &'static str = "#/$defs/SessionConfigSelectGroup/properties/options";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigSelectGroup, schemas::SESSION_CONFIG_SELECT_GROUP_BE75B4D5
-);
 /// Unique identifier for a session configuration option value group.
 #[derive(
     Debug,
@@ -8693,17 +5740,13 @@ impl<'de> fast::FromJson<'de> for SessionConfigGroupId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigGroupId, schemas::SESSION_CONFIG_GROUP_ID_59F9E697
-);
 /// A single-value selector (dropdown) session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelect {
     /// The currently selected value. MUST be one of the `value`s in `options`.
-    #[serde(rename = "currentValue")]
     pub current_value: SessionConfigValueId,
     /// The set of selectable options. MUST contain at least one value, and each `value` MUST be
     /// unique within the option, including across groups.
@@ -8726,10 +5769,6 @@ impl SessionConfigSelect {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigSelect, schemas::SESSION_CONFIG_SELECT_70CC5BFC
-);
 /// A boolean on/off toggle session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -8752,17 +5791,15 @@ impl SessionConfigBoolean {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionConfigBoolean, schemas::SESSION_CONFIG_BOOLEAN_BE5A93BF
-);
 /// A command the agent advertises to the client.
 ///
 /// The `type` field acts as the discriminator in the serialized JSON form.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", direct)]
 #[non_exhaustive]
 pub enum AvailableCommand {
     /// A slash command the user can invoke by including it in a prompt.
+    #[acp(rename = "command")]
     Command(Command),
     /// Custom or future command kind.
     ///
@@ -8774,115 +5811,22 @@ pub enum AvailableCommand {
     /// payload when storing, replaying, proxying, or forwarding command
     /// metadata, and otherwise ignore the command or display it as a plain
     /// command using its `name` and `description`.
+    #[acp(
+        other,
+        required = "description",
+        required = "name",
+        check = "name: ::std::string::String",
+        check = "description: ::std::string::String"
+    )]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for AvailableCommand {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Command(p) => runtime::ser::tagged(s, K, "command", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for AvailableCommand {
-    const NAME: &'static str = "AvailableCommand";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "command")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "command" => de::variant(payload, tag, Self::Command),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["command"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<
-                    E,
-                >(&object, "AvailableCommand", &["description", "name"])?;
-                de::check_catch_all_field::<
-                    String,
-                    E,
-                >(&object, "AvailableCommand", "name")?;
-                de::check_catch_all_field::<
-                    String,
-                    E,
-                >(&object, "AvailableCommand", "description")?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("AvailableCommand", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl AvailableCommand {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Command(_) => Some("command"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<Command> for AvailableCommand {
-    /// The `command` arm.
-    fn from(value: Command) -> Self {
-        Self::Command(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for AvailableCommand {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "type" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "type",
-            |r, more| match &*tag {
-                "command" => {
-                    <Command as fast::FromJson<'de>>::rest(r, more).map(Self::Command)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AvailableCommand, schemas::AVAILABLE_COMMAND_81931385);
 /// The input specification for a command.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", direct)]
 #[non_exhaustive]
 pub enum AvailableCommandInput {
     /// All text after the command name and the whitespace following it is provided as input.
+    #[acp(rename = "text")]
     Text(TextCommandInput),
     /// Custom or future command input specification.
     ///
@@ -8894,103 +5838,9 @@ pub enum AvailableCommandInput {
     /// payload when storing, replaying, proxying, or forwarding command
     /// metadata, and otherwise ignore the input specification or display the
     /// command without structured input.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for AvailableCommandInput {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Text(p) => runtime::ser::tagged(s, K, "text", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for AvailableCommandInput {
-    const NAME: &'static str = "AvailableCommandInput";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "text")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "text" => de::variant(payload, tag, Self::Text),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["text"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "AvailableCommandInput", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("AvailableCommandInput", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AvailableCommandInput {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl AvailableCommandInput {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Text(_) => Some("text"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<TextCommandInput> for AvailableCommandInput {
-    /// The `text` arm.
-    fn from(value: TextCommandInput) -> Self {
-        Self::Text(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for AvailableCommandInput {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "type" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "type",
-            |r, more| match &*tag {
-                "text" => {
-                    <TextCommandInput as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Text)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AvailableCommandInput, schemas::AVAILABLE_COMMAND_INPUT_37241394
-);
 /// All text that was typed after the command name is provided as input.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -9031,10 +5881,6 @@ impl TextCommandInput {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TextCommandInput, schemas::TEXT_COMMAND_INPUT_AD3D9E06
-);
 /// A slash command the user can invoke by including it in a prompt.
 ///
 /// The `type` discriminator value is `command`.
@@ -9095,10 +5941,9 @@ impl Command {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Command, schemas::COMMAND_F231F676);
 /// Response from listing sessions.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ListSessionsResponse {
     /// Array of session information objects.
@@ -9107,11 +5952,7 @@ pub struct ListSessionsResponse {
     /// Opaque cursor token. If present, pass this in the next request's cursor parameter
     /// to fetch the next page. Omitted and `null` are equivalent and mean there are no more
     /// results. An empty string is a valid cursor, not the end of results.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub next_cursor: runtime::Nullable<SessionListCursor>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -9159,16 +6000,12 @@ impl ListSessionsResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ListSessionsResponse, schemas::LIST_SESSIONS_RESPONSE_BFC61BC8
-);
 /// Information about a session returned by session/list
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionInfo {
     /// Unique identifier for the session
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The working directory for this session. Must be an absolute path.
     pub cwd: AbsolutePath,
@@ -9177,11 +6014,7 @@ pub struct SessionInfo {
     /// When present, this is the complete ordered additional-root list reported
     /// by the Agent. Omitted and empty values are equivalent: the response
     /// reports no additional roots.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_directories: Option<Vec<AbsolutePath>>,
     /// Human-readable title for the session
     ///
@@ -9194,11 +6027,7 @@ pub struct SessionInfo {
     /// Omitted and `null` are equivalent and mean the last activity time is not reported.
     ///
     /// Format: `date-time`.
-    #[serde(
-        rename = "updatedAt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub updated_at: runtime::Nullable<String>,
     #[cfg(feature = "unstable")]
@@ -9280,12 +6109,6 @@ impl SessionInfo {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_04DB2B7E);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionInfo, schemas::SESSION_INFO_C98A6568);
 /// An opaque cursor used to paginate `session/list` results.
 #[derive(
     Debug,
@@ -9343,10 +6166,6 @@ impl fmt::Display for SessionListCursor {
         f.write_str(&self.0)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionListCursor, schemas::SESSION_LIST_CURSOR_BAD6CF16
-);
 /// Response from deleting a session.
 #[derive(
     Debug,
@@ -9396,10 +6215,6 @@ impl DeleteSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DeleteSessionResponse, schemas::DELETE_SESSION_RESPONSE_F0314E0A
-);
 /// Response from resuming an existing session.
 ///
 /// The agent MUST send a current `state_update` after any requested history
@@ -9415,6 +6230,7 @@ runtime::schema::embedded_schema!(
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResumeSessionResponse {
     /// Initial session configuration options.
@@ -9422,7 +6238,7 @@ pub struct ResumeSessionResponse {
     /// Optional. Omitted or empty means no config options are advertised.
     /// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
     /// Later `config_option_update` notifications replace this list.
-    #[serde(rename = "configOptions", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::LenientItems)]
     pub config_options: Option<Vec<SessionConfigOption>>,
     /// Initial commands the agent can execute in this session.
@@ -9430,11 +6246,7 @@ pub struct ResumeSessionResponse {
     /// Optional. Omitted or empty means no initial commands are advertised.
     /// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
     /// Later `available_commands_update` notifications replace this list.
-    #[serde(
-        rename = "availableCommands",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::LenientItems)]
     pub available_commands: Option<Vec<AvailableCommand>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9492,10 +6304,6 @@ impl ResumeSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ResumeSessionResponse, schemas::RESUME_SESSION_RESPONSE_ED678538
-);
 /// Response from closing a session.
 #[derive(
     Debug,
@@ -9545,10 +6353,6 @@ impl CloseSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CloseSessionResponse, schemas::CLOSE_SESSION_RESPONSE_A9EE21CB
-);
 /// Response from cancelling a tool call.
 #[derive(
     Debug,
@@ -9598,10 +6402,6 @@ impl CancelToolCallResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CancelToolCallResponse, schemas::CANCEL_TOOL_CALL_RESPONSE_B4F08F93
-);
 /// Response from cancelling a terminal.
 #[derive(
     Debug,
@@ -9651,10 +6451,6 @@ impl CancelTerminalResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CancelTerminalResponse, schemas::CANCEL_TERMINAL_RESPONSE_6D9FE0A7
-);
 /// Response to `session/set_config_option` method.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -9702,10 +6498,6 @@ impl SetSessionConfigOptionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionConfigOptionResponse, schemas::SET_SESSION_CONFIG_OPTION_RESPONSE_5D2290F9
-);
 /// Response acknowledging that a user prompt was inserted into the ACP conversation.
 ///
 /// This response does not indicate that the prompt was merely received or held, nor that the
@@ -9767,8 +6559,6 @@ impl PromptResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PromptResponse, schemas::PROMPT_RESPONSE_1E8AD797);
 /// Identifier for a message, unique among messages of the same type within a session.
 ///
 /// Each message type, such as user messages, agent messages, and agent thoughts,
@@ -9833,8 +6623,6 @@ impl<'de> fast::FromJson<'de> for MessageId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(MessageId, schemas::MESSAGE_ID_F0902548);
 /// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
 /// protocol compatibility.
@@ -9850,8 +6638,6 @@ impl From<::serde_json::Value> for ExtResponse {
         Self(value)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ExtResponse, schemas::EXT_RESPONSE_FB01E7D8);
 /// JSON-RPC error object.
 ///
 /// Represents an error that occurred during method execution, following the
@@ -9899,110 +6685,62 @@ impl Error {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Error, schemas::ERROR_07C4BECE);
 /// Predefined error codes for common JSON-RPC and ACP-specific errors.
 ///
 /// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
 /// server-error range (-32000 to -32099), and request cancellation uses -32800 from the
 /// range LSP reserves (-32899 to -32800).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    ::acp_bindings::AcpEnum
+)]
+#[acp(range = i32, direct)]
 #[non_exhaustive]
 pub enum ErrorCode {
     /// **Parse error**: Invalid JSON was received by the server.
     /// An error occurred on the server while parsing the JSON text.
+    #[acp(value = -32700)]
     ParseError,
     /// **Invalid request**: The JSON sent is not a valid Request object.
+    #[acp(value = -32600)]
     InvalidRequest,
     /// **Method not found**: The method does not exist or is not available.
+    #[acp(value = -32601)]
     MethodNotFound,
     /// **Invalid params**: Invalid method parameter(s).
+    #[acp(value = -32602)]
     InvalidParams,
     /// **Internal error**: Internal JSON-RPC error.
+    #[acp(value = -32603)]
     InternalError,
     /// **Request cancelled**: Execution of the method was aborted either due to a cancellation request from the caller or
     /// because of resource constraints or shutdown.
+    #[acp(value = -32800)]
     RequestCancelled,
     /// **Authentication required**: Authentication is required before this operation can be performed.
+    #[acp(value = -32000)]
     AuthenticationRequired,
     /// **Resource not found**: A given resource, such as a session, was not found.
+    #[acp(value = -32002)]
     ResourceNotFound,
     /// **Unsupported protocol version**: No protocol version supported by the Agent is at or below the requested version.
     /// The error data is an [`UnsupportedProtocolVersionErrorData`].
+    #[acp(value = -32022)]
     UnsupportedProtocolVersion,
     /// Other undefined error code.
+    #[acp(other)]
     Other(runtime::UnknownInteger),
 }
-impl ErrorCode {
-    /// The value as on the wire.
-    pub fn value(&self) -> i64 {
-        match self {
-            Self::ParseError => -32700,
-            Self::InvalidRequest => -32600,
-            Self::MethodNotFound => -32601,
-            Self::InvalidParams => -32602,
-            Self::InternalError => -32603,
-            Self::RequestCancelled => -32800,
-            Self::AuthenticationRequired => -32000,
-            Self::ResourceNotFound => -32002,
-            Self::UnsupportedProtocolVersion => -32022,
-            Self::Other(v) => v.get(),
-        }
-    }
-    /// The variant for a wire value; `Err` returns a value a closed enum does not know.
-    pub fn try_from_value(value: i64) -> Result<Self, i64> {
-        match value {
-            -32700 => Ok(Self::ParseError),
-            -32600 => Ok(Self::InvalidRequest),
-            -32601 => Ok(Self::MethodNotFound),
-            -32602 => Ok(Self::InvalidParams),
-            -32603 => Ok(Self::InternalError),
-            -32800 => Ok(Self::RequestCancelled),
-            -32000 => Ok(Self::AuthenticationRequired),
-            -32002 => Ok(Self::ResourceNotFound),
-            -32022 => Ok(Self::UnsupportedProtocolVersion),
-            other => Ok(Self::Other(runtime::UnknownInteger::__new(other))),
-        }
-    }
-}
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.value(), f)
-    }
-}
-impl ::serde::Serialize for ErrorCode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i64(self.value())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ErrorCode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let wide = <i64 as ::serde::Deserialize>::deserialize(d)?;
-        if !(-2147483648..=2147483647).contains(&i128::from(wide)) {
-            return Err(
-                <D::Error as ::serde::de::Error>::custom(
-                    ::core::format_args!(
-                        "{wide} is out of range for {}", "a ErrorCode integer"
-                    ),
-                ),
-            );
-        }
-        Self::try_from_value(wide)
-            .map_err(|v| <D::Error as ::serde::de::Error>::custom(
-                ::core::format_args!(
-                    "unknown value {v}, expected {}", "a ErrorCode integer"
-                ),
-            ))
-    }
-}
-impl<'de> fast::FromJson<'de> for ErrorCode {}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ErrorCode, schemas::ERROR_CODE_633CDBD9);
 /// Schema for [`Error::data`]: the shapes ACP defines, or any other value.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(direct)]
 #[non_exhaustive]
 pub enum ErrorData {
     /// A [`UnsupportedProtocolVersionErrorData`].
@@ -10012,52 +6750,6 @@ pub enum ErrorData {
     /// The `Other` arm.
     Other(::serde_json::Value),
 }
-impl ::serde::Serialize for ErrorData {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::UnsupportedProtocolVersion(p) => ::serde::Serialize::serialize(p, s),
-            Self::SessionNotFound(p) => ::serde::Serialize::serialize(p, s),
-            Self::Other(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ErrorData {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "UnsupportedProtocolVersion") {
-            return Ok(Self::UnsupportedProtocolVersion(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "SessionNotFound") {
-            return Ok(Self::SessionNotFound(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Other") {
-            return Ok(Self::Other(v));
-        }
-        Err(de::no_arm("ErrorData", &errors))
-    }
-}
-impl From<UnsupportedProtocolVersionErrorData> for ErrorData {
-    /// The `UnsupportedProtocolVersion` arm.
-    fn from(value: UnsupportedProtocolVersionErrorData) -> Self {
-        Self::UnsupportedProtocolVersion(value)
-    }
-}
-impl From<SessionNotFoundErrorData> for ErrorData {
-    /// The `SessionNotFound` arm.
-    fn from(value: SessionNotFoundErrorData) -> Self {
-        Self::SessionNotFound(value)
-    }
-}
-impl From<::serde_json::Value> for ErrorData {
-    /// The `Other` arm.
-    fn from(value: ::serde_json::Value) -> Self {
-        Self::Other(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for ErrorData {}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ErrorData, schemas::ERROR_DATA_9E8C2663);
 /// Data for the `-32022` (Unsupported protocol version) error.
 ///
 /// See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
@@ -10106,11 +6798,6 @@ impl UnsupportedProtocolVersionErrorData {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    UnsupportedProtocolVersionErrorData,
-    schemas::UNSUPPORTED_PROTOCOL_VERSION_ERROR_DATA_FC30BBA3
-);
 /// Data for the `-32002` (Resource not found) error when a session-scoped request names a
 /// session that does not exist or is not active.
 ///
@@ -10155,10 +6842,6 @@ impl SessionNotFoundErrorData {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionNotFoundErrorData, schemas::SESSION_NOT_FOUND_ERROR_DATA_0728056F
-);
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -10195,7 +6878,7 @@ impl AgentNotification {
 /// to use this directly.
 ///
 /// Notifications do not expect a response.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum AgentNotificationParams {
     /// Handles session update notifications from the agent.
@@ -10233,103 +6916,17 @@ pub enum AgentNotificationParams {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
     ExtNotification(ExtNotification),
 }
-impl ::serde::Serialize for AgentNotificationParams {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::UpdateSessionNotification(p) => ::serde::Serialize::serialize(p, s),
-            Self::CompleteElicitationNotification(p) => {
-                ::serde::Serialize::serialize(p, s)
-            }
-            #[cfg(feature = "unstable")]
-            Self::AuthStatusUpdateNotification(p) => ::serde::Serialize::serialize(p, s),
-            Self::ExtNotification(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "UpdateSessionNotification") {
-            return Ok(Self::UpdateSessionNotification(v));
-        }
-        if let Some(v) = de::try_arm(
-            &value,
-            &mut errors,
-            "CompleteElicitationNotification",
-        ) {
-            return Ok(Self::CompleteElicitationNotification(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(
-            &value,
-            &mut errors,
-            "AuthStatusUpdateNotification",
-        ) {
-            return Ok(Self::AuthStatusUpdateNotification(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ExtNotification") {
-            return Ok(Self::ExtNotification(v));
-        }
-        Err(de::no_arm("AgentNotificationParams", &errors))
-    }
-}
-impl From<UpdateSessionNotification> for AgentNotificationParams {
-    /// The `UpdateSessionNotification` arm.
-    fn from(value: UpdateSessionNotification) -> Self {
-        Self::UpdateSessionNotification(value)
-    }
-}
-impl From<CompleteElicitationNotification> for AgentNotificationParams {
-    /// The `CompleteElicitationNotification` arm.
-    fn from(value: CompleteElicitationNotification) -> Self {
-        Self::CompleteElicitationNotification(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AuthStatusUpdateNotification> for AgentNotificationParams {
-    /// The `AuthStatusUpdateNotification` arm.
-    fn from(value: AuthStatusUpdateNotification) -> Self {
-        Self::AuthStatusUpdateNotification(value)
-    }
-}
-impl From<ExtNotification> for AgentNotificationParams {
-    /// The `ExtNotification` arm.
-    fn from(value: ExtNotification) -> Self {
-        Self::ExtNotification(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentNotification, schemas::AGENT_NOTIFICATION_8D0CF57C
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentNotification, schemas::AGENT_NOTIFICATION_82883DD1
-);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_E8C16A40
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AgentNotificationParams, schemas::AGENT_NOTIFICATION_PARAMS_397227DA
-);
 /// Notification containing a session update from the agent.
 ///
 /// Agents can send session updates at any point while the session exists.
 ///
 /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct UpdateSessionNotification {
     /// The ID of the session this update pertains to.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The actual update content.
     pub update: SessionUpdate,
@@ -10376,16 +6973,13 @@ impl UpdateSessionNotification {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    UpdateSessionNotification, schemas::UPDATE_SESSION_NOTIFICATION_D4C4FD4F
-);
 /// Different types of updates that can be sent while a session exists.
 ///
 /// These updates report messages, progress, and other session activity.
 ///
 /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "sessionUpdate", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum SessionUpdate {
     /// A chunk of the user's message being streamed.
@@ -10481,474 +7075,12 @@ pub enum SessionUpdate {
     /// Receivers that do not understand this update type should preserve the
     /// raw payload when storing, replaying, proxying, or forwarding session
     /// history, and otherwise ignore it or display it generically.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for SessionUpdate {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "sessionUpdate";
-        match self {
-            Self::UserMessageChunk(p) => {
-                runtime::ser::tagged(s, K, "user_message_chunk", Some(p))
-            }
-            Self::UserMessage(p) => runtime::ser::tagged(s, K, "user_message", Some(p)),
-            Self::AgentMessageChunk(p) => {
-                runtime::ser::tagged(s, K, "agent_message_chunk", Some(p))
-            }
-            Self::AgentMessage(p) => runtime::ser::tagged(s, K, "agent_message", Some(p)),
-            Self::AgentThoughtChunk(p) => {
-                runtime::ser::tagged(s, K, "agent_thought_chunk", Some(p))
-            }
-            Self::AgentThought(p) => runtime::ser::tagged(s, K, "agent_thought", Some(p)),
-            Self::StateUpdate(p) => runtime::ser::tagged(s, K, "state_update", Some(p)),
-            Self::ToolCallContentChunk(p) => {
-                runtime::ser::tagged(s, K, "tool_call_content_chunk", Some(p))
-            }
-            Self::ToolCallUpdate(p) => {
-                runtime::ser::tagged(s, K, "tool_call_update", Some(p))
-            }
-            Self::TerminalUpdate(p) => {
-                runtime::ser::tagged(s, K, "terminal_update", Some(p))
-            }
-            Self::TerminalOutputChunk(p) => {
-                runtime::ser::tagged(s, K, "terminal_output_chunk", Some(p))
-            }
-            Self::PlanUpdate(p) => runtime::ser::tagged(s, K, "plan_update", Some(p)),
-            #[cfg(feature = "unstable")]
-            Self::PlanRemoved(p) => runtime::ser::tagged(s, K, "plan_removed", Some(p)),
-            Self::AvailableCommandsUpdate(p) => {
-                runtime::ser::tagged(s, K, "available_commands_update", Some(p))
-            }
-            Self::ConfigOptionUpdate(p) => {
-                runtime::ser::tagged(s, K, "config_option_update", Some(p))
-            }
-            Self::SessionInfoUpdate(p) => {
-                runtime::ser::tagged(s, K, "session_info_update", Some(p))
-            }
-            Self::UsageUpdate(p) => runtime::ser::tagged(s, K, "usage_update", Some(p)),
-            Self::Notice(p) => runtime::ser::tagged(s, K, "notice", Some(p)),
-            Self::CompactionUpdate(p) => {
-                runtime::ser::tagged(s, K, "compaction_update", Some(p))
-            }
-            Self::CompactionSummaryChunk(p) => {
-                runtime::ser::tagged(s, K, "compaction_summary_chunk", Some(p))
-            }
-            #[cfg(feature = "unstable")]
-            Self::SubagentUpdate(p) => {
-                runtime::ser::tagged(s, K, "subagent_update", Some(p))
-            }
-            #[cfg(feature = "unstable")]
-            Self::SessionMessage(p) => {
-                runtime::ser::tagged(s, K, "session_message", Some(p))
-            }
-            #[cfg(feature = "unstable")]
-            Self::SessionMessageChunk(p) => {
-                runtime::ser::tagged(s, K, "session_message_chunk", Some(p))
-            }
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for SessionUpdate {
-    const NAME: &'static str = "SessionUpdate";
-    const KEY: &'static str = "sessionUpdate";
-    fn is_known(tag: &str) -> bool {
-        matches!(
-            tag, "user_message_chunk" | "user_message" | "agent_message_chunk" |
-            "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" |
-            "tool_call_content_chunk" | "tool_call_update" | "terminal_update" |
-            "terminal_output_chunk" | "plan_update" | "available_commands_update" |
-            "config_option_update" | "session_info_update" | "usage_update" | "notice" |
-            "compaction_update" | "compaction_summary_chunk"
-        )
-            || (cfg!(feature = "unstable")
-                && matches!(
-                    tag, "plan_removed" | "subagent_update" | "session_message" |
-                    "session_message_chunk"
-                ))
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "user_message_chunk" => de::variant(payload, tag, Self::UserMessageChunk),
-            "user_message" => de::variant(payload, tag, Self::UserMessage),
-            "agent_message_chunk" => de::variant(payload, tag, Self::AgentMessageChunk),
-            "agent_message" => de::variant(payload, tag, Self::AgentMessage),
-            "agent_thought_chunk" => de::variant(payload, tag, Self::AgentThoughtChunk),
-            "agent_thought" => de::variant(payload, tag, Self::AgentThought),
-            "state_update" => de::variant(payload, tag, Self::StateUpdate),
-            "tool_call_content_chunk" => {
-                de::variant(payload, tag, Self::ToolCallContentChunk)
-            }
-            "tool_call_update" => de::variant(payload, tag, Self::ToolCallUpdate),
-            "terminal_update" => de::variant(payload, tag, Self::TerminalUpdate),
-            "terminal_output_chunk" => {
-                de::variant(payload, tag, Self::TerminalOutputChunk)
-            }
-            "plan_update" => de::variant(payload, tag, Self::PlanUpdate),
-            #[cfg(feature = "unstable")]
-            "plan_removed" => de::variant(payload, tag, Self::PlanRemoved),
-            "available_commands_update" => {
-                de::variant(payload, tag, Self::AvailableCommandsUpdate)
-            }
-            "config_option_update" => de::variant(payload, tag, Self::ConfigOptionUpdate),
-            "session_info_update" => de::variant(payload, tag, Self::SessionInfoUpdate),
-            "usage_update" => de::variant(payload, tag, Self::UsageUpdate),
-            "notice" => de::variant(payload, tag, Self::Notice),
-            "compaction_update" => de::variant(payload, tag, Self::CompactionUpdate),
-            "compaction_summary_chunk" => {
-                de::variant(payload, tag, Self::CompactionSummaryChunk)
-            }
-            #[cfg(feature = "unstable")]
-            "subagent_update" => de::variant(payload, tag, Self::SubagentUpdate),
-            #[cfg(feature = "unstable")]
-            "session_message" => de::variant(payload, tag, Self::SessionMessage),
-            #[cfg(feature = "unstable")]
-            "session_message_chunk" => {
-                de::variant(payload, tag, Self::SessionMessageChunk)
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &[
-            "user_message_chunk",
-            "user_message",
-            "agent_message_chunk",
-            "agent_message",
-            "agent_thought_chunk",
-            "agent_thought",
-            "state_update",
-            "tool_call_content_chunk",
-            "tool_call_update",
-            "terminal_update",
-            "terminal_output_chunk",
-            "plan_update",
-            #[cfg(feature = "unstable")]
-            "plan_removed",
-            "available_commands_update",
-            "config_option_update",
-            "session_info_update",
-            "usage_update",
-            "notice",
-            "compaction_update",
-            "compaction_summary_chunk",
-            #[cfg(feature = "unstable")]
-            "subagent_update",
-            #[cfg(feature = "unstable")]
-            "session_message",
-            #[cfg(feature = "unstable")]
-            "session_message_chunk",
-        ];
-        match de::tag(&object, "sessionUpdate") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "SessionUpdate", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("SessionUpdate", "sessionUpdate", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl SessionUpdate {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "sessionUpdate";
-    /// The `sessionUpdate` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::UserMessageChunk(_) => Some("user_message_chunk"),
-            Self::UserMessage(_) => Some("user_message"),
-            Self::AgentMessageChunk(_) => Some("agent_message_chunk"),
-            Self::AgentMessage(_) => Some("agent_message"),
-            Self::AgentThoughtChunk(_) => Some("agent_thought_chunk"),
-            Self::AgentThought(_) => Some("agent_thought"),
-            Self::StateUpdate(_) => Some("state_update"),
-            Self::ToolCallContentChunk(_) => Some("tool_call_content_chunk"),
-            Self::ToolCallUpdate(_) => Some("tool_call_update"),
-            Self::TerminalUpdate(_) => Some("terminal_update"),
-            Self::TerminalOutputChunk(_) => Some("terminal_output_chunk"),
-            Self::PlanUpdate(_) => Some("plan_update"),
-            #[cfg(feature = "unstable")]
-            Self::PlanRemoved(_) => Some("plan_removed"),
-            Self::AvailableCommandsUpdate(_) => Some("available_commands_update"),
-            Self::ConfigOptionUpdate(_) => Some("config_option_update"),
-            Self::SessionInfoUpdate(_) => Some("session_info_update"),
-            Self::UsageUpdate(_) => Some("usage_update"),
-            Self::Notice(_) => Some("notice"),
-            Self::CompactionUpdate(_) => Some("compaction_update"),
-            Self::CompactionSummaryChunk(_) => Some("compaction_summary_chunk"),
-            #[cfg(feature = "unstable")]
-            Self::SubagentUpdate(_) => Some("subagent_update"),
-            #[cfg(feature = "unstable")]
-            Self::SessionMessage(_) => Some("session_message"),
-            #[cfg(feature = "unstable")]
-            Self::SessionMessageChunk(_) => Some("session_message_chunk"),
-            Self::Other(v) => Some(v.__tag("sessionUpdate")),
-        }
-    }
-}
-impl From<UserMessage> for SessionUpdate {
-    /// The `user_message` arm.
-    fn from(value: UserMessage) -> Self {
-        Self::UserMessage(value)
-    }
-}
-impl From<AgentMessage> for SessionUpdate {
-    /// The `agent_message` arm.
-    fn from(value: AgentMessage) -> Self {
-        Self::AgentMessage(value)
-    }
-}
-impl From<AgentThought> for SessionUpdate {
-    /// The `agent_thought` arm.
-    fn from(value: AgentThought) -> Self {
-        Self::AgentThought(value)
-    }
-}
-impl From<StateUpdate> for SessionUpdate {
-    /// The `state_update` arm.
-    fn from(value: StateUpdate) -> Self {
-        Self::StateUpdate(value)
-    }
-}
-impl From<ToolCallContentChunk> for SessionUpdate {
-    /// The `tool_call_content_chunk` arm.
-    fn from(value: ToolCallContentChunk) -> Self {
-        Self::ToolCallContentChunk(value)
-    }
-}
-impl From<ToolCallUpdate> for SessionUpdate {
-    /// The `tool_call_update` arm.
-    fn from(value: ToolCallUpdate) -> Self {
-        Self::ToolCallUpdate(value)
-    }
-}
-impl From<TerminalUpdate> for SessionUpdate {
-    /// The `terminal_update` arm.
-    fn from(value: TerminalUpdate) -> Self {
-        Self::TerminalUpdate(value)
-    }
-}
-impl From<TerminalOutputChunk> for SessionUpdate {
-    /// The `terminal_output_chunk` arm.
-    fn from(value: TerminalOutputChunk) -> Self {
-        Self::TerminalOutputChunk(value)
-    }
-}
-impl From<PlanUpdate> for SessionUpdate {
-    /// The `plan_update` arm.
-    fn from(value: PlanUpdate) -> Self {
-        Self::PlanUpdate(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<PlanRemoved> for SessionUpdate {
-    /// The `plan_removed` arm.
-    fn from(value: PlanRemoved) -> Self {
-        Self::PlanRemoved(value)
-    }
-}
-impl From<AvailableCommandsUpdate> for SessionUpdate {
-    /// The `available_commands_update` arm.
-    fn from(value: AvailableCommandsUpdate) -> Self {
-        Self::AvailableCommandsUpdate(value)
-    }
-}
-impl From<ConfigOptionUpdate> for SessionUpdate {
-    /// The `config_option_update` arm.
-    fn from(value: ConfigOptionUpdate) -> Self {
-        Self::ConfigOptionUpdate(value)
-    }
-}
-impl From<SessionInfoUpdate> for SessionUpdate {
-    /// The `session_info_update` arm.
-    fn from(value: SessionInfoUpdate) -> Self {
-        Self::SessionInfoUpdate(value)
-    }
-}
-impl From<UsageUpdate> for SessionUpdate {
-    /// The `usage_update` arm.
-    fn from(value: UsageUpdate) -> Self {
-        Self::UsageUpdate(value)
-    }
-}
-impl From<Notice> for SessionUpdate {
-    /// The `notice` arm.
-    fn from(value: Notice) -> Self {
-        Self::Notice(value)
-    }
-}
-impl From<CompactionUpdate> for SessionUpdate {
-    /// The `compaction_update` arm.
-    fn from(value: CompactionUpdate) -> Self {
-        Self::CompactionUpdate(value)
-    }
-}
-impl From<CompactionSummaryChunk> for SessionUpdate {
-    /// The `compaction_summary_chunk` arm.
-    fn from(value: CompactionSummaryChunk) -> Self {
-        Self::CompactionSummaryChunk(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SubagentUpdate> for SessionUpdate {
-    /// The `subagent_update` arm.
-    fn from(value: SubagentUpdate) -> Self {
-        Self::SubagentUpdate(Box::new(value))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SessionMessage> for SessionUpdate {
-    /// The `session_message` arm.
-    fn from(value: SessionMessage) -> Self {
-        Self::SessionMessage(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SessionMessageChunk> for SessionUpdate {
-    /// The `session_message_chunk` arm.
-    fn from(value: SessionMessageChunk) -> Self {
-        Self::SessionMessageChunk(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "sessionUpdate" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "sessionUpdate",
-            |r, more| match &*tag {
-                "user_message_chunk" => {
-                    <ContentChunk as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::UserMessageChunk)
-                }
-                "user_message" => {
-                    <UserMessage as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::UserMessage)
-                }
-                "agent_message_chunk" => {
-                    <ContentChunk as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::AgentMessageChunk)
-                }
-                "agent_message" => {
-                    <AgentMessage as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::AgentMessage)
-                }
-                "agent_thought_chunk" => {
-                    <ContentChunk as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::AgentThoughtChunk)
-                }
-                "agent_thought" => {
-                    <AgentThought as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::AgentThought)
-                }
-                "state_update" => {
-                    <StateUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::StateUpdate)
-                }
-                "tool_call_content_chunk" => {
-                    <ToolCallContentChunk as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::ToolCallContentChunk)
-                }
-                "tool_call_update" => {
-                    <ToolCallUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::ToolCallUpdate)
-                }
-                "terminal_update" => {
-                    <TerminalUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::TerminalUpdate)
-                }
-                "terminal_output_chunk" => {
-                    <TerminalOutputChunk as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::TerminalOutputChunk)
-                }
-                "plan_update" => {
-                    <PlanUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::PlanUpdate)
-                }
-                #[cfg(feature = "unstable")]
-                "plan_removed" => {
-                    <PlanRemoved as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::PlanRemoved)
-                }
-                "available_commands_update" => {
-                    <AvailableCommandsUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::AvailableCommandsUpdate)
-                }
-                "config_option_update" => {
-                    <ConfigOptionUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::ConfigOptionUpdate)
-                }
-                "session_info_update" => {
-                    <SessionInfoUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::SessionInfoUpdate)
-                }
-                "usage_update" => {
-                    <UsageUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::UsageUpdate)
-                }
-                "notice" => {
-                    <Notice as fast::FromJson<'de>>::rest(r, more).map(Self::Notice)
-                }
-                "compaction_update" => {
-                    <CompactionUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::CompactionUpdate)
-                }
-                "compaction_summary_chunk" => {
-                    <CompactionSummaryChunk as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::CompactionSummaryChunk)
-                }
-                #[cfg(feature = "unstable")]
-                "subagent_update" => {
-                    <Box<SubagentUpdate> as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::SubagentUpdate)
-                }
-                #[cfg(feature = "unstable")]
-                "session_message" => {
-                    <SessionMessage as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::SessionMessage)
-                }
-                #[cfg(feature = "unstable")]
-                "session_message_chunk" => {
-                    <SessionMessageChunk as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::SessionMessageChunk)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_386B522B);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionUpdate, schemas::SESSION_UPDATE_5E3675C1);
 /// A streamed item of message content.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ContentChunk {
@@ -10956,7 +7088,6 @@ pub struct ContentChunk {
     ///
     /// All chunks belonging to the same message share the same `messageId`.
     /// Chunks for different messages can interleave.
-    #[serde(rename = "messageId")]
     pub message_id: MessageId,
     /// A single item of content
     pub content: ContentBlock,
@@ -10998,8 +7129,6 @@ impl ContentChunk {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ContentChunk, schemas::CONTENT_CHUNK_73053D6F);
 /// A user message upsert.
 ///
 /// Only `messageId` is required. `content` has patch semantics:
@@ -11075,8 +7204,6 @@ pub struct UserMessageState {
     #[serde(rename = "_meta")]
     pub meta: Option<Box<runtime::JsonObject>>,
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(UserMessage, schemas::USER_MESSAGE_1A2CA6C2);
 /// An agent message upsert.
 ///
 /// Only `messageId` is required. `content` has patch semantics:
@@ -11152,8 +7279,6 @@ pub struct AgentMessageState {
     #[serde(rename = "_meta")]
     pub meta: Option<Box<runtime::JsonObject>>,
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentMessage, schemas::AGENT_MESSAGE_602767F3);
 /// An agent thought or reasoning message upsert.
 ///
 /// Only `messageId` is required. `content` has patch semantics:
@@ -11229,8 +7354,6 @@ pub struct AgentThoughtState {
     #[serde(rename = "_meta")]
     pub meta: Option<Box<runtime::JsonObject>>,
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AgentThought, schemas::AGENT_THOUGHT_7BF9227A);
 /// One piece of work running independently of the session's foreground work.
 ///
 /// Items reference entities the Client already tracks. The Agent MUST announce each item
@@ -11239,7 +7362,8 @@ runtime::schema::embedded_schema!(AgentThought, schemas::AGENT_THOUGHT_7BF9227A)
 /// listed once: process-backed work is listed as its terminal, not also as its tool call.
 ///
 /// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum BackgroundWork {
     /// A process that keeps running after its tool call returned control to the model.
@@ -11265,142 +7389,9 @@ pub enum BackgroundWork {
     ///
     /// An unknown item still means background work is running, even when the Client
     /// cannot show what it is.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for BackgroundWork {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Terminal(p) => runtime::ser::tagged(s, K, "terminal", Some(p)),
-            Self::ToolCall(p) => runtime::ser::tagged(s, K, "tool_call", Some(p)),
-            #[cfg(feature = "unstable")]
-            Self::Subagent(p) => runtime::ser::tagged(s, K, "subagent", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for BackgroundWork {
-    const NAME: &'static str = "BackgroundWork";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "terminal" | "tool_call")
-            || (cfg!(feature = "unstable") && matches!(tag, "subagent"))
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "terminal" => de::variant(payload, tag, Self::Terminal),
-            "tool_call" => de::variant(payload, tag, Self::ToolCall),
-            #[cfg(feature = "unstable")]
-            "subagent" => de::variant(payload, tag, Self::Subagent),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &[
-            "terminal",
-            "tool_call",
-            #[cfg(feature = "unstable")]
-            "subagent",
-        ];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "BackgroundWork", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("BackgroundWork", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for BackgroundWork {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl BackgroundWork {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Terminal(_) => Some("terminal"),
-            Self::ToolCall(_) => Some("tool_call"),
-            #[cfg(feature = "unstable")]
-            Self::Subagent(_) => Some("subagent"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<BackgroundTerminal> for BackgroundWork {
-    /// The `terminal` arm.
-    fn from(value: BackgroundTerminal) -> Self {
-        Self::Terminal(value)
-    }
-}
-impl From<BackgroundToolCall> for BackgroundWork {
-    /// The `tool_call` arm.
-    fn from(value: BackgroundToolCall) -> Self {
-        Self::ToolCall(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<BackgroundSubagent> for BackgroundWork {
-    /// The `subagent` arm.
-    fn from(value: BackgroundSubagent) -> Self {
-        Self::Subagent(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for BackgroundWork {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "type" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "type",
-            |r, more| match &*tag {
-                "terminal" => {
-                    <BackgroundTerminal as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Terminal)
-                }
-                "tool_call" => {
-                    <BackgroundToolCall as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::ToolCall)
-                }
-                #[cfg(feature = "unstable")]
-                "subagent" => {
-                    <BackgroundSubagent as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Subagent)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(BackgroundWork, schemas::BACKGROUND_WORK_4F87E577);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(BackgroundWork, schemas::BACKGROUND_WORK_C01F7196);
 /// A listed terminal running in the background.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -11442,10 +7433,6 @@ impl BackgroundTerminal {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    BackgroundTerminal, schemas::BACKGROUND_TERMINAL_414C7562
-);
 /// A listed tool call whose work continues in the background.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -11487,10 +7474,6 @@ impl BackgroundToolCall {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    BackgroundToolCall, schemas::BACKGROUND_TOOL_CALL_2DB9BA35
-);
 /// Foreground work is in progress.
 #[derive(
     Debug,
@@ -11553,10 +7536,6 @@ impl RunningStateUpdate {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    RunningStateUpdate, schemas::RUNNING_STATE_UPDATE_CE57F3F6
-);
 /// Details of a failure that ended active work.
 #[derive(
     Debug,
@@ -11596,8 +7575,6 @@ impl ErrorStopReason {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ErrorStopReason, schemas::ERROR_STOP_REASON_33462FE6);
 /// No foreground work is active. Background activity may continue.
 ///
 /// Agents SHOULD include a `stopReason` when the idle transition ends foreground
@@ -11691,7 +7668,8 @@ impl IdleStateUpdate {
 }
 impl<'de> fast::FromJson<'de> for IdleStateUpdate {}
 /// The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "stopReason", lenient_tag, rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum IdleStateUpdateStopReason {
     /// The active work ended successfully.
@@ -11731,197 +7709,9 @@ pub enum IdleStateUpdateStopReason {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for IdleStateUpdateStopReason {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "stopReason";
-        match self {
-            Self::EndTurn => runtime::ser::tagged(s, K, "end_turn", Option::<&()>::None),
-            Self::MaxTokens => {
-                runtime::ser::tagged(s, K, "max_tokens", Option::<&()>::None)
-            }
-            Self::MaxTurnRequests => {
-                runtime::ser::tagged(s, K, "max_turn_requests", Option::<&()>::None)
-            }
-            Self::Refusal => runtime::ser::tagged(s, K, "refusal", Option::<&()>::None),
-            Self::Cancelled => {
-                runtime::ser::tagged(s, K, "cancelled", Option::<&()>::None)
-            }
-            Self::Error(p) => runtime::ser::tagged(s, K, "error", Some(p)),
-            Self::None { explicit_null } => {
-                use ::serde::ser::SerializeMap as _;
-                let mut map = s.serialize_map(None)?;
-                if *explicit_null {
-                    map.serialize_entry(K, &())?;
-                }
-                map.end()
-            }
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for IdleStateUpdateStopReason {
-    const NAME: &'static str = "IdleStateUpdateStopReason";
-    const KEY: &'static str = "stopReason";
-    fn is_known(tag: &str) -> bool {
-        matches!(
-            tag, "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" |
-            "cancelled" | "error"
-        )
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "end_turn" => {
-                de::skip(payload)?;
-                Ok(Self::EndTurn)
-            }
-            "max_tokens" => {
-                de::skip(payload)?;
-                Ok(Self::MaxTokens)
-            }
-            "max_turn_requests" => {
-                de::skip(payload)?;
-                Ok(Self::MaxTurnRequests)
-            }
-            "refusal" => {
-                de::skip(payload)?;
-                Ok(Self::Refusal)
-            }
-            "cancelled" => {
-                de::skip(payload)?;
-                Ok(Self::Cancelled)
-            }
-            "error" => de::variant(payload, tag, Self::Error),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &[
-            "end_turn",
-            "max_tokens",
-            "max_turn_requests",
-            "refusal",
-            "cancelled",
-            "error",
-        ];
-        match de::tag(&object, "stopReason") {
-            de::Tag::Missing | de::Tag::Invalid => {
-                Ok(Self::None { explicit_null: false })
-            }
-            de::Tag::Null => Ok(Self::None { explicit_null: true }),
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "IdleStateUpdateStopReason", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(
-                    de::unknown_tag(
-                        "IdleStateUpdateStopReason",
-                        "stopReason",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl IdleStateUpdateStopReason {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "stopReason";
-    /// The `stopReason` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::EndTurn => Some("end_turn"),
-            Self::MaxTokens => Some("max_tokens"),
-            Self::MaxTurnRequests => Some("max_turn_requests"),
-            Self::Refusal => Some("refusal"),
-            Self::Cancelled => Some("cancelled"),
-            Self::Error(_) => Some("error"),
-            Self::None { .. } => None,
-            Self::Other(v) => Some(v.__tag("stopReason")),
-        }
-    }
-}
-impl From<ErrorStopReason> for IdleStateUpdateStopReason {
-    /// The `error` arm.
-    fn from(value: ErrorStopReason) -> Self {
-        Self::Error(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for IdleStateUpdateStopReason {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "stopReason" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "stopReason",
-            |r, more| match &*tag {
-                "end_turn" => {
-                    fast::skip_members(r, more)?;
-                    Ok(Self::EndTurn)
-                }
-                "max_tokens" => {
-                    fast::skip_members(r, more)?;
-                    Ok(Self::MaxTokens)
-                }
-                "max_turn_requests" => {
-                    fast::skip_members(r, more)?;
-                    Ok(Self::MaxTurnRequests)
-                }
-                "refusal" => {
-                    fast::skip_members(r, more)?;
-                    Ok(Self::Refusal)
-                }
-                "cancelled" => {
-                    fast::skip_members(r, more)?;
-                    Ok(Self::Cancelled)
-                }
-                "error" => {
-                    <ErrorStopReason as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Error)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(IdleStateUpdate, schemas::IDLE_STATE_UPDATE_9CEA4C74);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(IdleStateUpdate, schemas::IDLE_STATE_UPDATE_CCED8426);
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    IdleStateUpdateStopReason, schemas::IDLE_STATE_UPDATE_STOP_REASON_87CA21E6
-);
 /// The foreground workflow as a whole is blocked on user action.
 ///
 /// Agents SHOULD report this state when foreground work cannot progress without
@@ -11991,10 +7781,6 @@ impl RequiresActionStateUpdate {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    RequiresActionStateUpdate, schemas::REQUIRES_ACTION_STATE_UPDATE_625093BF
-);
 /// A snapshot of the session's aggregate foreground activity.
 ///
 /// Foreground work is the agent's active response or workflow in the session,
@@ -12035,7 +7821,8 @@ runtime::schema::embedded_schema!(
 /// an idle boundary. Local commands use the same lifecycle even without model work.
 ///
 /// See protocol docs: [Session States](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-states)
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "state", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum StateUpdate {
     /// Foreground work is in progress.
@@ -12063,158 +7850,9 @@ pub enum StateUpdate {
     /// Clients MUST NOT treat an unrecognized state as `idle` or present the
     /// previous state as confirmed, and show a generic busy state until a known
     /// state arrives.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for StateUpdate {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "state";
-        match self {
-            Self::Running(p) => runtime::ser::tagged(s, K, "running", Some(p)),
-            Self::Idle(p) => runtime::ser::tagged(s, K, "idle", Some(p)),
-            Self::RequiresAction(p) => {
-                runtime::ser::tagged(s, K, "requires_action", Some(p))
-            }
-            #[cfg(feature = "unstable")]
-            Self::Unknown(p) => runtime::ser::tagged(s, K, "unknown", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for StateUpdate {
-    const NAME: &'static str = "StateUpdate";
-    const KEY: &'static str = "state";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "running" | "idle" | "requires_action")
-            || (cfg!(feature = "unstable") && matches!(tag, "unknown"))
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "running" => de::variant(payload, tag, Self::Running),
-            "idle" => de::variant(payload, tag, Self::Idle),
-            "requires_action" => de::variant(payload, tag, Self::RequiresAction),
-            #[cfg(feature = "unstable")]
-            "unknown" => de::variant(payload, tag, Self::Unknown),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &[
-            "running",
-            "idle",
-            "requires_action",
-            #[cfg(feature = "unstable")]
-            "unknown",
-        ];
-        match de::tag(&object, "state") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "StateUpdate", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("StateUpdate", "state", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for StateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl StateUpdate {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "state";
-    /// The `state` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Running(_) => Some("running"),
-            Self::Idle(_) => Some("idle"),
-            Self::RequiresAction(_) => Some("requires_action"),
-            #[cfg(feature = "unstable")]
-            Self::Unknown(_) => Some("unknown"),
-            Self::Other(v) => Some(v.__tag("state")),
-        }
-    }
-}
-impl From<RunningStateUpdate> for StateUpdate {
-    /// The `running` arm.
-    fn from(value: RunningStateUpdate) -> Self {
-        Self::Running(value)
-    }
-}
-impl From<IdleStateUpdate> for StateUpdate {
-    /// The `idle` arm.
-    fn from(value: IdleStateUpdate) -> Self {
-        Self::Idle(value)
-    }
-}
-impl From<RequiresActionStateUpdate> for StateUpdate {
-    /// The `requires_action` arm.
-    fn from(value: RequiresActionStateUpdate) -> Self {
-        Self::RequiresAction(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<UnknownStateUpdate> for StateUpdate {
-    /// The `unknown` arm.
-    fn from(value: UnknownStateUpdate) -> Self {
-        Self::Unknown(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for StateUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "state" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "state",
-            |r, more| match &*tag {
-                "running" => {
-                    <RunningStateUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Running)
-                }
-                "idle" => {
-                    <IdleStateUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Idle)
-                }
-                "requires_action" => {
-                    <RequiresActionStateUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::RequiresAction)
-                }
-                #[cfg(feature = "unstable")]
-                "unknown" => {
-                    <UnknownStateUpdate as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Unknown)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(StateUpdate, schemas::STATE_UPDATE_FD7CDA1E);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(StateUpdate, schemas::STATE_UPDATE_F8AB0E32);
 /// A streamed item of tool-call content.
 ///
 /// Tool-call content chunks append one `ToolCallContent` item to the current
@@ -12222,11 +7860,11 @@ runtime::schema::embedded_schema!(StateUpdate, schemas::STATE_UPDATE_F8AB0E32);
 /// with `content` when they need to replace the whole content collection
 /// instead.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallContentChunk {
     /// The ID of the tool call this content belongs to.
-    #[serde(rename = "toolCallId")]
     pub tool_call_id: ToolCallId,
     /// A single item of content produced by the tool call.
     pub content: ToolCallContent,
@@ -12268,10 +7906,6 @@ impl ToolCallContentChunk {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ToolCallContentChunk, schemas::TOOL_CALL_CONTENT_CHUNK_932BFBB0
-);
 /// An authoritative replacement snapshot of terminal output bytes.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -12312,8 +7946,6 @@ impl TerminalOutput {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(TerminalOutput, schemas::TERMINAL_OUTPUT_C4E8BA9C);
 /// Exit information for an agent-owned terminal.
 ///
 /// The presence of this object marks the terminal as exited, even when neither
@@ -12326,16 +7958,13 @@ runtime::schema::embedded_schema!(TerminalOutput, schemas::TERMINAL_OUTPUT_C4E8B
     ::serde::Serialize,
     ::acp_bindings::AcpDeserialize,
 )]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalExitStatus {
     /// Process exit code as the platform reports it, when known. Negative values are
     /// allowed, for example signed Windows exit codes. Omitted and `null` are equivalent.
-    #[serde(
-        rename = "exitCode",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub exit_code: runtime::Nullable<i64>,
     /// Signal that terminated the process, when known.
@@ -12392,10 +8021,6 @@ impl TerminalExitStatus {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TerminalExitStatus, schemas::TERMINAL_EXIT_STATUS_0F585D1A
-);
 /// The size of an agent-owned terminal in character cells.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -12455,8 +8080,6 @@ pub struct __Bound__defs_TerminalSize_properties_rows;
 impl de::Pointer for __Bound__defs_TerminalSize_properties_rows {
     const POINTER: &'static str = "#/$defs/TerminalSize/properties/rows";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(TerminalSize, schemas::TERMINAL_SIZE_3DDF2D3E);
 /// Client-initiated controls a terminal currently supports.
 ///
 /// A malformed value falls back to no controls, so the Client never sends a request the
@@ -12520,10 +8143,6 @@ impl TerminalCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TerminalCapabilities, schemas::TERMINAL_CAPABILITIES_2320B443
-);
 /// Capability to cancel a terminal with `terminal/cancel`.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
@@ -12570,10 +8189,6 @@ impl TerminalCancelCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TerminalCancelCapabilities, schemas::TERMINAL_CANCEL_CAPABILITIES_5D9CC1DC
-);
 /// An upsert for the stored state of an agent-owned terminal.
 ///
 /// Only `terminalId` is required. Other fields have patch
@@ -12690,15 +8305,13 @@ pub struct TerminalState {
     #[serde(rename = "_meta")]
     pub meta: Option<Box<runtime::JsonObject>>,
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(TerminalUpdate, schemas::TERMINAL_UPDATE_A95024A8);
 /// A chunk of bytes appended to an agent-owned terminal's output.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalOutputChunk {
     /// The terminal receiving these bytes.
-    #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /// Independently base64-encoded terminal output bytes.
     pub data: runtime::Base64String,
@@ -12740,12 +8353,9 @@ impl TerminalOutputChunk {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TerminalOutputChunk, schemas::TERMINAL_OUTPUT_CHUNK_99179365
-);
 /// Updated content for a plan.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum PlanUpdateContent {
     /// Structured plan entries.
@@ -12774,154 +8384,9 @@ pub enum PlanUpdateContent {
     /// raw payload when storing, replaying, proxying, or forwarding plans, and
     /// otherwise ignore it or display it generically. It still replaces any earlier
     /// content for the same `planId`.
+    #[acp(other, required = "planId", check = "planId: PlanId")]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for PlanUpdateContent {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Items(p) => runtime::ser::tagged(s, K, "items", Some(p)),
-            #[cfg(feature = "unstable")]
-            Self::File(p) => runtime::ser::tagged(s, K, "file", Some(p)),
-            #[cfg(feature = "unstable")]
-            Self::Markdown(p) => runtime::ser::tagged(s, K, "markdown", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for PlanUpdateContent {
-    const NAME: &'static str = "PlanUpdateContent";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "items")
-            || (cfg!(feature = "unstable") && matches!(tag, "file" | "markdown"))
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "items" => de::variant(payload, tag, Self::Items),
-            #[cfg(feature = "unstable")]
-            "file" => de::variant(payload, tag, Self::File),
-            #[cfg(feature = "unstable")]
-            "markdown" => de::variant(payload, tag, Self::Markdown),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &[
-            "items",
-            #[cfg(feature = "unstable")]
-            "file",
-            #[cfg(feature = "unstable")]
-            "markdown",
-        ];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "PlanUpdateContent", &["planId"])?;
-                de::check_catch_all_field::<
-                    PlanId,
-                    E,
-                >(&object, "PlanUpdateContent", "planId")?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("PlanUpdateContent", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl PlanUpdateContent {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Items(_) => Some("items"),
-            #[cfg(feature = "unstable")]
-            Self::File(_) => Some("file"),
-            #[cfg(feature = "unstable")]
-            Self::Markdown(_) => Some("markdown"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<PlanItems> for PlanUpdateContent {
-    /// The `items` arm.
-    fn from(value: PlanItems) -> Self {
-        Self::Items(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<PlanFile> for PlanUpdateContent {
-    /// The `file` arm.
-    fn from(value: PlanFile) -> Self {
-        Self::File(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<PlanMarkdown> for PlanUpdateContent {
-    /// The `markdown` arm.
-    fn from(value: PlanMarkdown) -> Self {
-        Self::Markdown(value)
-    }
-}
-impl<'de> fast::FromJson<'de> for PlanUpdateContent {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        if !more || r.key()? != "type" {
-            return Err(fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        fast::arm(
-            r,
-            more,
-            "type",
-            |r, more| match &*tag {
-                "items" => {
-                    <PlanItems as fast::FromJson<'de>>::rest(r, more).map(Self::Items)
-                }
-                #[cfg(feature = "unstable")]
-                "file" => {
-                    <PlanFile as fast::FromJson<'de>>::rest(r, more).map(Self::File)
-                }
-                #[cfg(feature = "unstable")]
-                "markdown" => {
-                    <PlanMarkdown as fast::FromJson<'de>>::rest(r, more)
-                        .map(Self::Markdown)
-                }
-                _ => Err(fast::Bail),
-            },
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanUpdateContent, schemas::PLAN_UPDATE_CONTENT_57F837FC
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanUpdateContent, schemas::PLAN_UPDATE_CONTENT_B8C361A0
-);
 /// Unique identifier for a plan within a session.
 #[derive(
     Debug,
@@ -12982,8 +8447,6 @@ impl<'de> fast::FromJson<'de> for PlanId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanId, schemas::PLAN_ID_FE88EB93);
 /// A single entry in the execution plan.
 ///
 /// Represents a task or goal that the assistant intends to accomplish
@@ -13039,14 +8502,13 @@ impl PlanEntry {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanEntry, schemas::PLAN_ENTRY_82F7BD4C);
 /// Priority levels for plan entries.
 ///
 /// Used to indicate the relative importance or urgency of different
 /// tasks in the execution plan.
 /// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum PlanEntryPriority {
     /// High priority task - critical to the overall goal.
@@ -13060,125 +8522,15 @@ pub enum PlanEntryPriority {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl PlanEntryPriority {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["high", "medium", "low"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::High => "high",
-            Self::Medium => "medium",
-            Self::Low => "low",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "high" => Self::High,
-            "medium" => Self::Medium,
-            "low" => Self::Low,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for PlanEntryPriority {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for PlanEntryPriority {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for PlanEntryPriority {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PlanEntryPriority {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = PlanEntryPriority;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a PlanEntryPriority string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<PlanEntryPriority, E> {
-                Ok(
-                    match v {
-                        "high" => PlanEntryPriority::High,
-                        "medium" => PlanEntryPriority::Medium,
-                        "low" => PlanEntryPriority::Low,
-                        _ => PlanEntryPriority::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<PlanEntryPriority, E> {
-                Ok(
-                    match v.as_str() {
-                        "high" => PlanEntryPriority::High,
-                        "medium" => PlanEntryPriority::Medium,
-                        "low" => PlanEntryPriority::Low,
-                        _ => PlanEntryPriority::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for PlanEntryPriority {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for PlanEntryPriority {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-impl<'de> fast::FromJson<'de> for PlanEntryPriority {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    PlanEntryPriority, schemas::PLAN_ENTRY_PRIORITY_0E8D251F
-);
 /// Status of a plan entry in the execution flow.
 ///
 /// Tracks the lifecycle of each task from planning through completion.
 /// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum PlanEntryStatus {
     /// The task has not started yet.
@@ -13194,134 +8546,16 @@ pub enum PlanEntryStatus {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl PlanEntryStatus {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "pending",
-        "in_progress",
-        "completed",
-        "cancelled",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Pending => "pending",
-            Self::InProgress => "in_progress",
-            Self::Completed => "completed",
-            Self::Cancelled => "cancelled",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "pending" => Self::Pending,
-            "in_progress" => Self::InProgress,
-            "completed" => Self::Completed,
-            "cancelled" => Self::Cancelled,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for PlanEntryStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for PlanEntryStatus {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for PlanEntryStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PlanEntryStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = PlanEntryStatus;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a PlanEntryStatus string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<PlanEntryStatus, E> {
-                Ok(
-                    match v {
-                        "pending" => PlanEntryStatus::Pending,
-                        "in_progress" => PlanEntryStatus::InProgress,
-                        "completed" => PlanEntryStatus::Completed,
-                        "cancelled" => PlanEntryStatus::Cancelled,
-                        _ => PlanEntryStatus::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<PlanEntryStatus, E> {
-                Ok(
-                    match v.as_str() {
-                        "pending" => PlanEntryStatus::Pending,
-                        "in_progress" => PlanEntryStatus::InProgress,
-                        "completed" => PlanEntryStatus::Completed,
-                        "cancelled" => PlanEntryStatus::Cancelled,
-                        _ => PlanEntryStatus::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for PlanEntryStatus {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for PlanEntryStatus {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-impl<'de> fast::FromJson<'de> for PlanEntryStatus {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanEntryStatus, schemas::PLAN_ENTRY_STATUS_65DD44BA);
 /// A plan represented as structured entries.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanItems {
     /// The plan ID to update.
-    #[serde(rename = "planId")]
     pub plan_id: PlanId,
     /// The list of tasks to be accomplished.
     ///
@@ -13363,8 +8597,6 @@ impl PlanItems {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanItems, schemas::PLAN_ITEMS_6A3F2012);
 /// A content update for a plan identified by ID.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -13405,8 +8637,6 @@ impl PlanUpdate {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanUpdate, schemas::PLAN_UPDATE_AF7D4011);
 /// Available commands are ready or have changed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -13449,10 +8679,6 @@ impl AvailableCommandsUpdate {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AvailableCommandsUpdate, schemas::AVAILABLE_COMMANDS_UPDATE_8C15B64E
-);
 /// Session configuration options have been updated.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -13495,10 +8721,6 @@ impl ConfigOptionUpdate {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ConfigOptionUpdate, schemas::CONFIG_OPTION_UPDATE_E251CF01
-);
 /// Update to session metadata. All fields are optional to support partial updates.
 ///
 /// Agents send this notification to update session information like title or custom metadata.
@@ -13573,10 +8795,6 @@ pub struct SessionInfoState {
     #[serde(rename = "_meta")]
     pub meta: Option<Box<runtime::JsonObject>>,
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionInfoUpdate, schemas::SESSION_INFO_UPDATE_8AC5CBFE
-);
 /// Cost information for a session.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[acp(direct)]
@@ -13621,8 +8839,6 @@ impl Cost {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Cost, schemas::COST_A37AD7E7);
 /// Context window and cost update for a session.
 ///
 /// The wire patch of [`UsageState`]: an omitted field keeps, `null` clears, a value
@@ -13689,10 +8905,9 @@ pub struct UsageState {
     #[serde(rename = "_meta")]
     pub meta: Option<Box<runtime::JsonObject>>,
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(UsageUpdate, schemas::USAGE_UPDATE_50CB02DD);
 /// Severity hint for a session notice.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum NoticeSeverity {
     /// Informational notice.
@@ -13705,118 +8920,9 @@ pub enum NoticeSeverity {
     ///
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Other unknown values are reserved for future ACP severities.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl NoticeSeverity {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["info", "warning", "error"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Info => "info",
-            Self::Warning => "warning",
-            Self::Error => "error",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "info" => Self::Info,
-            "warning" => Self::Warning,
-            "error" => Self::Error,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for NoticeSeverity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for NoticeSeverity {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for NoticeSeverity {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for NoticeSeverity {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = NoticeSeverity;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a NoticeSeverity string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<NoticeSeverity, E> {
-                Ok(
-                    match v {
-                        "info" => NoticeSeverity::Info,
-                        "warning" => NoticeSeverity::Warning,
-                        "error" => NoticeSeverity::Error,
-                        _ => NoticeSeverity::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<NoticeSeverity, E> {
-                Ok(
-                    match v.as_str() {
-                        "info" => NoticeSeverity::Info,
-                        "warning" => NoticeSeverity::Warning,
-                        "error" => NoticeSeverity::Error,
-                        _ => NoticeSeverity::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for NoticeSeverity {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for NoticeSeverity {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-impl<'de> fast::FromJson<'de> for NoticeSeverity {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(NoticeSeverity, schemas::NOTICE_SEVERITY_D8441DEF);
 /// Fire-and-forget information for the user.
 ///
 /// Notices are live events rather than session history. Agents must not rely on
@@ -13895,8 +9001,6 @@ impl de::StrRule for __StrRule__defs_Notice_properties_title {
         None
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Notice, schemas::NOTICE_FC0EBFD3);
 /// Unique identifier for a context compaction within a session.
 #[derive(
     Debug,
@@ -13957,10 +9061,9 @@ impl<'de> fast::FromJson<'de> for CompactionId {
         fast::scalar(r)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(CompactionId, schemas::COMPACTION_ID_71CBA42F);
 /// Lifecycle state of a context compaction.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum CompactionStatus {
     /// Compaction has started and has not finished.
@@ -13975,127 +9078,9 @@ pub enum CompactionStatus {
     ///
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Other unknown values are reserved for future ACP statuses.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-impl CompactionStatus {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "in_progress",
-        "completed",
-        "failed",
-        "cancelled",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::InProgress => "in_progress",
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-            Self::Cancelled => "cancelled",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "in_progress" => Self::InProgress,
-            "completed" => Self::Completed,
-            "failed" => Self::Failed,
-            "cancelled" => Self::Cancelled,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-impl fmt::Display for CompactionStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl ::core::str::FromStr for CompactionStatus {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-impl ::serde::Serialize for CompactionStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CompactionStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = CompactionStatus;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a CompactionStatus string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<CompactionStatus, E> {
-                Ok(
-                    match v {
-                        "in_progress" => CompactionStatus::InProgress,
-                        "completed" => CompactionStatus::Completed,
-                        "failed" => CompactionStatus::Failed,
-                        "cancelled" => CompactionStatus::Cancelled,
-                        _ => CompactionStatus::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<CompactionStatus, E> {
-                Ok(
-                    match v.as_str() {
-                        "in_progress" => CompactionStatus::InProgress,
-                        "completed" => CompactionStatus::Completed,
-                        "failed" => CompactionStatus::Failed,
-                        "cancelled" => CompactionStatus::Cancelled,
-                        _ => CompactionStatus::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-impl From<&str> for CompactionStatus {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-impl de::Scalar for CompactionStatus {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-impl<'de> fast::FromJson<'de> for CompactionStatus {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(CompactionStatus, schemas::COMPACTION_STATUS_F2312CFF);
 /// A context compaction upsert. The first notification fixes the compaction's
 /// timeline position. Later updates with the same ID patch that entity in place.
 ///
@@ -14178,16 +9163,14 @@ pub struct CompactionState {
     #[serde(rename = "_meta")]
     pub meta: Option<Box<runtime::JsonObject>>,
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(CompactionUpdate, schemas::COMPACTION_UPDATE_A06C555E);
 /// A content block appended to a compaction's summary. A first-seen ID creates
 /// an in-progress compaction. Chunks append in receive order.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct CompactionSummaryChunk {
     /// ID of the compaction whose summary receives this content.
-    #[serde(rename = "compactionId")]
     pub compaction_id: CompactionId,
     /// One content block to append.
     pub content: ContentBlock,
@@ -14229,10 +9212,6 @@ impl CompactionSummaryChunk {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CompactionSummaryChunk, schemas::COMPACTION_SUMMARY_CHUNK_7DD72546
-);
 /// Notification sent by the agent when a URL-based elicitation is complete.
 ///
 /// This notification is not a foreground state update.
@@ -14281,10 +9260,6 @@ impl CompleteElicitationNotification {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CompleteElicitationNotification, schemas::COMPLETE_ELICITATION_NOTIFICATION_7B0DA332
-);
 /// Allows either side to send an arbitrary notification that is not part of the ACP spec.
 /// Extension notifications provide a way to send one-way messages for custom functionality
 /// while maintaining protocol compatibility.
@@ -14303,8 +9278,6 @@ impl From<::serde_json::Value> for ExtNotification {
         Self(value)
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ExtNotification, schemas::EXT_NOTIFICATION_BDA60F1B);
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -14344,7 +9317,7 @@ impl ClientRequest {
 /// to use this directly.
 ///
 /// This enum encompasses all method calls from client to agent.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ClientRequestParams {
     /// Establishes the connection with a client and negotiates protocol capabilities.
@@ -14549,296 +9522,16 @@ pub enum ClientRequestParams {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
     ExtMethodRequest(ExtRequest),
 }
-impl ::serde::Serialize for ClientRequestParams {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::InitializeRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::LoginAuthRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::ListProvidersRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::SetProviderRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::DisableProviderRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::LogoutAuthRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::AuthStatusRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::NewSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::ListSessionsRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::DeleteSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::ForkSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::ArchiveSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::UnarchiveSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::SessionStatusRequest(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::SetSessionTitleRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::ResumeSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::CloseSessionRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::CancelToolCallRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::CancelTerminalRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::SetSessionConfigOptionRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::PromptRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::ExtMethodRequest(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeRequest") {
-            return Ok(Self::InitializeRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "LoginAuthRequest") {
-            return Ok(Self::LoginAuthRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "ListProvidersRequest") {
-            return Ok(Self::ListProvidersRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "SetProviderRequest") {
-            return Ok(Self::SetProviderRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "DisableProviderRequest") {
-            return Ok(Self::DisableProviderRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "LogoutAuthRequest") {
-            return Ok(Self::LogoutAuthRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "AuthStatusRequest") {
-            return Ok(Self::AuthStatusRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "NewSessionRequest") {
-            return Ok(Self::NewSessionRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ListSessionsRequest") {
-            return Ok(Self::ListSessionsRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "DeleteSessionRequest") {
-            return Ok(Self::DeleteSessionRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "ForkSessionRequest") {
-            return Ok(Self::ForkSessionRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "ArchiveSessionRequest") {
-            return Ok(Self::ArchiveSessionRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "UnarchiveSessionRequest") {
-            return Ok(Self::UnarchiveSessionRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "SessionStatusRequest") {
-            return Ok(Self::SessionStatusRequest(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "SetSessionTitleRequest") {
-            return Ok(Self::SetSessionTitleRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ResumeSessionRequest") {
-            return Ok(Self::ResumeSessionRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "CloseSessionRequest") {
-            return Ok(Self::CloseSessionRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "CancelToolCallRequest") {
-            return Ok(Self::CancelToolCallRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "CancelTerminalRequest") {
-            return Ok(Self::CancelTerminalRequest(v));
-        }
-        if let Some(v) = de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionConfigOptionRequest",
-        ) {
-            return Ok(Self::SetSessionConfigOptionRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "PromptRequest") {
-            return Ok(Self::PromptRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodRequest") {
-            return Ok(Self::ExtMethodRequest(v));
-        }
-        Err(de::no_arm("ClientRequestParams", &errors))
-    }
-}
-impl From<InitializeRequest> for ClientRequestParams {
-    /// The `InitializeRequest` arm.
-    fn from(value: InitializeRequest) -> Self {
-        Self::InitializeRequest(value)
-    }
-}
-impl From<LoginAuthRequest> for ClientRequestParams {
-    /// The `LoginAuthRequest` arm.
-    fn from(value: LoginAuthRequest) -> Self {
-        Self::LoginAuthRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ListProvidersRequest> for ClientRequestParams {
-    /// The `ListProvidersRequest` arm.
-    fn from(value: ListProvidersRequest) -> Self {
-        Self::ListProvidersRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetProviderRequest> for ClientRequestParams {
-    /// The `SetProviderRequest` arm.
-    fn from(value: SetProviderRequest) -> Self {
-        Self::SetProviderRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<DisableProviderRequest> for ClientRequestParams {
-    /// The `DisableProviderRequest` arm.
-    fn from(value: DisableProviderRequest) -> Self {
-        Self::DisableProviderRequest(value)
-    }
-}
-impl From<LogoutAuthRequest> for ClientRequestParams {
-    /// The `LogoutAuthRequest` arm.
-    fn from(value: LogoutAuthRequest) -> Self {
-        Self::LogoutAuthRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AuthStatusRequest> for ClientRequestParams {
-    /// The `AuthStatusRequest` arm.
-    fn from(value: AuthStatusRequest) -> Self {
-        Self::AuthStatusRequest(value)
-    }
-}
-impl From<NewSessionRequest> for ClientRequestParams {
-    /// The `NewSessionRequest` arm.
-    fn from(value: NewSessionRequest) -> Self {
-        Self::NewSessionRequest(value)
-    }
-}
-impl From<ListSessionsRequest> for ClientRequestParams {
-    /// The `ListSessionsRequest` arm.
-    fn from(value: ListSessionsRequest) -> Self {
-        Self::ListSessionsRequest(value)
-    }
-}
-impl From<DeleteSessionRequest> for ClientRequestParams {
-    /// The `DeleteSessionRequest` arm.
-    fn from(value: DeleteSessionRequest) -> Self {
-        Self::DeleteSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ForkSessionRequest> for ClientRequestParams {
-    /// The `ForkSessionRequest` arm.
-    fn from(value: ForkSessionRequest) -> Self {
-        Self::ForkSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ArchiveSessionRequest> for ClientRequestParams {
-    /// The `ArchiveSessionRequest` arm.
-    fn from(value: ArchiveSessionRequest) -> Self {
-        Self::ArchiveSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<UnarchiveSessionRequest> for ClientRequestParams {
-    /// The `UnarchiveSessionRequest` arm.
-    fn from(value: UnarchiveSessionRequest) -> Self {
-        Self::UnarchiveSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SessionStatusRequest> for ClientRequestParams {
-    /// The `SessionStatusRequest` arm.
-    fn from(value: SessionStatusRequest) -> Self {
-        Self::SessionStatusRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetSessionTitleRequest> for ClientRequestParams {
-    /// The `SetSessionTitleRequest` arm.
-    fn from(value: SetSessionTitleRequest) -> Self {
-        Self::SetSessionTitleRequest(value)
-    }
-}
-impl From<ResumeSessionRequest> for ClientRequestParams {
-    /// The `ResumeSessionRequest` arm.
-    fn from(value: ResumeSessionRequest) -> Self {
-        Self::ResumeSessionRequest(value)
-    }
-}
-impl From<CloseSessionRequest> for ClientRequestParams {
-    /// The `CloseSessionRequest` arm.
-    fn from(value: CloseSessionRequest) -> Self {
-        Self::CloseSessionRequest(value)
-    }
-}
-impl From<CancelToolCallRequest> for ClientRequestParams {
-    /// The `CancelToolCallRequest` arm.
-    fn from(value: CancelToolCallRequest) -> Self {
-        Self::CancelToolCallRequest(value)
-    }
-}
-impl From<CancelTerminalRequest> for ClientRequestParams {
-    /// The `CancelTerminalRequest` arm.
-    fn from(value: CancelTerminalRequest) -> Self {
-        Self::CancelTerminalRequest(value)
-    }
-}
-impl From<SetSessionConfigOptionRequest> for ClientRequestParams {
-    /// The `SetSessionConfigOptionRequest` arm.
-    fn from(value: SetSessionConfigOptionRequest) -> Self {
-        Self::SetSessionConfigOptionRequest(value)
-    }
-}
-impl From<PromptRequest> for ClientRequestParams {
-    /// The `PromptRequest` arm.
-    fn from(value: PromptRequest) -> Self {
-        Self::PromptRequest(value)
-    }
-}
-impl From<ExtRequest> for ClientRequestParams {
-    /// The `ExtMethodRequest` arm.
-    fn from(value: ExtRequest) -> Self {
-        Self::ExtMethodRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_BD86C344);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientRequest, schemas::CLIENT_REQUEST_A0A626EE);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_5454EBB8
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientRequestParams, schemas::CLIENT_REQUEST_PARAMS_DA0A10B6
-);
 /// Request parameters for the initialize method.
 ///
 /// Sent by the client to establish connection and negotiate capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InitializeRequest {
     /// The latest protocol version supported by the client.
-    #[serde(rename = "protocolVersion")]
     pub protocol_version: ProtocolVersion,
     /// Information about the implementation sending this initialize request.
     pub info: Implementation,
@@ -14898,10 +9591,6 @@ impl InitializeRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    InitializeRequest, schemas::INITIALIZE_REQUEST_6FFA04F9
-);
 /// Capabilities supported by the client.
 ///
 /// Advertised during initialization to inform the agent about
@@ -14981,10 +9670,6 @@ impl ClientCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientCapabilities, schemas::CLIENT_CAPABILITIES_3BC77C55
-);
 /// Authentication capabilities supported by the client.
 ///
 /// Advertised during initialization to inform the agent which authentication
@@ -15048,10 +9733,6 @@ impl ClientAuthCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientAuthCapabilities, schemas::CLIENT_AUTH_CAPABILITIES_51DAE734
-);
 /// Capabilities for terminal authentication methods.
 ///
 /// Supplying `{}` means the client can reproduce the configured agent
@@ -15099,10 +9780,6 @@ impl TerminalAuthCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    TerminalAuthCapabilities, schemas::TERMINAL_AUTH_CAPABILITIES_7096A650
-);
 /// Elicitation capabilities supported by the client.
 #[derive(
     Debug,
@@ -15174,10 +9851,6 @@ impl ElicitationCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationCapabilities, schemas::ELICITATION_CAPABILITIES_27A44CA0
-);
 /// Form-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports form-based elicitation.
@@ -15223,10 +9896,6 @@ impl ElicitationFormCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationFormCapabilities, schemas::ELICITATION_FORM_CAPABILITIES_C18EB221
-);
 /// URL-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports URL-based elicitation.
@@ -15272,10 +9941,6 @@ impl ElicitationUrlCapabilities {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationUrlCapabilities, schemas::ELICITATION_URL_CAPABILITIES_7EBE78B6
-);
 /// Request parameters for the `auth/login` method.
 ///
 /// Specifies which authentication method to use.
@@ -15329,10 +9994,6 @@ impl LoginAuthRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    LoginAuthRequest, schemas::LOGIN_AUTH_REQUEST_BCE88388
-);
 /// Request parameters for the `auth/logout` method.
 ///
 /// Terminates the current authenticated session.
@@ -15388,14 +10049,11 @@ impl LogoutAuthRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    LogoutAuthRequest, schemas::LOGOUT_AUTH_REQUEST_BBBFC3D1
-);
 /// Request parameters for creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct NewSessionRequest {
     /// The working directory for this session. Must be an absolute path.
@@ -15405,14 +10063,10 @@ pub struct NewSessionRequest {
     /// These expand the session's workspace scope without changing `cwd`, which
     /// remains the base for relative paths. When omitted or empty, no
     /// additional roots are activated for the new session.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_directories: Option<Vec<AbsolutePath>>,
     /// List of MCP (Model Context Protocol) servers the agent should connect to.
-    #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp_servers: Option<Vec<McpServer>>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -15424,11 +10078,7 @@ pub struct NewSessionRequest {
     /// Optional. Omitted and `null` are equivalent and mean the Agent uses its
     /// own default instructions. Clients MUST only send this when the Agent
     /// advertises `session.systemPrompt`.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub system_prompt: runtime::Nullable<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -15495,23 +10145,14 @@ impl NewSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    NewSessionRequest, schemas::NEW_SESSION_REQUEST_8C5C7622
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    NewSessionRequest, schemas::NEW_SESSION_REQUEST_65AA294B
-);
 /// Configuration for connecting to an MCP (Model Context Protocol) server.
 ///
 /// MCP servers provide tools and context that the agent can use when
 /// processing prompts.
 ///
 /// See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/session-setup#mcp-servers)
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum McpServer {
     /// HTTP transport configuration
@@ -15542,101 +10183,9 @@ pub enum McpServer {
     /// payload when storing, replaying, proxying, or forwarding session setup
     /// data. Agents MUST reject a request with a transport they do not support
     /// with `-32602`.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for McpServer {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Http(p) => runtime::ser::tagged(s, K, "http", Some(p)),
-            #[cfg(feature = "unstable")]
-            Self::Acp(p) => runtime::ser::tagged(s, K, "acp", Some(p)),
-            Self::Stdio(p) => runtime::ser::tagged(s, K, "stdio", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for McpServer {
-    const NAME: &'static str = "McpServer";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "http" | "stdio")
-            || (cfg!(feature = "unstable") && matches!(tag, "acp"))
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "http" => de::variant(payload, tag, Self::Http),
-            #[cfg(feature = "unstable")]
-            "acp" => de::variant(payload, tag, Self::Acp),
-            "stdio" => de::variant(payload, tag, Self::Stdio),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["http", #[cfg(feature = "unstable")] "acp", "stdio"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "McpServer", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("McpServer", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for McpServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl McpServer {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Http(_) => Some("http"),
-            #[cfg(feature = "unstable")]
-            Self::Acp(_) => Some("acp"),
-            Self::Stdio(_) => Some("stdio"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<McpServerHttp> for McpServer {
-    /// The `http` arm.
-    fn from(value: McpServerHttp) -> Self {
-        Self::Http(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<McpServerAcp> for McpServer {
-    /// The `acp` arm.
-    fn from(value: McpServerAcp) -> Self {
-        Self::Acp(value)
-    }
-}
-impl From<McpServerStdio> for McpServer {
-    /// The `stdio` arm.
-    fn from(value: McpServerStdio) -> Self {
-        Self::Stdio(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_9EC45582);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServer, schemas::MCP_SERVER_258D7E60);
 /// An HTTP header to set when making requests to the MCP server.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -15679,8 +10228,6 @@ impl HttpHeader {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(HttpHeader, schemas::HTTP_HEADER_9D3D1699);
 /// HTTP transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -15736,8 +10283,6 @@ impl McpServerHttp {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerHttp, schemas::MCP_SERVER_HTTP_7E2CE3C4);
 /// Stdio transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -15801,8 +10346,6 @@ impl McpServerStdio {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerStdio, schemas::MCP_SERVER_STDIO_AA31AF13);
 /// Request parameters for listing existing sessions.
 #[derive(
     Debug,
@@ -15900,16 +10443,6 @@ impl ListSessionsRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_CC9B95CF
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ListSessionsRequest, schemas::LIST_SESSIONS_REQUEST_95275212
-);
 /// Request parameters for deleting an existing session from `session/list`.
 ///
 /// Only available if the Agent supports the `session.delete` capability.
@@ -15958,19 +10491,15 @@ impl DeleteSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DeleteSessionRequest, schemas::DELETE_SESSION_REQUEST_B23BF313
-);
 /// Request parameters for resuming an existing session.
 ///
 /// Resumes an existing session and optionally replays retained conversation
 /// history according to `replayFrom`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResumeSessionRequest {
     /// The ID of the session to resume.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The working directory for this session. Must be an absolute path.
     ///
@@ -15983,17 +10512,13 @@ pub struct ResumeSessionRequest {
     /// this is the complete resulting additional-root list for the resumed
     /// session. It may differ from any previously used or reported list as long as
     /// the request `cwd` matches the session's `cwd`.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_directories: Option<Vec<AbsolutePath>>,
     /// List of MCP servers to connect to for this session.
     ///
     /// The complete set of Client-provided servers. Omitted and `[]` mean none. Agents SHOULD
     /// NOT restore servers from earlier requests.
-    #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp_servers: Option<Vec<McpServer>>,
     /// Inclusive cursor describing where conversation replay should begin.
     ///
@@ -16006,11 +10531,7 @@ pub struct ResumeSessionRequest {
     /// Agents MUST reject unsupported cursor types or malformed cursor values
     /// with `-32602` (Invalid params), rather than substituting another cursor
     /// or resuming without replay.
-    #[serde(
-        rename = "replayFrom",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub replay_from: runtime::Nullable<ReplayFrom>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -16024,11 +10545,7 @@ pub struct ResumeSessionRequest {
     /// Clients MUST only send this when the Agent advertises
     /// `session.systemPrompt`, and SHOULD send the same value they used when the
     /// session was created.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub system_prompt: runtime::Nullable<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -16103,23 +10620,15 @@ impl ResumeSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_4E0C0AA6
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ResumeSessionRequest, schemas::RESUME_SESSION_REQUEST_AC190C94
-);
 /// Inclusive cursor describing where replayed session history should begin.
 ///
 /// Replay includes the position identified by the cursor.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type")]
 #[non_exhaustive]
 pub enum ReplayFrom {
     /// Replay all retained conversation history from its first replayable entry.
+    #[acp(rename = "start")]
     Start(ReplayFromStart),
     /// Custom or future replay cursor.
     ///
@@ -16131,74 +10640,9 @@ pub enum ReplayFrom {
     /// proxying, or forwarding requests. Agents that do not support this cursor
     /// MUST reject the request with `-32602` (Invalid params), rather than
     /// substituting another cursor or resuming without replay.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for ReplayFrom {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Start(p) => runtime::ser::tagged(s, K, "start", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for ReplayFrom {
-    const NAME: &'static str = "ReplayFrom";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "start")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "start" => de::variant(payload, tag, Self::Start),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["start"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "ReplayFrom", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(de::unknown_tag("ReplayFrom", "type", other, KNOWN)),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ReplayFrom {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl ReplayFrom {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Start(_) => Some("start"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<ReplayFromStart> for ReplayFrom {
-    /// The `start` arm.
-    fn from(value: ReplayFromStart) -> Self {
-        Self::Start(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ReplayFrom, schemas::REPLAY_FROM_0EF90948);
 /// Inclusive replay cursor requesting replay from the start of retained conversation history.
 #[derive(
     Debug,
@@ -16242,8 +10686,6 @@ impl ReplayFromStart {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ReplayFromStart, schemas::REPLAY_FROM_START_9D948283);
 /// Request parameters for closing an active session.
 ///
 /// The Agent MUST cancel any ongoing work related to the session as if `session/cancel`
@@ -16309,10 +10751,6 @@ impl CloseSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CloseSessionRequest, schemas::CLOSE_SESSION_REQUEST_6A61F0AD
-);
 /// Request parameters for cancelling one tool call.
 ///
 /// Clients MUST NOT send it unless the tool call currently advertises `capabilities.cancel`.
@@ -16326,13 +10764,12 @@ runtime::schema::embedded_schema!(
 ///
 /// See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CancelToolCallRequest {
     /// The ID of the session that owns the tool call.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The ID of the tool call to cancel.
-    #[serde(rename = "toolCallId")]
     pub tool_call_id: ToolCallId,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -16377,10 +10814,6 @@ impl CancelToolCallRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CancelToolCallRequest, schemas::CANCEL_TOOL_CALL_REQUEST_65AE8378
-);
 /// Request parameters for cancelling one terminal.
 ///
 /// Clients MUST NOT send it unless the terminal currently advertises `capabilities.cancel`.
@@ -16395,13 +10828,12 @@ runtime::schema::embedded_schema!(
 ///
 /// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CancelTerminalRequest {
     /// The ID of the session that owns the terminal.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The ID of the terminal to cancel.
-    #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -16446,10 +10878,6 @@ impl CancelTerminalRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CancelTerminalRequest, schemas::CANCEL_TERMINAL_REQUEST_D8B50EDF
-);
 /// Request parameters for setting a session configuration option.
 ///
 /// Agents MUST support this method for any session where they advertise config options.
@@ -16458,13 +10886,12 @@ runtime::schema::embedded_schema!(
 ///
 /// See protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequest {
     /// The ID of the session to set the configuration option for.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The ID of the configuration option to set.
-    #[serde(rename = "configId")]
     pub config_id: SessionConfigId,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -16509,12 +10936,9 @@ impl SetSessionConfigOptionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionConfigOptionRequest, schemas::SET_SESSION_CONFIG_OPTION_REQUEST_5E25ECD3
-);
 /// The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SetSessionConfigOptionRequestType {
     /// A `SessionConfigValueId` string value (`type: "id"`).
@@ -16529,102 +10953,9 @@ pub enum SetSessionConfigOptionRequestType {
     ///
     /// Agents MUST reject a `session/set_config_option` request with a value type
     /// they do not support with `-32602`.
+    #[acp(other, required = "value", check = "value: ::serde_json::Value")]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for SetSessionConfigOptionRequestType {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "type";
-        match self {
-            Self::Id(p) => runtime::ser::tagged(s, K, "id", Some(p)),
-            Self::Boolean(p) => runtime::ser::tagged(s, K, "boolean", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for SetSessionConfigOptionRequestType {
-    const NAME: &'static str = "SetSessionConfigOptionRequestType";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "id" | "boolean")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "id" => de::variant(payload, tag, Self::Id),
-            "boolean" => de::variant(payload, tag, Self::Boolean),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["id", "boolean"];
-        match de::tag(&object, "type") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<
-                    E,
-                >(&object, "SetSessionConfigOptionRequestType", &["value"])?;
-                de::check_catch_all_field::<
-                    ::serde_json::Value,
-                    E,
-                >(&object, "SetSessionConfigOptionRequestType", "value")?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(
-                    de::unknown_tag(
-                        "SetSessionConfigOptionRequestType",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl SetSessionConfigOptionRequestType {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Id(_) => Some("id"),
-            Self::Boolean(_) => Some("boolean"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-impl From<SetSessionConfigOptionRequestTypeId> for SetSessionConfigOptionRequestType {
-    /// The `id` arm.
-    fn from(value: SetSessionConfigOptionRequestTypeId) -> Self {
-        Self::Id(value)
-    }
-}
-impl From<SetSessionConfigOptionRequestTypeBoolean>
-for SetSessionConfigOptionRequestType {
-    /// The `boolean` arm.
-    fn from(value: SetSessionConfigOptionRequestTypeBoolean) -> Self {
-        Self::Boolean(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionConfigOptionRequestType,
-    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_214FCA6B
-);
 /// A `SessionConfigValueId` string value (`type: "id"`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -16645,11 +10976,6 @@ impl SetSessionConfigOptionRequestTypeId {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionConfigOptionRequestTypeId,
-    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_ID_E4A76E4F
-);
 /// A boolean value (`type: "boolean"`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -16670,21 +10996,16 @@ impl SetSessionConfigOptionRequestTypeBoolean {
         }
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionConfigOptionRequestTypeBoolean,
-    schemas::SET_SESSION_CONFIG_OPTION_REQUEST_TYPE_BOOLEAN_CF95E7B1
-);
 /// Request parameters for sending a user prompt to the agent.
 ///
 /// Contains the user's message and any additional context.
 ///
 /// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptRequest {
     /// The ID of the session to send this user message to
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The blocks of content that compose the user's message.
     ///
@@ -16762,49 +11083,14 @@ impl PromptRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PromptRequest, schemas::PROMPT_REQUEST_4DBC819B);
 /// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ClientResponse {
     /// A successful JSON-RPC response.
     Result(ClientResponseResult),
     /// A failed JSON-RPC response.
     Error(ClientResponseError),
-}
-impl ::serde::Serialize for ClientResponse {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(p) => ::serde::Serialize::serialize(p, s),
-            Self::Error(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
-            return Ok(Self::Result(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
-            return Ok(Self::Error(v));
-        }
-        Err(de::no_arm("ClientResponse", &errors))
-    }
-}
-impl From<ClientResponseResult> for ClientResponse {
-    /// The `Result` arm.
-    fn from(value: ClientResponseResult) -> Self {
-        Self::Result(value)
-    }
-}
-impl From<ClientResponseError> for ClientResponse {
-    /// The `Error` arm.
-    fn from(value: ClientResponseError) -> Self {
-        Self::Error(value)
-    }
 }
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -16833,7 +11119,7 @@ impl ClientResponseResult {
     }
 }
 /// Method-specific response data.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ClientResponseResultResult {
     /// Successful result returned for a `session/request_permission` request.
@@ -16845,62 +11131,6 @@ pub enum ClientResponseResultResult {
     MessageMcpResponse(MessageMcpResponse),
     /// Successful result returned by an extension method outside the core ACP method set.
     ExtMethodResponse(ExtResponse),
-}
-impl ::serde::Serialize for ClientResponseResultResult {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::RequestPermissionResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::CreateElicitationResponse(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::MessageMcpResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::ExtMethodResponse(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "RequestPermissionResponse") {
-            return Ok(Self::RequestPermissionResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "CreateElicitationResponse") {
-            return Ok(Self::CreateElicitationResponse(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "MessageMcpResponse") {
-            return Ok(Self::MessageMcpResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodResponse") {
-            return Ok(Self::ExtMethodResponse(v));
-        }
-        Err(de::no_arm("ClientResponseResultResult", &errors))
-    }
-}
-impl From<RequestPermissionResponse> for ClientResponseResultResult {
-    /// The `RequestPermissionResponse` arm.
-    fn from(value: RequestPermissionResponse) -> Self {
-        Self::RequestPermissionResponse(value)
-    }
-}
-impl From<CreateElicitationResponse> for ClientResponseResultResult {
-    /// The `CreateElicitationResponse` arm.
-    fn from(value: CreateElicitationResponse) -> Self {
-        Self::CreateElicitationResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpResponse> for ClientResponseResultResult {
-    /// The `MessageMcpResponse` arm.
-    fn from(value: MessageMcpResponse) -> Self {
-        Self::MessageMcpResponse(value)
-    }
-}
-impl From<ExtResponse> for ClientResponseResultResult {
-    /// The `ExtMethodResponse` arm.
-    fn from(value: ExtResponse) -> Self {
-        Self::ExtMethodResponse(value)
-    }
 }
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -16936,7 +11166,7 @@ impl ClientResponseError {
 ///
 /// Required. `null` only when the request's id could not be determined, such as
 /// for a parse error or an invalid request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ClientResponseErrorId {
     /// A numeric request ID.
@@ -16944,79 +11174,6 @@ pub enum ClientResponseErrorId {
     /// A string request ID.
     Str(String),
 }
-impl ::serde::Serialize for ClientResponseErrorId {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Number(p) => ::serde::Serialize::serialize(p, s),
-            Self::Str(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
-            return Ok(Self::Number(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
-            return Ok(Self::Str(v));
-        }
-        Err(de::no_arm("ClientResponseErrorId", &errors))
-    }
-}
-impl From<i64> for ClientResponseErrorId {
-    /// The `Number` arm.
-    fn from(value: i64) -> Self {
-        Self::Number(value)
-    }
-}
-impl From<String> for ClientResponseErrorId {
-    /// The `Str` arm.
-    fn from(value: String) -> Self {
-        Self::Str(value)
-    }
-}
-impl From<&str> for ClientResponseErrorId {
-    /// The `Str` arm.
-    fn from(value: &str) -> Self {
-        Self::Str(ToOwned::to_owned(value))
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_F581C15E);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ClientResponse, schemas::CLIENT_RESPONSE_ED990ACA);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_8B9050AC
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseResult, schemas::CLIENT_RESPONSE_RESULT_9BB607CD
-);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_2DBE3203
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseResultResult, schemas::CLIENT_RESPONSE_RESULT_RESULT_AF5BB707
-);
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseError, schemas::CLIENT_RESPONSE_ERROR_FAF2C616
-);
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientResponseErrorId, schemas::CLIENT_RESPONSE_ERROR_ID_FE994F8C
-);
 /// Response to a permission request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -17062,12 +11219,9 @@ impl RequestPermissionResponse {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    RequestPermissionResponse, schemas::REQUEST_PERMISSION_RESPONSE_1E682545
-);
 /// The outcome of a permission request.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "outcome", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum RequestPermissionOutcome {
     /// The request was not approved and no option was selected: the session's work was
@@ -17096,87 +11250,9 @@ pub enum RequestPermissionOutcome {
     /// They should preserve the raw payload when storing, replaying, proxying, or
     /// forwarding permission responses, and otherwise fail or decline the
     /// permission request according to policy.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for RequestPermissionOutcome {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "outcome";
-        match self {
-            Self::Cancelled(p) => runtime::ser::tagged(s, K, "cancelled", Some(p)),
-            Self::Selected(p) => runtime::ser::tagged(s, K, "selected", Some(p)),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for RequestPermissionOutcome {
-    const NAME: &'static str = "RequestPermissionOutcome";
-    const KEY: &'static str = "outcome";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "cancelled" | "selected")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "cancelled" => de::variant(payload, tag, Self::Cancelled),
-            "selected" => de::variant(payload, tag, Self::Selected),
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["cancelled", "selected"];
-        match de::tag(&object, "outcome") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<E>(&object, "RequestPermissionOutcome", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(de::unknown_tag("RequestPermissionOutcome", "outcome", other, KNOWN))
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl RequestPermissionOutcome {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "outcome";
-    /// The `outcome` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Cancelled(_) => Some("cancelled"),
-            Self::Selected(_) => Some("selected"),
-            Self::Other(v) => Some(v.__tag("outcome")),
-        }
-    }
-}
-impl From<CancelledPermissionOutcome> for RequestPermissionOutcome {
-    /// The `cancelled` arm.
-    fn from(value: CancelledPermissionOutcome) -> Self {
-        Self::Cancelled(value)
-    }
-}
-impl From<SelectedPermissionOutcome> for RequestPermissionOutcome {
-    /// The `selected` arm.
-    fn from(value: SelectedPermissionOutcome) -> Self {
-        Self::Selected(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    RequestPermissionOutcome, schemas::REQUEST_PERMISSION_OUTCOME_0414D66E
-);
 /// The request was not approved and no option was selected.
 #[derive(
     Debug,
@@ -17220,10 +11296,6 @@ impl CancelledPermissionOutcome {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CancelledPermissionOutcome, schemas::CANCELLED_PERMISSION_OUTCOME_6AA26069
-);
 /// The user selected one of the provided options.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -17264,10 +11336,6 @@ impl SelectedPermissionOutcome {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SelectedPermissionOutcome, schemas::SELECTED_PERMISSION_OUTCOME_EA05E36D
-);
 /// Response from the client to an elicitation request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -17309,12 +11377,9 @@ impl CreateElicitationResponse {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CreateElicitationResponse, schemas::CREATE_ELICITATION_RESPONSE_CB9EB959
-);
 /// The part of [`CreateElicitationResponse`] chosen by its `action` property.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[acp(tag = "action", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum CreateElicitationResponseAction {
     /// The user accepted and provided content.
@@ -17332,101 +11397,11 @@ pub enum CreateElicitationResponseAction {
     /// Agents that do not understand this action should preserve the raw
     /// payload when storing, replaying, proxying, or forwarding elicitation
     /// responses, and otherwise MUST handle it as `cancel`.
+    #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-impl ::serde::Serialize for CreateElicitationResponseAction {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        const K: &str = "action";
-        match self {
-            Self::Accept(p) => runtime::ser::tagged(s, K, "accept", Some(p)),
-            Self::Decline => runtime::ser::tagged(s, K, "decline", Option::<&()>::None),
-            Self::Cancel => runtime::ser::tagged(s, K, "cancel", Option::<&()>::None),
-            Self::Other(v) => ::serde::Serialize::serialize(v, s),
-        }
-    }
-}
-impl de::Tagged for CreateElicitationResponseAction {
-    const NAME: &'static str = "CreateElicitationResponseAction";
-    const KEY: &'static str = "action";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "accept" | "decline" | "cancel")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "accept" => de::variant(payload, tag, Self::Accept),
-            "decline" => {
-                de::skip(payload)?;
-                Ok(Self::Decline)
-            }
-            "cancel" => {
-                de::skip(payload)?;
-                Ok(Self::Cancel)
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["accept", "decline", "cancel"];
-        match de::tag(&object, "action") {
-            de::Tag::Str(_) => {
-                de::check_catch_all::<
-                    E,
-                >(&object, "CreateElicitationResponseAction", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(
-                    de::unknown_tag(
-                        "CreateElicitationResponseAction",
-                        "action",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::tagged(d)
-    }
-}
-impl CreateElicitationResponseAction {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "action";
-    /// The `action` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Accept(_) => Some("accept"),
-            Self::Decline => Some("decline"),
-            Self::Cancel => Some("cancel"),
-            Self::Other(v) => Some(v.__tag("action")),
-        }
-    }
-}
-impl From<ElicitationAcceptAction> for CreateElicitationResponseAction {
-    /// The `accept` arm.
-    fn from(value: ElicitationAcceptAction) -> Self {
-        Self::Accept(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CreateElicitationResponseAction, schemas::CREATE_ELICITATION_RESPONSE_ACTION_1D26DBD2
-);
 /// Allowed wire representations for `ElicitationContentValue`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ElicitationContentValue {
     /// String value accepted in elicitation response content.
@@ -17445,89 +11420,6 @@ pub enum ElicitationContentValue {
     /// other value.
     Other(::serde_json::Value),
 }
-impl ::serde::Serialize for ElicitationContentValue {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::String(p) => ::serde::Serialize::serialize(p, s),
-            Self::Integer(p) => ::serde::Serialize::serialize(p, s),
-            Self::Number(p) => ::serde::Serialize::serialize(p, s),
-            Self::Boolean(p) => ::serde::Serialize::serialize(p, s),
-            Self::StringArray(p) => ::serde::Serialize::serialize(p, s),
-            Self::Other(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationContentValue {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "String") {
-            return Ok(Self::String(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Integer") {
-            return Ok(Self::Integer(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
-            return Ok(Self::Number(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Boolean") {
-            return Ok(Self::Boolean(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "StringArray") {
-            return Ok(Self::StringArray(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Other") {
-            return Ok(Self::Other(v));
-        }
-        Err(de::no_arm("ElicitationContentValue", &errors))
-    }
-}
-impl From<String> for ElicitationContentValue {
-    /// The `String` arm.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl From<&str> for ElicitationContentValue {
-    /// The `String` arm.
-    fn from(value: &str) -> Self {
-        Self::String(ToOwned::to_owned(value))
-    }
-}
-impl From<i64> for ElicitationContentValue {
-    /// The `Integer` arm.
-    fn from(value: i64) -> Self {
-        Self::Integer(value)
-    }
-}
-impl From<runtime::Number> for ElicitationContentValue {
-    /// The `Number` arm.
-    fn from(value: runtime::Number) -> Self {
-        Self::Number(value)
-    }
-}
-impl From<bool> for ElicitationContentValue {
-    /// The `Boolean` arm.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
-}
-impl From<Vec<String>> for ElicitationContentValue {
-    /// The `StringArray` arm.
-    fn from(value: Vec<String>) -> Self {
-        Self::StringArray(value)
-    }
-}
-impl From<::serde_json::Value> for ElicitationContentValue {
-    /// The `Other` arm.
-    fn from(value: ::serde_json::Value) -> Self {
-        Self::Other(value)
-    }
-}
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationContentValue, schemas::ELICITATION_CONTENT_VALUE_D9BAD871
-);
 /// The user accepted the elicitation and provided content.
 #[derive(
     Debug,
@@ -17570,10 +11462,6 @@ impl ElicitationAcceptAction {
         self
     }
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ElicitationAcceptAction, schemas::ELICITATION_ACCEPT_ACTION_0A5C51E5
-);
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -17610,7 +11498,7 @@ impl ClientNotification {
 /// to use this directly.
 ///
 /// Notifications do not expect a response.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ClientNotificationParams {
     /// Cancels a session's foreground work and its prompts not yet inserted.
@@ -17659,72 +11547,6 @@ pub enum ClientNotificationParams {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
     ExtNotification(ExtNotification),
 }
-impl ::serde::Serialize for ClientNotificationParams {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::CancelSessionNotification(p) => ::serde::Serialize::serialize(p, s),
-            #[cfg(feature = "unstable")]
-            Self::MessageMcpNotification(p) => ::serde::Serialize::serialize(p, s),
-            Self::ExtNotification(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "CancelSessionNotification") {
-            return Ok(Self::CancelSessionNotification(v));
-        }
-        #[cfg(feature = "unstable")]
-        if let Some(v) = de::try_arm(&value, &mut errors, "MessageMcpNotification") {
-            return Ok(Self::MessageMcpNotification(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ExtNotification") {
-            return Ok(Self::ExtNotification(v));
-        }
-        Err(de::no_arm("ClientNotificationParams", &errors))
-    }
-}
-impl From<CancelSessionNotification> for ClientNotificationParams {
-    /// The `CancelSessionNotification` arm.
-    fn from(value: CancelSessionNotification) -> Self {
-        Self::CancelSessionNotification(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpNotification> for ClientNotificationParams {
-    /// The `MessageMcpNotification` arm.
-    fn from(value: MessageMcpNotification) -> Self {
-        Self::MessageMcpNotification(value)
-    }
-}
-impl From<ExtNotification> for ClientNotificationParams {
-    /// The `ExtNotification` arm.
-    fn from(value: ExtNotification) -> Self {
-        Self::ExtNotification(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientNotification, schemas::CLIENT_NOTIFICATION_11179AC5
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientNotification, schemas::CLIENT_NOTIFICATION_EBF8DE41
-);
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_6E4ED9C4
-);
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ClientNotificationParams, schemas::CLIENT_NOTIFICATION_PARAMS_D3E8674F
-);
 /// Notification to cancel a session's foreground work and its prompts not yet inserted.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
@@ -17773,10 +11595,6 @@ impl CancelSessionNotification {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CancelSessionNotification, schemas::CANCEL_SESSION_NOTIFICATION_13854443
-);
 /// Notification to cancel an ongoing request.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)
@@ -17826,22 +11644,17 @@ impl CancelRequestNotification {
     /// The side that handles the method (`x-side`): `protocol`.
     pub const SIDE: &'static str = "protocol";
 }
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    CancelRequestNotification, schemas::CANCEL_REQUEST_NOTIFICATION_7707D4F7
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// Request parameters for `mcp/message`, sent from consumer to provider.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MessageMcpRequest {
     /// The declared ACP MCP server receiving this request.
-    #[serde(rename = "serverId")]
     pub server_id: McpServerAcpId,
     /// The caller-generated identifier for the inner MCP request.
-    #[serde(rename = "requestId")]
     pub request_id: McpRequestId,
     /// The inner MCP method name.
     pub method: String,
@@ -17904,11 +11717,6 @@ impl MessageMcpRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MessageMcpRequest, schemas::MESSAGE_MCP_REQUEST_B312AB86
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -17982,9 +11790,6 @@ impl fmt::Display for McpServerAcpId {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerAcpId, schemas::MCP_SERVER_ACP_ID_A77B7BB8);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// Identifies an inner MCP request active against a server on this ACP connection.
@@ -18051,9 +11856,6 @@ impl fmt::Display for McpRequestId {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpRequestId, schemas::MCP_REQUEST_ID_8255CB88);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18104,11 +11906,6 @@ impl McpAcpCapabilities {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    McpAcpCapabilities, schemas::MCP_ACP_CAPABILITIES_EEAA1C1B
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18178,11 +11975,6 @@ impl SessionSystemPromptCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionSystemPromptCapabilities, schemas::SESSION_SYSTEM_PROMPT_CAPABILITIES_8EC2BD01
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18206,11 +11998,7 @@ pub struct SessionSystemPromptModeCapabilities {
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports replacing its built-in default
     /// instructions with the client-provided system prompt.
-    #[serde(
-        rename = "override",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::Lenient)]
     pub r#override: runtime::Nullable<SessionSystemPromptOverrideCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -18256,12 +12044,6 @@ impl SessionSystemPromptModeCapabilities {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionSystemPromptModeCapabilities,
-    schemas::SESSION_SYSTEM_PROMPT_MODE_CAPABILITIES_09CD05B5
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18315,12 +12097,6 @@ impl SessionSystemPromptOverrideCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionSystemPromptOverrideCapabilities,
-    schemas::SESSION_SYSTEM_PROMPT_OVERRIDE_CAPABILITIES_697297A5
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18371,11 +12147,6 @@ impl SessionForkCapabilities {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionForkCapabilities, schemas::SESSION_FORK_CAPABILITIES_98BC4363
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18429,11 +12200,6 @@ impl SessionArchiveCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionArchiveCapabilities, schemas::SESSION_ARCHIVE_CAPABILITIES_8B625C83
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18484,11 +12250,6 @@ impl SessionStatusCapabilities {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionStatusCapabilities, schemas::SESSION_STATUS_CAPABILITIES_FA790CF6
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18542,11 +12303,6 @@ impl SessionTitleCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionTitleCapabilities, schemas::SESSION_TITLE_CAPABILITIES_4E2A9322
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18598,11 +12354,6 @@ impl AuthStatusCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthStatusCapabilities, schemas::AUTH_STATUS_CAPABILITIES_8277EACE
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18653,11 +12404,6 @@ impl ProvidersCapabilities {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProvidersCapabilities, schemas::PROVIDERS_CAPABILITIES_9B087EFE
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18711,21 +12457,16 @@ impl ListProvidersResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ListProvidersResponse, schemas::LIST_PROVIDERS_RESPONSE_7D176B57
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Information about a configurable LLM provider.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ProviderInfo {
     /// Provider identifier, for example "main" or "openai".
-    #[serde(rename = "providerId")]
     pub provider_id: ProviderId,
     /// Supported protocol types for this provider.
     #[acp(read = read::LenientItems)]
@@ -18784,9 +12525,6 @@ impl ProviderInfo {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProviderInfo, schemas::PROVIDER_INFO_50A10898);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -18854,9 +12592,6 @@ impl fmt::Display for ProviderId {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProviderId, schemas::PROVIDER_ID_0A72BB26);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18867,7 +12602,8 @@ runtime::schema::embedded_schema!(ProviderId, schemas::PROVIDER_ID_0A72BB26);
 ///
 /// Protocol names beginning with `_` are free for custom use, like other ACP extension methods.
 /// Protocol names that do not begin with `_` are reserved for the ACP spec.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum LlmProtocol {
     /// Anthropic API protocol.
@@ -18885,134 +12621,9 @@ pub enum LlmProtocol {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-#[cfg(feature = "unstable")]
-impl LlmProtocol {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "anthropic",
-        "openai",
-        "azure",
-        "vertex",
-        "bedrock",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Anthropic => "anthropic",
-            Self::Openai => "openai",
-            Self::Azure => "azure",
-            Self::Vertex => "vertex",
-            Self::Bedrock => "bedrock",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "anthropic" => Self::Anthropic,
-            "openai" => Self::Openai,
-            "azure" => Self::Azure,
-            "vertex" => Self::Vertex,
-            "bedrock" => Self::Bedrock,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for LlmProtocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::str::FromStr for LlmProtocol {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for LlmProtocol {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for LlmProtocol {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = LlmProtocol;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a LlmProtocol string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<LlmProtocol, E> {
-                Ok(
-                    match v {
-                        "anthropic" => LlmProtocol::Anthropic,
-                        "openai" => LlmProtocol::Openai,
-                        "azure" => LlmProtocol::Azure,
-                        "vertex" => LlmProtocol::Vertex,
-                        "bedrock" => LlmProtocol::Bedrock,
-                        _ => LlmProtocol::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<LlmProtocol, E> {
-                Ok(
-                    match v.as_str() {
-                        "anthropic" => LlmProtocol::Anthropic,
-                        "openai" => LlmProtocol::Openai,
-                        "azure" => LlmProtocol::Azure,
-                        "vertex" => LlmProtocol::Vertex,
-                        "bedrock" => LlmProtocol::Bedrock,
-                        _ => LlmProtocol::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for LlmProtocol {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Scalar for LlmProtocol {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(LlmProtocol, schemas::LLM_PROTOCOL_DE9CE113);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19020,15 +12631,14 @@ runtime::schema::embedded_schema!(LlmProtocol, schemas::LLM_PROTOCOL_DE9CE113);
 ///
 /// Current effective non-secret routing configuration for a provider.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ProviderCurrentConfig {
     /// Protocol currently used by this provider.
-    #[serde(rename = "apiType")]
     pub api_type: LlmProtocol,
     /// Base URL currently used by this provider.
     ///
     /// Format: `uri`.
-    #[serde(rename = "baseUrl")]
     pub base_url: String,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -19065,11 +12675,6 @@ impl ProviderCurrentConfig {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProviderCurrentConfig, schemas::PROVIDER_CURRENT_CONFIG_0ABA601D
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19127,11 +12732,6 @@ impl SetProviderResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetProviderResponse, schemas::SET_PROVIDER_RESPONSE_026DD607
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19187,11 +12787,6 @@ impl DisableProviderResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DisableProviderResponse, schemas::DISABLE_PROVIDER_RESPONSE_3F4104D6
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19263,17 +12858,13 @@ impl AuthStatusResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthStatusResponse, schemas::AUTH_STATUS_RESPONSE_C7685E02
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// The agent's overall authentication state.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum AuthState {
     /// Credentials are configured. This does not guarantee that they are valid.
@@ -19290,126 +12881,9 @@ pub enum AuthState {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-#[cfg(feature = "unstable")]
-impl AuthState {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "authenticated",
-        "unauthenticated",
-        "not_required",
-        "unknown",
-    ];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Authenticated => "authenticated",
-            Self::Unauthenticated => "unauthenticated",
-            Self::NotRequired => "not_required",
-            Self::Unknown => "unknown",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "authenticated" => Self::Authenticated,
-            "unauthenticated" => Self::Unauthenticated,
-            "not_required" => Self::NotRequired,
-            "unknown" => Self::Unknown,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for AuthState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::str::FromStr for AuthState {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for AuthState {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AuthState {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = AuthState;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AuthState string")
-            }
-            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<AuthState, E> {
-                Ok(
-                    match v {
-                        "authenticated" => AuthState::Authenticated,
-                        "unauthenticated" => AuthState::Unauthenticated,
-                        "not_required" => AuthState::NotRequired,
-                        "unknown" => AuthState::Unknown,
-                        _ => AuthState::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<AuthState, E> {
-                Ok(
-                    match v.as_str() {
-                        "authenticated" => AuthState::Authenticated,
-                        "unauthenticated" => AuthState::Unauthenticated,
-                        "not_required" => AuthState::NotRequired,
-                        "unknown" => AuthState::Unknown,
-                        _ => AuthState::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for AuthState {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Scalar for AuthState {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthState, schemas::AUTH_STATE_84641EAF);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19516,26 +12990,23 @@ impl AuthAccount {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(AuthAccount, schemas::AUTH_ACCOUNT_EBD448C8);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from forking an existing session.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ForkSessionResponse {
     /// Unique identifier for the newly created forked session.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// Initial session configuration options.
     ///
     /// Optional. Omitted or empty means no config options are advertised.
     /// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
     /// Later `config_option_update` notifications replace this list.
-    #[serde(rename = "configOptions", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::LenientItems)]
     pub config_options: Option<Vec<SessionConfigOption>>,
     /// Initial commands the agent can execute in this session.
@@ -19543,11 +13014,7 @@ pub struct ForkSessionResponse {
     /// Optional. Omitted or empty means no initial commands are advertised.
     /// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
     /// Later `available_commands_update` notifications replace this list.
-    #[serde(
-        rename = "availableCommands",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[acp(read = read::LenientItems)]
     pub available_commands: Option<Vec<AvailableCommand>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -19609,11 +13076,6 @@ impl ForkSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ForkSessionResponse, schemas::FORK_SESSION_RESPONSE_FDC72716
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19670,11 +13132,6 @@ impl ArchiveSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ArchiveSessionResponse, schemas::ARCHIVE_SESSION_RESPONSE_36E1E757
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19730,11 +13187,6 @@ impl UnarchiveSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    UnarchiveSessionResponse, schemas::UNARCHIVE_SESSION_RESPONSE_C139EEAD
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19810,17 +13262,13 @@ impl SessionStatusResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionStatusResponse, schemas::SESSION_STATUS_RESPONSE_117222ED
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Whether the Agent has a session in memory, as reported by `session/status`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SessionStatus {
     /// The Agent has the session in memory, for any connection.
@@ -19840,116 +13288,9 @@ pub enum SessionStatus {
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants. Clients MUST treat a value they do not recognize as
     /// `saved`.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-#[cfg(feature = "unstable")]
-impl SessionStatus {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["open", "saved"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Open => "open",
-            Self::Saved => "saved",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "open" => Self::Open,
-            "saved" => Self::Saved,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for SessionStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::str::FromStr for SessionStatus {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for SessionStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = SessionStatus;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SessionStatus string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<SessionStatus, E> {
-                Ok(
-                    match v {
-                        "open" => SessionStatus::Open,
-                        "saved" => SessionStatus::Saved,
-                        _ => SessionStatus::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<SessionStatus, E> {
-                Ok(
-                    match v.as_str() {
-                        "open" => SessionStatus::Open,
-                        "saved" => SessionStatus::Saved,
-                        _ => SessionStatus::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for SessionStatus {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Scalar for SessionStatus {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionStatus, schemas::SESSION_STATUS_1F3019B8);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -19998,57 +13339,38 @@ impl BackgroundSubagent {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    BackgroundSubagent, schemas::BACKGROUND_SUBAGENT_93C64A50
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Token usage for the foreground work that just completed, not cumulative for the session.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Usage {
     /// Sum of all token types for the completed work.
-    #[serde(rename = "totalTokens")]
     pub total_tokens: u64,
     /// Input tokens for the completed work.
-    #[serde(rename = "inputTokens")]
     pub input_tokens: u64,
     /// Output tokens for the completed work.
-    #[serde(rename = "outputTokens")]
     pub output_tokens: u64,
     /// Thought/reasoning tokens for the completed work.
     ///
     /// Omitted and `null` are equivalent and mean the count is not reported.
-    #[serde(
-        rename = "thoughtTokens",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub thought_tokens: runtime::Nullable<u64>,
     /// Cache read tokens for the completed work.
     ///
     /// Omitted and `null` are equivalent and mean the count is not reported.
-    #[serde(
-        rename = "cachedReadTokens",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub cached_read_tokens: runtime::Nullable<u64>,
     /// Cache write tokens for the completed work.
     ///
     /// Omitted and `null` are equivalent and mean the count is not reported.
-    #[serde(
-        rename = "cachedWriteTokens",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     #[acp(read = read::LenientScalar)]
     pub cached_write_tokens: runtime::Nullable<u64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -20112,9 +13434,6 @@ impl Usage {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(Usage, schemas::USAGE_A686109F);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20192,11 +13511,6 @@ impl UnknownStateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    UnknownStateUpdate, schemas::UNKNOWN_STATE_UPDATE_72C1164C
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20252,22 +13566,17 @@ impl SetSessionTitleResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionTitleResponse, schemas::SET_SESSION_TITLE_RESPONSE_FFEDE027
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented by a file URI.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanFile {
     /// The plan ID to update.
-    #[serde(rename = "planId")]
     pub plan_id: PlanId,
     /// The URI of the file containing the plan.
     ///
@@ -20309,20 +13618,17 @@ impl PlanFile {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanFile, schemas::PLAN_FILE_D985E2E6);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented as raw markdown content.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanMarkdown {
     /// The plan ID to update.
-    #[serde(rename = "planId")]
     pub plan_id: PlanId,
     /// Markdown content for the plan.
     pub content: String,
@@ -20361,9 +13667,6 @@ impl PlanMarkdown {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanMarkdown, schemas::PLAN_MARKDOWN_8744C904);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20411,9 +13714,6 @@ impl PlanRemoved {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(PlanRemoved, schemas::PLAN_REMOVED_502029F3);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20481,11 +13781,6 @@ impl SubagentSessionCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SubagentSessionCapabilities, schemas::SUBAGENT_SESSION_CAPABILITIES_2EB0619D
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20537,11 +13832,6 @@ impl SessionCancelCapabilities {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionCancelCapabilities, schemas::SESSION_CANCEL_CAPABILITIES_C46B4F43
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20724,9 +14014,6 @@ pub struct SubagentState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SubagentUpdate, schemas::SUBAGENT_UPDATE_E3ABC2BB);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20856,9 +14143,6 @@ pub struct SessionMessageState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SessionMessage, schemas::SESSION_MESSAGE_09623034);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20868,11 +14152,11 @@ runtime::schema::embedded_schema!(SessionMessage, schemas::SESSION_MESSAGE_09623
 /// A chunk carries only content. The message's participants and references come from
 /// `session_message` upserts, which can arrive before, between, or after its chunks.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionMessageChunk {
     /// Identifier of this message within the enclosing session's transcript.
-    #[serde(rename = "messageId")]
     pub message_id: MessageId,
     /// A single content block appended to the message.
     pub content: ContentBlock,
@@ -20915,11 +14199,6 @@ impl SessionMessageChunk {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionMessageChunk, schemas::SESSION_MESSAGE_CHUNK_4DB847CC
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -20995,11 +14274,6 @@ impl AuthStatusUpdateNotification {
     pub const SIDE: &'static str = "client";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthStatusUpdateNotification, schemas::AUTH_STATUS_UPDATE_NOTIFICATION_E7CFA76D
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21056,11 +14330,6 @@ impl ListProvidersRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ListProvidersRequest, schemas::LIST_PROVIDERS_REQUEST_09E39FE8
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21069,18 +14338,16 @@ runtime::schema::embedded_schema!(
 ///
 /// Replaces the full configuration for one provider ID.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetProviderRequest {
     /// Provider ID to configure.
-    #[serde(rename = "providerId")]
     pub provider_id: ProviderId,
     /// Protocol type for this provider.
-    #[serde(rename = "apiType")]
     pub api_type: LlmProtocol,
     /// Base URL for requests sent through this provider.
     ///
     /// Format: `uri`.
-    #[serde(rename = "baseUrl")]
     pub base_url: String,
     /// Full headers map for this provider.
     /// May include authorization, routing, or other integration-specific headers.
@@ -21145,11 +14412,6 @@ impl SetProviderRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetProviderRequest, schemas::SET_PROVIDER_REQUEST_06ED1E6F
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21202,11 +14464,6 @@ impl DisableProviderRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    DisableProviderRequest, schemas::DISABLE_PROVIDER_REQUEST_1BCE6DA2
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -21269,11 +14526,6 @@ impl AuthStatusRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    AuthStatusRequest, schemas::AUTH_STATUS_REQUEST_0A0C407A
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21283,6 +14535,7 @@ runtime::schema::embedded_schema!(
 /// The MCP server is provided by an ACP component and communicates over the ACP channel
 /// using `mcp/message`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct McpServerAcp {
     /// Human-readable name identifying this MCP server.
@@ -21291,7 +14544,6 @@ pub struct McpServerAcp {
     ///
     /// Providers MUST NOT reuse an ID for multiple ACP-transport MCP servers that are visible
     /// on the same ACP connection.
-    #[serde(rename = "serverId")]
     pub server_id: McpServerAcpId,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -21328,9 +14580,6 @@ impl McpServerAcp {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpServerAcp, schemas::MCP_SERVER_ACP_2A442C17);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -21399,9 +14648,6 @@ impl SystemPrompt {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(SystemPrompt, schemas::SYSTEM_PROMPT_85CCF2C3);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21411,7 +14657,8 @@ runtime::schema::embedded_schema!(SystemPrompt, schemas::SYSTEM_PROMPT_85CCF2C3)
 /// Unknown modes are preserved so they can be stored,
 /// proxied, or forwarded. An Agent MUST return an error for a mode it does not
 /// support rather than treating it as `append` or `override`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SystemPromptMode {
     /// Add the content to the Agent's own instructions rather than replacing them.
@@ -21435,118 +14682,9 @@ pub enum SystemPromptMode {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-#[cfg(feature = "unstable")]
-impl SystemPromptMode {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["append", "override"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Append => "append",
-            Self::Override => "override",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "append" => Self::Append,
-            "override" => Self::Override,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for SystemPromptMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::str::FromStr for SystemPromptMode {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for SystemPromptMode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SystemPromptMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = SystemPromptMode;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SystemPromptMode string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<SystemPromptMode, E> {
-                Ok(
-                    match v {
-                        "append" => SystemPromptMode::Append,
-                        "override" => SystemPromptMode::Override,
-                        _ => SystemPromptMode::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<SystemPromptMode, E> {
-                Ok(
-                    match v.as_str() {
-                        "append" => SystemPromptMode::Append,
-                        "override" => SystemPromptMode::Override,
-                        _ => SystemPromptMode::Other(runtime::UnknownString::__new(v)),
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for SystemPromptMode {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Scalar for SystemPromptMode {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SystemPromptMode, schemas::SYSTEM_PROMPT_MODE_CA3E9DA5
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -21556,7 +14694,8 @@ runtime::schema::embedded_schema!(
 ///
 /// Unknown values are preserved so they can be stored, proxied, or forwarded. An Agent MUST
 /// return `-32602` for a value it does not support rather than treating it as `exclude`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SessionArchiveFilter {
     /// Only sessions that are not archived. This is the default.
@@ -21570,124 +14709,9 @@ pub enum SessionArchiveFilter {
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
     /// future ACP variants.
+    #[acp(other)]
     Other(runtime::UnknownString),
 }
-#[cfg(feature = "unstable")]
-impl SessionArchiveFilter {
-    /// Every value this version knows, as on the wire.
-    pub const VALUES: &'static [&'static str] = &["exclude", "include", "only"];
-    /// The value as on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Exclude => "exclude",
-            Self::Include => "include",
-            Self::Only => "only",
-            Self::Other(v) => v.as_str(),
-        }
-    }
-    /// `true` for a value this version does not know that starts with `_`
-    /// (an implementation-specific extension).
-    pub fn is_extension(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_extension())
-    }
-    /// `true` for a value this version does not know that does not start
-    /// with `_` (reserved for future ACP versions).
-    pub fn is_future(&self) -> bool {
-        matches!(self, Self::Other(v) if v.is_future())
-    }
-    /// `true` for a value this version knows.
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Self::Other(_))
-    }
-    fn from_str_lossless(s: &str) -> Self {
-        match s {
-            "exclude" => Self::Exclude,
-            "include" => Self::Include,
-            "only" => Self::Only,
-            other => Self::Other(runtime::UnknownString::__new(other)),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for SessionArchiveFilter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::str::FromStr for SessionArchiveFilter {
-    type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from_str_lossless(s))
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for SessionArchiveFilter {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionArchiveFilter {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl ::serde::de::Visitor<'_> for Visitor {
-            type Value = SessionArchiveFilter;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SessionArchiveFilter string")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> Result<SessionArchiveFilter, E> {
-                Ok(
-                    match v {
-                        "exclude" => SessionArchiveFilter::Exclude,
-                        "include" => SessionArchiveFilter::Include,
-                        "only" => SessionArchiveFilter::Only,
-                        _ => SessionArchiveFilter::from_str_lossless(v),
-                    },
-                )
-            }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: String,
-            ) -> Result<SessionArchiveFilter, E> {
-                Ok(
-                    match v.as_str() {
-                        "exclude" => SessionArchiveFilter::Exclude,
-                        "include" => SessionArchiveFilter::Include,
-                        "only" => SessionArchiveFilter::Only,
-                        _ => {
-                            SessionArchiveFilter::Other(runtime::UnknownString::__new(v))
-                        }
-                    },
-                )
-            }
-        }
-        d.deserialize_str(Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for SessionArchiveFilter {
-    fn from(value: &str) -> Self {
-        Self::from_str_lossless(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Scalar for SessionArchiveFilter {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self::from_str_lossless(v))
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionArchiveFilter, schemas::SESSION_ARCHIVE_FILTER_960D361D
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -21700,10 +14724,10 @@ runtime::schema::embedded_schema!(
 ///
 /// Only available if the Agent supports the `session.fork` capability.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ForkSessionRequest {
     /// The ID of the session to fork.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The working directory for this session. Must be an absolute path.
     pub cwd: AbsolutePath,
@@ -21712,14 +14736,10 @@ pub struct ForkSessionRequest {
     /// When omitted or empty, no additional roots are activated. When non-empty,
     /// this is the complete resulting additional-root list for the forked
     /// session.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_directories: Option<Vec<AbsolutePath>>,
     /// List of MCP servers to connect to for this session.
-    #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp_servers: Option<Vec<McpServer>>,
     /// **UNSTABLE**
     ///
@@ -21732,11 +14752,7 @@ pub struct ForkSessionRequest {
     /// instructions. Clients MUST only send this when the Agent advertises
     /// `session.systemPrompt`, and SHOULD send the same value they used for the
     /// source session.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub system_prompt: runtime::Nullable<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -21805,11 +14821,6 @@ impl ForkSessionRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ForkSessionRequest, schemas::FORK_SESSION_REQUEST_AC604D37
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21869,11 +14880,6 @@ impl ArchiveSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ArchiveSessionRequest, schemas::ARCHIVE_SESSION_REQUEST_8CB6E044
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -21936,11 +14942,6 @@ impl UnarchiveSessionRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    UnarchiveSessionRequest, schemas::UNARCHIVE_SESSION_REQUEST_1D4B4009
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22000,11 +15001,6 @@ impl SessionStatusRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SessionStatusRequest, schemas::SESSION_STATUS_REQUEST_9135FF22
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22019,10 +15015,10 @@ runtime::schema::embedded_schema!(
 /// The Agent responds only after it has stored the title. After a successful response, the
 /// Agent SHOULD NOT replace the title with one it generates automatically.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetSessionTitleRequest {
     /// The ID of the session to retitle.
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The new title for the session.
     ///
@@ -22074,11 +15070,6 @@ impl SetSessionTitleRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    SetSessionTitleRequest, schemas::SET_SESSION_TITLE_REQUEST_F046CEEA
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// The successful outer ACP `mcp/message` response carries exactly one
@@ -22089,7 +15080,7 @@ runtime::schema::embedded_schema!(
 /// Unknown outer fields are ignored. Inner result and error fields are preserved.
 /// Carrier `_meta` is optional. Null or invalid values are treated as absent.
 /// Senders must include exactly one outcome. Receivers prefer `result` if both are present.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum MessageMcpResponse {
     /// An opaque inner MCP result.
@@ -22098,54 +15089,12 @@ pub enum MessageMcpResponse {
     Error(MessageMcpResponseError),
 }
 #[cfg(feature = "unstable")]
-impl ::serde::Serialize for MessageMcpResponse {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(p) => ::serde::Serialize::serialize(p, s),
-            Self::Error(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for MessageMcpResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
-            return Ok(Self::Result(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
-            return Ok(Self::Error(v));
-        }
-        Err(de::no_arm("MessageMcpResponse", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpResponseResult> for MessageMcpResponse {
-    /// The `Result` arm.
-    fn from(value: MessageMcpResponseResult) -> Self {
-        Self::Result(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpResponseError> for MessageMcpResponse {
-    /// The `Error` arm.
-    fn from(value: MessageMcpResponseError) -> Self {
-        Self::Error(value)
-    }
-}
-#[cfg(feature = "unstable")]
 impl MessageMcpResponse {
     /// The JSON-RPC method this payload belongs to (`x-method`): `mcp/message`.
     pub const METHOD: &'static str = "mcp/message";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MessageMcpResponse, schemas::MESSAGE_MCP_RESPONSE_178F100C
-);
 #[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -22190,11 +15139,6 @@ impl MessageMcpResponseResult {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MessageMcpResponseResult, schemas::MESSAGE_MCP_RESPONSE_RESULT_B3B5494B
-);
-#[cfg(feature = "unstable")]
 /// A structured inner MCP error.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -22237,11 +15181,6 @@ impl MessageMcpResponseError {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MessageMcpResponseError, schemas::MESSAGE_MCP_RESPONSE_ERROR_D2A8D4E3
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// An inner MCP error, distinct from an outer ACP binding or runtime error.
@@ -22283,21 +15222,17 @@ impl McpError {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(McpError, schemas::MCP_ERROR_52D80D2F);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// Notification for an active request, sent from provider to consumer.
 /// Includes subscription acknowledgements and updates.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MessageMcpNotification {
     /// The declared ACP MCP server handling the associated request.
-    #[serde(rename = "serverId")]
     pub server_id: McpServerAcpId,
     /// The identifier of the active inner MCP request.
-    #[serde(rename = "requestId")]
     pub request_id: McpRequestId,
     /// The inner MCP method name.
     pub method: String,
@@ -22361,11 +15296,6 @@ impl MessageMcpNotification {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    MessageMcpNotification, schemas::MESSAGE_MCP_NOTIFICATION_5D287BD8
-);
-#[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
@@ -22401,9 +15331,6 @@ impl ProxyRequest {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProxyRequest, schemas::PROXY_REQUEST_07359AA2);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22412,7 +15339,7 @@ runtime::schema::embedded_schema!(ProxyRequest, schemas::PROXY_REQUEST_07359AA2)
 ///
 /// A conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends
 /// `proxy/successor` to its conductor.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ProxyRequestParams {
     /// Initializes a component as a proxy.
@@ -22427,48 +15354,6 @@ pub enum ProxyRequestParams {
     /// or error is returned unchanged.
     ProxySuccessorRequest(ProxySuccessorRequest),
 }
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ProxyRequestParams {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::InitializeProxyRequest(p) => ::serde::Serialize::serialize(p, s),
-            Self::ProxySuccessorRequest(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeProxyRequest") {
-            return Ok(Self::InitializeProxyRequest(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ProxySuccessorRequest") {
-            return Ok(Self::ProxySuccessorRequest(v));
-        }
-        Err(de::no_arm("ProxyRequestParams", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<InitializeProxyRequest> for ProxyRequestParams {
-    /// The `InitializeProxyRequest` arm.
-    fn from(value: InitializeProxyRequest) -> Self {
-        Self::InitializeProxyRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ProxySuccessorRequest> for ProxyRequestParams {
-    /// The `ProxySuccessorRequest` arm.
-    fn from(value: ProxySuccessorRequest) -> Self {
-        Self::ProxySuccessorRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyRequestParams, schemas::PROXY_REQUEST_PARAMS_C2409B05
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -22501,11 +15386,6 @@ impl InitializeProxyRequest {
     /// The side that handles the method (`x-side`): `proxy`.
     pub const SIDE: &'static str = "proxy";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    InitializeProxyRequest, schemas::INITIALIZE_PROXY_REQUEST_89D48BA8
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -22591,13 +15471,8 @@ impl ProxySuccessorRequest {
     pub const SIDE: &'static str = "proxy";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxySuccessorRequest, schemas::PROXY_SUCCESSOR_REQUEST_80B0810C
-);
-#[cfg(feature = "unstable")]
 /// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ProxyResponse {
     /// A successful JSON-RPC response.
@@ -22605,46 +15480,6 @@ pub enum ProxyResponse {
     /// A failed JSON-RPC response.
     Error(ProxyResponseError),
 }
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ProxyResponse {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(p) => ::serde::Serialize::serialize(p, s),
-            Self::Error(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
-            return Ok(Self::Result(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
-            return Ok(Self::Error(v));
-        }
-        Err(de::no_arm("ProxyResponse", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ProxyResponseResult> for ProxyResponse {
-    /// The `Result` arm.
-    fn from(value: ProxyResponseResult) -> Self {
-        Self::Result(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ProxyResponseError> for ProxyResponse {
-    /// The `Error` arm.
-    fn from(value: ProxyResponseError) -> Self {
-        Self::Error(value)
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(ProxyResponse, schemas::PROXY_RESPONSE_7195369E);
 #[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -22674,13 +15509,8 @@ impl ProxyResponseResult {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyResponseResult, schemas::PROXY_RESPONSE_RESULT_1757EC33
-);
-#[cfg(feature = "unstable")]
 /// Method-specific response data.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ProxyResponseResultResult {
     /// Successful result returned for a `proxy/initialize` request.
@@ -22688,48 +15518,6 @@ pub enum ProxyResponseResultResult {
     /// Successful result returned for a `proxy/successor` request.
     ProxySuccessorResponse(ProxySuccessorResponse),
 }
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ProxyResponseResultResult {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::InitializeProxyResponse(p) => ::serde::Serialize::serialize(p, s),
-            Self::ProxySuccessorResponse(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeProxyResponse") {
-            return Ok(Self::InitializeProxyResponse(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "ProxySuccessorResponse") {
-            return Ok(Self::ProxySuccessorResponse(v));
-        }
-        Err(de::no_arm("ProxyResponseResultResult", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<InitializeProxyResponse> for ProxyResponseResultResult {
-    /// The `InitializeProxyResponse` arm.
-    fn from(value: InitializeProxyResponse) -> Self {
-        Self::InitializeProxyResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ProxySuccessorResponse> for ProxyResponseResultResult {
-    /// The `ProxySuccessorResponse` arm.
-    fn from(value: ProxySuccessorResponse) -> Self {
-        Self::ProxySuccessorResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyResponseResultResult, schemas::PROXY_RESPONSE_RESULT_RESULT_677FFFC4
-);
 #[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -22763,16 +15551,11 @@ impl ProxyResponseError {
     }
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyResponseError, schemas::PROXY_RESPONSE_ERROR_FAF2C616
-);
-#[cfg(feature = "unstable")]
 /// The id of the request this response answers.
 ///
 /// Required. `null` only when the request's id could not be determined, such as
 /// for a parse error or an invalid request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
 #[non_exhaustive]
 pub enum ProxyResponseErrorId {
     /// A numeric request ID.
@@ -22780,55 +15563,6 @@ pub enum ProxyResponseErrorId {
     /// A string request ID.
     Str(String),
 }
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ProxyResponseErrorId {
-    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Number(p) => ::serde::Serialize::serialize(p, s),
-            Self::Str(p) => ::serde::Serialize::serialize(p, s),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyResponseErrorId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = de::value(d)?;
-        let mut errors = Vec::new();
-        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
-            return Ok(Self::Number(v));
-        }
-        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
-            return Ok(Self::Str(v));
-        }
-        Err(de::no_arm("ProxyResponseErrorId", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<i64> for ProxyResponseErrorId {
-    /// The `Number` arm.
-    fn from(value: i64) -> Self {
-        Self::Number(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<String> for ProxyResponseErrorId {
-    /// The `Str` arm.
-    fn from(value: String) -> Self {
-        Self::Str(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for ProxyResponseErrorId {
-    /// The `Str` arm.
-    fn from(value: &str) -> Self {
-        Self::Str(ToOwned::to_owned(value))
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyResponseErrorId, schemas::PROXY_RESPONSE_ERROR_ID_FE994F8C
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -22856,11 +15590,6 @@ impl InitializeProxyResponse {
     pub const SIDE: &'static str = "proxy";
 }
 #[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    InitializeProxyResponse, schemas::INITIALIZE_PROXY_RESPONSE_C796BB6A
-);
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22887,11 +15616,6 @@ impl ProxySuccessorResponse {
     /// The side that handles the method (`x-side`): `proxy`.
     pub const SIDE: &'static str = "proxy";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxySuccessorResponse, schemas::PROXY_SUCCESSOR_RESPONSE_92ADDB58
-);
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
@@ -22924,11 +15648,6 @@ impl ProxyNotification {
         self
     }
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxyNotification, schemas::PROXY_NOTIFICATION_24B1DFC2
-);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -23006,11 +15725,6 @@ impl ProxySuccessorNotification {
     /// The side that handles the method (`x-side`): `proxy`.
     pub const SIDE: &'static str = "proxy";
 }
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-runtime::schema::embedded_schema!(
-    ProxySuccessorNotification, schemas::PROXY_SUCCESSOR_NOTIFICATION_7465E2EE
-);
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[
     "AgentRequest",
@@ -23341,386 +16055,6 @@ pub const TYPE_NAMES: &[&str] = &[
     #[cfg(feature = "unstable")]
     "ProxySuccessorNotification",
 ];
-/// The generator's subschema for the type of the `$defs` name `name`
-/// (what an embedded fragment's `{"$ref": "#/$defs/name"}` becomes).
-#[cfg(feature = "schemars")]
-fn schema_ref(
-    g: &mut ::schemars::SchemaGenerator,
-    name: &str,
-) -> Option<::schemars::Schema> {
-    Some(
-        match name {
-            "AgentRequest" => g.subschema_for::<AgentRequest>(),
-            "RequestId" => g.subschema_for::<RequestId>(),
-            "RequestPermissionRequest" => g.subschema_for::<RequestPermissionRequest>(),
-            "SessionId" => g.subschema_for::<SessionId>(),
-            "RequestPermissionSubject" => g.subschema_for::<RequestPermissionSubject>(),
-            "ToolCallUpdate" => g.subschema_for::<ToolCallUpdate>(),
-            "ToolCallId" => g.subschema_for::<ToolCallId>(),
-            "ToolKind" => g.subschema_for::<ToolKind>(),
-            "ToolCallStatus" => g.subschema_for::<ToolCallStatus>(),
-            "ToolCallContent" => g.subschema_for::<ToolCallContent>(),
-            "ContentBlock" => g.subschema_for::<ContentBlock>(),
-            "Annotations" => g.subschema_for::<Annotations>(),
-            "Role" => g.subschema_for::<Role>(),
-            "TextContent" => g.subschema_for::<TextContent>(),
-            "MediaType" => g.subschema_for::<MediaType>(),
-            "ImageContent" => g.subschema_for::<ImageContent>(),
-            "AudioContent" => g.subschema_for::<AudioContent>(),
-            "Icon" => g.subschema_for::<Icon>(),
-            "IconTheme" => g.subschema_for::<IconTheme>(),
-            "ResourceLink" => g.subschema_for::<ResourceLink>(),
-            "EmbeddedResourceResource" => g.subschema_for::<EmbeddedResourceResource>(),
-            "TextResourceContents" => g.subschema_for::<TextResourceContents>(),
-            "BlobResourceContents" => g.subschema_for::<BlobResourceContents>(),
-            "EmbeddedResource" => g.subschema_for::<EmbeddedResource>(),
-            "Content" => g.subschema_for::<Content>(),
-            "DiffChange" => g.subschema_for::<DiffChange>(),
-            "DiffFileType" => g.subschema_for::<DiffFileType>(),
-            "AbsolutePath" => g.subschema_for::<AbsolutePath>(),
-            "DiffPathChange" => g.subschema_for::<DiffPathChange>(),
-            "DiffPathPairChange" => g.subschema_for::<DiffPathPairChange>(),
-            "DiffPatch" => g.subschema_for::<DiffPatch>(),
-            "DiffPatchFormat" => g.subschema_for::<DiffPatchFormat>(),
-            "Diff" => g.subschema_for::<Diff>(),
-            "TerminalId" => g.subschema_for::<TerminalId>(),
-            "Terminal" => g.subschema_for::<Terminal>(),
-            "ToolCallLocation" => g.subschema_for::<ToolCallLocation>(),
-            "ToolCallCapabilities" => g.subschema_for::<ToolCallCapabilities>(),
-            "ToolCallCancelCapabilities" => {
-                g.subschema_for::<ToolCallCancelCapabilities>()
-            }
-            "ToolCallPermissionSubject" => g.subschema_for::<ToolCallPermissionSubject>(),
-            "CommandPermissionSubject" => g.subschema_for::<CommandPermissionSubject>(),
-            "PermissionOption" => g.subschema_for::<PermissionOption>(),
-            "PermissionOptionId" => g.subschema_for::<PermissionOptionId>(),
-            "PermissionOptionKind" => g.subschema_for::<PermissionOptionKind>(),
-            "CreateElicitationRequest" => g.subschema_for::<CreateElicitationRequest>(),
-            "ElicitationSessionScope" => g.subschema_for::<ElicitationSessionScope>(),
-            "ElicitationRequestScope" => g.subschema_for::<ElicitationRequestScope>(),
-            "ElicitationSchema" => g.subschema_for::<ElicitationSchema>(),
-            "ElicitationSchemaType" => g.subschema_for::<ElicitationSchemaType>(),
-            "ElicitationPropertySchema" => g.subschema_for::<ElicitationPropertySchema>(),
-            "StringFormat" => g.subschema_for::<StringFormat>(),
-            "EnumOption" => g.subschema_for::<EnumOption>(),
-            "StringPropertySchema" => g.subschema_for::<StringPropertySchema>(),
-            "NumberPropertySchema" => g.subschema_for::<NumberPropertySchema>(),
-            "IntegerPropertySchema" => g.subschema_for::<IntegerPropertySchema>(),
-            "BooleanPropertySchema" => g.subschema_for::<BooleanPropertySchema>(),
-            "MultiSelectItems" => g.subschema_for::<MultiSelectItems>(),
-            "StringMultiSelectItems" => g.subschema_for::<StringMultiSelectItems>(),
-            "TitledMultiSelectItems" => g.subschema_for::<TitledMultiSelectItems>(),
-            "MultiSelectPropertySchema" => g.subschema_for::<MultiSelectPropertySchema>(),
-            "ElicitationFormMode" => g.subschema_for::<ElicitationFormMode>(),
-            "ElicitationId" => g.subschema_for::<ElicitationId>(),
-            "ElicitationUrlMode" => g.subschema_for::<ElicitationUrlMode>(),
-            "ExtRequest" => g.subschema_for::<ExtRequest>(),
-            "AgentResponse" => g.subschema_for::<AgentResponse>(),
-            "InitializeResponse" => g.subschema_for::<InitializeResponse>(),
-            "ProtocolVersion" => g.subschema_for::<ProtocolVersion>(),
-            "Implementation" => g.subschema_for::<Implementation>(),
-            "AgentCapabilities" => g.subschema_for::<AgentCapabilities>(),
-            "SessionCapabilities" => g.subschema_for::<SessionCapabilities>(),
-            "PromptCapabilities" => g.subschema_for::<PromptCapabilities>(),
-            "PromptImageCapabilities" => g.subschema_for::<PromptImageCapabilities>(),
-            "PromptAudioCapabilities" => g.subschema_for::<PromptAudioCapabilities>(),
-            "PromptEmbeddedContextCapabilities" => {
-                g.subschema_for::<PromptEmbeddedContextCapabilities>()
-            }
-            "McpCapabilities" => g.subschema_for::<McpCapabilities>(),
-            "McpStdioCapabilities" => g.subschema_for::<McpStdioCapabilities>(),
-            "McpHttpCapabilities" => g.subschema_for::<McpHttpCapabilities>(),
-            "SessionDeleteCapabilities" => g.subschema_for::<SessionDeleteCapabilities>(),
-            "SessionAdditionalDirectoriesCapabilities" => {
-                g.subschema_for::<SessionAdditionalDirectoriesCapabilities>()
-            }
-            "AgentAuthCapabilities" => g.subschema_for::<AgentAuthCapabilities>(),
-            "AuthMethod" => g.subschema_for::<AuthMethod>(),
-            "AuthMethodId" => g.subschema_for::<AuthMethodId>(),
-            "EnvVariable" => g.subschema_for::<EnvVariable>(),
-            "AuthMethodTerminal" => g.subschema_for::<AuthMethodTerminal>(),
-            "AuthMethodAgent" => g.subschema_for::<AuthMethodAgent>(),
-            "LoginAuthResponse" => g.subschema_for::<LoginAuthResponse>(),
-            "LogoutAuthResponse" => g.subschema_for::<LogoutAuthResponse>(),
-            "NewSessionResponse" => g.subschema_for::<NewSessionResponse>(),
-            "SessionConfigOption" => g.subschema_for::<SessionConfigOption>(),
-            "SessionConfigId" => g.subschema_for::<SessionConfigId>(),
-            "SessionConfigOptionCategory" => {
-                g.subschema_for::<SessionConfigOptionCategory>()
-            }
-            "SessionConfigValueId" => g.subschema_for::<SessionConfigValueId>(),
-            "SessionConfigSelectOptions" => {
-                g.subschema_for::<SessionConfigSelectOptions>()
-            }
-            "SessionConfigSelectOption" => g.subschema_for::<SessionConfigSelectOption>(),
-            "SessionConfigSelectGroup" => g.subschema_for::<SessionConfigSelectGroup>(),
-            "SessionConfigGroupId" => g.subschema_for::<SessionConfigGroupId>(),
-            "SessionConfigSelect" => g.subschema_for::<SessionConfigSelect>(),
-            "SessionConfigBoolean" => g.subschema_for::<SessionConfigBoolean>(),
-            "AvailableCommand" => g.subschema_for::<AvailableCommand>(),
-            "AvailableCommandInput" => g.subschema_for::<AvailableCommandInput>(),
-            "TextCommandInput" => g.subschema_for::<TextCommandInput>(),
-            "Command" => g.subschema_for::<Command>(),
-            "ListSessionsResponse" => g.subschema_for::<ListSessionsResponse>(),
-            "SessionInfo" => g.subschema_for::<SessionInfo>(),
-            "SessionListCursor" => g.subschema_for::<SessionListCursor>(),
-            "DeleteSessionResponse" => g.subschema_for::<DeleteSessionResponse>(),
-            "ResumeSessionResponse" => g.subschema_for::<ResumeSessionResponse>(),
-            "CloseSessionResponse" => g.subschema_for::<CloseSessionResponse>(),
-            "CancelToolCallResponse" => g.subschema_for::<CancelToolCallResponse>(),
-            "CancelTerminalResponse" => g.subschema_for::<CancelTerminalResponse>(),
-            "SetSessionConfigOptionResponse" => {
-                g.subschema_for::<SetSessionConfigOptionResponse>()
-            }
-            "PromptResponse" => g.subschema_for::<PromptResponse>(),
-            "MessageId" => g.subschema_for::<MessageId>(),
-            "ExtResponse" => g.subschema_for::<ExtResponse>(),
-            "Error" => g.subschema_for::<Error>(),
-            "ErrorCode" => g.subschema_for::<ErrorCode>(),
-            "ErrorData" => g.subschema_for::<ErrorData>(),
-            "UnsupportedProtocolVersionErrorData" => {
-                g.subschema_for::<UnsupportedProtocolVersionErrorData>()
-            }
-            "SessionNotFoundErrorData" => g.subschema_for::<SessionNotFoundErrorData>(),
-            "AgentNotification" => g.subschema_for::<AgentNotification>(),
-            "UpdateSessionNotification" => g.subschema_for::<UpdateSessionNotification>(),
-            "SessionUpdate" => g.subschema_for::<SessionUpdate>(),
-            "ContentChunk" => g.subschema_for::<ContentChunk>(),
-            "UserMessage" => g.subschema_for::<UserMessage>(),
-            "AgentMessage" => g.subschema_for::<AgentMessage>(),
-            "AgentThought" => g.subschema_for::<AgentThought>(),
-            "BackgroundWork" => g.subschema_for::<BackgroundWork>(),
-            "BackgroundTerminal" => g.subschema_for::<BackgroundTerminal>(),
-            "BackgroundToolCall" => g.subschema_for::<BackgroundToolCall>(),
-            "RunningStateUpdate" => g.subschema_for::<RunningStateUpdate>(),
-            "ErrorStopReason" => g.subschema_for::<ErrorStopReason>(),
-            "IdleStateUpdate" => g.subschema_for::<IdleStateUpdate>(),
-            "RequiresActionStateUpdate" => g.subschema_for::<RequiresActionStateUpdate>(),
-            "StateUpdate" => g.subschema_for::<StateUpdate>(),
-            "ToolCallContentChunk" => g.subschema_for::<ToolCallContentChunk>(),
-            "TerminalOutput" => g.subschema_for::<TerminalOutput>(),
-            "TerminalExitStatus" => g.subschema_for::<TerminalExitStatus>(),
-            "TerminalSize" => g.subschema_for::<TerminalSize>(),
-            "TerminalCapabilities" => g.subschema_for::<TerminalCapabilities>(),
-            "TerminalCancelCapabilities" => {
-                g.subschema_for::<TerminalCancelCapabilities>()
-            }
-            "TerminalUpdate" => g.subschema_for::<TerminalUpdate>(),
-            "TerminalOutputChunk" => g.subschema_for::<TerminalOutputChunk>(),
-            "PlanUpdateContent" => g.subschema_for::<PlanUpdateContent>(),
-            "PlanId" => g.subschema_for::<PlanId>(),
-            "PlanEntry" => g.subschema_for::<PlanEntry>(),
-            "PlanEntryPriority" => g.subschema_for::<PlanEntryPriority>(),
-            "PlanEntryStatus" => g.subschema_for::<PlanEntryStatus>(),
-            "PlanItems" => g.subschema_for::<PlanItems>(),
-            "PlanUpdate" => g.subschema_for::<PlanUpdate>(),
-            "AvailableCommandsUpdate" => g.subschema_for::<AvailableCommandsUpdate>(),
-            "ConfigOptionUpdate" => g.subschema_for::<ConfigOptionUpdate>(),
-            "SessionInfoUpdate" => g.subschema_for::<SessionInfoUpdate>(),
-            "Cost" => g.subschema_for::<Cost>(),
-            "UsageUpdate" => g.subschema_for::<UsageUpdate>(),
-            "NoticeSeverity" => g.subschema_for::<NoticeSeverity>(),
-            "Notice" => g.subschema_for::<Notice>(),
-            "CompactionId" => g.subschema_for::<CompactionId>(),
-            "CompactionStatus" => g.subschema_for::<CompactionStatus>(),
-            "CompactionUpdate" => g.subschema_for::<CompactionUpdate>(),
-            "CompactionSummaryChunk" => g.subschema_for::<CompactionSummaryChunk>(),
-            "CompleteElicitationNotification" => {
-                g.subschema_for::<CompleteElicitationNotification>()
-            }
-            "ExtNotification" => g.subschema_for::<ExtNotification>(),
-            "ClientRequest" => g.subschema_for::<ClientRequest>(),
-            "InitializeRequest" => g.subschema_for::<InitializeRequest>(),
-            "ClientCapabilities" => g.subschema_for::<ClientCapabilities>(),
-            "ClientAuthCapabilities" => g.subschema_for::<ClientAuthCapabilities>(),
-            "TerminalAuthCapabilities" => g.subschema_for::<TerminalAuthCapabilities>(),
-            "ElicitationCapabilities" => g.subschema_for::<ElicitationCapabilities>(),
-            "ElicitationFormCapabilities" => {
-                g.subschema_for::<ElicitationFormCapabilities>()
-            }
-            "ElicitationUrlCapabilities" => {
-                g.subschema_for::<ElicitationUrlCapabilities>()
-            }
-            "LoginAuthRequest" => g.subschema_for::<LoginAuthRequest>(),
-            "LogoutAuthRequest" => g.subschema_for::<LogoutAuthRequest>(),
-            "NewSessionRequest" => g.subschema_for::<NewSessionRequest>(),
-            "McpServer" => g.subschema_for::<McpServer>(),
-            "HttpHeader" => g.subschema_for::<HttpHeader>(),
-            "McpServerHttp" => g.subschema_for::<McpServerHttp>(),
-            "McpServerStdio" => g.subschema_for::<McpServerStdio>(),
-            "ListSessionsRequest" => g.subschema_for::<ListSessionsRequest>(),
-            "DeleteSessionRequest" => g.subschema_for::<DeleteSessionRequest>(),
-            "ResumeSessionRequest" => g.subschema_for::<ResumeSessionRequest>(),
-            "ReplayFrom" => g.subschema_for::<ReplayFrom>(),
-            "ReplayFromStart" => g.subschema_for::<ReplayFromStart>(),
-            "CloseSessionRequest" => g.subschema_for::<CloseSessionRequest>(),
-            "CancelToolCallRequest" => g.subschema_for::<CancelToolCallRequest>(),
-            "CancelTerminalRequest" => g.subschema_for::<CancelTerminalRequest>(),
-            "SetSessionConfigOptionRequest" => {
-                g.subschema_for::<SetSessionConfigOptionRequest>()
-            }
-            "PromptRequest" => g.subschema_for::<PromptRequest>(),
-            "ClientResponse" => g.subschema_for::<ClientResponse>(),
-            "RequestPermissionResponse" => g.subschema_for::<RequestPermissionResponse>(),
-            "RequestPermissionOutcome" => g.subschema_for::<RequestPermissionOutcome>(),
-            "CancelledPermissionOutcome" => {
-                g.subschema_for::<CancelledPermissionOutcome>()
-            }
-            "SelectedPermissionOutcome" => g.subschema_for::<SelectedPermissionOutcome>(),
-            "CreateElicitationResponse" => g.subschema_for::<CreateElicitationResponse>(),
-            "ElicitationContentValue" => g.subschema_for::<ElicitationContentValue>(),
-            "ElicitationAcceptAction" => g.subschema_for::<ElicitationAcceptAction>(),
-            "ClientNotification" => g.subschema_for::<ClientNotification>(),
-            "CancelSessionNotification" => g.subschema_for::<CancelSessionNotification>(),
-            "CancelRequestNotification" => g.subschema_for::<CancelRequestNotification>(),
-            #[cfg(feature = "unstable")]
-            "MessageMcpRequest" => g.subschema_for::<MessageMcpRequest>(),
-            #[cfg(feature = "unstable")]
-            "McpServerAcpId" => g.subschema_for::<McpServerAcpId>(),
-            #[cfg(feature = "unstable")]
-            "McpRequestId" => g.subschema_for::<McpRequestId>(),
-            #[cfg(feature = "unstable")]
-            "McpAcpCapabilities" => g.subschema_for::<McpAcpCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "SessionSystemPromptCapabilities" => {
-                g.subschema_for::<SessionSystemPromptCapabilities>()
-            }
-            #[cfg(feature = "unstable")]
-            "SessionSystemPromptModeCapabilities" => {
-                g.subschema_for::<SessionSystemPromptModeCapabilities>()
-            }
-            #[cfg(feature = "unstable")]
-            "SessionSystemPromptOverrideCapabilities" => {
-                g.subschema_for::<SessionSystemPromptOverrideCapabilities>()
-            }
-            #[cfg(feature = "unstable")]
-            "SessionForkCapabilities" => g.subschema_for::<SessionForkCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "SessionArchiveCapabilities" => {
-                g.subschema_for::<SessionArchiveCapabilities>()
-            }
-            #[cfg(feature = "unstable")]
-            "SessionStatusCapabilities" => g.subschema_for::<SessionStatusCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "SessionTitleCapabilities" => g.subschema_for::<SessionTitleCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "AuthStatusCapabilities" => g.subschema_for::<AuthStatusCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "ProvidersCapabilities" => g.subschema_for::<ProvidersCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "ListProvidersResponse" => g.subschema_for::<ListProvidersResponse>(),
-            #[cfg(feature = "unstable")]
-            "ProviderInfo" => g.subschema_for::<ProviderInfo>(),
-            #[cfg(feature = "unstable")]
-            "ProviderId" => g.subschema_for::<ProviderId>(),
-            #[cfg(feature = "unstable")]
-            "LlmProtocol" => g.subschema_for::<LlmProtocol>(),
-            #[cfg(feature = "unstable")]
-            "ProviderCurrentConfig" => g.subschema_for::<ProviderCurrentConfig>(),
-            #[cfg(feature = "unstable")]
-            "SetProviderResponse" => g.subschema_for::<SetProviderResponse>(),
-            #[cfg(feature = "unstable")]
-            "DisableProviderResponse" => g.subschema_for::<DisableProviderResponse>(),
-            #[cfg(feature = "unstable")]
-            "AuthStatusResponse" => g.subschema_for::<AuthStatusResponse>(),
-            #[cfg(feature = "unstable")]
-            "AuthState" => g.subschema_for::<AuthState>(),
-            #[cfg(feature = "unstable")]
-            "AuthAccount" => g.subschema_for::<AuthAccount>(),
-            #[cfg(feature = "unstable")]
-            "ForkSessionResponse" => g.subschema_for::<ForkSessionResponse>(),
-            #[cfg(feature = "unstable")]
-            "ArchiveSessionResponse" => g.subschema_for::<ArchiveSessionResponse>(),
-            #[cfg(feature = "unstable")]
-            "UnarchiveSessionResponse" => g.subschema_for::<UnarchiveSessionResponse>(),
-            #[cfg(feature = "unstable")]
-            "SessionStatusResponse" => g.subschema_for::<SessionStatusResponse>(),
-            #[cfg(feature = "unstable")]
-            "SessionStatus" => g.subschema_for::<SessionStatus>(),
-            #[cfg(feature = "unstable")]
-            "BackgroundSubagent" => g.subschema_for::<BackgroundSubagent>(),
-            #[cfg(feature = "unstable")]
-            "Usage" => g.subschema_for::<Usage>(),
-            #[cfg(feature = "unstable")]
-            "UnknownStateUpdate" => g.subschema_for::<UnknownStateUpdate>(),
-            #[cfg(feature = "unstable")]
-            "SetSessionTitleResponse" => g.subschema_for::<SetSessionTitleResponse>(),
-            #[cfg(feature = "unstable")]
-            "PlanFile" => g.subschema_for::<PlanFile>(),
-            #[cfg(feature = "unstable")]
-            "PlanMarkdown" => g.subschema_for::<PlanMarkdown>(),
-            #[cfg(feature = "unstable")]
-            "PlanRemoved" => g.subschema_for::<PlanRemoved>(),
-            #[cfg(feature = "unstable")]
-            "SubagentSessionCapabilities" => {
-                g.subschema_for::<SubagentSessionCapabilities>()
-            }
-            #[cfg(feature = "unstable")]
-            "SessionCancelCapabilities" => g.subschema_for::<SessionCancelCapabilities>(),
-            #[cfg(feature = "unstable")]
-            "SubagentUpdate" => g.subschema_for::<SubagentUpdate>(),
-            #[cfg(feature = "unstable")]
-            "SessionMessage" => g.subschema_for::<SessionMessage>(),
-            #[cfg(feature = "unstable")]
-            "SessionMessageChunk" => g.subschema_for::<SessionMessageChunk>(),
-            #[cfg(feature = "unstable")]
-            "AuthStatusUpdateNotification" => {
-                g.subschema_for::<AuthStatusUpdateNotification>()
-            }
-            #[cfg(feature = "unstable")]
-            "ListProvidersRequest" => g.subschema_for::<ListProvidersRequest>(),
-            #[cfg(feature = "unstable")]
-            "SetProviderRequest" => g.subschema_for::<SetProviderRequest>(),
-            #[cfg(feature = "unstable")]
-            "DisableProviderRequest" => g.subschema_for::<DisableProviderRequest>(),
-            #[cfg(feature = "unstable")]
-            "AuthStatusRequest" => g.subschema_for::<AuthStatusRequest>(),
-            #[cfg(feature = "unstable")]
-            "McpServerAcp" => g.subschema_for::<McpServerAcp>(),
-            #[cfg(feature = "unstable")]
-            "SystemPrompt" => g.subschema_for::<SystemPrompt>(),
-            #[cfg(feature = "unstable")]
-            "SystemPromptMode" => g.subschema_for::<SystemPromptMode>(),
-            #[cfg(feature = "unstable")]
-            "SessionArchiveFilter" => g.subschema_for::<SessionArchiveFilter>(),
-            #[cfg(feature = "unstable")]
-            "ForkSessionRequest" => g.subschema_for::<ForkSessionRequest>(),
-            #[cfg(feature = "unstable")]
-            "ArchiveSessionRequest" => g.subschema_for::<ArchiveSessionRequest>(),
-            #[cfg(feature = "unstable")]
-            "UnarchiveSessionRequest" => g.subschema_for::<UnarchiveSessionRequest>(),
-            #[cfg(feature = "unstable")]
-            "SessionStatusRequest" => g.subschema_for::<SessionStatusRequest>(),
-            #[cfg(feature = "unstable")]
-            "SetSessionTitleRequest" => g.subschema_for::<SetSessionTitleRequest>(),
-            #[cfg(feature = "unstable")]
-            "MessageMcpResponse" => g.subschema_for::<MessageMcpResponse>(),
-            #[cfg(feature = "unstable")]
-            "McpError" => g.subschema_for::<McpError>(),
-            #[cfg(feature = "unstable")]
-            "MessageMcpNotification" => g.subschema_for::<MessageMcpNotification>(),
-            #[cfg(feature = "unstable")]
-            "ProxyRequest" => g.subschema_for::<ProxyRequest>(),
-            #[cfg(feature = "unstable")]
-            "InitializeProxyRequest" => g.subschema_for::<InitializeProxyRequest>(),
-            #[cfg(feature = "unstable")]
-            "ProxySuccessorRequest" => g.subschema_for::<ProxySuccessorRequest>(),
-            #[cfg(feature = "unstable")]
-            "ProxyResponse" => g.subschema_for::<ProxyResponse>(),
-            #[cfg(feature = "unstable")]
-            "InitializeProxyResponse" => g.subschema_for::<InitializeProxyResponse>(),
-            #[cfg(feature = "unstable")]
-            "ProxySuccessorResponse" => g.subschema_for::<ProxySuccessorResponse>(),
-            #[cfg(feature = "unstable")]
-            "ProxyNotification" => g.subschema_for::<ProxyNotification>(),
-            #[cfg(feature = "unstable")]
-            "ProxySuccessorNotification" => {
-                g.subschema_for::<ProxySuccessorNotification>()
-            }
-            _ => return None,
-        },
-    )
-}
 /// Typed JSON-RPC dispatch for this version, generated from `x-method` and `x-side`.
 ///
 /// Enums are per side and say the direction: `RequestToAgent` holds the
@@ -27391,7 +19725,7 @@ pub mod rpc {
         }
     }
 }
-/// The `schemars` fragments of this module's types, out of line.
+/// `schemars::JsonSchema` for this module's types, out of line.
 #[cfg(feature = "schemars")]
 #[allow(dead_code)]
 mod schemas;

@@ -3,7 +3,7 @@ use acp_bindings::AcpDeserialize;
 
 // Every mistake is reported at once, each at its span.
 #[derive(AcpDeserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCaps", deny_unknown_fields)]
 #[acp(direct, strict)]
 struct Settings {
     #[serde(default = "seven")]

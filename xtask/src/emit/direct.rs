@@ -42,11 +42,6 @@ impl Emitter {
         base.parse().expect("the path parses")
     }
 
-    /// Where the code `acp-bindings-codegen` writes finds the runtime.
-    pub(super) fn codegen_paths(&self) -> acp_bindings_codegen::Paths {
-        acp_bindings_codegen::Paths { runtime: self.rt.clone(), fast: self.fast_path() }
-    }
-
     /// Who writes the definition's decoder (the plan's decision).
     pub(super) fn decoder(&self, def: &Def) -> Decoder {
         self.decisions.decoders.get(&def.name).copied().unwrap_or(Decoder::Emitted)
@@ -69,11 +64,16 @@ impl Emitter {
         let name = ident(&def.rust_name);
         match &def.kind {
             // A derive writes it, or the alias's target has it.
-            _ if matches!(self.decoder(def), Decoder::AcpDeserialize | Decoder::AcpPatch | Decoder::Alias) => None,
-            Kind::Union(u) if u.tag.is_some() => Some(self.tagged_from_json(def, u)),
-            // A string newtype or string enum: its `Scalar` impl accepts
-            // exactly the strings its `Deserialize` does.
-            Kind::Newtype(Type::String { .. }) | Kind::Enum(Enum { repr: EnumRepr::String, .. }) => Some(quote! {
+            _ if matches!(
+                self.decoder(def),
+                Decoder::AcpDeserialize | Decoder::AcpPatch | Decoder::Alias | Decoder::AcpUnion | Decoder::AcpEnum
+            ) =>
+            {
+                None
+            }
+            // A string newtype: its `Scalar` impl accepts exactly the
+            // strings its `Deserialize` does.
+            Kind::Newtype(Type::String { .. }) => Some(quote! {
                 impl<'de> #fast::FromJson<'de> for #name {
                     #[inline]
                     fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
@@ -84,34 +84,5 @@ impl Emitter {
             // Read through the reader by its `Deserialize`.
             _ => Some(quote! { impl<'de> #fast::FromJson<'de> for #name {} }),
         }
-    }
-
-    /// The direct decoder of a tagged union: the discriminator must be the
-    /// first member (the first after an outer union's) and name a variant;
-    /// the variant's members follow.
-    fn tagged_from_json(&self, def: &Def, u: &Union) -> TokenStream {
-        let arms = u
-            .variants
-            .iter()
-            .filter_map(|v| {
-                let tag = v.tag.clone()?;
-                let payload = match &v.payload {
-                    Payload::Unit => None,
-                    Payload::Type(ty) => {
-                        let t = self.ty(ty);
-                        Some(if self.arm_boxed(&def.name, v) { quote!(::std::boxed::Box<#t>) } else { t })
-                    }
-                    Payload::NoTag => return None,
-                };
-                let cfg = self.cfg_of(def, &v.rust_name);
-                Some(acp_bindings_codegen::TaggedArm { tag, variant: ident(&v.rust_name), payload, cfg })
-            })
-            .collect();
-        let union = acp_bindings_codegen::TaggedUnion {
-            ident: ident(&def.rust_name),
-            key: u.tag.as_ref().expect("a tagged union").property.clone(),
-            arms,
-        };
-        acp_bindings_codegen::tagged_union_from_json(&union, &self.codegen_paths())
     }
 }

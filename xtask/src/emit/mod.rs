@@ -32,6 +32,9 @@ pub struct Emitter {
     /// The `schemars` fragments the impls name, by constant name: written
     /// out of line, into the version's `schemas.rs` ([`Emitter::schemas`]).
     schemas: std::cell::RefCell<BTreeMap<String, String>>,
+    /// The `schemars` impls naming them, gated as their types are: written
+    /// into `schemas.rs` too ([`Emitter::schema_impls`]).
+    schema_impls: std::cell::RefCell<Vec<TokenStream>>,
 }
 
 pub(crate) fn ident(name: &str) -> proc_macro2::Ident {
@@ -58,6 +61,42 @@ fn docs_or(d: &Option<String>, fallback: impl FnOnce() -> String) -> TokenStream
     }
 }
 
+/// How a derive names the variants of `(rust name, wire name)` pairs: the
+/// `rename_all` convention most of them follow (none when the Rust names are
+/// the wire names, or when no convention fits two), and the Rust names that
+/// need a `rename` of their own. The conventions are `acp-bindings-codegen`'s,
+/// as the derives apply them (serde's).
+pub(crate) fn naming<'a>(pairs: &[(&'a str, &str)]) -> (Option<acp_bindings_codegen::case::Case>, Vec<&'a str>) {
+    naming_by(pairs, acp_bindings_codegen::case::Case::Pascal, acp_bindings_codegen::case::Case::variant)
+}
+
+/// [`naming`] for the fields of a struct (`snake_case` Rust names; a raw
+/// identifier's `r#` is not part of its name).
+pub(crate) fn field_naming<'a>(pairs: &[(&'a str, &str)]) -> (Option<acp_bindings_codegen::case::Case>, Vec<&'a str>) {
+    naming_by(pairs, acp_bindings_codegen::case::Case::Snake, |case, rust| {
+        case.field(rust.strip_prefix("r#").unwrap_or(rust))
+    })
+}
+
+fn naming_by<'a>(
+    pairs: &[(&'a str, &str)],
+    own: acp_bindings_codegen::case::Case,
+    apply: impl Fn(acp_bindings_codegen::case::Case, &str) -> String,
+) -> (Option<acp_bindings_codegen::case::Case>, Vec<&'a str>) {
+    use acp_bindings_codegen::case::Case;
+    let fits = |case: Case| pairs.iter().filter(|(r, w)| apply(case, r) == *w).count();
+    // The Rust names as they are (no attribute) first: the first of the best wins a tie.
+    let mut best = own;
+    for case in Case::ALL {
+        if fits(case) > fits(best) {
+            best = case;
+        }
+    }
+    let case = if fits(best) < 2 { own } else { best };
+    let renamed = pairs.iter().filter(|(r, w)| apply(case, r) != *w).map(|(r, _)| *r).collect();
+    ((case != own).then_some(case), renamed)
+}
+
 fn str_lit(s: &str) -> Literal {
     Literal::string(s)
 }
@@ -68,12 +107,18 @@ impl Emitter {
     /// module (`crate::runtime` inside the bindings crate).
     pub fn new(runtime: &str, decisions: crate::plan::Decisions) -> Self {
         let rt: TokenStream = runtime.parse().expect("runtime path parses");
-        Emitter { rt, decisions, schemars: false, schemas: Default::default() }
+        Emitter { rt, decisions, schemars: false, schemas: Default::default(), schema_impls: Default::default() }
     }
 
     /// The `schemars` fragments the impls emitted so far name, by constant.
     pub fn schemas(&self) -> BTreeMap<String, String> {
         self.schemas.borrow().clone()
+    }
+
+    /// The `schemars` impls of the items rendered so far, for `schemas.rs`
+    /// (one `runtime::schema::embedded_schema!` each, gated as its type).
+    pub fn schema_impls(&self) -> Vec<TokenStream> {
+        self.schema_impls.borrow().clone()
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.
@@ -185,7 +230,9 @@ impl Emitter {
 
     /// Items for one definition and its inline items, behind `gate`.
     pub fn def(&self, def: &Def, gate: Gate) -> Vec<TokenStream> {
-        let items = self.items_of(def, true);
+        let items = self.items_of(def);
+        let schemas = def.walk().into_iter().filter_map(|d| self.json_schema(d)).collect();
+        self.schema_impls.borrow_mut().extend(gated(schemas, gate));
         gated(items, gate)
     }
 
@@ -195,22 +242,23 @@ impl Emitter {
     /// each build's `schemars` fragment (once where they agree), the stable
     /// one rendered by `stable_emitter`.
     pub fn merged(&self, def: &Def, stable: &Def, stable_emitter: &Emitter) -> Vec<TokenStream> {
-        let mut items = self.items_of(def, false);
+        let items = self.items_of(def);
+        let mut schemas = self.schema_impls.borrow_mut();
         for (u, s) in def.walk().into_iter().zip(stable.walk()) {
             let (u, s) = (self.json_schema(u), stable_emitter.json_schema(s));
             if u.as_ref().map(ToString::to_string) == s.as_ref().map(ToString::to_string) {
-                items.extend(u);
+                schemas.extend(u);
             } else {
-                items.extend(gated(s.into_iter().collect(), Gate::Stable));
-                items.extend(gated(u.into_iter().collect(), Gate::Unstable));
+                schemas.extend(gated(s.into_iter().collect(), Gate::Stable));
+                schemas.extend(gated(u.into_iter().collect(), Gate::Unstable));
             }
         }
         items
     }
 
-    /// Items for one definition and its inline items, their `schemars` impls
-    /// too when `schemas`.
-    fn items_of(&self, def: &Def, schemas: bool) -> Vec<TokenStream> {
+    /// Items for one definition and its inline items (their `schemars` impls
+    /// go to [`Emitter::schema_impls`]).
+    fn items_of(&self, def: &Def) -> Vec<TokenStream> {
         let mut items = match &def.kind {
             Kind::Struct(s) => self.structure(def, s),
             Kind::Enum(e) => self.enumeration(def, e),
@@ -231,11 +279,8 @@ impl Emitter {
         };
         items.extend(self.direct_decoder(def));
         items.extend(self.method_consts(def));
-        if schemas {
-            items.extend(self.json_schema(def));
-        }
         for i in &def.inline {
-            items.extend(self.items_of(i, schemas));
+            items.extend(self.items_of(i));
         }
         items
     }
@@ -263,8 +308,7 @@ impl Emitter {
         // The impl is the runtime's `embedded_schema!` (its name, its id by
         // module path, the fragment with `$ref`s resolved).
         Some(quote! {
-            #[cfg(feature = "schemars")]
-            #rt::schema::embedded_schema!(#name, schemas::#path);
+            #rt::schema::embedded_schema!(#name, #path);
         })
     }
 
@@ -494,7 +538,6 @@ pub fn schema_refs(defs: &[(&Def, Gate)]) -> TokenStream {
     quote! {
         /// The generator's subschema for the type of the `$defs` name `name`
         /// (what an embedded fragment's `{"$ref": "#/$defs/name"}` becomes).
-        #[cfg(feature = "schemars")]
         fn schema_ref(g: &mut ::schemars::SchemaGenerator, name: &str) -> ::core::option::Option<::schemars::Schema> {
             ::core::option::Option::Some(match name {
                 #(#arms)*

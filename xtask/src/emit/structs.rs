@@ -25,15 +25,15 @@ impl Emitter {
         }
     }
 
-    /// The field's `#[serde(..)]`: its wire name (unless it is the Rust
-    /// name), whether it may be missing (`default`) and is skipped when
+    /// The field's `#[serde(..)]`: its wire name (when `renamed`: the
+    /// struct's `rename_all` does not give it), whether it may be missing (`default`) and is skipped when
     /// absent, and its rule's reader: for serde's derived `Deserialize`
     /// (`derived_de`) as `deserialize_with`, for `AcpDeserialize` (a struct
     /// that keeps unknown properties) as `#[acp(read = Reader)]`.
-    pub(super) fn field_attrs(&self, f: &Field, derived_de: bool) -> TokenStream {
+    pub(super) fn field_attrs(&self, f: &Field, derived_de: bool, renamed: bool) -> TokenStream {
         let rt = self.rt.to_string().replace(' ', "");
         let wire = str_lit(&f.name);
-        let mut parts = if f.name == f.rust_name { vec![] } else { vec![quote!(rename = #wire)] };
+        let mut parts = if renamed { vec![quote!(rename = #wire)] } else { vec![] };
         let repr = self.decisions.fields.get(f).wire_repr();
         if matches!(repr, Repr::Optional | Repr::OptionalAny | Repr::Nullable) {
             parts.push(quote!(default));
@@ -271,9 +271,11 @@ impl Emitter {
         let doc = self.item_docs(def);
         let mut fields = Vec::new();
         let keeps = s.keeps_rest();
+        let pairs: Vec<(&str, &str)> = s.fields.iter().map(|f| (f.rust_name.as_str(), f.name.as_str())).collect();
+        let (rename_all, renamed) = super::field_naming(&pairs);
         for f in &s.fields {
-            let (fd, attrs, fname, ft) =
-                (self.field_docs(def, f), self.field_attrs(f, !keeps), ident(&f.rust_name), self.field_type(f));
+            let attrs = self.field_attrs(f, !keeps, renamed.contains(&f.rust_name.as_str()));
+            let (fd, fname, ft) = (self.field_docs(def, f), ident(&f.rust_name), self.field_type(f));
             let gate = self.cfg_of(def, &f.name);
             fields.push(quote! { #gate #fd #attrs pub #fname: #ft, });
         }
@@ -321,9 +323,14 @@ impl Emitter {
         } else {
             (quote!(::serde::Deserialize,), quote!())
         };
+        let rename_all = rename_all.map(|c| {
+            let c = c.name();
+            quote!(#[serde(rename_all = #c)])
+        });
         let mut items = vec![quote! {
             #doc
             #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, #derive_de)]
+            #rename_all
             #acp
             #[non_exhaustive]
             pub struct #name { #(#fields)* }

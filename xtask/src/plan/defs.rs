@@ -109,7 +109,12 @@ pub enum Decoder {
     AcpPatch,
     /// A `pub type` alias: the definition it names decodes.
     Alias,
-    /// Written by the emitter: unions, enums, newtypes, method aliases, any JSON.
+    /// `#[derive(AcpUnion)]`: a union; `acp-bindings-codegen` writes its
+    /// serializer, visitors and direct decoder.
+    AcpUnion,
+    /// `#[derive(AcpEnum)]`: a string or integer enum, written as unions are.
+    AcpEnum,
+    /// Written by the emitter: newtypes, method aliases, any JSON.
     Emitted,
 }
 
@@ -120,6 +125,8 @@ impl Decoder {
             Kind::Struct(s) if s.keeps_rest() => Decoder::AcpDeserialize,
             Kind::Struct(_) => Decoder::SerdeDerive,
             Kind::Alias(_) if d.method.is_none() => Decoder::Alias,
+            Kind::Union(_) => Decoder::AcpUnion,
+            Kind::Enum(_) => Decoder::AcpEnum,
             _ => Decoder::Emitted,
         }
     }

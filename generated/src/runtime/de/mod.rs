@@ -29,6 +29,8 @@ pub use self::lenient::*;
 pub use self::object::*;
 pub use self::scalar::*;
 pub use self::union::*;
+/// `serde_json`'s types, for the code the derives write in crates that may not name `serde_json`.
+pub use serde_json::{Error as JsonError, Value as JsonValue};
 
 /// How a field's Rust type represents "no value" and "a value".
 pub trait Shape: Default {

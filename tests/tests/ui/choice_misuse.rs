@@ -1,0 +1,40 @@
+use acp_bindings::runtime::{UnknownString, UnknownVariant};
+use acp_bindings::{AcpEnum, AcpUnion};
+
+// Every mistake is reported at once, each at its span.
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(range = i32, tag = "kind", rename_all = "snake-case")]
+enum Finding {
+    Lint(String, u32),
+    #[acp(rename = 7)]
+    Clear,
+    #[acp(other, check = "no type here")]
+    Other(UnknownVariant),
+    #[acp(fallback)]
+    Again(UnknownVariant),
+}
+
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(rename_all = "snake_case")]
+enum Untagged {
+    Number(i64),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
+#[acp(tag = "type", range = f64)]
+enum Level {
+    Low,
+    High(u8),
+    #[acp(other)]
+    Other(UnknownString),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
+#[acp(range = i32)]
+enum Code {
+    #[acp(value = 1)]
+    One,
+    Two,
+}
+
+fn main() {}
