@@ -43,7 +43,7 @@ pub fn enum_impls(e: &Enum, paths: &Paths) -> TokenStream {
 }
 
 fn string_enum(e: &Enum, paths: &Paths) -> TokenStream {
-    let (rt, fast) = (&paths.runtime, &paths.fast);
+    let rt = &paths.runtime;
     let name = &e.ident;
     let vnames: Vec<&Ident> = e.values.iter().map(|(v, _)| v).collect();
     let values: Vec<Literal> = e
@@ -68,16 +68,7 @@ fn string_enum(e: &Enum, paths: &Paths) -> TokenStream {
             }
         }
     });
-    let direct = e.direct.then(|| {
-        quote! {
-            impl<'de> #fast::FromJson<'de> for #name {
-                #[inline]
-                fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
-                    #fast::scalar(r)
-                }
-            }
-        }
-    });
+    let direct = e.direct.then(|| crate::scalar_from_json(name, paths));
     quote! {
         impl #name {
             /// Every value this version knows, as on the wire.

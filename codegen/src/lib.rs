@@ -32,9 +32,11 @@ use quote::{format_ident, quote};
 
 pub mod case;
 mod enums;
+mod newtype;
 mod union;
 
 pub use enums::{enum_impls, Enum, Value};
+pub use newtype::{string_newtype_impls, StringNewtype};
 pub use union::{union_impls, Arm, ArmPayload, CatchAll, Union, UnionTag};
 
 /// Where the generated code finds the bindings' runtime.
@@ -195,6 +197,20 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
             }
         }
         #from_json
+    }
+}
+
+/// The direct decoder of a type read from one JSON string (its
+/// `runtime::de::Scalar` impl accepts exactly the strings its `Deserialize` does).
+fn scalar_from_json(item: &Ident, paths: &Paths) -> TokenStream {
+    let fast = &paths.fast;
+    quote! {
+        impl<'de> #fast::FromJson<'de> for #item {
+            #[inline]
+            fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
+                #fast::scalar(r)
+            }
+        }
     }
 }
 

@@ -283,6 +283,45 @@ pub fn derive_enum(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> 
     Ok(acp_bindings_codegen::enum_impls(&e, &paths()))
 }
 
+/// `#[derive(AcpString)]`: a tuple struct of one `runtime::SmolStr`;
+/// `#[acp(not = "value")]` (repeated) refuses a string on decode, with
+/// `pointer = "#/..."` naming the schema's `not` in the error; `direct`.
+pub fn derive_string(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
+    let mut errors = Vec::new();
+    let (mut excluded, mut pointer, mut direct) = (Vec::new(), None, false);
+    for attr in acp_attrs(&input.attrs) {
+        let r = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("not") {
+                excluded.push(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("pointer") {
+                pointer = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("direct") {
+                direct = true;
+            } else {
+                return Err(meta.error("unknown attribute: `not`, `pointer` or `direct`"));
+            }
+            Ok(())
+        });
+        errors.extend(r.err());
+    }
+    let one_field = matches!(&input.data, syn::Data::Struct(syn::DataStruct { fields: syn::Fields::Unnamed(u), .. }) if u.unnamed.len() == 1);
+    if !one_field {
+        errors.push(syn::Error::new(input.ident.span(), "`AcpString` needs a tuple struct of one `runtime::SmolStr`"));
+    }
+    if !excluded.is_empty() && pointer.is_none() {
+        errors.push(syn::Error::new(Span::call_site(), "`not` needs `pointer = \"#/...\"`, where the errors point"));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let n = acp_bindings_codegen::StringNewtype {
+        ident: input.ident.clone(),
+        excluded: pointer.map(|p| (excluded, p)),
+        direct,
+    };
+    Ok(acp_bindings_codegen::string_newtype_impls(&n, &paths()))
+}
+
 #[cfg(test)]
 mod tests {
     //! The impls the derives write, as a reviewer reads them: one snapshot

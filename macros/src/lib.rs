@@ -79,6 +79,19 @@ pub fn derive_acp_enum(input: TokenStream) -> TokenStream {
     }
 }
 
+/// `serde::Serialize`, `serde::Deserialize`, `new`, `as_str`, `Display`
+/// and the conversions from and to strings for a string newtype: a tuple
+/// struct of one `runtime::SmolStr` (an identifier). `#[acp(not = "value",
+/// pointer = "#/...")]` refuses a string on decode.
+#[proc_macro_derive(AcpString, attributes(acp))]
+pub fn derive_acp_string(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    match choice::derive_string(&input) {
+        Ok(tokens) => tokens.into(),
+        Err(errors) => errors.into_iter().map(|e| e.to_compile_error()).collect::<proc_macro2::TokenStream>().into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     fn docs_of(file: &syn::File, name: &str) -> Vec<String> {

@@ -12,15 +12,16 @@
 use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::serde::Serialize;
+#[allow(unused_imports)]
+use ::serde::Deserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpUnion;
 /// `ErrorStopReason` (the schema gives no description).
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ErrorStopReason {
     /// The `message` property.
@@ -48,7 +49,7 @@ impl ErrorStopReason {
     }
 }
 /// A struct with a flattened union on `stopReason`, which may be absent, null or malformed.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct IdleStateUpdate {
     /// The `_meta` property.
@@ -79,7 +80,7 @@ impl IdleStateUpdate {
     }
 }
 /// The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "stopReason", lenient_tag, rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum IdleStateUpdateStopReason {
@@ -97,7 +98,7 @@ pub enum IdleStateUpdateStopReason {
     Other(runtime::UnknownVariant),
 }
 /// A struct whose flattened union arms carry their own inline properties.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct SetConfigOptionRequest {
     /// The `configId` property.
@@ -120,7 +121,7 @@ impl SetConfigOptionRequest {
     }
 }
 /// The part of [`SetConfigOptionRequest`] chosen by its `type` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SetConfigOptionRequestType {
@@ -130,7 +131,7 @@ pub enum SetConfigOptionRequestType {
     Id(SetConfigOptionRequestTypeId),
 }
 /// `SetConfigOptionRequestTypeBoolean` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetConfigOptionRequestTypeBoolean {
     /// The `value` property.
@@ -150,7 +151,7 @@ impl SetConfigOptionRequestTypeBoolean {
     }
 }
 /// `SetConfigOptionRequestTypeId` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetConfigOptionRequestTypeId {
     /// The `value` property.
@@ -170,7 +171,7 @@ impl SetConfigOptionRequestTypeId {
     }
 }
 /// `SessionScope` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionScope {
     /// The `sessionId` property.
@@ -191,7 +192,7 @@ impl SessionScope {
     }
 }
 /// `RequestScope` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct RequestScope {
     /// The `requestId` property.
@@ -212,7 +213,7 @@ impl RequestScope {
     }
 }
 /// A struct with an untagged flattened union (named after the arms' common suffix).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct FormMode {
     /// The `message` property.
@@ -231,7 +232,7 @@ impl FormMode {
     }
 }
 /// The alternative sets of properties of [`FormMode`].
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum FormModeScope {
     /// A [`SessionScope`].

@@ -15,9 +15,19 @@ use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
 #[allow(unused_imports)]
-use ::core::fmt;
+use ::serde::Serialize;
+#[allow(unused_imports)]
+use ::serde::Deserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpEnum;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpString;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpUnion;
 /// `Image` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Image {
     /// The `data` property.
@@ -37,7 +47,7 @@ impl Image {
     }
 }
 /// A catch-all whose `not` also excludes `video`, a tag reserved for an arm not added yet.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Block {
@@ -50,7 +60,7 @@ pub enum Block {
     Other(runtime::UnknownVariant),
 }
 /// `BlockText` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct BlockText {
     /// The `text` property.
@@ -70,7 +80,7 @@ impl BlockText {
     }
 }
 /// Untagged arms with neither title nor `$ref`: named from their shape.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum Setting {
     /// The `String` arm.
@@ -85,7 +95,7 @@ pub enum Setting {
     Max(SettingMax),
 }
 /// `SettingMin` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct SettingMin {
     /// The `min` property.
@@ -98,7 +108,7 @@ impl SettingMin {
     }
 }
 /// `SettingMax` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct SettingMax {
     /// The `max` property.
@@ -111,133 +121,15 @@ impl SettingMax {
     }
 }
 /// `not` directly on a definition.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct NonEmpty(
-    #[serde(deserialize_with = "de::id_str_excluding::<_, NonEmpty>")]
-    pub runtime::SmolStr,
-);
-impl de::Pointer for NonEmpty {
-    const POINTER: &'static str = "#/$defs/NonEmpty/not";
-}
-impl de::Excludes for NonEmpty {
-    const EXCLUDED: &'static [&'static str] = &[""];
-}
-impl de::Scalar for NonEmpty {
-    fn from_str(v: &str) -> Option<Self> {
-        (!<Self as de::Excludes>::EXCLUDED.contains(&v)).then(|| Self(de::smol(v)))
-    }
-}
-impl NonEmpty {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for NonEmpty {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for NonEmpty {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for NonEmpty {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for NonEmpty {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for NonEmpty {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(not = "", pointer = "#/$defs/NonEmpty/not")]
+pub struct NonEmpty(pub runtime::SmolStr);
 /// `not` excluding several values.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct Level(
-    #[serde(deserialize_with = "de::id_str_excluding::<_, Level>")]
-    pub runtime::SmolStr,
-);
-impl de::Pointer for Level {
-    const POINTER: &'static str = "#/$defs/Level/not";
-}
-impl de::Excludes for Level {
-    const EXCLUDED: &'static [&'static str] = &["trace", "debug"];
-}
-impl de::Scalar for Level {
-    fn from_str(v: &str) -> Option<Self> {
-        (!<Self as de::Excludes>::EXCLUDED.contains(&v)).then(|| Self(de::smol(v)))
-    }
-}
-impl Level {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for Level {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for Level {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for Level {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for Level {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(not = "trace", not = "debug", pointer = "#/$defs/Level/not")]
+pub struct Level(pub runtime::SmolStr);
 /// `Circle` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Circle {
     /// The `radius` property.
@@ -250,7 +142,7 @@ impl Circle {
     }
 }
 /// `Square` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Square {
     /// The `side` property.
@@ -263,7 +155,7 @@ impl Square {
     }
 }
 /// A `not` guard in a union whose arms have no discriminator: an object that is neither arm.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum Shape {
     /// A [`Circle`].
@@ -275,7 +167,7 @@ pub enum Shape {
     Other(runtime::UnknownVariant),
 }
 /// `Holder` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Holder {
     /// The `name` property.
@@ -315,17 +207,7 @@ impl Holder {
     }
 }
 /// Integer `const` arms without a `title`, as schemars writes them: named from the description's bold lead, else from the value.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::acp_bindings::AcpEnum
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(range = i32)]
 #[non_exhaustive]
 pub enum RpcCode {
@@ -346,7 +228,7 @@ pub enum RpcCode {
     Other(runtime::UnknownInteger),
 }
 /// Boolean schemas and fixed values on plain properties, as schemars writes them.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(forbidden = "legacy")]
 #[non_exhaustive]
 pub struct Envelope {
@@ -404,7 +286,7 @@ impl Envelope {
     }
 }
 /// `EnvelopeJsonrpc` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[non_exhaustive]
 pub enum EnvelopeJsonrpc {
     /// `"2.0"`.
@@ -412,7 +294,7 @@ pub enum EnvelopeJsonrpc {
     V20,
 }
 /// `EnvelopeKind` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[non_exhaustive]
 pub enum EnvelopeKind {
     /// `"note"`.
@@ -420,7 +302,7 @@ pub enum EnvelopeKind {
     Note,
 }
 /// A multi-value `enum` arm next to a catch-all string arm: an open enum.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Role {
@@ -435,7 +317,7 @@ pub enum Role {
 /// `Anything` (the schema gives no description).
 ///
 /// Any JSON value: the schema does not constrain it.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Anything(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
 impl From<::serde_json::Value> for Anything {
@@ -444,7 +326,7 @@ impl From<::serde_json::Value> for Anything {
     }
 }
 /// A definition that holds itself: in place (boxed), through `null`, and in a list.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct TreeNode {
     /// The `label` property.
@@ -494,7 +376,7 @@ impl TreeNode {
     }
 }
 /// Recursion through a cycle of two definitions: a union arm and the struct fields that hold it.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum Expr {
     /// The `Literal` arm.
@@ -503,7 +385,7 @@ pub enum Expr {
     Sum(Box<Sum>),
 }
 /// `Sum` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Sum {
     /// The `left` property.
@@ -526,7 +408,7 @@ impl Sum {
     }
 }
 /// `not` forbidding a property: the object has no `type` member.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(forbidden = "type")]
 #[non_exhaustive]
 pub struct LocalServer {
@@ -547,7 +429,7 @@ impl LocalServer {
     }
 }
 /// `RemoteServer` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct RemoteServer {
     /// The `url` property.
@@ -567,7 +449,7 @@ impl RemoteServer {
     }
 }
 /// A union whose no-discriminator arm is chosen only when `type` is absent.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type")]
 #[non_exhaustive]
 pub enum Server {
@@ -579,7 +461,7 @@ pub enum Server {
     Local(LocalServer),
 }
 /// `not` making one tag the default: `type` is absent or `agent`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Participant {
     /// The `name` property.
@@ -609,7 +491,7 @@ impl Participant {
     }
 }
 /// `ParticipantType` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[non_exhaustive]
 pub enum ParticipantType {
     /// `"agent"`.
@@ -617,7 +499,7 @@ pub enum ParticipantType {
     Agent,
 }
 /// The default arm takes `agent` and no tag; `human` has an arm of its own.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type")]
 #[non_exhaustive]
 pub enum Party {
@@ -629,7 +511,7 @@ pub enum Party {
     Agent(Participant),
 }
 /// `PartyHuman` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct PartyHuman {
     /// The `handle` property.

@@ -14,8 +14,14 @@ use ::acp_bindings::runtime::de;
 use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::serde::Serialize;
+#[allow(unused_imports)]
+use ::serde::Deserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpDeserialize;
 /// `minItems` and `maxItems` on list properties, checked on decode (v2's `PromptRequest.prompt` and `RequestPermissionRequest.options` have `minItems: 1`).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Ballot {
     /// At least one.
@@ -116,7 +122,7 @@ impl de::Pointer for __Items__defs_Ballot_properties_notes {
     const POINTER: &'static str = "#/$defs/Ballot/properties/notes";
 }
 /// A closed object (serde's derive reads it): exactly two items.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Pair {
     /// At least 2 item(s) (`minItems`, checked on decode).

@@ -14,8 +14,16 @@ use ::acp_bindings::runtime::de;
 use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::serde::Serialize;
+#[allow(unused_imports)]
+use ::serde::Deserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpUnion;
 /// A request payload.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct InitializeRequest {
     /// The `protocolVersion` property.
@@ -42,7 +50,7 @@ impl InitializeRequest {
     pub const SIDE: &'static str = "agent";
 }
 /// The same shape under another method.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct InitializeProxyRequest(pub InitializeRequest);
 impl From<InitializeRequest> for InitializeProxyRequest {
@@ -57,14 +65,7 @@ impl InitializeProxyRequest {
     pub const SIDE: &'static str = "proxy";
 }
 /// A payload with no required field.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LogoutRequest {
     /// The `_meta` property.
@@ -104,7 +105,7 @@ impl LogoutRequest {
 /// Extension request payload: any JSON.
 ///
 /// Any JSON value: the schema does not constrain it.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ExtRequest(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
 impl From<::serde_json::Value> for ExtRequest {
@@ -113,7 +114,7 @@ impl From<::serde_json::Value> for ExtRequest {
     }
 }
 /// `RequestId` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
 #[non_exhaustive]
 pub enum RequestId {
     /// The `Number` arm.
@@ -122,7 +123,7 @@ pub enum RequestId {
     Str(String),
 }
 /// A JSON-RPC envelope (plumbing).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientRequest {
     /// The `id` property.
@@ -155,7 +156,7 @@ impl ClientRequest {
     }
 }
 /// `ClientRequestParams` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ClientRequestParams {
     /// A [`InitializeRequest`].
@@ -166,7 +167,7 @@ pub enum ClientRequestParams {
     ExtMethodRequest(ExtRequest),
 }
 /// `ClientResponse` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ClientResponse {
     /// A [`ClientResponseResult`].
@@ -175,7 +176,7 @@ pub enum ClientResponse {
     Error(ClientResponseError),
 }
 /// `ClientResponseResult` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseResult {
     /// The `id` property.
@@ -202,7 +203,7 @@ impl ClientResponseResult {
     }
 }
 /// `ClientResponseError` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseError {
     /// The `id` property.
@@ -229,7 +230,7 @@ impl ClientResponseError {
     }
 }
 /// `ClientResponseErrorId` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
 #[non_exhaustive]
 pub enum ClientResponseErrorId {
     /// The `Number` arm.
@@ -238,7 +239,7 @@ pub enum ClientResponseErrorId {
     Str(String),
 }
 /// `ClientResponseErrorError` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseErrorError {
     /// The `code` property.
@@ -261,7 +262,7 @@ impl ClientResponseErrorError {
     }
 }
 /// JSON-RPC error object (typed dispatch's `Message` carries it).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Error {
     /// The `code` property.
@@ -315,6 +316,10 @@ pub const TYPE_NAMES: &[&str] = &[
 pub mod rpc {
     #[allow(unused_imports)]
     use ::acp_bindings::runtime;
+    #[allow(unused_imports)]
+    use ::serde::Serialize;
+    #[allow(unused_imports)]
+    use ::serde::Deserialize;
     #[allow(unused_imports)]
     pub use ::acp_bindings::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
@@ -406,12 +411,8 @@ pub mod rpc {
         ) -> Result<Self, D::Error> {
             let _ = &d;
             match method {
-                "initialize" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::Initialize)
-                }
-                "auth/logout" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::AuthLogout)
-                }
+                "initialize" => Deserialize::deserialize(d).map(Self::Initialize),
+                "auth/logout" => Deserialize::deserialize(d).map(Self::AuthLogout),
                 _ => {
                     Err(
                         <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
@@ -887,7 +888,7 @@ pub mod rpc {
             let _ = &d;
             match method {
                 "proxy/initialize" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ProxyInitialize)
+                    Deserialize::deserialize(d).map(Self::ProxyInitialize)
                 }
                 _ => {
                     Err(
@@ -1534,7 +1535,7 @@ pub mod rpc {
     /// (`jsonrpc`, `id`, `method`, then `params`, `result` or `error`),
     /// streamed: the payload is serialized in place, not built as a
     /// `Value` first.
-    impl ::serde::Serialize for Message {
+    impl Serialize for Message {
         fn serialize<S: ::serde::Serializer>(
             &self,
             serializer: S,

@@ -10,8 +10,10 @@
 )]
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpEnum;
 /// An open string enum whose catch-all arm is titled `unknown` because `other` is a real value.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ToolKind {
@@ -26,7 +28,7 @@ pub enum ToolKind {
     Unknown(runtime::UnknownString),
 }
 /// A closed string enum (v1 style).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Priority {
@@ -36,7 +38,7 @@ pub enum Priority {
     Low,
 }
 /// A closed enum spelled with the `enum` keyword.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Theme {
@@ -46,17 +48,7 @@ pub enum Theme {
     Dark,
 }
 /// An open integer enum.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::acp_bindings::AcpEnum
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(range = i32)]
 #[non_exhaustive]
 pub enum ErrorCode {

@@ -16,62 +16,19 @@ use ::acp_bindings::runtime::read;
 use ::acp_bindings::runtime;
 #[allow(unused_imports)]
 use ::core::fmt;
+#[allow(unused_imports)]
+use ::serde::Serialize;
+#[allow(unused_imports)]
+use ::serde::Deserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpString;
 /// A string newtype.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct SessionId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for SessionId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl SessionId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for SessionId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for SessionId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for SessionId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for SessionId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for SessionId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct SessionId(pub runtime::SmolStr);
 /// Named like a prelude item: the file writes `::core::result::Result` in full, and shortens the other prelude paths.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Result {
     /// The `ok` property.
@@ -110,8 +67,8 @@ impl Result {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    Serialize,
+    Deserialize
 )]
 #[serde(transparent)]
 pub struct ProtocolVersion(pub u16);
@@ -142,8 +99,8 @@ impl de::Pointer for __Bound__defs_Port {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    Serialize,
+    Deserialize
 )]
 #[serde(transparent)]
 pub struct Port(
@@ -163,7 +120,7 @@ impl fmt::Display for Port {
     }
 }
 /// A definition named like a std type, with keyword-named properties.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Error {
@@ -255,7 +212,7 @@ impl de::Pointer for __Items__defs_Error_properties_anyOf {
     const POINTER: &'static str = "#/$defs/Error/properties/anyOf";
 }
 /// Bounds, formats and base64.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Limits {
@@ -385,7 +342,7 @@ impl de::Pointer for __Bound__defs_Limits_properties_offset {
 /// Any JSON.
 ///
 /// Any JSON value: the schema does not constrain it.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ExtRequest(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
 impl From<::serde_json::Value> for ExtRequest {
@@ -394,14 +351,7 @@ impl From<::serde_json::Value> for ExtRequest {
     }
 }
 /// A capability marker with no properties.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Empty {
     /// Properties the schema does not name, in the order they came; written

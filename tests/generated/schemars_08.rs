@@ -14,8 +14,18 @@ use ::acp_bindings::runtime::de;
 use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::serde::Serialize;
+#[allow(unused_imports)]
+use ::serde::Deserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpEnum;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpUnion;
 /// Adjacently tagged: unit, newtype, tuple and struct variants.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "t")]
 #[non_exhaustive]
 pub enum Adjacent {
@@ -29,7 +39,7 @@ pub enum Adjacent {
     Named(AdjacentNamed),
 }
 /// `AdjacentNumber` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNumber {
     /// The `c` property.
@@ -49,7 +59,7 @@ impl AdjacentNumber {
     }
 }
 /// `AdjacentPair` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentPair {
     /// The `c` property.
@@ -69,7 +79,7 @@ impl AdjacentPair {
     }
 }
 /// `AdjacentNamed` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNamed {
     /// The `c` property.
@@ -89,7 +99,7 @@ impl AdjacentNamed {
     }
 }
 /// `AdjacentNamedC` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNamedC {
     /// The `x` property.
@@ -112,7 +122,7 @@ impl AdjacentNamedC {
     }
 }
 /// `rename_all`, `rename`, `alias`, `default`, `skip_serializing_if` and the tri-state `Option<Option<T>>` (omitted, `null`, a value).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Attributes {
@@ -193,7 +203,7 @@ impl Attributes {
     }
 }
 /// Recursive through `Option<Box<_>>`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Chain {
     /// The `value` property.
@@ -223,7 +233,7 @@ impl Chain {
     }
 }
 /// Maps, sets, tuples, fixed arrays, `Option`, `serde_json::Value`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Collections {
     /// The `list` property.
@@ -343,7 +353,7 @@ impl de::Pointer for __Items_definitions_Collections_properties_fixed {
     const POINTER: &'static str = "#/definitions/Collections/properties/fixed";
 }
 /// A unit-only enum: a closed set of strings.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Color {
@@ -356,7 +366,7 @@ pub enum Color {
     Blue,
 }
 /// `#[serde(other)]`: an unknown tag reads as `Unknown`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
 #[acp(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Event {
@@ -368,7 +378,7 @@ pub enum Event {
     Unknown,
 }
 /// Recursive through a union, a `Box` in a variant and a map.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "op", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Expr {
@@ -382,7 +392,7 @@ pub enum Expr {
     Let(Box<ExprLet>),
 }
 /// `ExprLit` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprLit {
     /// The `value` property.
@@ -402,7 +412,7 @@ impl ExprLit {
     }
 }
 /// `ExprNeg` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprNeg {
     /// The `arg` property.
@@ -422,7 +432,7 @@ impl ExprNeg {
     }
 }
 /// `ExprSum` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprSum {
     /// The `args` property.
@@ -442,7 +452,7 @@ impl ExprSum {
     }
 }
 /// `ExprLet` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprLet {
     /// The `bindings` property.
@@ -469,7 +479,7 @@ impl ExprLet {
     }
 }
 /// Externally tagged (serde's default): unit, newtype, tuple and struct variants.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum External {
     /// A [`ExternalString`].
@@ -484,7 +494,7 @@ pub enum External {
     Struct(ExternalStruct),
 }
 /// `ExternalString` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[non_exhaustive]
 pub enum ExternalString {
     /// `"Unit"`.
@@ -493,7 +503,7 @@ pub enum ExternalString {
     Other,
 }
 /// `ExternalNewtype` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ExternalNewtype {
     /// The `Newtype` property.
@@ -507,7 +517,7 @@ impl ExternalNewtype {
     }
 }
 /// `ExternalWrapped` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ExternalWrapped {
     /// The `Wrapped` property.
@@ -521,7 +531,7 @@ impl ExternalWrapped {
     }
 }
 /// `ExternalTuple` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ExternalTuple {
     /// The `Tuple` property.
@@ -535,7 +545,7 @@ impl ExternalTuple {
     }
 }
 /// `ExternalStruct` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ExternalStruct {
     /// The `Struct` property.
@@ -549,7 +559,7 @@ impl ExternalStruct {
     }
 }
 /// `ExternalStructStruct` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExternalStructStruct {
     /// The `a` property.
@@ -579,7 +589,7 @@ impl ExternalStructStruct {
     }
 }
 /// `flatten` of a struct and of a map that keeps every other property.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Flattened {
     /// The `id` property.
@@ -612,7 +622,7 @@ impl Flattened {
     }
 }
 /// The struct [`Flattened`] flattens.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Inner {
     /// The `inner_name` property.
@@ -642,17 +652,7 @@ impl Inner {
     }
 }
 /// A unit struct (written as `null`).
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Marker(pub runtime::ExplicitNull);
 impl From<runtime::ExplicitNull> for Marker {
@@ -661,7 +661,7 @@ impl From<runtime::ExplicitNull> for Marker {
     }
 }
 /// A newtype struct (written as its one value).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Meters(pub runtime::Number);
 impl From<runtime::Number> for Meters {
@@ -670,17 +670,7 @@ impl From<runtime::Number> for Meters {
     }
 }
 /// A tuple struct (written as an array).
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Point(pub (i32, i32, String));
 impl From<(i32, i32, String)> for Point {
@@ -689,7 +679,7 @@ impl From<(i32, i32, String)> for Point {
     }
 }
 /// Every integer width, both floats, `char`, `bool`, `String` and `()`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Scalars {
     /// The `i8` property.
@@ -780,7 +770,7 @@ impl Scalars {
     }
 }
 /// Internally tagged: unit, newtype (of a struct) and struct variants.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Shape {
@@ -792,7 +782,7 @@ pub enum Shape {
     Empty,
 }
 /// `ShapeCircle` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ShapeCircle {
     /// The `radius` property.
@@ -812,7 +802,7 @@ impl ShapeCircle {
     }
 }
 /// The payload of [`Shape::Rect`].
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ShapeRect {
     /// The `width` property.
@@ -835,7 +825,7 @@ impl ShapeRect {
     }
 }
 /// `deny_unknown_fields`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Strict {
     /// The `name` property.
@@ -860,7 +850,7 @@ impl Strict {
     }
 }
 /// Recursive through a list.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Tree {
     /// The `label` property.
@@ -883,7 +873,7 @@ impl Tree {
     }
 }
 /// `flatten` of a map with a value type: every other property is a number.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct TypedRest {
     /// The `id` property.
@@ -903,7 +893,7 @@ impl TypedRest {
     }
 }
 /// Untagged: arms serde tells apart by shape, tried in order.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum Untagged {
     /// The `Boolean` arm.
@@ -922,7 +912,7 @@ pub enum Untagged {
     Null(runtime::ExplicitNull),
 }
 /// `UntaggedObject` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct UntaggedObject {
     /// The `id` property.
@@ -945,7 +935,7 @@ impl UntaggedObject {
     }
 }
 /// `flatten` of an internally tagged enum.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct WithShape {
     /// The `name` property.
@@ -964,7 +954,7 @@ impl WithShape {
     }
 }
 /// The part of [`WithShape`] chosen by its `type` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum WithShapeType {
@@ -976,7 +966,7 @@ pub enum WithShapeType {
     Empty,
 }
 /// `WithShapeTypeCircle` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct WithShapeTypeCircle {
     /// The `radius` property.
@@ -996,7 +986,7 @@ impl WithShapeTypeCircle {
     }
 }
 /// The payload of [`Shape::Rect`].
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct WithShapeTypeRect {
     /// The `width` property.

@@ -15,9 +15,19 @@ use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
 #[allow(unused_imports)]
-use ::core::fmt;
+use ::serde::Serialize;
+#[allow(unused_imports)]
+use ::serde::Deserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpEnum;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpString;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpUnion;
 /// Adjacently tagged: unit, newtype, tuple and struct variants.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "t")]
 #[non_exhaustive]
 pub enum Adjacent {
@@ -31,7 +41,7 @@ pub enum Adjacent {
     Named(AdjacentNamed),
 }
 /// `AdjacentNumber` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNumber {
     /// The `c` property.
@@ -51,7 +61,7 @@ impl AdjacentNumber {
     }
 }
 /// `AdjacentPair` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentPair {
     /// The `c` property.
@@ -71,7 +81,7 @@ impl AdjacentPair {
     }
 }
 /// `AdjacentNamed` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNamed {
     /// The `c` property.
@@ -91,7 +101,7 @@ impl AdjacentNamed {
     }
 }
 /// `AdjacentNamedC` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNamedC {
     /// The `x` property.
@@ -115,7 +125,7 @@ impl AdjacentNamedC {
 }
 /// `rename_all`, `rename`, `alias`, `default`, `skip_serializing_if` and the
 /// tri-state `Option<Option<T>>` (omitted, `null`, a value).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Attributes {
@@ -196,7 +206,7 @@ impl Attributes {
     }
 }
 /// Recursive through `Option<Box<_>>`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Chain {
     /// The `value` property.
@@ -226,7 +236,7 @@ impl Chain {
     }
 }
 /// Maps, sets, tuples, fixed arrays, `Option`, `serde_json::Value`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Collections {
     /// The `list` property.
@@ -346,7 +356,7 @@ impl de::Pointer for __Items__defs_Collections_properties_fixed {
     const POINTER: &'static str = "#/$defs/Collections/properties/fixed";
 }
 /// A unit-only enum: a closed set of strings.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Color {
@@ -359,7 +369,7 @@ pub enum Color {
     Blue,
 }
 /// `#[serde(other)]`: an unknown tag reads as `Unknown`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
 #[acp(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Event {
@@ -371,7 +381,7 @@ pub enum Event {
     Unknown,
 }
 /// Recursive through a union, a `Box` in a variant and a map.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "op", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Expr {
@@ -385,7 +395,7 @@ pub enum Expr {
     Let(Box<ExprLet>),
 }
 /// `ExprLit` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprLit {
     /// The `value` property.
@@ -405,7 +415,7 @@ impl ExprLit {
     }
 }
 /// `ExprNeg` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprNeg {
     /// The `arg` property.
@@ -425,7 +435,7 @@ impl ExprNeg {
     }
 }
 /// `ExprSum` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprSum {
     /// The `args` property.
@@ -445,7 +455,7 @@ impl ExprSum {
     }
 }
 /// `ExprLet` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprLet {
     /// The `bindings` property.
@@ -472,7 +482,7 @@ impl ExprLet {
     }
 }
 /// Externally tagged (serde's default): unit, newtype, tuple and struct variants.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum External {
     /// A [`ExternalString`].
@@ -487,7 +497,7 @@ pub enum External {
     Struct(ExternalStruct),
 }
 /// `ExternalString` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[non_exhaustive]
 pub enum ExternalString {
     /// `"Unit"`.
@@ -496,7 +506,7 @@ pub enum ExternalString {
     Other,
 }
 /// `ExternalNewtype` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ExternalNewtype {
     /// The `Newtype` property.
@@ -510,7 +520,7 @@ impl ExternalNewtype {
     }
 }
 /// `ExternalWrapped` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ExternalWrapped {
     /// The `Wrapped` property.
@@ -524,7 +534,7 @@ impl ExternalWrapped {
     }
 }
 /// `ExternalTuple` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ExternalTuple {
     /// The `Tuple` property.
@@ -538,7 +548,7 @@ impl ExternalTuple {
     }
 }
 /// `ExternalStruct` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ExternalStruct {
     /// The `Struct` property.
@@ -552,7 +562,7 @@ impl ExternalStruct {
     }
 }
 /// `ExternalStructStruct` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExternalStructStruct {
     /// The `a` property.
@@ -582,7 +592,7 @@ impl ExternalStructStruct {
     }
 }
 /// `flatten` of a struct and of a map that keeps every other property.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Flattened {
     /// The `id` property.
@@ -615,7 +625,7 @@ impl Flattened {
     }
 }
 /// The struct [`Flattened`] flattens.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Inner {
     /// The `inner_name` property.
@@ -645,71 +655,10 @@ impl Inner {
     }
 }
 /// `#[serde(transparent)]` on a struct with one named field.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct Label(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for Label {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl Label {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for Label {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for Label {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for Label {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for Label {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for Label {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct Label(pub runtime::SmolStr);
 /// A unit struct (written as `null`).
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Marker(pub runtime::ExplicitNull);
 impl From<runtime::ExplicitNull> for Marker {
@@ -718,7 +667,7 @@ impl From<runtime::ExplicitNull> for Marker {
     }
 }
 /// A newtype struct (written as its one value).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Meters(pub runtime::Number);
 impl From<runtime::Number> for Meters {
@@ -727,17 +676,7 @@ impl From<runtime::Number> for Meters {
     }
 }
 /// A tuple struct (written as an array).
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Point(pub (i32, i32, String));
 impl From<(i32, i32, String)> for Point {
@@ -746,7 +685,7 @@ impl From<(i32, i32, String)> for Point {
     }
 }
 /// The payload of [`Shape::Rect`].
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Rect {
     /// The `width` property.
@@ -769,7 +708,7 @@ impl Rect {
     }
 }
 /// Every integer width, both floats, `char`, `bool`, `String` and `()`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Scalars {
     /// The `i8` property.
@@ -860,7 +799,7 @@ impl Scalars {
     }
 }
 /// Internally tagged: unit, newtype (of a struct) and struct variants.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Shape {
@@ -872,7 +811,7 @@ pub enum Shape {
     Empty,
 }
 /// `ShapeCircle` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ShapeCircle {
     /// The `radius` property.
@@ -892,7 +831,7 @@ impl ShapeCircle {
     }
 }
 /// `deny_unknown_fields`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Strict {
     /// The `name` property.
@@ -917,7 +856,7 @@ impl Strict {
     }
 }
 /// Recursive through a list.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Tree {
     /// The `label` property.
@@ -940,7 +879,7 @@ impl Tree {
     }
 }
 /// `flatten` of a map with a value type: every other property is a number.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct TypedRest {
     /// The `id` property.
@@ -960,7 +899,7 @@ impl TypedRest {
     }
 }
 /// Untagged: arms serde tells apart by shape, tried in order.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum Untagged {
     /// The `Boolean` arm.
@@ -979,7 +918,7 @@ pub enum Untagged {
     Null(runtime::ExplicitNull),
 }
 /// `UntaggedObject` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct UntaggedObject {
     /// The `id` property.
@@ -1002,7 +941,7 @@ impl UntaggedObject {
     }
 }
 /// `flatten` of an internally tagged enum.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct WithShape {
     /// The `name` property.
@@ -1021,7 +960,7 @@ impl WithShape {
     }
 }
 /// The part of [`WithShape`] chosen by its `type` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum WithShapeType {
@@ -1033,7 +972,7 @@ pub enum WithShapeType {
     Empty,
 }
 /// `WithShapeTypeCircle` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct WithShapeTypeCircle {
     /// The `radius` property.

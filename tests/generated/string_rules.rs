@@ -14,8 +14,12 @@ use ::acp_bindings::runtime::de;
 use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::serde::Serialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpDeserialize;
 /// `pattern` and `minLength` on string properties (a `pattern` first appears in 2.0.0's `Cost`).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Cost {
     /// The `amount` property.

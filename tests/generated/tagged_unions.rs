@@ -10,8 +10,14 @@
 )]
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::serde::Serialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpUnion;
 /// `TextContent` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct TextContent {
     /// The `text` property.
@@ -31,7 +37,7 @@ impl TextContent {
     }
 }
 /// `ImageContent` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ImageContent {
@@ -58,7 +64,7 @@ impl ImageContent {
     }
 }
 /// An open tagged union: unknown tags keep their payload.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ContentBlock {
@@ -73,7 +79,7 @@ pub enum ContentBlock {
     Other(runtime::UnknownVariant),
 }
 /// `AuthMethodAgent` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AuthMethodAgent {
@@ -97,7 +103,7 @@ impl AuthMethodAgent {
     }
 }
 /// An open union whose catch-all arm still requires fields.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type")]
 #[non_exhaustive]
 pub enum AuthMethod {
@@ -115,7 +121,7 @@ pub enum AuthMethod {
     Other(runtime::UnknownVariant),
 }
 /// `McpServerHttp` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerHttp {
     /// The `name` property.
@@ -138,7 +144,7 @@ impl McpServerHttp {
     }
 }
 /// `McpServerStdio` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// The `name` property.
@@ -161,7 +167,7 @@ impl McpServerStdio {
     }
 }
 /// A closed (v1 style) union with an arm chosen when the tag is absent.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type")]
 #[non_exhaustive]
 pub enum McpServer {
@@ -173,7 +179,7 @@ pub enum McpServer {
     Stdio(McpServerStdio),
 }
 /// A closed union with a discriminator keyword and a unit arm.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "outcome", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Outcome {
@@ -183,7 +189,7 @@ pub enum Outcome {
     Selected(OutcomeSelected),
 }
 /// `OutcomeSelected` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct OutcomeSelected {
     /// The `optionId` property.

@@ -10,8 +10,14 @@
 )]
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::serde::Serialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpUnion;
 /// Untagged object arms written inline, with a catch-all whose `not` lists them inline too: copies without their annotations.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum EmbeddedResourceResource {
     /// Text contents of a resource.
@@ -23,7 +29,7 @@ pub enum EmbeddedResourceResource {
     Other(runtime::UnknownVariant),
 }
 /// Text contents of a resource.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EmbeddedResourceResourceTextResourceContents {
@@ -57,7 +63,7 @@ impl EmbeddedResourceResourceTextResourceContents {
     }
 }
 /// Binary contents of a resource.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EmbeddedResourceResourceBlobResourceContents {
@@ -91,7 +97,7 @@ impl EmbeddedResourceResourceBlobResourceContents {
     }
 }
 /// `ResourceLink` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ResourceLink {
     /// The `name` property.
@@ -114,7 +120,7 @@ impl ResourceLink {
     }
 }
 /// A `$ref` arm guarded by an `allOf` wrapper, and an inline string arm guarded by its copy.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ResourceRef {
     /// A [`ResourceLink`].
@@ -126,7 +132,7 @@ pub enum ResourceRef {
     Other(runtime::UnknownVariant),
 }
 /// `McpServerStdio` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// The `name` property.
@@ -156,7 +162,7 @@ impl McpServerStdio {
     }
 }
 /// `McpServerSse` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerSse {
     /// The `name` property.
@@ -179,7 +185,7 @@ impl McpServerSse {
     }
 }
 /// A `discriminator` naming `type`, which no arm fixes with a `const`: a hint, ignored with a warning; the arms tell the servers apart.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum McpServer {
     /// A [`McpServerStdio`].

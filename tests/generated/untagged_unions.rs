@@ -10,8 +10,14 @@
 )]
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::serde::Serialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpUnion;
 /// Null, a number or a string (v1).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
 #[non_exhaustive]
 pub enum RequestId {
     /// The `Null` arm.
@@ -22,7 +28,7 @@ pub enum RequestId {
     Str(String),
 }
 /// `TextResourceContents` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct TextResourceContents {
     /// The `uri` property.
@@ -45,7 +51,7 @@ impl TextResourceContents {
     }
 }
 /// `BlobResourceContents` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct BlobResourceContents {
     /// The `uri` property.
@@ -68,7 +74,7 @@ impl BlobResourceContents {
     }
 }
 /// Untagged arms referencing definitions.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum EmbeddedResourceResource {
     /// A [`TextResourceContents`].
@@ -77,7 +83,7 @@ pub enum EmbeddedResourceResource {
     BlobResourceContents(BlobResourceContents),
 }
 /// Untagged primitive arms and an any-JSON last arm.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ContentValue {
     /// The `String` arm.

@@ -12,8 +12,14 @@
 use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::serde::Serialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpEnum;
 /// `Kind` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[non_exhaustive]
 pub enum Kind {
     /// `"read"`.
@@ -24,7 +30,7 @@ pub enum Kind {
     Other(runtime::UnknownString),
 }
 /// `Location` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Location {
     /// The `path` property.
@@ -44,7 +50,7 @@ impl Location {
     }
 }
 /// Every x-deserialize keyword and both spellings of nullability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Update {

@@ -18,6 +18,8 @@ pub mod v1 {
     use ::acp_bindings::json;
     #[allow(unused_imports)]
     use ::core::fmt;
+    #[allow(unused_imports)]
+    use ::serde::Serialize;
     use ::acp_bindings::v1 as bindings;
     /// Code that runs for one definition's Rust type, chosen by name at
     /// run time ([`visit`]): the fuzz targets' per-type checks.
@@ -27,7 +29,7 @@ pub mod v1 {
         /// Runs for the definition's type `T`.
         fn visit<T>(self) -> Self::Output
         where
-            T: ::serde::de::DeserializeOwned + ::serde::Serialize + fmt::Debug + Clone
+            T: ::serde::de::DeserializeOwned + Serialize + fmt::Debug + Clone
                 + ::core::cmp::PartialEq + 'static;
     }
     /// Calls `visitor.visit::<T>()` with `T` the Rust type of the
@@ -588,7 +590,7 @@ pub mod v1 {
         type_name: &str,
         json: &str,
     ) -> Option<Result<::serde_json::Value, runtime::rpc::DispatchError>> {
-        fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
+        fn go<T: ::serde::de::DeserializeOwned + Serialize>(
             json: &str,
         ) -> Result<::serde_json::Value, runtime::rpc::DispatchError> {
             let value: T = runtime::rpc::decode(json)?;
@@ -1060,7 +1062,7 @@ pub mod v1 {
     ) -> Option<
         (Result<::serde_json::Value, String>, Result<::serde_json::Value, String>),
     > {
-        fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
+        fn go<T: ::serde::de::DeserializeOwned + Serialize>(
             json: &str,
         ) -> (Result<::serde_json::Value, String>, Result<::serde_json::Value, String>) {
             let encode = |v: T| {
@@ -1541,6 +1543,8 @@ pub mod v2 {
     use ::acp_bindings::json;
     #[allow(unused_imports)]
     use ::core::fmt;
+    #[allow(unused_imports)]
+    use ::serde::Serialize;
     use ::acp_bindings::v2 as bindings;
     /// Code that runs for one definition's Rust type, chosen by name at
     /// run time ([`visit`]): the fuzz targets' per-type checks.
@@ -1550,7 +1554,7 @@ pub mod v2 {
         /// Runs for the definition's type `T`.
         fn visit<T>(self) -> Self::Output
         where
-            T: ::serde::de::DeserializeOwned + ::serde::Serialize + fmt::Debug + Clone
+            T: ::serde::de::DeserializeOwned + Serialize + fmt::Debug + Clone
                 + ::core::cmp::PartialEq + 'static;
     }
     /// Calls `visitor.visit::<T>()` with `T` the Rust type of the
@@ -2108,7 +2112,7 @@ pub mod v2 {
         type_name: &str,
         json: &str,
     ) -> Option<Result<::serde_json::Value, runtime::rpc::DispatchError>> {
-        fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
+        fn go<T: ::serde::de::DeserializeOwned + Serialize>(
             json: &str,
         ) -> Result<::serde_json::Value, runtime::rpc::DispatchError> {
             let value: T = runtime::rpc::decode(json)?;
@@ -2589,7 +2593,7 @@ pub mod v2 {
     ) -> Option<
         (Result<::serde_json::Value, String>, Result<::serde_json::Value, String>),
     > {
-        fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
+        fn go<T: ::serde::de::DeserializeOwned + Serialize>(
             json: &str,
         ) -> (Result<::serde_json::Value, String>, Result<::serde_json::Value, String>) {
             let encode = |v: T| {
@@ -3073,6 +3077,8 @@ pub mod v2 {
 pub mod convert {
     #[allow(unused_imports)]
     use ::acp_bindings::runtime;
+    #[allow(unused_imports)]
+    use ::serde::Serialize;
     use ::acp_bindings::convert::{ConvertError, Converted, ToV1, ToV2};
     use ::acp_bindings::runtime::rpc::DispatchError;
     /// Why a by-name conversion produced nothing.
@@ -3088,7 +3094,7 @@ pub mod convert {
         strict: bool,
     ) -> Result<Converted<::serde_json::Value>, Failed>
     where
-        T::V2: ::serde::Serialize,
+        T::V2: Serialize,
     {
         let v: T = runtime::rpc::decode(json).map_err(Failed::Rejected)?;
         let c = if strict {
@@ -3111,7 +3117,7 @@ pub mod convert {
         strict: bool,
     ) -> Result<Converted<::serde_json::Value>, Failed>
     where
-        T::V1: ::serde::Serialize,
+        T::V1: Serialize,
     {
         let v: T = runtime::rpc::decode(json).map_err(Failed::Rejected)?;
         let c = if strict {

@@ -21,8 +21,8 @@ pub const CRATE_RUNTIME: &str = "crate::runtime";
 /// The runtime path from outside the bindings crate (fixtures).
 pub const EXTERN_RUNTIME: &str = "::acp_bindings::runtime";
 
-/// The modules (and a type) the generated code names by their last segment
-/// (`de::put`, `read::Lenient`, `runtime::Extra`, `fmt::Formatter`, `Cow`),
+/// The modules (and a type and the derives) the generated code names by their last segment
+/// (`de::put`, `read::Lenient`, `runtime::Extra`, `fmt::Formatter`, `Cow`, `Serialize`),
 /// with a `use` per module of the file; a module inside another comes first.
 const MODULES: &[&str] = &[
     "crate::runtime::de",
@@ -37,6 +37,13 @@ const MODULES: &[&str] = &[
     "::acp_bindings::json",
     "::core::fmt",
     "::std::borrow::Cow",
+    "::serde::Serialize",
+    "::serde::Deserialize",
+    "::acp_bindings::AcpDeserialize",
+    "::acp_bindings::AcpEnum",
+    "::acp_bindings::AcpPatch",
+    "::acp_bindings::AcpString",
+    "::acp_bindings::AcpUnion",
 ];
 
 /// Where to read and write.

@@ -9,8 +9,8 @@
 //! path strings of `#[serde(...)]` attributes are shortened; other strings
 //! (documentation, embedded schemas) are not touched.
 //!
-//! The same pass writes the bindings' modules, and a few modules and types
-//! of `core` and `std`, by their last name (`crate::runtime::de::once`
+//! The same pass writes the bindings' modules, the derives (serde's and the
+//! bindings'), and a few modules and types of `core` and `std`, by their last name (`crate::runtime::de::once`
 //! becomes `runtime::de::once`, `::core::fmt::Formatter` `fmt::Formatter`),
 //! adding `use crate::runtime;` to each module of the file that uses it,
 //! again only where the file defines nothing of that name.
@@ -288,6 +288,18 @@ impl VisitMut for Shorten<'_> {
     }
 
     fn visit_attribute_mut(&mut self, attr: &mut syn::Attribute) {
+        // `#[derive(...)]`: the derives are paths (`::serde::Serialize`).
+        if attr.path().is_ident("derive") {
+            if let syn::Meta::List(list) = &mut attr.meta {
+                let parser = syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated;
+                if let Ok(mut derives) = syn::parse::Parser::parse2(parser, list.tokens.clone()) {
+                    for path in derives.iter_mut() {
+                        self.shorten_path(path);
+                    }
+                    list.tokens = quote::quote!(#derives);
+                }
+            }
+        }
         if attr.path().is_ident("serde") {
             if let syn::Meta::List(list) = &mut attr.meta {
                 list.tokens = self.tokens(std::mem::take(&mut list.tokens));

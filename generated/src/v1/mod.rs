@@ -20,8 +20,20 @@ use crate::runtime;
 use crate::json::fast;
 #[allow(unused_imports)]
 use ::core::fmt;
+#[allow(unused_imports)]
+use ::serde::Serialize;
+#[allow(unused_imports)]
+use ::serde::Deserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpEnum;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpString;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpUnion;
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentRequest {
     /// The request id used to correlate the matching response.
@@ -59,7 +71,7 @@ impl AgentRequest {
 /// to use this directly.
 ///
 /// This enum encompasses all method calls from agent to client.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum AgentRequestParams {
     /// Writes content to a text file in the client's file system.
@@ -168,7 +180,7 @@ pub enum AgentRequestParams {
 /// \[1\] The use of Null as a value for the id member in a Request object is discouraged, because this specification uses a value of Null for Responses with an unknown id. Also, because JSON-RPC 1.0 uses an id value of Null for Notifications this could cause confusion in handling.
 ///
 /// \[2\] Fractional parts may be problematic, since many decimal fractions cannot be represented exactly as binary fractions.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
 #[non_exhaustive]
 pub enum RequestId {
     /// The JSON-RPC `null` request id.
@@ -181,7 +193,7 @@ pub enum RequestId {
 /// Request to write content to a text file.
 ///
 /// Only available if the client supports the `fs.writeTextFile` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct WriteTextFileRequest {
@@ -242,69 +254,13 @@ impl WriteTextFileRequest {
 /// agent can run several independent sessions.
 ///
 /// See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v1/session-setup#session-id)
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct SessionId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for SessionId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl SessionId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for SessionId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for SessionId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for SessionId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for SessionId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for SessionId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct SessionId(pub runtime::SmolStr);
 /// Request to read content from a text file.
 ///
 /// Only available if the client supports the `fs.readTextFile` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ReadTextFileRequest {
@@ -377,7 +333,7 @@ impl ReadTextFileRequest {
 /// Sent when the agent needs authorization before performing a sensitive operation.
 ///
 /// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct RequestPermissionRequest {
@@ -438,7 +394,7 @@ impl RequestPermissionRequest {
 /// the tool call ID are optional - only changed fields need to be included.
 ///
 /// See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -570,72 +526,16 @@ impl ToolCallUpdate {
     }
 }
 /// Unique identifier for a tool call within a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct ToolCallId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for ToolCallId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl ToolCallId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for ToolCallId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for ToolCallId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for ToolCallId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for ToolCallId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for ToolCallId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolCallId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct ToolCallId(pub runtime::SmolStr);
 /// Categories of tools that can be invoked.
 ///
 /// Tool kinds help clients choose appropriate icons and optimize how they
 /// display tool execution progress.
 ///
 /// See protocol docs: [Creating](https://agentclientprotocol.com/protocol/v1/tool-calls#creating)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ToolKind {
@@ -665,7 +565,7 @@ pub enum ToolKind {
 /// Tool calls progress through different statuses during their lifecycle.
 ///
 /// See protocol docs: [Status](https://agentclientprotocol.com/protocol/v1/tool-calls#status)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ToolCallStatus {
@@ -685,7 +585,7 @@ pub enum ToolCallStatus {
 /// standard content blocks (text, images) or file diffs.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ToolCallContent {
@@ -711,7 +611,7 @@ pub enum ToolCallContent {
 /// forward content from MCP tool outputs without transformation.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/content)
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ContentBlock {
@@ -740,14 +640,7 @@ pub enum ContentBlock {
     Resource(Box<EmbeddedResource>),
 }
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -818,7 +711,7 @@ impl Annotations {
     }
 }
 /// The sender or recipient of messages and data in a conversation.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum Role {
@@ -828,7 +721,7 @@ pub enum Role {
     User,
 }
 /// Text provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TextContent {
@@ -879,7 +772,7 @@ impl TextContent {
     }
 }
 /// An image provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -945,7 +838,7 @@ impl ImageContent {
     }
 }
 /// Audio provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1000,7 +893,7 @@ impl AudioContent {
     }
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1099,7 +992,7 @@ impl ResourceLink {
     }
 }
 /// Resource content that can be embedded in a message.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(direct)]
 #[non_exhaustive]
 pub enum EmbeddedResourceResource {
@@ -1109,7 +1002,7 @@ pub enum EmbeddedResourceResource {
     BlobResourceContents(BlobResourceContents),
 }
 /// Text-based resource contents.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1164,7 +1057,7 @@ impl TextResourceContents {
     }
 }
 /// Binary resource contents.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1219,7 +1112,7 @@ impl BlobResourceContents {
     }
 }
 /// The contents of a resource, embedded into a prompt or tool call result.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct EmbeddedResource {
@@ -1270,7 +1163,7 @@ impl EmbeddedResource {
     }
 }
 /// Standard content block (text, images, resources).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Content {
@@ -1314,7 +1207,7 @@ impl Content {
 /// Shows changes to files in a format suitable for display in the client UI.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1369,71 +1262,15 @@ impl Diff {
     }
 }
 /// Typed identifier used for terminal values on the wire.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct TerminalId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for TerminalId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl TerminalId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for TerminalId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for TerminalId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for TerminalId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for TerminalId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for TerminalId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for TerminalId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct TerminalId(pub runtime::SmolStr);
 /// Embed a terminal created with `terminal/create` by its id.
 ///
 /// The terminal must be added before calling `terminal/release`.
 ///
 /// See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Terminal {
@@ -1479,7 +1316,7 @@ impl Terminal {
 /// which files the agent is working with in real-time.
 ///
 /// See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallLocation {
@@ -1530,7 +1367,7 @@ impl ToolCallLocation {
     }
 }
 /// An option presented to the user when requesting permission.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PermissionOption {
@@ -1580,66 +1417,12 @@ impl PermissionOption {
     }
 }
 /// Unique identifier for a permission option.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct PermissionOptionId(
-    #[serde(deserialize_with = "de::id_str")]
-    pub runtime::SmolStr,
-);
-impl de::Scalar for PermissionOptionId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl PermissionOptionId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for PermissionOptionId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for PermissionOptionId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for PermissionOptionId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for PermissionOptionId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for PermissionOptionId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct PermissionOptionId(pub runtime::SmolStr);
 /// The type of permission option being presented to the user.
 ///
 /// Helps clients choose appropriate icons and UI treatment.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum PermissionOptionKind {
@@ -1653,7 +1436,7 @@ pub enum PermissionOptionKind {
     RejectAlways,
 }
 /// Request to create a new terminal and execute a command.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CreateTerminalRequest {
@@ -1749,7 +1532,7 @@ impl CreateTerminalRequest {
     pub const SIDE: &'static str = "client";
 }
 /// An environment variable to set when launching an MCP server.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct EnvVariable {
     /// The name of the environment variable.
@@ -1791,7 +1574,7 @@ impl EnvVariable {
     }
 }
 /// Request to get the current output and status of a terminal.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TerminalOutputRequest {
@@ -1843,7 +1626,7 @@ impl TerminalOutputRequest {
     pub const SIDE: &'static str = "client";
 }
 /// Request to release a terminal and free its resources.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ReleaseTerminalRequest {
@@ -1895,7 +1678,7 @@ impl ReleaseTerminalRequest {
     pub const SIDE: &'static str = "client";
 }
 /// Request to wait for a terminal command to exit.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct WaitForTerminalExitRequest {
@@ -1947,7 +1730,7 @@ impl WaitForTerminalExitRequest {
     pub const SIDE: &'static str = "client";
 }
 /// Request to kill a terminal without releasing it.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct KillTerminalRequest {
@@ -2003,7 +1786,7 @@ impl KillTerminalRequest {
 /// The agent sends this to the client to request information from the user,
 /// either via a form or by directing them to a URL.
 /// Elicitations are tied to a session (optionally a tool call) or a request.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CreateElicitationRequest {
     /// A human-readable message describing what input is needed.
@@ -2052,7 +1835,7 @@ impl CreateElicitationRequest {
     pub const SIDE: &'static str = "client";
 }
 /// The part of [`CreateElicitationRequest`] chosen by its `mode` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "mode", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum CreateElicitationRequestMode {
@@ -2077,7 +1860,7 @@ pub enum CreateElicitationRequestMode {
 /// When `toolCallId` is set, the elicitation is tied to a specific tool call.
 /// This is useful when an agent receives an elicitation from an MCP server
 /// during a tool call and needs to redirect it to the user.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitationSessionScope {
@@ -2113,7 +1896,7 @@ impl ElicitationSessionScope {
 }
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationRequestScope {
     /// The request this elicitation is tied to.
@@ -2137,14 +1920,7 @@ impl ElicitationRequestScope {
 ///
 /// This represents a JSON Schema object with primitive-typed properties,
 /// as required by the elicitation specification.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationSchema {
     /// Type discriminator. Always `"object"`.
@@ -2251,7 +2027,7 @@ impl ElicitationSchema {
     }
 }
 /// Type discriminator for elicitation schemas.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[non_exhaustive]
 pub enum ElicitationSchemaType {
     /// Object schema type.
@@ -2263,7 +2039,7 @@ pub enum ElicitationSchemaType {
 /// Each variant corresponds to a JSON Schema `"type"` value.
 /// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
 /// Multi-select enums use `type: "array"`.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ElicitationPropertySchema {
@@ -2290,7 +2066,7 @@ pub enum ElicitationPropertySchema {
     Other(runtime::UnknownVariant),
 }
 /// String format types for string properties in elicitation schemas.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum StringFormat {
@@ -2304,7 +2080,7 @@ pub enum StringFormat {
     DateTime,
 }
 /// A titled enum option with a const value, human-readable title, and optional description.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct EnumOption {
     /// The constant value for this option.
@@ -2364,14 +2140,7 @@ impl EnumOption {
 ///
 /// When `enum` or `oneOf` is set, this represents a single-select enum
 /// with `"type": "string"`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct StringPropertySchema {
@@ -2521,14 +2290,7 @@ impl StringPropertySchema {
     }
 }
 /// Schema for number (floating-point) properties in an elicitation form.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct NumberPropertySchema {
     /// Optional title for the property.
@@ -2629,14 +2391,7 @@ impl NumberPropertySchema {
     }
 }
 /// Schema for integer properties in an elicitation form.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct IntegerPropertySchema {
     /// Optional title for the property.
@@ -2737,14 +2492,7 @@ impl IntegerPropertySchema {
     }
 }
 /// Schema for boolean properties in an elicitation form.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct BooleanPropertySchema {
     /// Optional title for the property.
@@ -2821,7 +2569,7 @@ impl BooleanPropertySchema {
     }
 }
 /// Items for a multi-select (array) property schema.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type")]
 #[non_exhaustive]
 pub enum MultiSelectItems {
@@ -2838,7 +2586,7 @@ pub enum MultiSelectItems {
     Other(runtime::UnknownVariant),
 }
 /// String item schema for multi-select enum properties.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct StringMultiSelectItems {
     /// Allowed enum values.
@@ -2879,7 +2627,7 @@ impl StringMultiSelectItems {
     }
 }
 /// Items definition for titled multi-select enum properties.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct TitledMultiSelectItems {
     /// Titled enum options.
@@ -2921,7 +2669,7 @@ impl TitledMultiSelectItems {
     }
 }
 /// Schema for multi-select (array) properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MultiSelectPropertySchema {
@@ -3026,7 +2774,7 @@ impl MultiSelectPropertySchema {
     }
 }
 /// Form-based elicitation mode where the client renders a form from the provided schema.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ElicitationFormMode {
     /// A JSON Schema describing the form fields to present to the user.
@@ -3049,7 +2797,7 @@ impl ElicitationFormMode {
     }
 }
 /// The alternative sets of properties of [`ElicitationFormMode`].
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ElicitationFormModeScope {
     /// Tied to a session, optionally to a specific tool call within that session.
@@ -3059,61 +2807,10 @@ pub enum ElicitationFormModeScope {
     Request(ElicitationRequestScope),
 }
 /// Unique identifier for an elicitation.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct ElicitationId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for ElicitationId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl ElicitationId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for ElicitationId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for ElicitationId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for ElicitationId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for ElicitationId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for ElicitationId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct ElicitationId(pub runtime::SmolStr);
 /// URL-based elicitation mode where the client directs the user to a URL.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitationUrlMode {
@@ -3142,7 +2839,7 @@ impl ElicitationUrlMode {
     }
 }
 /// The alternative sets of properties of [`ElicitationUrlMode`].
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ElicitationUrlModeScope {
     /// Tied to a session, optionally to a specific tool call within that session.
@@ -3158,7 +2855,7 @@ pub enum ElicitationUrlModeScope {
 /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 ///
 /// Any JSON value: the schema does not constrain it.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ExtRequest(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
 impl From<::serde_json::Value> for ExtRequest {
@@ -3167,7 +2864,7 @@ impl From<::serde_json::Value> for ExtRequest {
     }
 }
 /// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum AgentResponse {
     /// A successful JSON-RPC response.
@@ -3176,7 +2873,7 @@ pub enum AgentResponse {
     Error(AgentResponseError),
 }
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentResponseResult {
     /// The id of the request this response answers.
@@ -3202,7 +2899,7 @@ impl AgentResponseResult {
     }
 }
 /// Method-specific response data.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum AgentResponseResultResult {
     /// Successful result returned for a `initialize` request.
@@ -3260,7 +2957,7 @@ pub enum AgentResponseResultResult {
     ExtMethodResponse(ExtResponse),
 }
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentResponseError {
     /// The id of the request this response answers.
@@ -3287,7 +2984,7 @@ impl AgentResponseError {
 /// Contains the negotiated protocol version and agent capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InitializeResponse {
@@ -3387,8 +3084,8 @@ impl InitializeResponse {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    Serialize,
+    Deserialize
 )]
 #[serde(transparent)]
 pub struct ProtocolVersion(pub u16);
@@ -3408,14 +3105,7 @@ impl fmt::Display for ProtocolVersion {
 /// available features and content types.
 ///
 /// See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AgentCapabilities {
@@ -3552,14 +3242,7 @@ impl AgentCapabilities {
 /// the agent can process.
 ///
 /// See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptCapabilities {
@@ -3638,14 +3321,7 @@ impl PromptCapabilities {
     }
 }
 /// MCP capabilities supported by the agent
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpCapabilities {
     /// Agent supports `http` MCP servers.
@@ -3735,14 +3411,7 @@ impl McpCapabilities {
 /// Note: `session/load` is still handled by the top-level `loadSession` capability. This will be unified in future versions of the protocol.
 ///
 /// See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionCapabilities {
@@ -3973,14 +3642,7 @@ impl SessionCapabilities {
 /// Capabilities for the `session/list` method.
 ///
 /// Supplying `{}` means the agent supports listing sessions.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionListCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4018,14 +3680,7 @@ impl SessionListCapabilities {
 /// Capabilities for the `session/delete` method.
 ///
 /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionDeleteCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4066,14 +3721,7 @@ impl SessionDeleteCapabilities {
 /// supported session lifecycle requests. Agents that also support
 /// `session/list` may return `SessionInfo.additionalDirectories` to report the
 /// complete ordered additional-root list associated with a listed session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionAdditionalDirectoriesCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4111,14 +3759,7 @@ impl SessionAdditionalDirectoriesCapabilities {
 /// Capabilities for the `session/resume` method.
 ///
 /// Supplying `{}` means the agent supports resuming sessions.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionResumeCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4156,14 +3797,7 @@ impl SessionResumeCapabilities {
 /// Capabilities for the `session/close` method.
 ///
 /// Supplying `{}` means the agent supports closing sessions.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionCloseCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4199,14 +3833,7 @@ impl SessionCloseCapabilities {
     }
 }
 /// Authentication-related capabilities supported by the agent.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentAuthCapabilities {
     #[cfg(feature = "unstable")]
@@ -4279,14 +3906,7 @@ impl AgentAuthCapabilities {
 /// Logout capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports the logout method.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LogoutCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4325,7 +3945,7 @@ impl LogoutCapabilities {
 ///
 /// The `type` field acts as the discriminator in the serialized JSON form.
 /// When no `type` is present, the method is treated as `agent`.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type")]
 #[non_exhaustive]
 pub enum AuthMethod {
@@ -4340,59 +3960,8 @@ pub enum AuthMethod {
     Agent(AuthMethodAgent),
 }
 /// Typed identifier used for auth method values on the wire.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct AuthMethodId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for AuthMethodId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl AuthMethodId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for AuthMethodId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for AuthMethodId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for AuthMethodId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for AuthMethodId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for AuthMethodId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct AuthMethodId(pub runtime::SmolStr);
 /// Terminal-based authentication method.
 ///
 /// The client runs the configured agent program as a separate interactive
@@ -4400,7 +3969,7 @@ impl fmt::Display for AuthMethodId {
 /// method only when the client enabled its terminal authentication capability.
 /// A zero exit status signals success. Any other termination signals failure.
 /// The client MUST NOT pass this method to `authenticate`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthMethodTerminal {
     /// Unique identifier for this authentication method.
@@ -4480,7 +4049,7 @@ impl AuthMethodTerminal {
 /// Agent handles authentication itself through `authenticate`.
 ///
 /// This is the default authentication method type.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthMethodAgent {
     /// Unique identifier for this authentication method.
@@ -4535,7 +4104,7 @@ impl AuthMethodAgent {
 /// Metadata about the implementation of the client or agent.
 /// Describes the name and version of an ACP implementation, with an optional
 /// title for UI representation.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but can be used as a display
@@ -4593,14 +4162,7 @@ impl Implementation {
     }
 }
 /// Response to the `authenticate` method.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthenticateResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4642,14 +4204,7 @@ impl AuthenticateResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response to the `logout` method.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LogoutResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4693,7 +4248,7 @@ impl LogoutResponse {
 /// Response from creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct NewSessionResponse {
@@ -4765,7 +4320,7 @@ impl NewSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// The set of modes and the one currently active.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionModeState {
@@ -4812,69 +4367,13 @@ impl SessionModeState {
     }
 }
 /// Unique identifier for a Session Mode.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct SessionModeId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for SessionModeId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl SessionModeId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for SessionModeId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for SessionModeId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for SessionModeId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for SessionModeId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for SessionModeId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionModeId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct SessionModeId(pub runtime::SmolStr);
 /// A mode the agent can operate in.
 ///
 /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionMode {
     /// Stable identifier used to refer to this protocol object in later messages.
@@ -4927,7 +4426,7 @@ impl SessionMode {
     }
 }
 /// A session configuration option selector and its current state.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct SessionConfigOption {
     /// Unique identifier for the configuration option.
@@ -5001,7 +4500,7 @@ impl SessionConfigOption {
 }
 impl<'de> fast::FromJson<'de> for SessionConfigOption {}
 /// The part of [`SessionConfigOption`] chosen by its `type` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum SessionConfigOptionType {
@@ -5011,68 +4510,9 @@ pub enum SessionConfigOptionType {
     Boolean(SessionConfigBoolean),
 }
 /// Unique identifier for a session configuration option.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct SessionConfigId(
-    #[serde(deserialize_with = "de::id_str")]
-    pub runtime::SmolStr,
-);
-impl de::Scalar for SessionConfigId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl SessionConfigId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for SessionConfigId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for SessionConfigId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for SessionConfigId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for SessionConfigId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for SessionConfigId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct SessionConfigId(pub runtime::SmolStr);
 /// Semantic category for a session configuration option.
 ///
 /// This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
@@ -5082,7 +4522,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigId {
 ///
 /// Category names beginning with `_` are free for custom use, like other ACP extension methods.
 /// Category names that do not begin with `_` are reserved for the ACP spec.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum SessionConfigOptionCategory {
@@ -5099,70 +4539,11 @@ pub enum SessionConfigOptionCategory {
     Other(runtime::UnknownString),
 }
 /// Unique identifier for a session configuration option value.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct SessionConfigValueId(
-    #[serde(deserialize_with = "de::id_str")]
-    pub runtime::SmolStr,
-);
-impl de::Scalar for SessionConfigValueId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl SessionConfigValueId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for SessionConfigValueId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for SessionConfigValueId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for SessionConfigValueId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for SessionConfigValueId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for SessionConfigValueId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigValueId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct SessionConfigValueId(pub runtime::SmolStr);
 /// Possible values for a session configuration option.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(direct)]
 #[non_exhaustive]
 pub enum SessionConfigSelectOptions {
@@ -5172,7 +4553,7 @@ pub enum SessionConfigSelectOptions {
     Grouped(Vec<SessionConfigSelectGroup>),
 }
 /// A possible value for a session configuration option.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelectOption {
@@ -5226,7 +4607,7 @@ impl SessionConfigSelectOption {
     }
 }
 /// A group of possible values for a session configuration option.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelectGroup {
@@ -5277,70 +4658,11 @@ impl SessionConfigSelectGroup {
     }
 }
 /// Unique identifier for a session configuration option value group.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct SessionConfigGroupId(
-    #[serde(deserialize_with = "de::id_str")]
-    pub runtime::SmolStr,
-);
-impl de::Scalar for SessionConfigGroupId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl SessionConfigGroupId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for SessionConfigGroupId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for SessionConfigGroupId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for SessionConfigGroupId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for SessionConfigGroupId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for SessionConfigGroupId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigGroupId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct SessionConfigGroupId(pub runtime::SmolStr);
 /// A single-value selector (dropdown) session configuration option payload.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -5368,7 +4690,7 @@ impl SessionConfigSelect {
     }
 }
 /// A boolean on/off toggle session configuration option payload.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigBoolean {
@@ -5390,14 +4712,7 @@ impl SessionConfigBoolean {
     }
 }
 /// Response from loading an existing session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct LoadSessionResponse {
@@ -5464,7 +4779,7 @@ impl LoadSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response from listing sessions.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ListSessionsResponse {
@@ -5523,7 +4838,7 @@ impl ListSessionsResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Information about a session returned by session/list
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionInfo {
@@ -5624,14 +4939,7 @@ impl SessionInfo {
     }
 }
 /// Response from deleting a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DeleteSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5673,14 +4981,7 @@ impl DeleteSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response from resuming an existing session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResumeSessionResponse {
@@ -5747,14 +5048,7 @@ impl ResumeSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response from closing a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CloseSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5796,14 +5090,7 @@ impl CloseSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response to `session/set_mode` method.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionModeResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5845,7 +5132,7 @@ impl SetSessionModeResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response to `session/set_config_option` method.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionResponse {
     /// The full set of configuration options and their current values.
@@ -5894,7 +5181,7 @@ impl SetSessionConfigOptionResponse {
 /// Response from processing a user prompt.
 ///
 /// See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptResponse {
@@ -5960,7 +5247,7 @@ impl PromptResponse {
 /// Reasons why an agent stops processing a prompt turn.
 ///
 /// See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum StopReason {
@@ -5990,7 +5277,7 @@ pub enum StopReason {
 /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 ///
 /// Any JSON value: the schema does not constrain it.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ExtResponse(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
 impl From<::serde_json::Value> for ExtResponse {
@@ -6004,7 +5291,7 @@ impl From<::serde_json::Value> for ExtResponse {
 /// JSON-RPC 2.0 error object specification with optional additional data.
 ///
 /// See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Error {
     /// A number indicating the error type that occurred.
@@ -6045,17 +5332,7 @@ impl Error {
 /// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
 /// server-error range (-32000 to -32099), and request cancellation uses -32800 from the
 /// range LSP reserves (-32899 to -32800).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::acp_bindings::AcpEnum
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(range = i32)]
 #[non_exhaustive]
 pub enum ErrorCode {
@@ -6090,7 +5367,7 @@ pub enum ErrorCode {
     Other(runtime::UnknownInteger),
 }
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentNotification {
     /// The notification method name.
@@ -6125,7 +5402,7 @@ impl AgentNotification {
 /// to use this directly.
 ///
 /// Notifications do not expect a response.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum AgentNotificationParams {
     /// Handles session update notifications from the agent.
@@ -6167,7 +5444,7 @@ pub enum AgentNotificationParams {
 /// Used to stream real-time progress and results during prompt processing.
 ///
 /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -6224,7 +5501,7 @@ impl SessionNotification {
 /// These updates provide real-time feedback about the agent's progress.
 ///
 /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "sessionUpdate", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum SessionUpdate {
@@ -6307,67 +5584,11 @@ pub enum SessionUpdate {
     SessionMessageChunk(SessionMessageChunk),
 }
 /// Unique identifier for a message within a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct MessageId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for MessageId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl MessageId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for MessageId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for MessageId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for MessageId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for MessageId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for MessageId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for MessageId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct MessageId(pub runtime::SmolStr);
 /// A streamed item of content
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -6427,7 +5648,7 @@ impl ContentChunk {
 /// such as reading files, executing code, or fetching data from external sources.
 ///
 /// See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -6557,7 +5778,7 @@ impl ToolCall {
 /// Represents a task or goal that the assistant intends to accomplish
 /// as part of fulfilling the user's request.
 /// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanEntry {
@@ -6612,7 +5833,7 @@ impl PlanEntry {
 /// Used to indicate the relative importance or urgency of different
 /// tasks in the execution plan.
 /// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum PlanEntryPriority {
@@ -6627,7 +5848,7 @@ pub enum PlanEntryPriority {
 ///
 /// Tracks the lifecycle of each task from planning through completion.
 /// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum PlanEntryStatus {
@@ -6645,7 +5866,7 @@ pub enum PlanEntryStatus {
 /// Plans can evolve during execution as the agent discovers new requirements or completes tasks.
 ///
 /// See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Plan {
@@ -6689,7 +5910,7 @@ impl Plan {
     }
 }
 /// Information about a command.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct AvailableCommand {
@@ -6743,7 +5964,7 @@ impl AvailableCommand {
     }
 }
 /// The input specification for a command.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(direct)]
 #[non_exhaustive]
 pub enum AvailableCommandInput {
@@ -6751,7 +5972,7 @@ pub enum AvailableCommandInput {
     Unstructured(UnstructuredCommandInput),
 }
 /// All text that was typed after the command name is provided as input.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct UnstructuredCommandInput {
@@ -6791,7 +6012,7 @@ impl UnstructuredCommandInput {
     }
 }
 /// Available commands are ready or have changed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct AvailableCommandsUpdate {
@@ -6835,7 +6056,7 @@ impl AvailableCommandsUpdate {
 /// The current mode of the session has changed
 ///
 /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct CurrentModeUpdate {
@@ -6876,7 +6097,7 @@ impl CurrentModeUpdate {
     }
 }
 /// Session configuration options have been updated.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ConfigOptionUpdate {
@@ -6921,14 +6142,7 @@ impl ConfigOptionUpdate {
 ///
 /// Agents send this notification to update session information like title or custom metadata.
 /// Clients can use it to keep session titles and state current.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -6988,7 +6202,7 @@ impl SessionInfoUpdate {
     }
 }
 /// Cost information for a session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Cost {
@@ -7032,7 +6246,7 @@ impl Cost {
     }
 }
 /// Context window and cost update for a session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct UsageUpdate {
@@ -7086,7 +6300,7 @@ impl UsageUpdate {
     }
 }
 /// Severity hint for a session notice.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum NoticeSeverity {
@@ -7112,7 +6326,7 @@ pub enum NoticeSeverity {
 /// message when the information should still be surfaced to the user.
 ///
 /// See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Notice {
@@ -7182,67 +6396,11 @@ impl de::StrRule for __StrRule__defs_Notice_properties_title {
     }
 }
 /// Unique identifier for a context compaction within a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct CompactionId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for CompactionId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl CompactionId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for CompactionId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for CompactionId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for CompactionId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for CompactionId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for CompactionId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for CompactionId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct CompactionId(pub runtime::SmolStr);
 /// Lifecycle state of a context compaction.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum CompactionStatus {
@@ -7269,7 +6427,7 @@ pub enum CompactionStatus {
 /// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
 /// stored value unchanged, `null` clears it, and a concrete value replaces it.
 /// `summary: []` also clears the summary.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -7337,7 +6495,7 @@ impl CompactionUpdate {
 /// an in-progress compaction. Chunks append in receive order.
 /// Agents MUST only send this update when the Client advertised
 /// the `session.compaction` Client capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -7380,7 +6538,7 @@ impl CompactionSummaryChunk {
     }
 }
 /// Notification sent by the agent when a URL-based elicitation is complete.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CompleteElicitationNotification {
     /// The ID of the elicitation that completed.
@@ -7434,7 +6592,7 @@ impl CompleteElicitationNotification {
 /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 ///
 /// Any JSON value: the schema does not constrain it.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ExtNotification(
     #[serde(deserialize_with = "de::json")]
@@ -7446,7 +6604,7 @@ impl From<::serde_json::Value> for ExtNotification {
     }
 }
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientRequest {
     /// The request id used to correlate the matching response.
@@ -7484,7 +6642,7 @@ impl ClientRequest {
 /// to use this directly.
 ///
 /// This enum encompasses all method calls from client to agent.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ClientRequestParams {
     /// Establishes the connection with a client and negotiates protocol capabilities.
@@ -7690,7 +6848,7 @@ pub enum ClientRequestParams {
 /// Sent by the client to establish connection and negotiate capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InitializeRequest {
@@ -7767,14 +6925,7 @@ impl InitializeRequest {
 /// available features and methods.
 ///
 /// See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities)
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientCapabilities {
     /// File system capabilities supported by the client.
@@ -7927,14 +7078,7 @@ impl ClientCapabilities {
 /// File system capabilities that a client may support.
 ///
 /// See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct FileSystemCapabilities {
@@ -7997,14 +7141,7 @@ impl FileSystemCapabilities {
     }
 }
 /// Session-related capabilities supported by the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ClientSessionCapabilities {
@@ -8084,14 +7221,7 @@ impl ClientSessionCapabilities {
     }
 }
 /// Client support for ID-addressed context compaction updates.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CompactionCapabilities {
     /// Properties the schema does not name, in the order they came; written
@@ -8108,14 +7238,7 @@ impl CompactionCapabilities {
     }
 }
 /// Session configuration option capabilities supported by the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionConfigOptionsCapabilities {
     /// Whether the client supports boolean session configuration options.
@@ -8169,14 +7292,7 @@ impl SessionConfigOptionsCapabilities {
 /// Capabilities for boolean session configuration options.
 ///
 /// Supplying `{}` means the client supports boolean session configuration options.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct BooleanConfigOptionCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -8212,14 +7328,7 @@ impl BooleanConfigOptionCapabilities {
     }
 }
 /// Client support for presenting live notices to the user.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct NoticeCapabilities {
     /// Properties the schema does not name, in the order they came; written
@@ -8240,14 +7349,7 @@ impl NoticeCapabilities {
 /// Advertised during initialization to inform the agent which authentication
 /// method types the client can handle. This governs opt-in types that require
 /// additional client-side support.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthCapabilities {
     /// Whether the client supports `terminal` authentication methods.
@@ -8300,14 +7402,7 @@ impl AuthCapabilities {
     }
 }
 /// Elicitation capabilities supported by the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationCapabilities {
     /// Whether the client supports form-based elicitation.
@@ -8375,14 +7470,7 @@ impl ElicitationCapabilities {
 /// Form-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports form-based elicitation.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationFormCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -8422,14 +7510,7 @@ impl ElicitationFormCapabilities {
 /// URL-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports URL-based elicitation.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationUrlCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -8469,7 +7550,7 @@ impl ElicitationUrlCapabilities {
 /// Request parameters for the authenticate method.
 ///
 /// Specifies which authentication method to use.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthenticateRequest {
     /// The ID of the authentication method to use.
@@ -8518,14 +7599,7 @@ impl AuthenticateRequest {
 /// Request parameters for the logout method.
 ///
 /// Terminates the current authenticated session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LogoutRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -8569,7 +7643,7 @@ impl LogoutRequest {
 /// Request parameters for creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct NewSessionRequest {
@@ -8659,7 +7733,7 @@ impl NewSessionRequest {
 /// processing prompts.
 ///
 /// See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/session-setup#mcp-servers)
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum McpServer {
@@ -8688,7 +7762,7 @@ pub enum McpServer {
     Stdio(McpServerStdio),
 }
 /// An HTTP header to set when making requests to the MCP server.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct HttpHeader {
     /// The name of the HTTP header.
@@ -8730,7 +7804,7 @@ impl HttpHeader {
     }
 }
 /// HTTP transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerHttp {
     /// Human-readable name identifying this MCP server.
@@ -8780,7 +7854,7 @@ impl McpServerHttp {
     }
 }
 /// SSE transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerSse {
     /// Human-readable name identifying this MCP server.
@@ -8830,7 +7904,7 @@ impl McpServerSse {
     }
 }
 /// Stdio transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// Human-readable name identifying this MCP server.
@@ -8889,7 +7963,7 @@ impl McpServerStdio {
 /// Only available if the Agent supports the `loadSession` capability.
 ///
 /// See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct LoadSessionRequest {
@@ -8986,14 +8060,7 @@ impl LoadSessionRequest {
 /// Request parameters for listing existing sessions.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.list` capability.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListSessionsRequest {
     /// Filter sessions by working directory. Must be an absolute path.
@@ -9078,7 +8145,7 @@ impl ListSessionsRequest {
 /// Request parameters for deleting an existing session from `session/list`.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.delete` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DeleteSessionRequest {
     /// The ID of the session to delete.
@@ -9129,7 +8196,7 @@ impl DeleteSessionRequest {
 /// This is useful for agents that can resume sessions but don't implement full session loading.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.resume` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResumeSessionRequest {
@@ -9232,7 +8299,7 @@ impl ResumeSessionRequest {
 /// associated with the session.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.close` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CloseSessionRequest {
     /// The ID of the session to close.
@@ -9278,7 +8345,7 @@ impl CloseSessionRequest {
     pub const SIDE: &'static str = "agent";
 }
 /// Request parameters for setting a session mode.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetSessionModeRequest {
@@ -9330,7 +8397,7 @@ impl SetSessionModeRequest {
     pub const SIDE: &'static str = "agent";
 }
 /// Request parameters for setting a session configuration option.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequest {
@@ -9382,7 +8449,7 @@ impl SetSessionConfigOptionRequest {
     pub const SIDE: &'static str = "agent";
 }
 /// The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type")]
 #[non_exhaustive]
 pub enum SetSessionConfigOptionRequestType {
@@ -9398,7 +8465,7 @@ pub enum SetSessionConfigOptionRequestType {
     ValueId(SetSessionConfigOptionRequestTypeValueId),
 }
 /// A boolean value (`type: "boolean"`).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestTypeBoolean {
     /// The boolean value.
@@ -9422,7 +8489,7 @@ impl SetSessionConfigOptionRequestTypeBoolean {
 /// This is the default when `type` is absent on the wire. Unknown `type`
 /// values with string payloads also gracefully deserialize into this
 /// variant.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestTypeValueId {
     /// The value ID.
@@ -9446,7 +8513,7 @@ impl SetSessionConfigOptionRequestTypeValueId {
 /// Contains the user's message and any additional context.
 ///
 /// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptRequest {
@@ -9510,7 +8577,7 @@ impl PromptRequest {
     pub const SIDE: &'static str = "agent";
 }
 /// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ClientResponse {
     /// A successful JSON-RPC response.
@@ -9519,7 +8586,7 @@ pub enum ClientResponse {
     Error(ClientResponseError),
 }
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseResult {
     /// The id of the request this response answers.
@@ -9545,7 +8612,7 @@ impl ClientResponseResult {
     }
 }
 /// Method-specific response data.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ClientResponseResultResult {
     /// Successful result returned for a `fs/write_text_file` request.
@@ -9573,7 +8640,7 @@ pub enum ClientResponseResultResult {
     ExtMethodResponse(ExtResponse),
 }
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseError {
     /// The id of the request this response answers.
@@ -9596,14 +8663,7 @@ impl ClientResponseError {
     }
 }
 /// Response to `fs/write_text_file`
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct WriteTextFileResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9645,7 +8705,7 @@ impl WriteTextFileResponse {
     pub const SIDE: &'static str = "client";
 }
 /// Response containing the contents of a text file.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ReadTextFileResponse {
     /// Content payload returned by this response.
@@ -9690,7 +8750,7 @@ impl ReadTextFileResponse {
     pub const SIDE: &'static str = "client";
 }
 /// Response to a permission request.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct RequestPermissionResponse {
     /// The user's decision on the permission request.
@@ -9735,7 +8795,7 @@ impl RequestPermissionResponse {
     pub const SIDE: &'static str = "client";
 }
 /// The outcome of a permission request.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "outcome", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum RequestPermissionOutcome {
@@ -9751,7 +8811,7 @@ pub enum RequestPermissionOutcome {
     Selected(SelectedPermissionOutcome),
 }
 /// The user selected one of the provided options.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SelectedPermissionOutcome {
     /// The ID of the option the user selected.
@@ -9791,7 +8851,7 @@ impl SelectedPermissionOutcome {
     }
 }
 /// Response containing the ID of the created terminal.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CreateTerminalResponse {
     /// The unique identifier for the created terminal.
@@ -9837,7 +8897,7 @@ impl CreateTerminalResponse {
     pub const SIDE: &'static str = "client";
 }
 /// Response containing the terminal output and exit status.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TerminalOutputResponse {
@@ -9897,14 +8957,7 @@ impl TerminalOutputResponse {
     pub const SIDE: &'static str = "client";
 }
 /// Exit status of a terminal command.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TerminalExitStatus {
@@ -9963,14 +9016,7 @@ impl TerminalExitStatus {
     }
 }
 /// Response to terminal/release method
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ReleaseTerminalResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10012,14 +9058,7 @@ impl ReleaseTerminalResponse {
     pub const SIDE: &'static str = "client";
 }
 /// Response containing the exit status of a terminal command.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct WaitForTerminalExitResponse {
@@ -10084,14 +9123,7 @@ impl WaitForTerminalExitResponse {
     pub const SIDE: &'static str = "client";
 }
 /// Response to `terminal/kill` method
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct KillTerminalResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10133,7 +9165,7 @@ impl KillTerminalResponse {
     pub const SIDE: &'static str = "client";
 }
 /// Response from the client to an elicitation request.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CreateElicitationResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10176,7 +9208,7 @@ impl CreateElicitationResponse {
     pub const SIDE: &'static str = "client";
 }
 /// The part of [`CreateElicitationResponse`] chosen by its `action` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "action", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum CreateElicitationResponseAction {
@@ -10199,7 +9231,7 @@ pub enum CreateElicitationResponseAction {
     Other(runtime::UnknownVariant),
 }
 /// Allowed wire representations for `ElicitationContentValue`.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ElicitationContentValue {
     /// String value accepted in elicitation response content.
@@ -10214,14 +9246,7 @@ pub enum ElicitationContentValue {
     StringArray(Vec<String>),
 }
 /// The user accepted the elicitation and provided content.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationAcceptAction {
     /// The user-provided content, if any, as an object matching the requested schema.
@@ -10254,7 +9279,7 @@ impl ElicitationAcceptAction {
     }
 }
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientNotification {
     /// The notification method name.
@@ -10289,7 +9314,7 @@ impl ClientNotification {
 /// to use this directly.
 ///
 /// Notifications do not expect a response.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ClientNotificationParams {
     /// Cancels ongoing operations for a session.
@@ -10322,7 +9347,7 @@ pub enum ClientNotificationParams {
 /// Notification to cancel ongoing operations for a session.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelNotification {
     /// The ID of the session to cancel operations for.
@@ -10370,7 +9395,7 @@ impl CancelNotification {
 /// Notification to cancel an ongoing request.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelRequestNotification {
     /// The ID of the request to cancel.
@@ -10421,7 +9446,7 @@ impl CancelRequestNotification {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `mcp/message`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MessageMcpRequest {
@@ -10500,69 +9525,8 @@ impl MessageMcpRequest {
 ///
 /// The value is opaque and generated by the ACP component providing the MCP server. It is
 /// used by `mcp/message` to route requests to the component that declared the server.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct McpServerAcpId(
-    #[serde(deserialize_with = "de::id_str")]
-    pub runtime::SmolStr,
-);
-#[cfg(feature = "unstable")]
-impl de::Scalar for McpServerAcpId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-#[cfg(feature = "unstable")]
-impl McpServerAcpId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for McpServerAcpId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<String> for McpServerAcpId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-#[cfg(feature = "unstable")]
-impl AsRef<str> for McpServerAcpId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::borrow::Borrow<str> for McpServerAcpId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for McpServerAcpId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct McpServerAcpId(pub runtime::SmolStr);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -10572,66 +9536,8 @@ impl fmt::Display for McpServerAcpId {
 ///
 /// Generated by the caller and preserved unchanged by proxies. This is distinct
 /// from the outer ACP JSON-RPC request ID.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct McpRequestId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-#[cfg(feature = "unstable")]
-impl de::Scalar for McpRequestId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-#[cfg(feature = "unstable")]
-impl McpRequestId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for McpRequestId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<String> for McpRequestId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-#[cfg(feature = "unstable")]
-impl AsRef<str> for McpRequestId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::borrow::Borrow<str> for McpRequestId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for McpRequestId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct McpRequestId(pub runtime::SmolStr);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -10641,14 +9547,7 @@ impl fmt::Display for McpRequestId {
 ///
 /// Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
 /// requests in `append` mode.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionSystemPromptCapabilities {
     /// Delivery modes the agent supports in addition to `append`.
@@ -10709,14 +9608,7 @@ impl SessionSystemPromptCapabilities {
 ///
 /// `append` has no entry because every agent advertising
 /// `sessionCapabilities.systemPrompt` supports it.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionSystemPromptModeCapabilities {
     /// Whether the agent supports `override` mode.
@@ -10779,14 +9671,7 @@ impl SessionSystemPromptModeCapabilities {
 ///
 /// Supplying `{}` means the agent supports replacing its built-in default
 /// instructions with the client-provided system prompt.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionSystemPromptOverrideCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10830,14 +9715,7 @@ impl SessionSystemPromptOverrideCapabilities {
 /// Capabilities for the `session/fork` method.
 ///
 /// Supplying `{}` means the agent supports forking sessions.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionForkCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10882,14 +9760,7 @@ impl SessionForkCapabilities {
 ///
 /// Supplying `{}` means the agent supports both methods, the `archived` filter on
 /// `session/list`, and `SessionInfo.archived`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionArchiveCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10933,14 +9804,7 @@ impl SessionArchiveCapabilities {
 /// Capabilities for the `session/status` method.
 ///
 /// Supplying `{}` means the agent supports checking session status.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10985,14 +9849,7 @@ impl SessionStatusCapabilities {
 ///
 /// Supplying `{}` means the agent supports `session/set_title`. Agents report titles
 /// through `session/list` and `session_info_update` without this capability.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionTitleCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11036,14 +9893,7 @@ impl SessionTitleCapabilities {
 /// Auth status capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports the `auth/status` method.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11087,14 +9937,7 @@ impl AuthStatusCapabilities {
 /// Provider configuration capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports provider configuration methods.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProvidersCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11136,7 +9979,7 @@ impl ProvidersCapabilities {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/list`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListProvidersResponse {
     /// Configurable providers with current routing info suitable for UI display.
@@ -11188,7 +10031,7 @@ impl ListProvidersResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Information about a configurable LLM provider.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ProviderInfo {
@@ -11257,66 +10100,8 @@ impl ProviderInfo {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Unique identifier for a configurable LLM provider.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct ProviderId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-#[cfg(feature = "unstable")]
-impl de::Scalar for ProviderId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-#[cfg(feature = "unstable")]
-impl ProviderId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for ProviderId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<String> for ProviderId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-#[cfg(feature = "unstable")]
-impl AsRef<str> for ProviderId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::borrow::Borrow<str> for ProviderId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for ProviderId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct ProviderId(pub runtime::SmolStr);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -11328,7 +10113,7 @@ impl fmt::Display for ProviderId {
 ///
 /// Protocol names beginning with `_` are free for custom use, like other ACP extension methods.
 /// Protocol names that do not begin with `_` are reserved for the ACP spec.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum LlmProtocol {
@@ -11352,7 +10137,7 @@ pub enum LlmProtocol {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Current effective non-secret routing configuration for a provider.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ProviderCurrentConfig {
@@ -11401,14 +10186,7 @@ impl ProviderCurrentConfig {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/set`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetProviderResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11457,14 +10235,7 @@ impl SetProviderResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/disable`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DisableProviderResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11513,7 +10284,7 @@ impl DisableProviderResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to the `auth/status` method.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusResponse {
     /// Whether the agent can start sessions without the user signing in first.
@@ -11583,7 +10354,7 @@ impl AuthStatusResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// The agent's overall authentication state.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum AuthState {
@@ -11615,7 +10386,7 @@ pub enum AuthState {
 /// All fields are display information only. Clients MUST NOT use them as stable
 /// account identifiers, and SHOULD NOT log them or send them elsewhere, such as to
 /// telemetry.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthAccount {
     /// Human-readable name for the account, suitable for display on its own,
@@ -11715,7 +10486,7 @@ impl AuthAccount {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from forking an existing session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ForkSessionResponse {
@@ -11792,14 +10563,7 @@ impl ForkSessionResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from archiving a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ArchiveSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11848,14 +10612,7 @@ impl ArchiveSessionResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from unarchiving a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct UnarchiveSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11907,7 +10664,7 @@ impl UnarchiveSessionResponse {
 ///
 /// The result is a snapshot. A session reported `open` may be closed or evicted before
 /// the Client's next request.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusResponse {
     /// Whether the Agent has the session in memory.
@@ -11961,7 +10718,7 @@ impl SessionStatusResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Whether the Agent has a session in memory, as reported by `session/status`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SessionStatus {
@@ -11991,7 +10748,7 @@ pub enum SessionStatus {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from setting the title of a session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionTitleResponse {
     /// The title the Agent stored.
@@ -12046,7 +10803,7 @@ impl SetSessionTitleResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Token usage information for a prompt turn.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -12136,7 +10893,7 @@ impl Usage {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Updated content for a plan.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum PlanUpdateContent {
@@ -12153,80 +10910,16 @@ pub enum PlanUpdateContent {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Unique identifier for a plan within a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct PlanId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-#[cfg(feature = "unstable")]
-impl de::Scalar for PlanId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-#[cfg(feature = "unstable")]
-impl PlanId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for PlanId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<String> for PlanId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-#[cfg(feature = "unstable")]
-impl AsRef<str> for PlanId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::borrow::Borrow<str> for PlanId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for PlanId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for PlanId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct PlanId(pub runtime::SmolStr);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented as structured entries.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -12280,7 +10973,7 @@ impl PlanItems {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented by a file URI.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -12330,7 +11023,7 @@ impl PlanFile {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented as raw markdown content.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -12380,7 +11073,7 @@ impl PlanMarkdown {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A content update for a plan identified by ID.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanUpdate {
@@ -12426,7 +11119,7 @@ impl PlanUpdate {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Removal notice for a plan identified by ID.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanRemoved {
@@ -12476,14 +11169,7 @@ impl PlanRemoved {
 ///
 /// A mutation requires an explicit per-child capability. Support for the method
 /// on ordinary sessions does not grant support on a child.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SubagentSessionCapabilities {
@@ -12539,14 +11225,7 @@ impl SubagentSessionCapabilities {
 /// Capability to cancel work in a subagent session without ending that session.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionCancelCapabilities {
@@ -12593,7 +11272,7 @@ impl SessionCancelCapabilities {
 /// Each update is a whole-object snapshot. Idle does not terminate the child.
 /// The parent can message it again, transitioning it back to running.
 /// Background activity may still emit other session updates while idle.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "state", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum StateUpdate {
@@ -12616,14 +11295,7 @@ pub enum StateUpdate {
 }
 #[cfg(feature = "unstable")]
 /// Foreground work is in progress.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct RunningStateUpdate {
@@ -12664,14 +11336,7 @@ impl RunningStateUpdate {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Details of a failure that ended a child's foreground work.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ErrorStopReason {
@@ -12707,7 +11372,7 @@ impl ErrorStopReason {
 /// The child is ready to process another prompt.
 ///
 /// An omitted, `null`, or malformed `stopReason` means not reported.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct IdleStateUpdate {
     /// **UNSTABLE** Token usage for completed foreground work.
@@ -12764,7 +11429,7 @@ impl IdleStateUpdate {
 impl<'de> fast::FromJson<'de> for IdleStateUpdate {}
 #[cfg(feature = "unstable")]
 /// The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "stopReason", lenient_tag, rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum IdleStateUpdateStopReason {
@@ -12795,14 +11460,7 @@ pub enum IdleStateUpdateStopReason {
 }
 #[cfg(feature = "unstable")]
 /// Foreground work is blocked on user action.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct RequiresActionStateUpdate {
@@ -12851,14 +11509,7 @@ impl RequiresActionStateUpdate {
 ///
 /// This is not a task outcome or session closure. It does not cancel work, resolve
 /// pending requests, or revoke capabilities. Capabilities are updated separately.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct UnknownStateUpdate {
@@ -12919,7 +11570,7 @@ impl UnknownStateUpdate {
 /// child. They do not replace the content of individual messages or operations.
 /// `cwd` and `additionalDirectories` report where the Agent placed the child.
 /// While unset, each inherits the immediate parent's effective value.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -13062,7 +11713,7 @@ impl SubagentUpdate {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// An upsert for an inter-session message.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -13178,7 +11829,7 @@ impl SessionMessage {
 ///
 /// A chunk carries only content. The message's participants and references come from
 /// `session_message` upserts, which can arrive before, between, or after its chunks.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -13233,7 +11884,7 @@ impl SessionMessageChunk {
 /// Carries the same fields as the `auth/status` response. Agents that advertise the
 /// `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
 /// send it when the reported status differs from the last one sent on the connection.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusUpdateNotification {
     /// Whether the agent can start sessions without the user signing in first.
@@ -13308,14 +11959,7 @@ impl AuthStatusUpdateNotification {
 /// session-directed messages, and restricted-session semantics. The client
 /// must advertise this capability before the agent sends subagent updates or
 /// session-directed messages.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SubagentCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -13355,14 +11999,7 @@ impl SubagentCapabilities {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Capabilities for receiving `plan_update` and `plan_removed` session updates.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct PlanCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -13404,14 +12041,7 @@ impl PlanCapabilities {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `providers/list`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListProvidersRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -13462,7 +12092,7 @@ impl ListProvidersRequest {
 /// Request parameters for `providers/set`.
 ///
 /// Replaces the full configuration for one provider ID.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetProviderRequest {
@@ -13540,7 +12170,7 @@ impl SetProviderRequest {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `providers/disable`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DisableProviderRequest {
     /// Provider ID to disable.
@@ -13598,14 +12228,7 @@ impl DisableProviderRequest {
 ///
 /// Agents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn
 /// whether authentication is required.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -13657,7 +12280,7 @@ impl AuthStatusRequest {
 ///
 /// The MCP server is provided by an ACP component and communicates over the ACP channel
 /// using `mcp/message`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct McpServerAcp {
@@ -13715,7 +12338,7 @@ impl McpServerAcp {
 /// because of an unadvertised mode or an unsupported content block type, MUST
 /// return an error instead of creating, loading, resuming, or forking the
 /// session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SystemPrompt {
     /// How the Agent combines `content` with its own instructions.
@@ -13781,7 +12404,7 @@ impl SystemPrompt {
 /// Unknown modes are preserved so they can be stored,
 /// proxied, or forwarded. An Agent MUST return an error for a mode it does not
 /// support rather than treating it as `append` or `override`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SystemPromptMode {
@@ -13818,7 +12441,7 @@ pub enum SystemPromptMode {
 ///
 /// Unknown values are preserved so they can be stored, proxied, or forwarded. An Agent MUST
 /// return `-32602` for a value it does not support rather than treating it as `exclude`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SessionArchiveFilter {
@@ -13847,7 +12470,7 @@ pub enum SessionArchiveFilter {
 /// operations like generating summaries without affecting the original session's history.
 ///
 /// Only available if the Agent supports the `session.fork` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ForkSessionRequest {
@@ -13954,7 +12577,7 @@ impl ForkSessionRequest {
 /// and saved history. If the session is active, the Agent MUST cancel any ongoing work and
 /// free the session's resources as if `session/close` had been called, then archive it.
 /// Archiving an archived session succeeds. A session that does not exist gets `-32002`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ArchiveSessionRequest {
     /// The ID of the session to archive.
@@ -14015,7 +12638,7 @@ impl ArchiveSessionRequest {
 /// archived session SHOULD unarchive it before calling `session/load` or `session/resume`.
 /// Unarchiving a session that is not archived succeeds. A session that does not exist
 /// gets `-32002`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct UnarchiveSessionRequest {
     /// The ID of the session to unarchive.
@@ -14074,7 +12697,7 @@ impl UnarchiveSessionRequest {
 /// `session/status` MUST NOT have side effects. The Agent does not load, resume, create,
 /// close, or change the session, and does not attach the requesting connection to it.
 /// A session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusRequest {
     /// The ID of the session to check.
@@ -14135,7 +12758,7 @@ impl SessionStatusRequest {
 ///
 /// The Agent responds only after it has stored the title. After a successful response, the
 /// Agent SHOULD NOT replace the title with one it generates automatically.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetSessionTitleRequest {
@@ -14201,7 +12824,7 @@ impl SetSessionTitleRequest {
 /// Unknown outer fields are ignored. Inner result and error fields are preserved.
 /// Carrier `_meta` is optional. Null or invalid values are treated as absent.
 /// Senders must include exactly one outcome. Receivers prefer `result` if both are present.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum MessageMcpResponse {
     /// An opaque inner MCP result.
@@ -14218,7 +12841,7 @@ impl MessageMcpResponse {
 }
 #[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpResponseResult {
     /// Required, even if JSON null.
@@ -14256,7 +12879,7 @@ impl MessageMcpResponseResult {
 }
 #[cfg(feature = "unstable")]
 /// A structured inner MCP error.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpResponseError {
     /// Required, non-null MCP error object.
@@ -14298,7 +12921,7 @@ impl MessageMcpResponseError {
 ///
 /// `code` and `message` are required and non-null. `data` is optional.
 /// Explicit `null` is preserved separately from an omitted key.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpError {
     /// Inner MCP error code. Never an ACP error code.
@@ -14341,7 +12964,7 @@ impl McpError {
 ///
 /// Sent by the provider to the consumer for an active request (including
 /// subscription acknowledgements and updates). The outer envelope has no `id`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MessageMcpNotification {
@@ -14413,7 +13036,7 @@ impl MessageMcpNotification {
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyRequest {
     /// The request id used to correlate the matching response.
@@ -14455,7 +13078,7 @@ impl ProxyRequest {
 ///
 /// A conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends
 /// `proxy/successor` to its conductor.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ProxyRequestParams {
     /// Initializes a component as a proxy.
@@ -14486,7 +13109,7 @@ pub enum ProxyRequestParams {
 /// the proxy MUST forward an `initialize` request to its successor through `proxy/successor`.
 ///
 /// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct InitializeProxyRequest(pub InitializeRequest);
 #[cfg(feature = "unstable")]
@@ -14521,7 +13144,7 @@ impl InitializeProxyRequest {
 /// request on the same connection. Cancellation is never forwarded to another hop.
 ///
 /// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxySuccessorRequest {
     /// Method name of the wrapped request.
@@ -14588,7 +13211,7 @@ impl ProxySuccessorRequest {
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ProxyResponse {
     /// A successful JSON-RPC response.
@@ -14598,7 +13221,7 @@ pub enum ProxyResponse {
 }
 #[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyResponseResult {
     /// The id of the request this response answers.
@@ -14626,7 +13249,7 @@ impl ProxyResponseResult {
 }
 #[cfg(feature = "unstable")]
 /// Method-specific response data.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ProxyResponseResultResult {
     /// Successful result returned for a `proxy/initialize` request.
@@ -14636,7 +13259,7 @@ pub enum ProxyResponseResultResult {
 }
 #[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyResponseError {
     /// The id of the request this response answers.
@@ -14669,7 +13292,7 @@ impl ProxyResponseError {
 /// The same as the `initialize` response. The proxy builds it from its successor's
 /// `initialize` response and answers with the capabilities of the chain from itself onward.
 /// It MUST NOT change `protocolVersion`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct InitializeProxyResponse(pub InitializeResponse);
 #[cfg(feature = "unstable")]
@@ -14693,7 +13316,7 @@ impl InitializeProxyResponse {
 /// Result of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.
 ///
 /// Any JSON value: the schema does not constrain it.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ProxySuccessorResponse(
     #[serde(deserialize_with = "de::json")]
@@ -14714,7 +13337,7 @@ impl ProxySuccessorResponse {
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyNotification {
     /// The notification method name.
@@ -14756,7 +13379,7 @@ impl ProxyNotification {
 /// and `params` are the wrapped notification's method and params.
 ///
 /// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxySuccessorNotification {
     /// Method name of the wrapped notification.
@@ -15163,6 +13786,10 @@ pub mod rpc {
     #[allow(unused_imports)]
     use crate::json::fast;
     #[allow(unused_imports)]
+    use ::serde::Serialize;
+    #[allow(unused_imports)]
+    use ::serde::Deserialize;
+    #[allow(unused_imports)]
     pub use crate::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
     };
@@ -15479,76 +14106,47 @@ pub mod rpc {
         ) -> Result<Self, D::Error> {
             let _ = &d;
             match method {
-                "initialize" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::Initialize)
-                }
-                "authenticate" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::Authenticate)
-                }
-                "logout" => ::serde::Deserialize::deserialize(d).map(Self::Logout),
-                "session/new" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionNew)
-                }
-                "session/load" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionLoad)
-                }
-                "session/list" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionList)
-                }
-                "session/delete" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionDelete)
-                }
-                "session/resume" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionResume)
-                }
-                "session/close" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionClose)
-                }
+                "initialize" => Deserialize::deserialize(d).map(Self::Initialize),
+                "authenticate" => Deserialize::deserialize(d).map(Self::Authenticate),
+                "logout" => Deserialize::deserialize(d).map(Self::Logout),
+                "session/new" => Deserialize::deserialize(d).map(Self::SessionNew),
+                "session/load" => Deserialize::deserialize(d).map(Self::SessionLoad),
+                "session/list" => Deserialize::deserialize(d).map(Self::SessionList),
+                "session/delete" => Deserialize::deserialize(d).map(Self::SessionDelete),
+                "session/resume" => Deserialize::deserialize(d).map(Self::SessionResume),
+                "session/close" => Deserialize::deserialize(d).map(Self::SessionClose),
                 "session/set_mode" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionSetMode)
+                    Deserialize::deserialize(d).map(Self::SessionSetMode)
                 }
                 "session/set_config_option" => {
-                    ::serde::Deserialize::deserialize(d)
-                        .map(Self::SessionSetConfigOption)
+                    Deserialize::deserialize(d).map(Self::SessionSetConfigOption)
                 }
-                "session/prompt" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionPrompt)
-                }
+                "session/prompt" => Deserialize::deserialize(d).map(Self::SessionPrompt),
                 #[cfg(feature = "unstable")]
-                "providers/list" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ProvidersList)
-                }
+                "providers/list" => Deserialize::deserialize(d).map(Self::ProvidersList),
                 #[cfg(feature = "unstable")]
-                "providers/set" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ProvidersSet)
-                }
+                "providers/set" => Deserialize::deserialize(d).map(Self::ProvidersSet),
                 #[cfg(feature = "unstable")]
                 "providers/disable" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ProvidersDisable)
+                    Deserialize::deserialize(d).map(Self::ProvidersDisable)
                 }
                 #[cfg(feature = "unstable")]
-                "auth/status" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::AuthStatus)
-                }
+                "auth/status" => Deserialize::deserialize(d).map(Self::AuthStatus),
                 #[cfg(feature = "unstable")]
-                "session/fork" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionFork)
-                }
+                "session/fork" => Deserialize::deserialize(d).map(Self::SessionFork),
                 #[cfg(feature = "unstable")]
                 "session/archive" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionArchive)
+                    Deserialize::deserialize(d).map(Self::SessionArchive)
                 }
                 #[cfg(feature = "unstable")]
                 "session/unarchive" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionUnarchive)
+                    Deserialize::deserialize(d).map(Self::SessionUnarchive)
                 }
                 #[cfg(feature = "unstable")]
-                "session/status" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionStatus)
-                }
+                "session/status" => Deserialize::deserialize(d).map(Self::SessionStatus),
                 #[cfg(feature = "unstable")]
                 "session/set_title" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionSetTitle)
+                    Deserialize::deserialize(d).map(Self::SessionSetTitle)
                 }
                 _ => {
                     Err(
@@ -16227,13 +14825,9 @@ pub mod rpc {
         ) -> Result<Self, D::Error> {
             let _ = &d;
             match method {
-                "session/cancel" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionCancel)
-                }
+                "session/cancel" => Deserialize::deserialize(d).map(Self::SessionCancel),
                 #[cfg(feature = "unstable")]
-                "mcp/message" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::McpMessage)
-                }
+                "mcp/message" => Deserialize::deserialize(d).map(Self::McpMessage),
                 _ => {
                     Err(
                         <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
@@ -16433,37 +15027,32 @@ pub mod rpc {
             let _ = &d;
             match method {
                 "fs/write_text_file" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::FsWriteTextFile)
+                    Deserialize::deserialize(d).map(Self::FsWriteTextFile)
                 }
                 "fs/read_text_file" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::FsReadTextFile)
+                    Deserialize::deserialize(d).map(Self::FsReadTextFile)
                 }
                 "session/request_permission" => {
-                    ::serde::Deserialize::deserialize(d)
-                        .map(Self::SessionRequestPermission)
+                    Deserialize::deserialize(d).map(Self::SessionRequestPermission)
                 }
                 "terminal/create" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::TerminalCreate)
+                    Deserialize::deserialize(d).map(Self::TerminalCreate)
                 }
                 "terminal/output" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::TerminalOutput)
+                    Deserialize::deserialize(d).map(Self::TerminalOutput)
                 }
                 "terminal/release" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::TerminalRelease)
+                    Deserialize::deserialize(d).map(Self::TerminalRelease)
                 }
                 "terminal/wait_for_exit" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::TerminalWaitForExit)
+                    Deserialize::deserialize(d).map(Self::TerminalWaitForExit)
                 }
-                "terminal/kill" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::TerminalKill)
-                }
+                "terminal/kill" => Deserialize::deserialize(d).map(Self::TerminalKill),
                 "elicitation/create" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ElicitationCreate)
+                    Deserialize::deserialize(d).map(Self::ElicitationCreate)
                 }
                 #[cfg(feature = "unstable")]
-                "mcp/message" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::McpMessage)
-                }
+                "mcp/message" => Deserialize::deserialize(d).map(Self::McpMessage),
                 _ => {
                     Err(
                         <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
@@ -16872,15 +15461,13 @@ pub mod rpc {
         ) -> Result<Self, D::Error> {
             let _ = &d;
             match method {
-                "session/update" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionUpdate)
-                }
+                "session/update" => Deserialize::deserialize(d).map(Self::SessionUpdate),
                 "elicitation/complete" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ElicitationComplete)
+                    Deserialize::deserialize(d).map(Self::ElicitationComplete)
                 }
                 #[cfg(feature = "unstable")]
                 "auth/status_update" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::AuthStatusUpdate)
+                    Deserialize::deserialize(d).map(Self::AuthStatusUpdate)
                 }
                 _ => {
                     Err(
@@ -17001,7 +15588,7 @@ pub mod rpc {
             let _ = &d;
             match method {
                 "$/cancel_request" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::CancelRequest)
+                    Deserialize::deserialize(d).map(Self::CancelRequest)
                 }
                 _ => {
                     Err(
@@ -17123,11 +15710,11 @@ pub mod rpc {
             match method {
                 #[cfg(feature = "unstable")]
                 "proxy/initialize" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ProxyInitialize)
+                    Deserialize::deserialize(d).map(Self::ProxyInitialize)
                 }
                 #[cfg(feature = "unstable")]
                 "proxy/successor" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ProxySuccessor)
+                    Deserialize::deserialize(d).map(Self::ProxySuccessor)
                 }
                 _ => {
                     Err(
@@ -17345,7 +15932,7 @@ pub mod rpc {
             match method {
                 #[cfg(feature = "unstable")]
                 "proxy/successor" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ProxySuccessor)
+                    Deserialize::deserialize(d).map(Self::ProxySuccessor)
                 }
                 _ => {
                     Err(
@@ -18501,7 +17088,7 @@ pub mod rpc {
     /// (`jsonrpc`, `id`, `method`, then `params`, `result` or `error`),
     /// streamed: the payload is serialized in place, not built as a
     /// `Value` first.
-    impl ::serde::Serialize for Message {
+    impl Serialize for Message {
         fn serialize<S: ::serde::Serializer>(
             &self,
             serializer: S,

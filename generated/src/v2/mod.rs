@@ -20,8 +20,22 @@ use crate::runtime;
 use crate::json::fast;
 #[allow(unused_imports)]
 use ::core::fmt;
+#[allow(unused_imports)]
+use ::serde::Serialize;
+#[allow(unused_imports)]
+use ::serde::Deserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpEnum;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpPatch;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpString;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpUnion;
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentRequest {
     /// The request id used to correlate the matching response.
@@ -59,7 +73,7 @@ impl AgentRequest {
 /// to use this directly.
 ///
 /// This enum encompasses all method calls from agent to client.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum AgentRequestParams {
     /// Requests permission from the user for an operation.
@@ -99,7 +113,7 @@ pub enum AgentRequestParams {
 /// The receiver MUST reply with the same value in the response. Each side chooses IDs for its own
 /// requests, so the same ID can be in use in both directions. A sender MUST NOT reuse an ID while
 /// a request with it is still awaiting a response.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
 #[non_exhaustive]
 pub enum RequestId {
     /// A numeric request ID.
@@ -112,7 +126,7 @@ pub enum RequestId {
 /// Sent when the agent needs authorization before performing a sensitive operation.
 ///
 /// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct RequestPermissionRequest {
@@ -220,67 +234,11 @@ impl RequestPermissionRequest {
 /// agent can run several independent sessions.
 ///
 /// See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v2/session-setup#session-id)
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct SessionId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for SessionId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl SessionId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for SessionId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for SessionId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for SessionId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for SessionId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for SessionId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct SessionId(pub runtime::SmolStr);
 /// The operation requiring permission.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum RequestPermissionSubject {
@@ -319,7 +277,7 @@ pub enum RequestPermissionSubject {
 /// The wire patch of [`ToolCall`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`ToolCall`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct ToolCallUpdate {
     /// Unique identifier for this tool call within the session.
@@ -389,14 +347,7 @@ pub struct ToolCallUpdate {
 /// The stored state of an entity that [`ToolCallUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
 /// Generated from `schema/upserts.json`, with its wire patch [`ToolCallUpdate`].
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::acp_bindings::AcpPatch
-)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, AcpPatch)]
 #[acp(patch = "ToolCallUpdate", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct ToolCall {
@@ -488,72 +439,16 @@ impl Default for ToolCallStatus {
     }
 }
 /// Unique identifier for a tool call within a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct ToolCallId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for ToolCallId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl ToolCallId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for ToolCallId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for ToolCallId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for ToolCallId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for ToolCallId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for ToolCallId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolCallId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct ToolCallId(pub runtime::SmolStr);
 /// Categories of tools that can be invoked.
 ///
 /// Tool kinds help clients choose appropriate icons and optimize how they
 /// display tool execution progress.
 ///
 /// See protocol docs: [Reporting](https://agentclientprotocol.com/protocol/v2/tool-calls#reporting)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ToolKind {
@@ -590,7 +485,7 @@ pub enum ToolKind {
 /// Tool calls progress through different statuses during their lifecycle.
 ///
 /// See protocol docs: [Status](https://agentclientprotocol.com/protocol/v2/tool-calls#status)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ToolCallStatus {
@@ -624,7 +519,7 @@ pub enum ToolCallStatus {
 /// content blocks (text, images), file diffs, or display-only terminals.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ToolCallContent {
@@ -658,7 +553,7 @@ pub enum ToolCallContent {
 /// forward content from MCP tool outputs without transformation.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/content)
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum ContentBlock {
@@ -701,14 +596,7 @@ pub enum ContentBlock {
     Other(runtime::UnknownVariant),
 }
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -800,7 +688,7 @@ impl de::Pointer for __Bound__defs_Annotations_properties_priority {
     const POINTER: &'static str = "#/$defs/Annotations/properties/priority";
 }
 /// The sender or recipient of messages and data in a conversation.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum Role {
@@ -817,7 +705,7 @@ pub enum Role {
     Other(runtime::UnknownString),
 }
 /// Text provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TextContent {
@@ -870,67 +758,11 @@ impl TextContent {
     }
 }
 /// An Internet media type identifying the format of protocol content.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct MediaType(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for MediaType {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl MediaType {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for MediaType {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for MediaType {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for MediaType {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for MediaType {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for MediaType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for MediaType {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct MediaType(pub runtime::SmolStr);
 /// An image provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1005,7 +837,7 @@ impl ImageContent {
     }
 }
 /// Audio provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1065,7 +897,7 @@ impl AudioContent {
     }
 }
 /// An optionally-sized icon that can be displayed in a user interface.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1153,7 +985,7 @@ impl Icon {
     }
 }
 /// Theme an icon is designed for.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum IconTheme {
@@ -1170,7 +1002,7 @@ pub enum IconTheme {
     Other(runtime::UnknownString),
 }
 /// A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1294,7 +1126,7 @@ impl ResourceLink {
     }
 }
 /// Resource content that can be embedded in a message.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(direct)]
 #[non_exhaustive]
 pub enum EmbeddedResourceResource {
@@ -1304,7 +1136,7 @@ pub enum EmbeddedResourceResource {
     BlobResourceContents(BlobResourceContents),
 }
 /// Text-based resource contents.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1363,7 +1195,7 @@ impl TextResourceContents {
     }
 }
 /// Binary resource contents.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1422,7 +1254,7 @@ impl BlobResourceContents {
     }
 }
 /// The contents of a resource, embedded into a prompt or tool call result.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct EmbeddedResource {
@@ -1475,7 +1307,7 @@ impl EmbeddedResource {
     }
 }
 /// Standard content block (text, images, resources).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Content {
@@ -1518,7 +1350,7 @@ impl Content {
 ///
 /// Structured change metadata lets clients identify affected files and
 /// operations without parsing the text patch.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct DiffChange {
@@ -1587,7 +1419,7 @@ impl DiffChange {
 }
 impl<'de> fast::FromJson<'de> for DiffChange {}
 /// The part of [`DiffChange`] chosen by its `operation` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "operation", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum DiffChangeOperation {
@@ -1610,7 +1442,7 @@ pub enum DiffChangeOperation {
     Other(runtime::UnknownVariant),
 }
 /// Kind of file content represented by a diff change.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum DiffFileType {
@@ -1634,67 +1466,11 @@ pub enum DiffFileType {
 ///
 /// Uses the native syntax of the machine the Agent runs on, such as `/home/user/project`,
 /// `C:\Users\user\project`, or `\\server\share\project`. It is not a URI.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct AbsolutePath(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for AbsolutePath {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl AbsolutePath {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for AbsolutePath {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for AbsolutePath {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for AbsolutePath {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for AbsolutePath {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for AbsolutePath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for AbsolutePath {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct AbsolutePath(pub runtime::SmolStr);
 /// Operation metadata for add, delete, and modify changes.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct DiffPathChange {
@@ -1715,7 +1491,7 @@ impl DiffPathChange {
     }
 }
 /// Operation metadata for move and copy changes.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1743,7 +1519,7 @@ impl DiffPathPairChange {
     }
 }
 /// Renderable patch text and its format.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct DiffPatch {
@@ -1786,7 +1562,7 @@ impl DiffPatch {
     }
 }
 /// Text patch format used by `DiffPatch`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(direct)]
 #[non_exhaustive]
 pub enum DiffPatchFormat {
@@ -1819,7 +1595,7 @@ pub enum DiffPatchFormat {
 /// feasible. Clients MUST handle diffs where `patch` is omitted or `null`.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Diff {
@@ -1876,70 +1652,14 @@ impl Diff {
     }
 }
 /// Unique identifier for an agent-owned terminal within a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct TerminalId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for TerminalId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl TerminalId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for TerminalId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for TerminalId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for TerminalId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for TerminalId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for TerminalId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for TerminalId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct TerminalId(pub runtime::SmolStr);
 /// A display-only reference to an agent-owned terminal.
 ///
 /// Terminal state and output are delivered separately through
 /// `terminal_update` and `terminal_output_chunk` session updates.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Terminal {
@@ -1985,7 +1705,7 @@ impl Terminal {
 /// which files the agent is working with in real-time.
 ///
 /// See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v2/tool-calls#following-the-agent)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallLocation {
@@ -2054,14 +1774,7 @@ impl de::Pointer for __Bound__defs_ToolCallLocation_properties_line {
 /// Agent did not advertise.
 ///
 /// See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallCapabilities {
@@ -2114,14 +1827,7 @@ impl ToolCallCapabilities {
 /// Capability to cancel a tool call with `tool_call/cancel`.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallCancelCapabilities {
@@ -2158,7 +1864,7 @@ impl ToolCallCancelCapabilities {
     }
 }
 /// Permission request details for a tool call.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ToolCallPermissionSubject {
     /// Details about the tool call requiring permission.
@@ -2202,7 +1908,7 @@ impl ToolCallPermissionSubject {
     }
 }
 /// Permission request details for a command.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CommandPermissionSubject {
@@ -2267,7 +1973,7 @@ impl CommandPermissionSubject {
     }
 }
 /// An option presented to the user when requesting permission.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PermissionOption {
@@ -2317,66 +2023,12 @@ impl PermissionOption {
     }
 }
 /// Unique identifier for a permission option.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct PermissionOptionId(
-    #[serde(deserialize_with = "de::id_str")]
-    pub runtime::SmolStr,
-);
-impl de::Scalar for PermissionOptionId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl PermissionOptionId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for PermissionOptionId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for PermissionOptionId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for PermissionOptionId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for PermissionOptionId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for PermissionOptionId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct PermissionOptionId(pub runtime::SmolStr);
 /// The type of permission option being presented to the user.
 ///
 /// Helps clients choose appropriate icons and UI treatment.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum PermissionOptionKind {
@@ -2413,7 +2065,7 @@ pub enum PermissionOptionKind {
 /// The request's scope alone does not establish that dependency.
 ///
 /// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CreateElicitationRequest {
     /// A human-readable message describing what input is needed.
@@ -2460,7 +2112,7 @@ impl CreateElicitationRequest {
     pub const SIDE: &'static str = "client";
 }
 /// The part of [`CreateElicitationRequest`] chosen by its `mode` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "mode", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum CreateElicitationRequestMode {
@@ -2485,7 +2137,7 @@ pub enum CreateElicitationRequestMode {
 /// When `toolCallId` is set, the elicitation is tied to a specific tool call.
 /// This is useful when an agent receives an elicitation from an MCP server
 /// during a tool call and needs to redirect it to the user.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitationSessionScope {
@@ -2521,7 +2173,7 @@ impl ElicitationSessionScope {
 }
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationRequestScope {
     /// The pending Client-to-Agent request this elicitation is tied to.
@@ -2545,7 +2197,7 @@ impl ElicitationRequestScope {
 ///
 /// This represents a JSON Schema object with primitive-typed properties,
 /// as required by the elicitation specification.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationSchema {
     /// Type discriminator. Always `"object"`. Any other value is rejected.
@@ -2631,7 +2283,7 @@ impl ElicitationSchema {
     }
 }
 /// Type discriminator for elicitation schemas.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[non_exhaustive]
 pub enum ElicitationSchemaType {
     /// Object schema type.
@@ -2643,7 +2295,7 @@ pub enum ElicitationSchemaType {
 /// Each variant corresponds to a JSON Schema `"type"` value.
 /// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
 /// Multi-select enums use `type: "array"`.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ElicitationPropertySchema {
@@ -2670,7 +2322,7 @@ pub enum ElicitationPropertySchema {
     Other(runtime::UnknownVariant),
 }
 /// String format types for string properties in elicitation schemas.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum StringFormat {
@@ -2690,7 +2342,7 @@ pub enum StringFormat {
     Other(runtime::UnknownString),
 }
 /// A titled enum option with a const value, human-readable title, and optional description.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct EnumOption {
     /// The constant value for this option.
@@ -2748,14 +2400,7 @@ impl EnumOption {
 ///
 /// When `enum` or `oneOf` is set, this represents a single-select enum
 /// with `"type": "string"`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct StringPropertySchema {
@@ -2939,14 +2584,7 @@ impl de::Pointer for __Items__defs_StringPropertySchema_properties_oneOf {
     const POINTER: &'static str = "#/$defs/StringPropertySchema/properties/oneOf";
 }
 /// Schema for number (floating-point) properties in an elicitation form.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct NumberPropertySchema {
     /// Optional title for the property.
@@ -3045,14 +2683,7 @@ impl NumberPropertySchema {
     }
 }
 /// Schema for integer properties in an elicitation form.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct IntegerPropertySchema {
     /// Optional title for the property.
@@ -3151,14 +2782,7 @@ impl IntegerPropertySchema {
     }
 }
 /// Schema for boolean properties in an elicitation form.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct BooleanPropertySchema {
     /// Optional title for the property.
@@ -3233,7 +2857,7 @@ impl BooleanPropertySchema {
     }
 }
 /// Items for a multi-select (array) property schema.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type")]
 #[non_exhaustive]
 pub enum MultiSelectItems {
@@ -3250,7 +2874,7 @@ pub enum MultiSelectItems {
     Other(runtime::UnknownVariant),
 }
 /// String item schema for multi-select enum properties.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct StringMultiSelectItems {
     /// Allowed enum values. Must contain at least one value.
@@ -3305,7 +2929,7 @@ impl de::Pointer for __Items__defs_StringMultiSelectItems_properties_enum {
     const POINTER: &'static str = "#/$defs/StringMultiSelectItems/properties/enum";
 }
 /// Items definition for titled multi-select enum properties.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct TitledMultiSelectItems {
     /// Titled enum options. Must contain at least one option.
@@ -3361,7 +2985,7 @@ impl de::Pointer for __Items__defs_TitledMultiSelectItems_properties_anyOf {
     const POINTER: &'static str = "#/$defs/TitledMultiSelectItems/properties/anyOf";
 }
 /// Schema for multi-select (array) properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MultiSelectPropertySchema {
@@ -3464,7 +3088,7 @@ impl MultiSelectPropertySchema {
     }
 }
 /// Form-based elicitation mode where the client renders a form from the provided schema.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ElicitationFormMode {
     /// A JSON Schema describing the form fields to present to the user.
@@ -3487,7 +3111,7 @@ impl ElicitationFormMode {
     }
 }
 /// The alternative sets of properties of [`ElicitationFormMode`].
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ElicitationFormModeScope {
     /// Tied to a session, optionally to a specific tool call within that session.
@@ -3497,61 +3121,10 @@ pub enum ElicitationFormModeScope {
     Request(ElicitationRequestScope),
 }
 /// Unique identifier for an elicitation.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct ElicitationId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for ElicitationId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl ElicitationId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for ElicitationId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for ElicitationId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for ElicitationId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for ElicitationId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for ElicitationId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct ElicitationId(pub runtime::SmolStr);
 /// URL-based elicitation mode where the client directs the user to a URL.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitationUrlMode {
@@ -3580,7 +3153,7 @@ impl ElicitationUrlMode {
     }
 }
 /// The alternative sets of properties of [`ElicitationUrlMode`].
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ElicitationUrlModeScope {
     /// Tied to a session, optionally to a specific tool call within that session.
@@ -3596,7 +3169,7 @@ pub enum ElicitationUrlModeScope {
 /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 ///
 /// Any JSON value: the schema does not constrain it.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ExtRequest(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
 impl From<::serde_json::Value> for ExtRequest {
@@ -3605,7 +3178,7 @@ impl From<::serde_json::Value> for ExtRequest {
     }
 }
 /// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum AgentResponse {
     /// A successful JSON-RPC response.
@@ -3614,7 +3187,7 @@ pub enum AgentResponse {
     Error(AgentResponseError),
 }
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentResponseResult {
     /// The id of the request this response answers.
@@ -3640,7 +3213,7 @@ impl AgentResponseResult {
     }
 }
 /// Method-specific response data.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum AgentResponseResultResult {
     /// Successful result returned for a `initialize` request.
@@ -3698,7 +3271,7 @@ pub enum AgentResponseResultResult {
     ExtMethodResponse(ExtResponse),
 }
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentResponseError {
     /// The id of the request this response answers.
@@ -3731,7 +3304,7 @@ impl AgentResponseError {
 ///
 /// Required. `null` only when the request's id could not be determined, such as
 /// for a parse error or an invalid request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
 #[non_exhaustive]
 pub enum AgentResponseErrorId {
     /// A numeric request ID.
@@ -3744,7 +3317,7 @@ pub enum AgentResponseErrorId {
 /// Contains the negotiated protocol version and agent capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InitializeResponse {
@@ -3841,8 +3414,8 @@ impl InitializeResponse {
     Hash,
     PartialOrd,
     Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    Serialize,
+    Deserialize
 )]
 #[serde(transparent)]
 pub struct ProtocolVersion(pub u16);
@@ -3860,7 +3433,7 @@ impl<'de> fast::FromJson<'de> for ProtocolVersion {}
 /// Metadata about the implementation of the client or agent.
 /// Describes the name and version of an ACP implementation, with an optional
 /// title for UI representation.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but can be used as a display
@@ -3925,14 +3498,7 @@ impl Implementation {
 /// available features and content types.
 ///
 /// See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities)
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentCapabilities {
     /// Session capabilities supported by the agent.
@@ -4032,14 +3598,7 @@ impl AgentCapabilities {
 /// capabilities.
 ///
 /// See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities)
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionCapabilities {
@@ -4265,14 +3824,7 @@ impl SessionCapabilities {
 /// the agent can process.
 ///
 /// See protocol docs: [Session Prompt Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities)
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptCapabilities {
@@ -4359,14 +3911,7 @@ impl PromptCapabilities {
 /// Capabilities for image content in prompt requests.
 ///
 /// Supplying `{}` means the agent supports image content in prompts.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct PromptImageCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4404,14 +3949,7 @@ impl PromptImageCapabilities {
 /// Capabilities for audio content in prompt requests.
 ///
 /// Supplying `{}` means the agent supports audio content in prompts.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct PromptAudioCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4449,14 +3987,7 @@ impl PromptAudioCapabilities {
 /// Capabilities for embedded context in prompt requests.
 ///
 /// Supplying `{}` means the agent supports embedded context in prompts.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct PromptEmbeddedContextCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4492,14 +4023,7 @@ impl PromptEmbeddedContextCapabilities {
     }
 }
 /// MCP capabilities supported by the agent for session lifecycle requests.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpCapabilities {
     /// Agent supports `stdio` MCP servers.
@@ -4586,14 +4110,7 @@ impl McpCapabilities {
 /// Capabilities for stdio MCP server transports.
 ///
 /// Supplying `{}` means the agent supports stdio MCP server transports.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpStdioCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4631,14 +4148,7 @@ impl McpStdioCapabilities {
 /// Capabilities for HTTP MCP server transports.
 ///
 /// Supplying `{}` means the agent supports HTTP MCP server transports.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpHttpCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4676,14 +4186,7 @@ impl McpHttpCapabilities {
 /// Capabilities for the `session/delete` method.
 ///
 /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionDeleteCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4724,14 +4227,7 @@ impl SessionDeleteCapabilities {
 /// supported session lifecycle requests. Agents may return
 /// `SessionInfo.additionalDirectories` in `session/list` to report the
 /// complete ordered additional-root list associated with a listed session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionAdditionalDirectoriesCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4771,14 +4267,7 @@ impl SessionAdditionalDirectoriesCapabilities {
 /// This object does not advertise support for `auth/login` or `auth/logout`.
 /// Those methods are advertised by a non-empty `authMethods` list in the
 /// `initialize` response.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentAuthCapabilities {
     #[cfg(feature = "unstable")]
@@ -4837,7 +4326,7 @@ impl AgentAuthCapabilities {
 /// Describes an available authentication method.
 ///
 /// The `type` field acts as the discriminator in the serialized JSON form.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum AuthMethod {
@@ -4867,61 +4356,10 @@ pub enum AuthMethod {
     Other(runtime::UnknownVariant),
 }
 /// Typed identifier used for auth method values on the wire.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct AuthMethodId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for AuthMethodId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl AuthMethodId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for AuthMethodId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for AuthMethodId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for AuthMethodId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for AuthMethodId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for AuthMethodId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct AuthMethodId(pub runtime::SmolStr);
 /// An environment variable to set when launching a process.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct EnvVariable {
     /// The name of the environment variable.
@@ -4969,7 +4407,7 @@ impl EnvVariable {
 /// method only when the client enabled its terminal authentication capability.
 /// A zero exit status signals success. Any other termination signals failure.
 /// The client MUST NOT pass this method to `auth/login`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AuthMethodTerminal {
@@ -5049,7 +4487,7 @@ impl AuthMethodTerminal {
 /// Agent handles authentication itself through `auth/login`.
 ///
 /// The `type` discriminator value is `agent`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AuthMethodAgent {
@@ -5105,14 +4543,7 @@ impl AuthMethodAgent {
     }
 }
 /// Response to the `auth/login` method.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LoginAuthResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5154,14 +4585,7 @@ impl LoginAuthResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response to the `auth/logout` method.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LogoutAuthResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5209,7 +4633,7 @@ impl LogoutAuthResponse {
 /// an already-reported state when the response arrives.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct NewSessionResponse {
@@ -5290,7 +4714,7 @@ impl NewSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// A session configuration option selector and its current state.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionConfigOption {
@@ -5369,7 +4793,7 @@ impl SessionConfigOption {
 }
 impl<'de> fast::FromJson<'de> for SessionConfigOption {}
 /// The part of [`SessionConfigOption`] chosen by its `type` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum SessionConfigOptionType {
@@ -5390,68 +4814,9 @@ pub enum SessionConfigOptionType {
     Other(runtime::UnknownVariant),
 }
 /// Unique identifier for a session configuration option.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct SessionConfigId(
-    #[serde(deserialize_with = "de::id_str")]
-    pub runtime::SmolStr,
-);
-impl de::Scalar for SessionConfigId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl SessionConfigId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for SessionConfigId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for SessionConfigId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for SessionConfigId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for SessionConfigId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for SessionConfigId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct SessionConfigId(pub runtime::SmolStr);
 /// Semantic category for a session configuration option.
 ///
 /// This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
@@ -5461,7 +4826,7 @@ impl<'de> fast::FromJson<'de> for SessionConfigId {
 ///
 /// Category names beginning with `_` are free for custom use, like other ACP extension methods.
 /// Category names that do not begin with `_` are reserved for the ACP spec.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum SessionConfigOptionCategory {
@@ -5482,70 +4847,11 @@ pub enum SessionConfigOptionCategory {
     Other(runtime::UnknownString),
 }
 /// Unique identifier for a session configuration option value.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct SessionConfigValueId(
-    #[serde(deserialize_with = "de::id_str")]
-    pub runtime::SmolStr,
-);
-impl de::Scalar for SessionConfigValueId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl SessionConfigValueId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for SessionConfigValueId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for SessionConfigValueId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for SessionConfigValueId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for SessionConfigValueId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for SessionConfigValueId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigValueId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct SessionConfigValueId(pub runtime::SmolStr);
 /// Possible values for a session configuration option.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(direct)]
 #[non_exhaustive]
 pub enum SessionConfigSelectOptions {
@@ -5555,7 +4861,7 @@ pub enum SessionConfigSelectOptions {
     Grouped(Vec<SessionConfigSelectGroup>),
 }
 /// A possible value for a session configuration option.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelectOption {
@@ -5611,7 +4917,7 @@ impl SessionConfigSelectOption {
     }
 }
 /// A group of possible values for a session configuration option.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -5678,70 +4984,11 @@ impl de::Pointer for __Items__defs_SessionConfigSelectGroup_properties_options {
     const POINTER: &'static str = "#/$defs/SessionConfigSelectGroup/properties/options";
 }
 /// Unique identifier for a session configuration option value group.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct SessionConfigGroupId(
-    #[serde(deserialize_with = "de::id_str")]
-    pub runtime::SmolStr,
-);
-impl de::Scalar for SessionConfigGroupId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl SessionConfigGroupId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for SessionConfigGroupId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for SessionConfigGroupId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for SessionConfigGroupId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for SessionConfigGroupId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for SessionConfigGroupId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigGroupId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct SessionConfigGroupId(pub runtime::SmolStr);
 /// A single-value selector (dropdown) session configuration option payload.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -5770,7 +5017,7 @@ impl SessionConfigSelect {
     }
 }
 /// A boolean on/off toggle session configuration option payload.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigBoolean {
@@ -5794,7 +5041,7 @@ impl SessionConfigBoolean {
 /// A command the agent advertises to the client.
 ///
 /// The `type` field acts as the discriminator in the serialized JSON form.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", direct)]
 #[non_exhaustive]
 pub enum AvailableCommand {
@@ -5821,7 +5068,7 @@ pub enum AvailableCommand {
     Other(runtime::UnknownVariant),
 }
 /// The input specification for a command.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", direct)]
 #[non_exhaustive]
 pub enum AvailableCommandInput {
@@ -5842,7 +5089,7 @@ pub enum AvailableCommandInput {
     Other(runtime::UnknownVariant),
 }
 /// All text that was typed after the command name is provided as input.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TextCommandInput {
@@ -5884,7 +5131,7 @@ impl TextCommandInput {
 /// A slash command the user can invoke by including it in a prompt.
 ///
 /// The `type` discriminator value is `command`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Command {
@@ -5942,7 +5189,7 @@ impl Command {
     }
 }
 /// Response from listing sessions.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ListSessionsResponse {
@@ -6001,7 +5248,7 @@ impl ListSessionsResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Information about a session returned by session/list
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionInfo {
@@ -6110,71 +5357,10 @@ impl SessionInfo {
     }
 }
 /// An opaque cursor used to paginate `session/list` results.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct SessionListCursor(
-    #[serde(deserialize_with = "de::id_str")]
-    pub runtime::SmolStr,
-);
-impl de::Scalar for SessionListCursor {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl SessionListCursor {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for SessionListCursor {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for SessionListCursor {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for SessionListCursor {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for SessionListCursor {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for SessionListCursor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct SessionListCursor(pub runtime::SmolStr);
 /// Response from deleting a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DeleteSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6222,14 +5408,7 @@ impl DeleteSessionResponse {
 /// foreground state after resuming. The response alone does not imply `idle`.
 ///
 /// See protocol docs: [Current-State Synchronization](https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization)
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResumeSessionResponse {
@@ -6305,14 +5484,7 @@ impl ResumeSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response from closing a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CloseSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6354,14 +5526,7 @@ impl CloseSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response from cancelling a tool call.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelToolCallResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6403,14 +5568,7 @@ impl CancelToolCallResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response from cancelling a terminal.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelTerminalResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6452,7 +5610,7 @@ impl CancelTerminalResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response to `session/set_config_option` method.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionResponse {
     /// The full set of configuration options and their current values.
@@ -6508,7 +5666,7 @@ impl SetSessionConfigOptionResponse {
 /// relative to other messages in the ACP conversation.
 ///
 /// See protocol docs: [Prompt Accepted](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct PromptResponse {
     /// Identifies the user message inserted into the ACP conversation.
@@ -6564,65 +5722,9 @@ impl PromptResponse {
 /// Each message type, such as user messages, agent messages, and agent thoughts,
 /// has its own ID space: messages of different types may share an ID and remain
 /// distinct messages.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct MessageId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for MessageId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl MessageId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for MessageId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for MessageId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for MessageId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for MessageId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for MessageId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for MessageId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct MessageId(pub runtime::SmolStr);
 /// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
 /// protocol compatibility.
@@ -6630,7 +5732,7 @@ impl<'de> fast::FromJson<'de> for MessageId {
 /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 ///
 /// Any JSON value: the schema does not constrain it.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ExtResponse(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
 impl From<::serde_json::Value> for ExtResponse {
@@ -6644,7 +5746,7 @@ impl From<::serde_json::Value> for ExtResponse {
 /// JSON-RPC 2.0 error object specification with optional additional data.
 ///
 /// See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Error {
@@ -6690,17 +5792,7 @@ impl Error {
 /// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
 /// server-error range (-32000 to -32099), and request cancellation uses -32800 from the
 /// range LSP reserves (-32899 to -32800).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::acp_bindings::AcpEnum
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(range = i32, direct)]
 #[non_exhaustive]
 pub enum ErrorCode {
@@ -6739,7 +5831,7 @@ pub enum ErrorCode {
     Other(runtime::UnknownInteger),
 }
 /// Schema for [`Error::data`]: the shapes ACP defines, or any other value.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(direct)]
 #[non_exhaustive]
 pub enum ErrorData {
@@ -6753,7 +5845,7 @@ pub enum ErrorData {
 /// Data for the `-32022` (Unsupported protocol version) error.
 ///
 /// See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct UnsupportedProtocolVersionErrorData {
@@ -6802,7 +5894,7 @@ impl UnsupportedProtocolVersionErrorData {
 /// session that does not exist or is not active.
 ///
 /// See protocol docs: [Unknown Sessions](https://agentclientprotocol.com/protocol/v2/error#unknown-sessions)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionNotFoundErrorData {
@@ -6843,7 +5935,7 @@ impl SessionNotFoundErrorData {
     }
 }
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentNotification {
     /// The notification method name.
@@ -6878,7 +5970,7 @@ impl AgentNotification {
 /// to use this directly.
 ///
 /// Notifications do not expect a response.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum AgentNotificationParams {
     /// Handles session update notifications from the agent.
@@ -6921,7 +6013,7 @@ pub enum AgentNotificationParams {
 /// Agents can send session updates at any point while the session exists.
 ///
 /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -6978,7 +6070,7 @@ impl UpdateSessionNotification {
 /// These updates report messages, progress, and other session activity.
 ///
 /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "sessionUpdate", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum SessionUpdate {
@@ -7079,7 +6171,7 @@ pub enum SessionUpdate {
     Other(runtime::UnknownVariant),
 }
 /// A streamed item of message content.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -7146,7 +6238,7 @@ impl ContentChunk {
 /// The wire patch of [`UserMessageState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`UserMessageState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct UserMessage {
     /// A unique identifier for the message.
@@ -7173,14 +6265,7 @@ pub struct UserMessage {
 /// The stored state of an entity that [`UserMessage`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
 /// Generated from `schema/upserts.json`, with its wire patch [`UserMessage`].
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::acp_bindings::AcpPatch
-)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, AcpPatch)]
 #[acp(patch = "UserMessage", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct UserMessageState {
@@ -7221,7 +6306,7 @@ pub struct UserMessageState {
 /// The wire patch of [`AgentMessageState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`AgentMessageState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct AgentMessage {
     /// A unique identifier for the message.
@@ -7248,14 +6333,7 @@ pub struct AgentMessage {
 /// The stored state of an entity that [`AgentMessage`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
 /// Generated from `schema/upserts.json`, with its wire patch [`AgentMessage`].
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::acp_bindings::AcpPatch
-)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, AcpPatch)]
 #[acp(patch = "AgentMessage", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct AgentMessageState {
@@ -7296,7 +6374,7 @@ pub struct AgentMessageState {
 /// The wire patch of [`AgentThoughtState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`AgentThoughtState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct AgentThought {
     /// A unique identifier for the thought message.
@@ -7323,14 +6401,7 @@ pub struct AgentThought {
 /// The stored state of an entity that [`AgentThought`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
 /// Generated from `schema/upserts.json`, with its wire patch [`AgentThought`].
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::acp_bindings::AcpPatch
-)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, AcpPatch)]
 #[acp(patch = "AgentThought", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct AgentThoughtState {
@@ -7362,7 +6433,7 @@ pub struct AgentThoughtState {
 /// listed once: process-backed work is listed as its terminal, not also as its tool call.
 ///
 /// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum BackgroundWork {
@@ -7393,7 +6464,7 @@ pub enum BackgroundWork {
     Other(runtime::UnknownVariant),
 }
 /// A listed terminal running in the background.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct BackgroundTerminal {
@@ -7434,7 +6505,7 @@ impl BackgroundTerminal {
     }
 }
 /// A listed tool call whose work continues in the background.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct BackgroundToolCall {
@@ -7475,14 +6546,7 @@ impl BackgroundToolCall {
     }
 }
 /// Foreground work is in progress.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct RunningStateUpdate {
@@ -7537,14 +6601,7 @@ impl RunningStateUpdate {
     }
 }
 /// Details of a failure that ended active work.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ErrorStopReason {
@@ -7583,7 +6640,7 @@ impl ErrorStopReason {
 /// reporting one.
 /// Repeated or resume snapshots may carry the last stop reason for context.
 /// They MUST NOT be counted as new completions, cancellations, or additional usage.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct IdleStateUpdate {
     #[cfg(feature = "unstable")]
@@ -7668,7 +6725,7 @@ impl IdleStateUpdate {
 }
 impl<'de> fast::FromJson<'de> for IdleStateUpdate {}
 /// The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "stopReason", lenient_tag, rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum IdleStateUpdateStopReason {
@@ -7720,14 +6777,7 @@ pub enum IdleStateUpdateStopReason {
 /// to independent background activity. Once reported, agents MUST report
 /// `running` when progress resumes, or `idle` if the work ends without resuming.
 /// Responding to one request does not itself imply `running`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct RequiresActionStateUpdate {
@@ -7821,7 +6871,7 @@ impl RequiresActionStateUpdate {
 /// an idle boundary. Local commands use the same lifecycle even without model work.
 ///
 /// See protocol docs: [Session States](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-states)
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "state", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum StateUpdate {
@@ -7859,7 +6909,7 @@ pub enum StateUpdate {
 /// content for the matching `toolCallId`. Agents can send a `tool_call_update`
 /// with `content` when they need to replace the whole content collection
 /// instead.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -7907,7 +6957,7 @@ impl ToolCallContentChunk {
     }
 }
 /// An authoritative replacement snapshot of terminal output bytes.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalOutput {
@@ -7950,14 +7000,7 @@ impl TerminalOutput {
 ///
 /// The presence of this object marks the terminal as exited, even when neither
 /// an exit code nor a signal is known.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -8022,7 +7065,7 @@ impl TerminalExitStatus {
     }
 }
 /// The size of an agent-owned terminal in character cells.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalSize {
@@ -8086,14 +7129,7 @@ impl de::Pointer for __Bound__defs_TerminalSize_properties_rows {
 /// Agent did not advertise.
 ///
 /// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalCapabilities {
@@ -8146,14 +7182,7 @@ impl TerminalCapabilities {
 /// Capability to cancel a terminal with `terminal/cancel`.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalCancelCapabilities {
@@ -8200,7 +7229,7 @@ impl TerminalCancelCapabilities {
 /// The wire patch of [`TerminalState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`TerminalState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct TerminalUpdate {
     /// Unique identifier for this terminal within the session.
@@ -8248,14 +7277,7 @@ pub struct TerminalUpdate {
 /// The stored state of an entity that [`TerminalUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
 /// Generated from `schema/upserts.json`, with its wire patch [`TerminalUpdate`].
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::acp_bindings::AcpPatch
-)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, AcpPatch)]
 #[acp(patch = "TerminalUpdate", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct TerminalState {
@@ -8306,7 +7328,7 @@ pub struct TerminalState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 /// A chunk of bytes appended to an agent-owned terminal's output.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -8354,7 +7376,7 @@ impl TerminalOutputChunk {
     }
 }
 /// Updated content for a plan.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum PlanUpdateContent {
@@ -8388,71 +7410,15 @@ pub enum PlanUpdateContent {
     Other(runtime::UnknownVariant),
 }
 /// Unique identifier for a plan within a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct PlanId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for PlanId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl PlanId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for PlanId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for PlanId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for PlanId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for PlanId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for PlanId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for PlanId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct PlanId(pub runtime::SmolStr);
 /// A single entry in the execution plan.
 ///
 /// Represents a task or goal that the assistant intends to accomplish
 /// as part of fulfilling the user's request.
 /// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanEntry {
@@ -8507,7 +7473,7 @@ impl PlanEntry {
 /// Used to indicate the relative importance or urgency of different
 /// tasks in the execution plan.
 /// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum PlanEntryPriority {
@@ -8529,7 +7495,7 @@ pub enum PlanEntryPriority {
 ///
 /// Tracks the lifecycle of each task from planning through completion.
 /// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum PlanEntryStatus {
@@ -8550,7 +7516,7 @@ pub enum PlanEntryStatus {
     Other(runtime::UnknownString),
 }
 /// A plan represented as structured entries.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -8598,7 +7564,7 @@ impl PlanItems {
     }
 }
 /// A content update for a plan identified by ID.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanUpdate {
@@ -8638,7 +7604,7 @@ impl PlanUpdate {
     }
 }
 /// Available commands are ready or have changed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct AvailableCommandsUpdate {
@@ -8680,7 +7646,7 @@ impl AvailableCommandsUpdate {
     }
 }
 /// Session configuration options have been updated.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ConfigOptionUpdate {
@@ -8733,7 +7699,7 @@ impl ConfigOptionUpdate {
 /// The wire patch of [`SessionInfoState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`SessionInfoState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct SessionInfoUpdate {
     /// Human-readable title for the session. Set to null to clear.
@@ -8762,14 +7728,7 @@ pub struct SessionInfoUpdate {
 /// The stored state of an entity that [`SessionInfoUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
 /// Generated from `schema/upserts.json`, with its wire patch [`SessionInfoUpdate`].
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::acp_bindings::AcpPatch
-)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, AcpPatch)]
 #[acp(patch = "SessionInfoUpdate", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct SessionInfoState {
@@ -8796,7 +7755,7 @@ pub struct SessionInfoState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 /// Cost information for a session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Cost {
@@ -8844,7 +7803,7 @@ impl Cost {
 /// The wire patch of [`UsageState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`UsageState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct UsageUpdate {
     /// Tokens currently in context.
@@ -8871,14 +7830,7 @@ pub struct UsageUpdate {
 /// The stored state of an entity that [`UsageUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
 /// Generated from `schema/upserts.json`, with its wire patch [`UsageUpdate`].
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::acp_bindings::AcpPatch
-)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, AcpPatch)]
 #[acp(patch = "UsageUpdate", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct UsageState {
@@ -8906,7 +7858,7 @@ pub struct UsageState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 /// Severity hint for a session notice.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum NoticeSeverity {
@@ -8930,7 +7882,7 @@ pub enum NoticeSeverity {
 /// No Client capability is required, and unsupported Clients may ignore notices.
 ///
 /// See protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Notice {
@@ -9002,67 +7954,11 @@ impl de::StrRule for __StrRule__defs_Notice_properties_title {
     }
 }
 /// Unique identifier for a context compaction within a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct CompactionId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-impl de::Scalar for CompactionId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-impl CompactionId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-impl From<&str> for CompactionId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-impl From<String> for CompactionId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-impl AsRef<str> for CompactionId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl ::core::borrow::Borrow<str> for CompactionId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl fmt::Display for CompactionId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl<'de> fast::FromJson<'de> for CompactionId {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        fast::scalar(r)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(direct)]
+pub struct CompactionId(pub runtime::SmolStr);
 /// Lifecycle state of a context compaction.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case", direct)]
 #[non_exhaustive]
 pub enum CompactionStatus {
@@ -9092,7 +7988,7 @@ pub enum CompactionStatus {
 /// The wire patch of [`CompactionState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`CompactionState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct CompactionUpdate {
     /// The Agent-owned ID of this compaction, unique within the session.
@@ -9124,14 +8020,7 @@ pub struct CompactionUpdate {
 /// The stored state of an entity that [`CompactionUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
 /// Generated from `schema/upserts.json`, with its wire patch [`CompactionUpdate`].
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::acp_bindings::AcpPatch
-)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, AcpPatch)]
 #[acp(patch = "CompactionUpdate", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct CompactionState {
@@ -9165,7 +8054,7 @@ pub struct CompactionState {
 }
 /// A content block appended to a compaction's summary. A first-seen ID creates
 /// an in-progress compaction. Chunks append in receive order.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -9215,7 +8104,7 @@ impl CompactionSummaryChunk {
 /// Notification sent by the agent when a URL-based elicitation is complete.
 ///
 /// This notification is not a foreground state update.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CompleteElicitationNotification {
     /// The ID of the elicitation that completed.
@@ -9267,7 +8156,7 @@ impl CompleteElicitationNotification {
 /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 ///
 /// Any JSON value: the schema does not constrain it.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ExtNotification(
     #[serde(deserialize_with = "de::json")]
@@ -9279,7 +8168,7 @@ impl From<::serde_json::Value> for ExtNotification {
     }
 }
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientRequest {
     /// The request id used to correlate the matching response.
@@ -9317,7 +8206,7 @@ impl ClientRequest {
 /// to use this directly.
 ///
 /// This enum encompasses all method calls from client to agent.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ClientRequestParams {
     /// Establishes the connection with a client and negotiates protocol capabilities.
@@ -9527,7 +8416,7 @@ pub enum ClientRequestParams {
 /// Sent by the client to establish connection and negotiate capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InitializeRequest {
@@ -9597,14 +8486,7 @@ impl InitializeRequest {
 /// available features and methods.
 ///
 /// See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities)
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientCapabilities {
     /// Authentication capabilities supported by the client.
@@ -9675,14 +8557,7 @@ impl ClientCapabilities {
 /// Advertised during initialization to inform the agent which authentication
 /// method types the client can handle. This governs opt-in types that require
 /// additional client-side support.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientAuthCapabilities {
     /// Whether the client supports `terminal` authentication methods.
@@ -9738,14 +8613,7 @@ impl ClientAuthCapabilities {
 /// Supplying `{}` means the client can reproduce the configured agent
 /// invocation in an interactive terminal and supports terminal authentication
 /// methods.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct TerminalAuthCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9781,14 +8649,7 @@ impl TerminalAuthCapabilities {
     }
 }
 /// Elicitation capabilities supported by the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationCapabilities {
     /// Whether the client supports form-based elicitation.
@@ -9854,14 +8715,7 @@ impl ElicitationCapabilities {
 /// Form-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports form-based elicitation.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationFormCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9899,14 +8753,7 @@ impl ElicitationFormCapabilities {
 /// URL-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports URL-based elicitation.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationUrlCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9948,7 +8795,7 @@ impl ElicitationUrlCapabilities {
 /// Agents MUST support this method when their `initialize` response included
 /// a non-empty `authMethods` list. Clients MUST NOT call this method
 /// when `authMethods` was omitted or empty.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LoginAuthRequest {
     /// The ID of the authentication method to use.
@@ -10001,14 +8848,7 @@ impl LoginAuthRequest {
 /// Agents MUST support this method when their `initialize` response included
 /// a non-empty `authMethods` list. Clients MUST NOT call this method
 /// when `authMethods` was omitted or empty.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LogoutAuthRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10052,7 +8892,7 @@ impl LogoutAuthRequest {
 /// Request parameters for creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct NewSessionRequest {
@@ -10151,7 +8991,7 @@ impl NewSessionRequest {
 /// processing prompts.
 ///
 /// See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/session-setup#mcp-servers)
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum McpServer {
@@ -10187,7 +9027,7 @@ pub enum McpServer {
     Other(runtime::UnknownVariant),
 }
 /// An HTTP header to set when making requests to the MCP server.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct HttpHeader {
     /// The name of the HTTP header.
@@ -10229,7 +9069,7 @@ impl HttpHeader {
     }
 }
 /// HTTP transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerHttp {
     /// Human-readable name identifying this MCP server.
@@ -10284,7 +9124,7 @@ impl McpServerHttp {
     }
 }
 /// Stdio transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// Human-readable name identifying this MCP server.
@@ -10347,14 +9187,7 @@ impl McpServerStdio {
     }
 }
 /// Request parameters for listing existing sessions.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListSessionsRequest {
     /// Filter sessions by working directory. Must be an absolute path.
@@ -10446,7 +9279,7 @@ impl ListSessionsRequest {
 /// Request parameters for deleting an existing session from `session/list`.
 ///
 /// Only available if the Agent supports the `session.delete` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DeleteSessionRequest {
     /// The ID of the session to delete.
@@ -10495,7 +9328,7 @@ impl DeleteSessionRequest {
 ///
 /// Resumes an existing session and optionally replays retained conversation
 /// history according to `replayFrom`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResumeSessionRequest {
@@ -10623,7 +9456,7 @@ impl ResumeSessionRequest {
 /// Inclusive cursor describing where replayed session history should begin.
 ///
 /// Replay includes the position identified by the cursor.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type")]
 #[non_exhaustive]
 pub enum ReplayFrom {
@@ -10644,14 +9477,7 @@ pub enum ReplayFrom {
     Other(runtime::UnknownVariant),
 }
 /// Inclusive replay cursor requesting replay from the start of retained conversation history.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ReplayFromStart {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10706,7 +9532,7 @@ impl ReplayFromStart {
 /// Agent MUST answer that request with `-32800` (Request Cancelled). If the message
 /// has already been inserted, the Agent MUST respond successfully with its
 /// `messageId`. Prompt responses need not precede the close response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CloseSessionRequest {
     /// The ID of the session to close.
@@ -10763,7 +9589,7 @@ impl CloseSessionRequest {
 /// cancellable. Cancelling a tool call does not change the foreground state by itself.
 ///
 /// See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CancelToolCallRequest {
@@ -10827,7 +9653,7 @@ impl CancelToolCallRequest {
 /// cancellable. Cancelling a terminal does not change the foreground state by itself.
 ///
 /// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CancelTerminalRequest {
@@ -10885,7 +9711,7 @@ impl CancelTerminalRequest {
 /// configuration unchanged.
 ///
 /// See protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequest {
@@ -10937,7 +9763,7 @@ impl SetSessionConfigOptionRequest {
     pub const SIDE: &'static str = "agent";
 }
 /// The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SetSessionConfigOptionRequestType {
@@ -10957,7 +9783,7 @@ pub enum SetSessionConfigOptionRequestType {
     Other(runtime::UnknownVariant),
 }
 /// A `SessionConfigValueId` string value (`type: "id"`).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestTypeId {
     /// The value ID.
@@ -10977,7 +9803,7 @@ impl SetSessionConfigOptionRequestTypeId {
     }
 }
 /// A boolean value (`type: "boolean"`).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestTypeBoolean {
     /// The boolean value.
@@ -11001,7 +9827,7 @@ impl SetSessionConfigOptionRequestTypeBoolean {
 /// Contains the user's message and any additional context.
 ///
 /// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptRequest {
@@ -11084,7 +9910,7 @@ impl PromptRequest {
     pub const SIDE: &'static str = "agent";
 }
 /// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ClientResponse {
     /// A successful JSON-RPC response.
@@ -11093,7 +9919,7 @@ pub enum ClientResponse {
     Error(ClientResponseError),
 }
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseResult {
     /// The id of the request this response answers.
@@ -11119,7 +9945,7 @@ impl ClientResponseResult {
     }
 }
 /// Method-specific response data.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ClientResponseResultResult {
     /// Successful result returned for a `session/request_permission` request.
@@ -11133,7 +9959,7 @@ pub enum ClientResponseResultResult {
     ExtMethodResponse(ExtResponse),
 }
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseError {
     /// The id of the request this response answers.
@@ -11166,7 +9992,7 @@ impl ClientResponseError {
 ///
 /// Required. `null` only when the request's id could not be determined, such as
 /// for a parse error or an invalid request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
 #[non_exhaustive]
 pub enum ClientResponseErrorId {
     /// A numeric request ID.
@@ -11175,7 +10001,7 @@ pub enum ClientResponseErrorId {
     Str(String),
 }
 /// Response to a permission request.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct RequestPermissionResponse {
     /// The user's decision on the permission request.
@@ -11220,7 +10046,7 @@ impl RequestPermissionResponse {
     pub const SIDE: &'static str = "client";
 }
 /// The outcome of a permission request.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "outcome", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum RequestPermissionOutcome {
@@ -11254,14 +10080,7 @@ pub enum RequestPermissionOutcome {
     Other(runtime::UnknownVariant),
 }
 /// The request was not approved and no option was selected.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelledPermissionOutcome {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11297,7 +10116,7 @@ impl CancelledPermissionOutcome {
     }
 }
 /// The user selected one of the provided options.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SelectedPermissionOutcome {
     /// The ID of the option the user selected.
@@ -11337,7 +10156,7 @@ impl SelectedPermissionOutcome {
     }
 }
 /// Response from the client to an elicitation request.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CreateElicitationResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11378,7 +10197,7 @@ impl CreateElicitationResponse {
     pub const SIDE: &'static str = "client";
 }
 /// The part of [`CreateElicitationResponse`] chosen by its `action` property.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "action", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum CreateElicitationResponseAction {
@@ -11401,7 +10220,7 @@ pub enum CreateElicitationResponseAction {
     Other(runtime::UnknownVariant),
 }
 /// Allowed wire representations for `ElicitationContentValue`.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ElicitationContentValue {
     /// String value accepted in elicitation response content.
@@ -11421,14 +10240,7 @@ pub enum ElicitationContentValue {
     Other(::serde_json::Value),
 }
 /// The user accepted the elicitation and provided content.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationAcceptAction {
     /// The user-provided content, if any, as an object matching the requested schema.
@@ -11463,7 +10275,7 @@ impl ElicitationAcceptAction {
     }
 }
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientNotification {
     /// The notification method name.
@@ -11498,7 +10310,7 @@ impl ClientNotification {
 /// to use this directly.
 ///
 /// Notifications do not expect a response.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ClientNotificationParams {
     /// Cancels a session's foreground work and its prompts not yet inserted.
@@ -11550,7 +10362,7 @@ pub enum ClientNotificationParams {
 /// Notification to cancel a session's foreground work and its prompts not yet inserted.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelSessionNotification {
     /// The ID of the session to cancel operations for.
@@ -11598,7 +10410,7 @@ impl CancelSessionNotification {
 /// Notification to cancel an ongoing request.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelRequestNotification {
     /// The ID of the request to cancel: a request that the sender of this notification issued.
@@ -11648,7 +10460,7 @@ impl CancelRequestNotification {
 /// **UNSTABLE**
 ///
 /// Request parameters for `mcp/message`, sent from consumer to provider.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MessageMcpRequest {
@@ -11726,135 +10538,16 @@ impl MessageMcpRequest {
 ///
 /// The value is opaque and generated by the ACP component providing the MCP server. It is
 /// used by `mcp/message` to route requests to the component that declared the server.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct McpServerAcpId(
-    #[serde(deserialize_with = "de::id_str")]
-    pub runtime::SmolStr,
-);
-#[cfg(feature = "unstable")]
-impl de::Scalar for McpServerAcpId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-#[cfg(feature = "unstable")]
-impl McpServerAcpId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for McpServerAcpId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<String> for McpServerAcpId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-#[cfg(feature = "unstable")]
-impl AsRef<str> for McpServerAcpId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::borrow::Borrow<str> for McpServerAcpId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for McpServerAcpId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct McpServerAcpId(pub runtime::SmolStr);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// Identifies an inner MCP request active against a server on this ACP connection.
 /// Generated by the caller and preserved unchanged by proxies, independently of
 /// the outer ACP JSON-RPC request ID.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct McpRequestId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-#[cfg(feature = "unstable")]
-impl de::Scalar for McpRequestId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-#[cfg(feature = "unstable")]
-impl McpRequestId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for McpRequestId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<String> for McpRequestId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-#[cfg(feature = "unstable")]
-impl AsRef<str> for McpRequestId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::borrow::Borrow<str> for McpRequestId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for McpRequestId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct McpRequestId(pub runtime::SmolStr);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -11863,14 +10556,7 @@ impl fmt::Display for McpRequestId {
 /// Capabilities for ACP MCP server transports.
 ///
 /// Supplying `{}` means the agent supports ACP MCP server transports.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpAcpCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11915,14 +10601,7 @@ impl McpAcpCapabilities {
 ///
 /// Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
 /// requests in `append` mode.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionSystemPromptCapabilities {
     /// Delivery modes the agent supports in addition to `append`.
@@ -11983,14 +10662,7 @@ impl SessionSystemPromptCapabilities {
 ///
 /// `append` has no entry because every agent advertising `session.systemPrompt`
 /// supports it.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionSystemPromptModeCapabilities {
     /// Whether the agent supports `override` mode.
@@ -12053,14 +10725,7 @@ impl SessionSystemPromptModeCapabilities {
 ///
 /// Supplying `{}` means the agent supports replacing its built-in default
 /// instructions with the client-provided system prompt.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionSystemPromptOverrideCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12104,14 +10769,7 @@ impl SessionSystemPromptOverrideCapabilities {
 /// Capabilities for the `session/fork` method.
 ///
 /// Supplying `{}` means the agent supports forking sessions.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionForkCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12156,14 +10814,7 @@ impl SessionForkCapabilities {
 ///
 /// Supplying `{}` means the agent supports both methods, the `archived` filter on
 /// `session/list`, and `SessionInfo.archived`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionArchiveCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12207,14 +10858,7 @@ impl SessionArchiveCapabilities {
 /// Capabilities for the `session/status` method.
 ///
 /// Supplying `{}` means the agent supports checking session status.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12259,14 +10903,7 @@ impl SessionStatusCapabilities {
 ///
 /// Supplying `{}` means the agent supports `session/set_title`. Agents report titles
 /// through `session/list` and `session_info_update` without this capability.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionTitleCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12310,14 +10947,7 @@ impl SessionTitleCapabilities {
 /// Auth status capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports the `auth/status` method.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12361,14 +10991,7 @@ impl AuthStatusCapabilities {
 /// Provider configuration capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports provider configuration methods.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProvidersCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12410,7 +11033,7 @@ impl ProvidersCapabilities {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/list`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListProvidersResponse {
     /// Configurable providers with current routing info suitable for UI display.
@@ -12462,7 +11085,7 @@ impl ListProvidersResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Information about a configurable LLM provider.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ProviderInfo {
@@ -12531,66 +11154,8 @@ impl ProviderInfo {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Unique identifier for a configurable LLM provider.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[serde(transparent)]
-pub struct ProviderId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
-#[cfg(feature = "unstable")]
-impl de::Scalar for ProviderId {
-    fn from_str(v: &str) -> Option<Self> {
-        Some(Self(de::smol(v)))
-    }
-}
-#[cfg(feature = "unstable")]
-impl ProviderId {
-    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
-        Self(value.into())
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for ProviderId {
-    fn from(value: &str) -> Self {
-        Self(value.into())
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<String> for ProviderId {
-    fn from(value: String) -> Self {
-        Self(value.into())
-    }
-}
-#[cfg(feature = "unstable")]
-impl AsRef<str> for ProviderId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl ::core::borrow::Borrow<str> for ProviderId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-#[cfg(feature = "unstable")]
-impl fmt::Display for ProviderId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+pub struct ProviderId(pub runtime::SmolStr);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -12602,7 +11167,7 @@ impl fmt::Display for ProviderId {
 ///
 /// Protocol names beginning with `_` are free for custom use, like other ACP extension methods.
 /// Protocol names that do not begin with `_` are reserved for the ACP spec.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum LlmProtocol {
@@ -12630,7 +11195,7 @@ pub enum LlmProtocol {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Current effective non-secret routing configuration for a provider.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ProviderCurrentConfig {
@@ -12681,14 +11246,7 @@ impl ProviderCurrentConfig {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/set`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetProviderResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12737,14 +11295,7 @@ impl SetProviderResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/disable`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DisableProviderResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12793,7 +11344,7 @@ impl DisableProviderResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to the `auth/status` method.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusResponse {
     /// Whether the agent can start sessions without the user signing in first.
@@ -12863,7 +11414,7 @@ impl AuthStatusResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// The agent's overall authentication state.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum AuthState {
@@ -12895,7 +11446,7 @@ pub enum AuthState {
 /// All fields are display information only. Clients MUST NOT use them as stable
 /// account identifiers, and SHOULD NOT log them or send them elsewhere, such as to
 /// telemetry.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthAccount {
     /// Human-readable name for the account, suitable for display on its own,
@@ -12995,7 +11546,7 @@ impl AuthAccount {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from forking an existing session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ForkSessionResponse {
@@ -13081,14 +11632,7 @@ impl ForkSessionResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from archiving a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ArchiveSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -13137,14 +11681,7 @@ impl ArchiveSessionResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from unarchiving a session.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct UnarchiveSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -13196,7 +11733,7 @@ impl UnarchiveSessionResponse {
 ///
 /// The result is a snapshot. A session reported `open` may be closed or evicted before
 /// the Client's next request.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusResponse {
     /// Whether the Agent has the session in memory.
@@ -13267,7 +11804,7 @@ impl SessionStatusResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Whether the Agent has a session in memory, as reported by `session/status`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SessionStatus {
@@ -13297,7 +11834,7 @@ pub enum SessionStatus {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A listed subagent session associated with this session through `subagent_update`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct BackgroundSubagent {
@@ -13344,7 +11881,7 @@ impl BackgroundSubagent {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Token usage for the foreground work that just completed, not cumulative for the session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -13448,14 +11985,7 @@ impl Usage {
 ///
 /// This is not a task outcome or session closure. It does not cancel work, resolve
 /// pending requests, or revoke capabilities. Capabilities are updated separately.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct UnknownStateUpdate {
@@ -13516,7 +12046,7 @@ impl UnknownStateUpdate {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from setting the title of a session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionTitleResponse {
     /// The title the Agent stored.
@@ -13571,7 +12101,7 @@ impl SetSessionTitleResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented by a file URI.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -13623,7 +12153,7 @@ impl PlanFile {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented as raw markdown content.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -13673,7 +12203,7 @@ impl PlanMarkdown {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Removal notice for a plan identified by ID.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanRemoved {
@@ -13723,14 +12253,7 @@ impl PlanRemoved {
 ///
 /// A mutation requires an explicit per-child capability. Support for the method
 /// on ordinary sessions does not grant support on a child.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SubagentSessionCapabilities {
@@ -13788,14 +12311,7 @@ impl SubagentSessionCapabilities {
 /// Capability to cancel work in a subagent session without ending that session.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionCancelCapabilities {
@@ -13873,7 +12389,7 @@ impl SessionCancelCapabilities {
 /// The wire patch of [`SubagentState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`SubagentState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct SubagentUpdate {
     /// The opaque session ID identifying the child in all ACP messages.
@@ -13941,14 +12457,7 @@ pub struct SubagentUpdate {
 /// The stored state of an entity that [`SubagentUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
 /// Generated from `schema/upserts.json`, with its wire patch [`SubagentUpdate`].
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::acp_bindings::AcpPatch
-)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, AcpPatch)]
 #[acp(patch = "SubagentUpdate", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct SubagentState {
@@ -14023,7 +12532,7 @@ pub struct SubagentState {
 /// The wire patch of [`SessionMessageState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`SessionMessageState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct SessionMessage {
     /// Identifier of this message within the enclosing session's transcript.
@@ -14082,14 +12591,7 @@ pub struct SessionMessage {
 /// The stored state of an entity that [`SessionMessage`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
 /// Generated from `schema/upserts.json`, with its wire patch [`SessionMessage`].
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::acp_bindings::AcpPatch
-)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, AcpPatch)]
 #[acp(patch = "SessionMessage", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct SessionMessageState {
@@ -14151,7 +12653,7 @@ pub struct SessionMessageState {
 ///
 /// A chunk carries only content. The message's participants and references come from
 /// `session_message` upserts, which can arrive before, between, or after its chunks.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -14209,7 +12711,7 @@ impl SessionMessageChunk {
 /// Carries the same fields as the `auth/status` response. Agents that advertise the
 /// `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
 /// send it when the reported status differs from the last one sent on the connection.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusUpdateNotification {
     /// Whether the agent can start sessions without the user signing in first.
@@ -14279,14 +12781,7 @@ impl AuthStatusUpdateNotification {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `providers/list`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListProvidersRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -14337,7 +12832,7 @@ impl ListProvidersRequest {
 /// Request parameters for `providers/set`.
 ///
 /// Replaces the full configuration for one provider ID.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetProviderRequest {
@@ -14417,7 +12912,7 @@ impl SetProviderRequest {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `providers/disable`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DisableProviderRequest {
     /// Provider ID to disable.
@@ -14475,14 +12970,7 @@ impl DisableProviderRequest {
 ///
 /// Agents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn
 /// whether authentication is required.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Default,
-    ::serde::Serialize,
-    ::acp_bindings::AcpDeserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -14534,7 +13022,7 @@ impl AuthStatusRequest {
 ///
 /// The MCP server is provided by an ACP component and communicates over the ACP channel
 /// using `mcp/message`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct McpServerAcp {
@@ -14591,7 +13079,7 @@ impl McpServerAcp {
 /// `session.systemPrompt`. Agents that cannot apply it, for example because of
 /// an unadvertised mode or an unsupported content block type, MUST return an
 /// error instead of creating, resuming, or forking the session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SystemPrompt {
     /// How the Agent combines `content` with its own instructions.
@@ -14657,7 +13145,7 @@ impl SystemPrompt {
 /// Unknown modes are preserved so they can be stored,
 /// proxied, or forwarded. An Agent MUST return an error for a mode it does not
 /// support rather than treating it as `append` or `override`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SystemPromptMode {
@@ -14694,7 +13182,7 @@ pub enum SystemPromptMode {
 ///
 /// Unknown values are preserved so they can be stored, proxied, or forwarded. An Agent MUST
 /// return `-32602` for a value it does not support rather than treating it as `exclude`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SessionArchiveFilter {
@@ -14723,7 +13211,7 @@ pub enum SessionArchiveFilter {
 /// operations like generating summaries without affecting the original session's history.
 ///
 /// Only available if the Agent supports the `session.fork` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ForkSessionRequest {
@@ -14833,7 +13321,7 @@ impl ForkSessionRequest {
 /// and saved history. If the session is active, the Agent MUST cancel any ongoing work and
 /// free the session's resources as if `session/close` had been called, then archive it.
 /// Archiving an archived session succeeds. A session that does not exist gets `-32002`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ArchiveSessionRequest {
     /// The ID of the session to archive.
@@ -14894,7 +13382,7 @@ impl ArchiveSessionRequest {
 /// archived session SHOULD unarchive it before calling `session/resume`.
 /// Unarchiving a session that is not archived succeeds. A session that does not exist
 /// gets `-32002`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct UnarchiveSessionRequest {
     /// The ID of the session to unarchive.
@@ -14953,7 +13441,7 @@ impl UnarchiveSessionRequest {
 /// `session/status` MUST NOT have side effects. The Agent does not load, resume, create,
 /// close, or change the session, and does not attach the requesting connection to it.
 /// A session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusRequest {
     /// The ID of the session to check.
@@ -15014,7 +13502,7 @@ impl SessionStatusRequest {
 ///
 /// The Agent responds only after it has stored the title. After a successful response, the
 /// Agent SHOULD NOT replace the title with one it generates automatically.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetSessionTitleRequest {
@@ -15080,7 +13568,7 @@ impl SetSessionTitleRequest {
 /// Unknown outer fields are ignored. Inner result and error fields are preserved.
 /// Carrier `_meta` is optional. Null or invalid values are treated as absent.
 /// Senders must include exactly one outcome. Receivers prefer `result` if both are present.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum MessageMcpResponse {
     /// An opaque inner MCP result.
@@ -15097,7 +13585,7 @@ impl MessageMcpResponse {
 }
 #[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpResponseResult {
     /// Required, even if JSON null.
@@ -15140,7 +13628,7 @@ impl MessageMcpResponseResult {
 }
 #[cfg(feature = "unstable")]
 /// A structured inner MCP error.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpResponseError {
     /// Required, non-null MCP error object.
@@ -15187,7 +13675,7 @@ impl MessageMcpResponseError {
 ///
 /// `code` and `message` are required and non-null. `data` is optional.
 /// Explicit `null` is preserved separately from an omitted key.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpError {
     /// Inner MCP error code. Never an ACP error code.
@@ -15226,7 +13714,7 @@ impl McpError {
 ///
 /// Notification for an active request, sent from provider to consumer.
 /// Includes subscription acknowledgements and updates.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MessageMcpNotification {
@@ -15297,7 +13785,7 @@ impl MessageMcpNotification {
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyRequest {
     /// The request id used to correlate the matching response.
@@ -15339,7 +13827,7 @@ impl ProxyRequest {
 ///
 /// A conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends
 /// `proxy/successor` to its conductor.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ProxyRequestParams {
     /// Initializes a component as a proxy.
@@ -15370,7 +13858,7 @@ pub enum ProxyRequestParams {
 /// the proxy MUST forward an `initialize` request to its successor through `proxy/successor`.
 ///
 /// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct InitializeProxyRequest(pub InitializeRequest);
 #[cfg(feature = "unstable")]
@@ -15405,7 +13893,7 @@ impl InitializeProxyRequest {
 /// request on the same connection. Cancellation is never forwarded to another hop.
 ///
 /// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxySuccessorRequest {
     /// Method name of the wrapped request.
@@ -15472,7 +13960,7 @@ impl ProxySuccessorRequest {
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ProxyResponse {
     /// A successful JSON-RPC response.
@@ -15482,7 +13970,7 @@ pub enum ProxyResponse {
 }
 #[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyResponseResult {
     /// The id of the request this response answers.
@@ -15510,7 +13998,7 @@ impl ProxyResponseResult {
 }
 #[cfg(feature = "unstable")]
 /// Method-specific response data.
-#[derive(Debug, Clone, PartialEq, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
 pub enum ProxyResponseResultResult {
     /// Successful result returned for a `proxy/initialize` request.
@@ -15520,7 +14008,7 @@ pub enum ProxyResponseResultResult {
 }
 #[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyResponseError {
     /// The id of the request this response answers.
@@ -15555,7 +14043,7 @@ impl ProxyResponseError {
 ///
 /// Required. `null` only when the request's id could not be determined, such as
 /// for a parse error or an invalid request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpUnion)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
 #[non_exhaustive]
 pub enum ProxyResponseErrorId {
     /// A numeric request ID.
@@ -15573,7 +14061,7 @@ pub enum ProxyResponseErrorId {
 /// The same as the `initialize` response. The proxy builds it from its successor's
 /// `initialize` response and answers with the capabilities of the chain from itself onward.
 /// It MUST NOT change `protocolVersion`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct InitializeProxyResponse(pub InitializeResponse);
 #[cfg(feature = "unstable")]
@@ -15597,7 +14085,7 @@ impl InitializeProxyResponse {
 /// Result of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.
 ///
 /// Any JSON value: the schema does not constrain it.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ProxySuccessorResponse(
     #[serde(deserialize_with = "de::json")]
@@ -15618,7 +14106,7 @@ impl ProxySuccessorResponse {
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyNotification {
     /// The notification method name.
@@ -15660,7 +14148,7 @@ impl ProxyNotification {
 /// and `params` are the wrapped notification's method and params.
 ///
 /// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxySuccessorNotification {
     /// Method name of the wrapped notification.
@@ -16068,6 +14556,10 @@ pub mod rpc {
     #[allow(unused_imports)]
     use crate::json::fast;
     #[allow(unused_imports)]
+    use ::serde::Serialize;
+    #[allow(unused_imports)]
+    use ::serde::Deserialize;
+    #[allow(unused_imports)]
     pub use crate::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
     };
@@ -16382,76 +14874,49 @@ pub mod rpc {
         ) -> Result<Self, D::Error> {
             let _ = &d;
             match method {
-                "initialize" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::Initialize)
-                }
-                "auth/login" => ::serde::Deserialize::deserialize(d).map(Self::AuthLogin),
-                "auth/logout" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::AuthLogout)
-                }
-                "session/new" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionNew)
-                }
-                "session/list" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionList)
-                }
-                "session/delete" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionDelete)
-                }
-                "session/resume" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionResume)
-                }
-                "session/close" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionClose)
-                }
+                "initialize" => Deserialize::deserialize(d).map(Self::Initialize),
+                "auth/login" => Deserialize::deserialize(d).map(Self::AuthLogin),
+                "auth/logout" => Deserialize::deserialize(d).map(Self::AuthLogout),
+                "session/new" => Deserialize::deserialize(d).map(Self::SessionNew),
+                "session/list" => Deserialize::deserialize(d).map(Self::SessionList),
+                "session/delete" => Deserialize::deserialize(d).map(Self::SessionDelete),
+                "session/resume" => Deserialize::deserialize(d).map(Self::SessionResume),
+                "session/close" => Deserialize::deserialize(d).map(Self::SessionClose),
                 "tool_call/cancel" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ToolCallCancel)
+                    Deserialize::deserialize(d).map(Self::ToolCallCancel)
                 }
                 "terminal/cancel" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::TerminalCancel)
+                    Deserialize::deserialize(d).map(Self::TerminalCancel)
                 }
                 "session/set_config_option" => {
-                    ::serde::Deserialize::deserialize(d)
-                        .map(Self::SessionSetConfigOption)
+                    Deserialize::deserialize(d).map(Self::SessionSetConfigOption)
                 }
-                "session/prompt" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionPrompt)
-                }
+                "session/prompt" => Deserialize::deserialize(d).map(Self::SessionPrompt),
                 #[cfg(feature = "unstable")]
-                "providers/list" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ProvidersList)
-                }
+                "providers/list" => Deserialize::deserialize(d).map(Self::ProvidersList),
                 #[cfg(feature = "unstable")]
-                "providers/set" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ProvidersSet)
-                }
+                "providers/set" => Deserialize::deserialize(d).map(Self::ProvidersSet),
                 #[cfg(feature = "unstable")]
                 "providers/disable" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ProvidersDisable)
+                    Deserialize::deserialize(d).map(Self::ProvidersDisable)
                 }
                 #[cfg(feature = "unstable")]
-                "auth/status" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::AuthStatus)
-                }
+                "auth/status" => Deserialize::deserialize(d).map(Self::AuthStatus),
                 #[cfg(feature = "unstable")]
-                "session/fork" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionFork)
-                }
+                "session/fork" => Deserialize::deserialize(d).map(Self::SessionFork),
                 #[cfg(feature = "unstable")]
                 "session/archive" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionArchive)
+                    Deserialize::deserialize(d).map(Self::SessionArchive)
                 }
                 #[cfg(feature = "unstable")]
                 "session/unarchive" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionUnarchive)
+                    Deserialize::deserialize(d).map(Self::SessionUnarchive)
                 }
                 #[cfg(feature = "unstable")]
-                "session/status" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionStatus)
-                }
+                "session/status" => Deserialize::deserialize(d).map(Self::SessionStatus),
                 #[cfg(feature = "unstable")]
                 "session/set_title" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionSetTitle)
+                    Deserialize::deserialize(d).map(Self::SessionSetTitle)
                 }
                 _ => {
                     Err(
@@ -17128,13 +15593,9 @@ pub mod rpc {
         ) -> Result<Self, D::Error> {
             let _ = &d;
             match method {
-                "session/cancel" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionCancel)
-                }
+                "session/cancel" => Deserialize::deserialize(d).map(Self::SessionCancel),
                 #[cfg(feature = "unstable")]
-                "mcp/message" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::McpMessage)
-                }
+                "mcp/message" => Deserialize::deserialize(d).map(Self::McpMessage),
                 _ => {
                     Err(
                         <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
@@ -17269,16 +15730,13 @@ pub mod rpc {
             let _ = &d;
             match method {
                 "session/request_permission" => {
-                    ::serde::Deserialize::deserialize(d)
-                        .map(Self::SessionRequestPermission)
+                    Deserialize::deserialize(d).map(Self::SessionRequestPermission)
                 }
                 "elicitation/create" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ElicitationCreate)
+                    Deserialize::deserialize(d).map(Self::ElicitationCreate)
                 }
                 #[cfg(feature = "unstable")]
-                "mcp/message" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::McpMessage)
-                }
+                "mcp/message" => Deserialize::deserialize(d).map(Self::McpMessage),
                 _ => {
                     Err(
                         <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
@@ -17538,15 +15996,13 @@ pub mod rpc {
         ) -> Result<Self, D::Error> {
             let _ = &d;
             match method {
-                "session/update" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::SessionUpdate)
-                }
+                "session/update" => Deserialize::deserialize(d).map(Self::SessionUpdate),
                 "elicitation/complete" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ElicitationComplete)
+                    Deserialize::deserialize(d).map(Self::ElicitationComplete)
                 }
                 #[cfg(feature = "unstable")]
                 "auth/status_update" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::AuthStatusUpdate)
+                    Deserialize::deserialize(d).map(Self::AuthStatusUpdate)
                 }
                 _ => {
                     Err(
@@ -17667,7 +16123,7 @@ pub mod rpc {
             let _ = &d;
             match method {
                 "$/cancel_request" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::CancelRequest)
+                    Deserialize::deserialize(d).map(Self::CancelRequest)
                 }
                 _ => {
                     Err(
@@ -17789,11 +16245,11 @@ pub mod rpc {
             match method {
                 #[cfg(feature = "unstable")]
                 "proxy/initialize" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ProxyInitialize)
+                    Deserialize::deserialize(d).map(Self::ProxyInitialize)
                 }
                 #[cfg(feature = "unstable")]
                 "proxy/successor" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ProxySuccessor)
+                    Deserialize::deserialize(d).map(Self::ProxySuccessor)
                 }
                 _ => {
                     Err(
@@ -18011,7 +16467,7 @@ pub mod rpc {
             match method {
                 #[cfg(feature = "unstable")]
                 "proxy/successor" => {
-                    ::serde::Deserialize::deserialize(d).map(Self::ProxySuccessor)
+                    Deserialize::deserialize(d).map(Self::ProxySuccessor)
                 }
                 _ => {
                     Err(
@@ -19076,7 +17532,7 @@ pub mod rpc {
     /// (`jsonrpc`, `id`, `method`, then `params`, `result` or `error`),
     /// streamed: the payload is serialized in place, not built as a
     /// `Value` first.
-    impl ::serde::Serialize for Message {
+    impl Serialize for Message {
         fn serialize<S: ::serde::Serializer>(
             &self,
             serializer: S,

@@ -66,21 +66,16 @@ impl Emitter {
             // A derive writes it, or the alias's target has it.
             _ if matches!(
                 self.decoder(def),
-                Decoder::AcpDeserialize | Decoder::AcpPatch | Decoder::Alias | Decoder::AcpUnion | Decoder::AcpEnum
+                Decoder::AcpDeserialize
+                    | Decoder::AcpPatch
+                    | Decoder::Alias
+                    | Decoder::AcpUnion
+                    | Decoder::AcpEnum
+                    | Decoder::AcpString
             ) =>
             {
                 None
             }
-            // A string newtype: its `Scalar` impl accepts exactly the
-            // strings its `Deserialize` does.
-            Kind::Newtype(Type::String { .. }) => Some(quote! {
-                impl<'de> #fast::FromJson<'de> for #name {
-                    #[inline]
-                    fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
-                        #fast::scalar(r)
-                    }
-                }
-            }),
             // Read through the reader by its `Deserialize`.
             _ => Some(quote! { impl<'de> #fast::FromJson<'de> for #name {} }),
         }

@@ -370,75 +370,27 @@ impl Emitter {
     }
 
     /// A string newtype: an identifier held as a `SmolStr`, refusing the
-    /// strings the definition's `not` excludes.
+    /// strings the definition's `not` excludes; `#[derive(AcpString)]`
+    /// writes its impls.
     fn string_newtype(&self, def: &Def) -> TokenStream {
         let rt = &self.rt;
         let name = ident(&def.rust_name);
         let doc = self.item_docs(def);
-        let rt_path = rt.to_string().replace(' ', "");
-        // `not` on the definition: the excluded strings are refused on decode.
-        let excluded: Vec<&str> = def.excluded.iter().map(String::as_str).collect();
-        let (id_str, excludes) = if excluded.is_empty() {
-            (str_lit(&format!("{rt_path}::de::id_str")), quote!())
-        } else {
-            let pointer = str_lit(&format!("#{}/not", def.pointer));
-            (
-                str_lit(&format!("{rt_path}::de::id_str_excluding::<_, {}>", def.rust_name)),
-                quote! {
-                    impl #rt::de::Pointer for #name {
-                        const POINTER: &'static str = #pointer;
-                    }
-                    impl #rt::de::Excludes for #name {
-                        const EXCLUDED: &'static [&'static str] = &[#(#excluded),*];
-                    }
-                },
-            )
-        };
-        let from_str = if excluded.is_empty() {
-            quote!(::core::option::Option::Some(Self(#rt::de::smol(v))))
-        } else {
-            quote!((!<Self as #rt::de::Excludes>::EXCLUDED.contains(&v)).then(|| Self(#rt::de::smol(v))))
-        };
+        let mut attrs: Vec<TokenStream> = def.excluded.iter().map(|x| quote!(not = #x)).collect();
+        if !def.excluded.is_empty() {
+            let pointer = format!("#{}/not", def.pointer);
+            attrs.push(quote!(pointer = #pointer));
+        }
+        if self.is_direct(def) {
+            attrs.push(quote!(direct));
+        }
+        let acp = (!attrs.is_empty()).then(|| quote!(#[acp(#(#attrs),*)]));
         quote! {
-        #doc
-        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
-        #[serde(transparent)]
-        pub struct #name(#[serde(deserialize_with = #id_str)] pub #rt::SmolStr);
-
-        #excludes
-
-        impl #rt::de::Scalar for #name {
-            fn from_str(v: &str) -> ::core::option::Option<Self> {
-                #from_str
-            }
+            #doc
+            #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpString)]
+            #acp
+            pub struct #name(pub #rt::SmolStr);
         }
-
-        impl #name {
-            /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-            pub fn new(value: impl ::core::convert::Into<#rt::SmolStr>) -> Self {
-                Self(value.into())
-            }
-            /// The string.
-            pub fn as_str(&self) -> &str {
-                &self.0
-            }
-        }
-        impl ::core::convert::From<&str> for #name {
-            fn from(value: &str) -> Self { Self(value.into()) }
-        }
-        impl ::core::convert::From<::std::string::String> for #name {
-            fn from(value: ::std::string::String) -> Self { Self(value.into()) }
-        }
-        impl ::core::convert::AsRef<str> for #name {
-            fn as_ref(&self) -> &str { &self.0 }
-        }
-        impl ::core::borrow::Borrow<str> for #name {
-            fn borrow(&self) -> &str { &self.0 }
-        }
-        impl ::core::fmt::Display for #name {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { f.write_str(&self.0) }
-        }
-            }
     }
 
     /// An integer newtype, with the definition's bounds checked on decode.

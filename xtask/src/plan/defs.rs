@@ -114,6 +114,8 @@ pub enum Decoder {
     AcpUnion,
     /// `#[derive(AcpEnum)]`: a string or integer enum, written as unions are.
     AcpEnum,
+    /// `#[derive(AcpString)]`: a string newtype (an identifier).
+    AcpString,
     /// Written by the emitter: newtypes, method aliases, any JSON.
     Emitted,
 }
@@ -127,6 +129,7 @@ impl Decoder {
             Kind::Alias(_) if d.method.is_none() => Decoder::Alias,
             Kind::Union(_) => Decoder::AcpUnion,
             Kind::Enum(_) => Decoder::AcpEnum,
+            Kind::Newtype(Type::String { .. }) => Decoder::AcpString,
             _ => Decoder::Emitted,
         }
     }
