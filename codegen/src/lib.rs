@@ -33,20 +33,13 @@ use quote::{format_ident, quote};
 pub mod case;
 mod enums;
 mod newtype;
+pub mod runtime;
 mod union;
 
 pub use enums::{enum_impls, Enum, Value};
 pub use newtype::{string_newtype_impls, StringNewtype};
+pub use runtime::{Named, PatchReader, Paths, Reader};
 pub use union::{union_impls, Arm, ArmPayload, CatchAll, Union, UnionTag};
-
-/// Where the generated code finds the bindings' runtime.
-#[derive(Debug, Clone)]
-pub struct Paths {
-    /// The runtime module (`crate::runtime`, `::acp_bindings::runtime`).
-    pub runtime: TokenStream,
-    /// The direct-decoder module (`crate::json::fast`, `::acp_bindings::json::fast`).
-    pub fast: TokenStream,
-}
 
 /// One field of an [`Object`].
 #[derive(Debug, Clone)]

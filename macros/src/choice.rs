@@ -37,7 +37,7 @@ use acp_bindings_codegen::case::Case;
 use acp_bindings_codegen::{Arm, ArmPayload, CatchAll, Paths, UnionTag, Value};
 
 fn paths() -> Paths {
-    Paths { runtime: quote!(::acp_bindings::runtime), fast: quote!(::acp_bindings::json::fast) }
+    Paths::external()
 }
 
 /// The enum-level attributes.

@@ -1,5 +1,6 @@
 //! Emit: the wire patch struct, `PatchOps` for it and `Patchable` for the state.
 
+use acp_bindings_codegen::{PatchReader, Paths};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -29,7 +30,7 @@ struct Parts<'a> {
 struct FieldOps {
     patch_ty: TokenStream,
     /// How it is read (before `strict` is applied).
-    de: PatchRead,
+    de: PatchReader,
     apply: TokenStream,
     diff: TokenStream,
     then: TokenStream,
@@ -68,26 +69,29 @@ impl<'a> Parts<'a> {
 
     /// A patched field: `Patch<T>` in the patch struct, with its setter.
     fn patched(&mut self, e: &Entity, f: &'a Field) {
+        let root = Paths::external().root;
         let (id, docs) = (&f.ident, &f.docs);
         self.setters.push(setter(f));
         let ops = self.ops(f);
         let read = if e.strict { ops.de.strict() } else { Some(ops.de) };
-        let reader = read.map(PatchRead::reader);
+        let paths = Paths::external();
+        let reader = read.map(|r| paths.reader(&acp_bindings_codegen::Reader::Patch(r)));
         let FieldOps { patch_ty, apply, diff, then, .. } = ops;
         self.readers.push(Reader { field: f, ty: patch_ty.clone(), reader: reader.clone(), required: false });
-        // serde parses the path from a string; spaces between tokens are not needed.
-        let de = reader.map(|r| {
-            let path = quote!(::acp_bindings::runtime::read::with::<#r, _, _>).to_string().replace(' ', "");
-            quote!(deserialize_with = #path,)
+        let de = read.map(|r| {
+            let with = paths.deserialize_with(&acp_bindings_codegen::Reader::Patch(r));
+            quote!(#with,)
         });
         let rename = rename(f);
+        // serde parses the path from a string; spaces between tokens are not needed.
+        let is_keep = quote!(#root::Patch::is_keep).to_string().replace(' ', "");
         self.patch_fields.push(quote! {
             #(#docs)*
             #rename
-            #[serde(default, skip_serializing_if = "::acp_bindings::Patch::is_keep", #de)]
+            #[serde(default, skip_serializing_if = #is_keep, #de)]
             pub #id: #patch_ty,
         });
-        self.new_inits.push(quote!(#id: ::acp_bindings::Patch::Keep));
+        self.new_inits.push(quote!(#id: #root::Patch::Keep));
         self.thens.push(quote!(#id: #then));
         self.empties.push(quote!(self.#id.is_keep()));
         self.applies.push(quote!(#apply;));
@@ -97,14 +101,15 @@ impl<'a> Parts<'a> {
     /// The patch type and operations of a patched field; a nested field adds
     /// a generic parameter.
     fn ops(&mut self, f: &Field) -> FieldOps {
+        let root = Paths::external().root;
         let (id, ty) = (&f.ident, &f.ty);
         match f.rule {
             Rule::Optional | Rule::Value => {
                 let de = match (f.skip_invalid_items, f.read) {
-                    (true, _) => PatchRead::LenientItems,
-                    (false, Read::Scalar) => PatchRead::LenientScalar,
-                    (false, Read::AnyJson) => PatchRead::AnyJson,
-                    (false, Read::Captured) => PatchRead::Lenient,
+                    (true, _) => PatchReader::LenientItems,
+                    (false, Read::Scalar) => PatchReader::LenientScalar,
+                    (false, Read::AnyJson) => PatchReader::AnyJson,
+                    (false, Read::Captured) => PatchReader::Lenient,
                 };
                 let value_ty = match f.rule {
                     Rule::Optional => f.inner.clone().expect("Option<T>"),
@@ -117,39 +122,48 @@ impl<'a> Parts<'a> {
                 // `boxed`: the patch holds `Box<T>`; applying unboxes, diffing boxes.
                 let (patch_ty, patch_in, diff_out) = if f.boxed {
                     (
-                        quote!(::acp_bindings::Patch<::std::boxed::Box<#value_ty>>),
-                        quote!(::acp_bindings::patch::field::unboxed(patch.#id)),
-                        quote!(::acp_bindings::patch::field::boxed),
+                        quote!(#root::Patch<::std::boxed::Box<#value_ty>>),
+                        quote!(#root::patch::field::unboxed(patch.#id)),
+                        quote!(#root::patch::field::boxed),
                     )
                 } else {
-                    (quote!(::acp_bindings::Patch<#value_ty>), quote!(patch.#id), quote!(::core::convert::identity))
+                    (quote!(#root::Patch<#value_ty>), quote!(patch.#id), quote!(::core::convert::identity))
                 };
                 FieldOps {
                     patch_ty,
                     de,
-                    apply: quote!(::acp_bindings::patch::field::#apply_fn(&mut self.#id, #patch_in)),
-                    diff: quote!(#diff_out(::acp_bindings::patch::field::#diff_fn(&self.#id, &newer.#id))),
-                    then: quote!(::acp_bindings::patch::field::then(self.#id, later.#id)),
+                    apply: quote!(#root::patch::field::#apply_fn(&mut self.#id, #patch_in)),
+                    diff: quote!(#diff_out(#root::patch::field::#diff_fn(&self.#id, &newer.#id))),
+                    then: quote!(#root::patch::field::then(self.#id, later.#id)),
                 }
             }
             Rule::ByKey => FieldOps {
-                patch_ty: quote!(::acp_bindings::patch::ByKey),
-                de: PatchRead::LenientByKey,
-                apply: quote!(::acp_bindings::patch::field::apply_by_key(&mut self.#id, patch.#id)),
-                diff: quote!(::acp_bindings::patch::field::diff_by_key(&self.#id, &newer.#id)),
-                then: quote!(::acp_bindings::patch::field::then_by_key(self.#id, later.#id)),
+                patch_ty: quote!(#root::patch::ByKey),
+                de: PatchReader::LenientByKey,
+                apply: quote!(#root::patch::field::apply_by_key(&mut self.#id, patch.#id)),
+                diff: quote!(#root::patch::field::diff_by_key(&self.#id, &newer.#id)),
+                then: quote!(#root::patch::field::then_by_key(self.#id, later.#id)),
             },
             Rule::Nested => {
                 // `where Cursor: Patchable<Patch = __P0>` on the one `Patchable`
                 // impl, at the field's span: the only place that needs the
                 // field's type to be patchable, so misuse is one error.
                 let param = quote::format_ident!("__P{}", self.params.len());
-                self.bounds.push(quote_spanned! {ty.span()=> #ty: ::acp_bindings::Patchable<Patch = #param>});
-                self.aliased.push(quote!(<#ty as ::acp_bindings::Patchable>::Patch));
-                let ops = quote!(<#param as ::acp_bindings::patch::field::Nested<#ty>>);
+                // The path at the field's span too, where the error points.
+                let root_at: TokenStream = root
+                    .clone()
+                    .into_iter()
+                    .map(|mut t| {
+                        t.set_span(ty.span());
+                        t
+                    })
+                    .collect();
+                self.bounds.push(quote_spanned! {ty.span()=> #ty: #root_at::Patchable<Patch = #param>});
+                self.aliased.push(quote!(<#ty as #root::Patchable>::Patch));
+                let ops = quote!(<#param as #root::patch::field::Nested<#ty>>);
                 let r = FieldOps {
-                    patch_ty: quote!(::acp_bindings::Patch<#ty, #param>),
-                    de: PatchRead::NestedLenient,
+                    patch_ty: quote!(#root::Patch<#ty, #param>),
+                    de: PatchReader::NestedLenient,
                     apply: quote!(#ops::apply(&mut self.#id, patch.#id)),
                     diff: quote!(#ops::diff(&self.#id, &newer.#id)),
                     then: quote!(#ops::then(self.#id, later.#id)),
@@ -164,11 +178,12 @@ impl<'a> Parts<'a> {
     /// `keep_unknown`: the unknown properties, kept and written back; the
     /// generated visitor replaces serde's `Deserialize`.
     fn unknown_properties(&mut self) {
+        let Paths { runtime: rt, .. } = Paths::external();
         self.patch_fields.push(quote! {
             /// Properties the wire object carried that this patch does not name, in
             /// their order; written back after the known ones (not applied).
             #[serde(flatten)]
-            pub additional_properties: ::acp_bindings::runtime::Extra,
+            pub additional_properties: #rt::Extra,
         });
         self.new_inits.push(quote!(additional_properties: ::core::default::Default::default()));
         self.thens.push(quote!(additional_properties: self.additional_properties.then(later.additional_properties)));
@@ -188,6 +203,7 @@ fn rename(f: &Field) -> TokenStream {
 
 /// The builder setter of a patched field: sets a value on the wire.
 fn setter(f: &Field) -> TokenStream {
+    let root = Paths::external().root;
     let (id, ty) = (&f.ident, &f.ty);
     let set_ty: syn::Type = match f.rule {
         Rule::Optional if f.boxed => {
@@ -206,7 +222,7 @@ fn setter(f: &Field) -> TokenStream {
         #[doc = #set_doc]
         #[must_use]
         pub fn #id(mut self, value: impl ::core::convert::Into<#set_ty>) -> Self {
-            self.#id = ::acp_bindings::Patch::Set(value.into());
+            self.#id = #root::Patch::Set(value.into());
             self
         }
     }
@@ -215,6 +231,7 @@ fn setter(f: &Field) -> TokenStream {
 /// `then` and `is_empty` callable without importing `PatchOps`, unless a
 /// field's setter already has the name.
 fn inherent_ops(e: &Entity, item: &syn::Ident, gen: &TokenStream, ops_where: &TokenStream) -> TokenStream {
+    let root = Paths::external().root;
     let clash = e.fields.iter().any(|f| matches!(f.ident.to_string().as_str(), "then" | "is_empty"));
     if clash {
         return quote!();
@@ -227,13 +244,13 @@ fn inherent_ops(e: &Entity, item: &syn::Ident, gen: &TokenStream, ops_where: &To
             #[doc(alias = "compose")]
             #[must_use]
             pub fn then(self, later: Self) -> Self {
-                ::acp_bindings::PatchOps::then(self, later)
+                #root::PatchOps::then(self, later)
             }
 
             /// `true` when the patch changes nothing but the key (the same as
             /// [`PatchOps::is_empty`](::acp_bindings::PatchOps::is_empty)).
             pub fn is_empty(&self) -> bool {
-                ::acp_bindings::PatchOps::is_empty(self)
+                #root::PatchOps::is_empty(self)
             }
         }
     }
@@ -277,6 +294,7 @@ fn key_init(e: &Entity) -> Vec<TokenStream> {
 /// The items: the patch struct (and its alias), its visitor, constructor and
 /// setters, `PatchOps` for it and `Patchable` for the state.
 fn render(e: &Entity, p: Parts<'_>) -> TokenStream {
+    let Paths { root, fast, .. } = Paths::external();
     let (name, patch) = (&e.name, &e.patch);
     let key_init = key_init(e);
     let new_doc = " A patch with the key (and required fields) that changes nothing else.";
@@ -288,7 +306,7 @@ fn render(e: &Entity, p: Parts<'_>) -> TokenStream {
     let (item, gen) = if nested { (&generic, quote!(<#(#params),*>)) } else { (patch, quote!()) };
     let ops_bounds = params.iter().zip(e.fields.iter().filter(|f| f.rule == Rule::Nested)).map(|(p, f)| {
         let ty = &f.ty;
-        quote!(#p: ::acp_bindings::patch::field::Nested<#ty>)
+        quote!(#p: #root::patch::field::Nested<#ty>)
     });
     let ops_where = if nested { quote!(where #(#ops_bounds),*) } else { quote!() };
     let inherent = inherent_ops(e, item, &gen, &ops_where);
@@ -298,7 +316,7 @@ fn render(e: &Entity, p: Parts<'_>) -> TokenStream {
     let direct = e.json_reader && params.is_empty();
     let visitor = if keep { visitor(item, params, &p.readers, direct) } else { quote!() };
     let visitor = if direct && !keep {
-        quote! { #visitor impl<'de> ::acp_bindings::json::fast::FromJson<'de> for #item {} }
+        quote! { #visitor impl<'de> #fast::FromJson<'de> for #item {} }
     } else {
         visitor
     };
@@ -320,7 +338,7 @@ fn render(e: &Entity, p: Parts<'_>) -> TokenStream {
 
         #inherent
 
-        impl #gen ::acp_bindings::PatchOps for #item #gen #ops_where {
+        impl #gen #root::PatchOps for #item #gen #ops_where {
             fn then(self, later: Self) -> Self {
                 Self { #(#thens),* }
             }
@@ -330,7 +348,7 @@ fn render(e: &Entity, p: Parts<'_>) -> TokenStream {
             }
         }
 
-        impl #gen ::acp_bindings::Patchable for #name #patchable_where {
+        impl #gen #root::Patchable for #name #patchable_where {
             type Patch = #item #gen;
 
             fn apply(&mut self, patch: Self::Patch) {
@@ -339,7 +357,7 @@ fn render(e: &Entity, p: Parts<'_>) -> TokenStream {
 
             fn from_patch(patch: Self::Patch) -> Self {
                 let mut entity = Self { #(#key_init),* };
-                ::acp_bindings::Patchable::apply(&mut entity, patch);
+                #root::Patchable::apply(&mut entity, patch);
                 entity
             }
 
@@ -392,53 +410,6 @@ fn declaration(
     }
 }
 
-/// How a patch field is read on the wire: a reader type of
-/// `acp_bindings::patch::de` (a `runtime::read::Reader` of the field's patch
-/// type).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PatchRead {
-    Lenient,
-    LenientScalar,
-    LenientItems,
-    StrictItems,
-    AnyJson,
-    NestedLenient,
-    NestedStrict,
-    LenientByKey,
-    StrictByKey,
-}
-
-impl PatchRead {
-    /// The rule under `strict` (`#[acp(strict)]`): a bad value is an error;
-    /// `None` reads the patch type's own `Deserialize`.
-    fn strict(self) -> Option<PatchRead> {
-        match self {
-            PatchRead::Lenient | PatchRead::LenientScalar => None,
-            PatchRead::LenientItems => Some(PatchRead::StrictItems),
-            PatchRead::NestedLenient => Some(PatchRead::NestedStrict),
-            PatchRead::LenientByKey => Some(PatchRead::StrictByKey),
-            other => Some(other),
-        }
-    }
-
-    /// The reader type.
-    fn reader(self) -> TokenStream {
-        let name = match self {
-            PatchRead::Lenient => "Lenient",
-            PatchRead::LenientScalar => "LenientScalar",
-            PatchRead::LenientItems => "LenientItems",
-            PatchRead::StrictItems => "StrictItems",
-            PatchRead::AnyJson => "AnyJson",
-            PatchRead::NestedLenient => "NestedLenient",
-            PatchRead::NestedStrict => "NestedStrict",
-            PatchRead::LenientByKey => "LenientByKey",
-            PatchRead::StrictByKey => "StrictByKey",
-        };
-        let name = quote::format_ident!("{name}");
-        quote!(::acp_bindings::patch::de::#name)
-    }
-}
-
 /// How the `keep_unknown` visitor reads one field.
 struct Reader<'a> {
     field: &'a Field,
@@ -474,9 +445,5 @@ fn visitor(item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>], dir
         forbidden: Vec::new(),
         direct,
     };
-    let paths = acp_bindings_codegen::Paths {
-        runtime: quote!(::acp_bindings::runtime),
-        fast: quote!(::acp_bindings::json::fast),
-    };
-    acp_bindings_codegen::deserialize(&object, &paths)
+    acp_bindings_codegen::deserialize(&object, &Paths::external())
 }

@@ -107,11 +107,7 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
         forbidden,
         direct,
     };
-    let paths = acp_bindings_codegen::Paths {
-        runtime: quote!(::acp_bindings::runtime),
-        fast: quote!(::acp_bindings::json::fast),
-    };
-    Ok(acp_bindings_codegen::deserialize(&object, &paths))
+    Ok(acp_bindings_codegen::deserialize(&object, &acp_bindings_codegen::Paths::external()))
 }
 
 /// The struct's type parameters: plain ones only (the impls bound each by
@@ -342,10 +338,12 @@ fn field(
         wire,
         aliases: a.aliases,
         ty: quote!(#ty),
-        reader: a
-            .reader
-            .map(|r| quote!(#r))
-            .or_else(|| free_json(ty).then(|| quote!(::acp_bindings::runtime::read::Json))),
+        reader: a.reader.map(|r| quote!(#r)).or_else(|| {
+            free_json(ty).then(|| {
+                acp_bindings_codegen::Paths::external()
+                    .reader(&acp_bindings_codegen::Reader::Named(acp_bindings_codegen::Named::Json))
+            })
+        }),
         required: !a.default,
     })
 }

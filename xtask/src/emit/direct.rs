@@ -24,22 +24,18 @@ use crate::plan::Decoder;
 /// The path of the direct-decoder module (`json::fast`) beside the runtime
 /// module `rt`.
 pub fn fast_path(rt: &TokenStream) -> TokenStream {
-    let rt = rt.to_string().replace(' ', "");
-    let base = rt.strip_suffix("runtime").unwrap_or("crate::");
-    format!("{base}json::fast").parse().expect("the path parses")
+    acp_bindings_codegen::Paths::of_runtime(&rt.to_string()).fast
 }
 
 impl Emitter {
     /// The path of the direct-decoder module, beside the runtime.
     pub(super) fn fast_path(&self) -> TokenStream {
-        fast_path(&self.rt)
+        self.paths.fast.clone()
     }
 
     /// The path of the bindings' crate root, beside the runtime (`crate`, `::acp_bindings`).
     pub(super) fn crate_root(&self) -> TokenStream {
-        let rt = self.rt.to_string().replace(' ', "");
-        let base = rt.strip_suffix("::runtime").unwrap_or("crate");
-        base.parse().expect("the path parses")
+        self.paths.root.clone()
     }
 
     /// Who writes the definition's decoder (the plan's decision).

@@ -4,8 +4,9 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{docs_or, ident, naming, Emitter};
+use super::{docs_or, ident, Emitter};
 use crate::model::*;
+use crate::plan::naming::naming;
 
 impl Emitter {
     pub(super) fn enumeration(&self, def: &Def, e: &Enum) -> Vec<TokenStream> {

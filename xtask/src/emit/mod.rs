@@ -23,7 +23,10 @@ pub use crate::plan::Gate;
 
 /// Emits items for one module: renders the plan's decisions, deciding nothing.
 pub struct Emitter {
+    /// The runtime module (`paths.runtime`), the name most emitters use.
     rt: TokenStream,
+    /// Where the generated code finds the bindings (`acp-bindings-codegen`'s, shared with the derives).
+    paths: acp_bindings_codegen::Paths,
     /// The plan's decisions about the module's definitions (names, scalars,
     /// order, aliases, decoders, boxing, each field's representation, what is
     /// gated in merged items): read, never copied or recomputed.
@@ -61,42 +64,6 @@ fn docs_or(d: &Option<String>, fallback: impl FnOnce() -> String) -> TokenStream
     }
 }
 
-/// How a derive names the variants of `(rust name, wire name)` pairs: the
-/// `rename_all` convention most of them follow (none when the Rust names are
-/// the wire names, or when no convention fits two), and the Rust names that
-/// need a `rename` of their own. The conventions are `acp-bindings-codegen`'s,
-/// as the derives apply them (serde's).
-pub(crate) fn naming<'a>(pairs: &[(&'a str, &str)]) -> (Option<acp_bindings_codegen::case::Case>, Vec<&'a str>) {
-    naming_by(pairs, acp_bindings_codegen::case::Case::Pascal, acp_bindings_codegen::case::Case::variant)
-}
-
-/// [`naming`] for the fields of a struct (`snake_case` Rust names; a raw
-/// identifier's `r#` is not part of its name).
-pub(crate) fn field_naming<'a>(pairs: &[(&'a str, &str)]) -> (Option<acp_bindings_codegen::case::Case>, Vec<&'a str>) {
-    naming_by(pairs, acp_bindings_codegen::case::Case::Snake, |case, rust| {
-        case.field(rust.strip_prefix("r#").unwrap_or(rust))
-    })
-}
-
-fn naming_by<'a>(
-    pairs: &[(&'a str, &str)],
-    own: acp_bindings_codegen::case::Case,
-    apply: impl Fn(acp_bindings_codegen::case::Case, &str) -> String,
-) -> (Option<acp_bindings_codegen::case::Case>, Vec<&'a str>) {
-    use acp_bindings_codegen::case::Case;
-    let fits = |case: Case| pairs.iter().filter(|(r, w)| apply(case, r) == *w).count();
-    // The Rust names as they are (no attribute) first: the first of the best wins a tie.
-    let mut best = own;
-    for case in Case::ALL {
-        if fits(case) > fits(best) {
-            best = case;
-        }
-    }
-    let case = if fits(best) < 2 { own } else { best };
-    let renamed = pairs.iter().filter(|(r, w)| apply(case, r) != *w).map(|(r, _)| *r).collect();
-    ((case != own).then_some(case), renamed)
-}
-
 fn str_lit(s: &str) -> Literal {
     Literal::string(s)
 }
@@ -106,8 +73,9 @@ impl Emitter {
     /// definitions (names included); `runtime` is the path of the runtime
     /// module (`crate::runtime` inside the bindings crate).
     pub fn new(runtime: &str, decisions: crate::plan::Decisions) -> Self {
-        let rt: TokenStream = runtime.parse().expect("runtime path parses");
-        Emitter { rt, decisions, schemars: false, schemas: Default::default(), schema_impls: Default::default() }
+        let paths = acp_bindings_codegen::Paths::of_runtime(runtime);
+        let rt = paths.runtime.clone();
+        Emitter { rt, paths, decisions, schemars: false, schemas: Default::default(), schema_impls: Default::default() }
     }
 
     /// The `schemars` fragments the impls emitted so far name, by constant.

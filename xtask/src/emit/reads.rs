@@ -9,21 +9,44 @@ use quote::quote;
 use super::{ident, str_lit, Emitter};
 use crate::model::Field;
 use crate::plan::{HiddenKind, ReadRule};
+use acp_bindings_codegen::{Named, Reader};
 
-/// An `i128` const argument (a negative one in braces).
-fn const_i128(v: i128) -> TokenStream {
-    let lit = proc_macro2::Literal::i128_unsuffixed(v.abs());
-    if v < 0 {
-        quote!({ -#lit })
-    } else {
-        quote!(#lit)
-    }
-}
-
-/// An `f64` bound as the `u64` const argument the runtime takes (`f64::to_bits`).
-fn const_bits(v: f64) -> TokenStream {
-    let bits: TokenStream = format!("{:#x}", v.to_bits()).parse().expect("a hex literal parses");
-    bits
+/// The plan's rule as `acp-bindings-codegen`'s reader (the one vocabulary
+/// of rules the generator and the derives share); `None` when the field
+/// type's own decoding reads it.
+fn reader(rule: &ReadRule) -> Option<Reader> {
+    Some(match rule {
+        ReadRule::Plain | ReadRule::Patch { .. } => return None,
+        ReadRule::Lenient => Reader::Named(Named::Lenient),
+        ReadRule::LenientMeta => Reader::Named(Named::LenientMeta),
+        ReadRule::LenientScalar => Reader::Named(Named::LenientScalar),
+        ReadRule::LenientItems => Reader::Named(Named::LenientItems),
+        ReadRule::Items => Reader::Named(Named::Items),
+        ReadRule::Any => Reader::Named(Named::Any),
+        ReadRule::Json => Reader::Named(Named::Json),
+        ReadRule::Present => Reader::Named(Named::Present),
+        ReadRule::NullAsDefault => Reader::Named(Named::NullAsDefault),
+        ReadRule::CheckedStr { rule, optional, lenient } => {
+            Reader::CheckedStr { rule: ident(rule), optional: *optional, lenient: *lenient }
+        }
+        ReadRule::IntInRange { pointer, min, max, optional, lenient } => {
+            Reader::IntInRange { pointer: ident(pointer), min: *min, max: *max, optional: *optional, lenient: *lenient }
+        }
+        ReadRule::FloatInRange { pointer, min, max, optional, lenient } => Reader::FloatInRange {
+            pointer: ident(pointer),
+            min: *min,
+            max: *max,
+            optional: *optional,
+            lenient: *lenient,
+        },
+        ReadRule::ItemCount { pointer, min, max, lenient, inner } => Reader::ItemCount {
+            pointer: ident(pointer),
+            min: *min,
+            max: *max,
+            lenient: *lenient,
+            inner: Box::new(reader(inner).unwrap_or(Reader::Plain)),
+        },
+    })
 }
 
 impl Emitter {
@@ -31,68 +54,13 @@ impl Emitter {
     /// `Reader<T>` and `json::fast::Rule<'de, T>` for the field's type `T`;
     /// `None` when the field type's own decoding reads it.
     pub(super) fn reader_type(&self, rule: &ReadRule) -> Option<TokenStream> {
-        let rt = &self.rt;
-        Some(match rule {
-            ReadRule::Plain | ReadRule::Patch { .. } => return None,
-            ReadRule::Lenient => quote!(#rt::read::Lenient),
-            ReadRule::LenientMeta => quote!(#rt::read::LenientMeta),
-            ReadRule::LenientScalar => quote!(#rt::read::LenientScalar),
-            ReadRule::LenientItems => quote!(#rt::read::LenientItems),
-            ReadRule::Items => quote!(#rt::read::Items),
-            ReadRule::Any => quote!(#rt::read::Any),
-            ReadRule::Json => quote!(#rt::read::Json),
-            ReadRule::Present => quote!(#rt::read::Present),
-            ReadRule::NullAsDefault => quote!(#rt::read::NullAsDefault),
-            ReadRule::CheckedStr { rule, optional: false, .. } => {
-                let r = ident(rule);
-                quote!(#rt::read::CheckedStr<#r>)
-            }
-            ReadRule::CheckedStr { rule, optional: true, lenient: l } => {
-                let r = ident(rule);
-                quote!(#rt::read::OptCheckedStr<#r, #l>)
-            }
-            ReadRule::IntInRange { pointer, min, max, optional, lenient: l } => {
-                let (p, min, max) = (ident(pointer), const_i128(*min), const_i128(*max));
-                if *optional {
-                    quote!(#rt::read::OptIntInRange<#min, #max, #l, #p>)
-                } else {
-                    quote!(#rt::read::IntInRange<#min, #max, #p>)
-                }
-            }
-            ReadRule::FloatInRange { pointer, min, max, optional, lenient: l } => {
-                let (p, min, max) = (ident(pointer), const_bits(*min), const_bits(*max));
-                if *optional {
-                    quote!(#rt::read::OptFloatInRange<#min, #max, #l, #p>)
-                } else {
-                    quote!(#rt::read::FloatInRange<#min, #max, #p>)
-                }
-            }
-            ReadRule::ItemCount { pointer, min, max, lenient: l, inner } => {
-                let p = ident(pointer);
-                let count = |n: u64| proc_macro2::Literal::usize_unsuffixed(usize::try_from(n).unwrap_or(usize::MAX));
-                let min = count(*min);
-                let max = match max {
-                    Some(m) => {
-                        let m = count(*m);
-                        quote!(#m)
-                    }
-                    None => quote!({ usize::MAX }),
-                };
-                let inner = self.reader_type(inner).unwrap_or_else(|| quote!(#rt::read::Plain));
-                quote!(#rt::read::ItemCount<#min, #max, #l, #p, #inner>)
-            }
-        })
+        reader(rule).map(|r| self.paths.reader(&r))
     }
 
     /// `deserialize_with = "..."` for a field with a rule, in a struct whose
     /// `Deserialize` serde's derive writes.
     pub(super) fn deserialize_with(&self, rule: &ReadRule) -> Option<TokenStream> {
-        let reader = self.reader_type(rule)?;
-        let rt = &self.rt;
-        // serde parses the path from a string; spaces between tokens are not needed.
-        let path = quote!(#rt::read::with::<#reader, _, _>).to_string().replace(' ', "");
-        let path = str_lit(&path);
-        Some(quote!(deserialize_with = #path))
+        reader(rule).map(|r| self.paths.deserialize_with(&r))
     }
 
     /// The hidden types a rule names (one per checked property, named by the

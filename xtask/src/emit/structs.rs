@@ -272,7 +272,7 @@ impl Emitter {
         let mut fields = Vec::new();
         let keeps = s.keeps_rest();
         let pairs: Vec<(&str, &str)> = s.fields.iter().map(|f| (f.rust_name.as_str(), f.name.as_str())).collect();
-        let (rename_all, renamed) = super::field_naming(&pairs);
+        let (rename_all, renamed) = crate::plan::naming::field_naming(&pairs);
         for f in &s.fields {
             let attrs = self.field_attrs(f, !keeps, renamed.contains(&f.rust_name.as_str()));
             let (fd, fname, ft) = (self.field_docs(def, f), ident(&f.rust_name), self.field_type(f));

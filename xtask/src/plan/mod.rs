@@ -19,6 +19,7 @@ use crate::model::{Def, Field, Module, Rule, Type, Upsert};
 
 mod defs;
 pub mod merge;
+pub mod naming;
 mod payloads;
 mod read;
 pub(crate) use defs::ordered_defs;
