@@ -40,7 +40,7 @@ count() {
     return 1
   }
   refs=$(sed -n 's/^==[0-9]*== I *refs: *\([0-9,]*\)$/\1/p' <<<"$out" | tr -d ,)
-  n=$(sed -n 's/.* passes over \([0-9]*\) messages$/\1/p' <<<"$out")
+  n=$(sed -n 's/.* passes over \([0-9]*\) messages.*$/\1/p' <<<"$out")
   if [[ -z $refs || -z $n ]]; then
     echo "instructions.sh: no instruction count in the run of $1:" >&2
     echo "$out" >&2
@@ -51,7 +51,7 @@ count() {
 
 declare -A per
 echo "instructions per message (valgrind, $passes_a vs $passes_b passes over the stream)"
-for row in ours official reference IgnoredAny; do
+for row in ours official reference IgnoredAny roundtrip; do
   read -r a messages < <(count "$row" "$passes_a" || echo "")
   read -r b _ < <(count "$row" "$passes_b" || echo "")
   if [[ -z ${a:-} || -z ${b:-} ]]; then
@@ -63,3 +63,4 @@ done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 echo "  ours / IgnoredAny = $(ratio "${per[ours]}" "${per[IgnoredAny]}"), ours / official = $(ratio "${per[ours]}" "${per[official]}")"
 echo "  reference (hand-written, no ACP rules) / IgnoredAny = $(ratio "${per[reference]}" "${per[IgnoredAny]}")"
+echo "  roundtrip (decode and encode of each message as a typed v2 message) - ours (decode) = $((per[roundtrip] - per[ours])) (about the encoder's)"

@@ -65,10 +65,11 @@ impl Case {
                 let mut chars = variant.chars();
                 chars.next().map(|c| c.to_ascii_lowercase().to_string() + chars.as_str()).unwrap_or_default()
             }
-            Case::Snake => words(variant, '_'),
-            Case::ScreamingSnake => words(variant, '_').to_ascii_uppercase(),
-            Case::Kebab => words(variant, '-'),
-            Case::ScreamingKebab => words(variant, '-').to_ascii_uppercase(),
+            Case::Snake => snake(variant),
+            Case::ScreamingSnake => snake(variant).to_ascii_uppercase(),
+            // serde: snake case, then every `_` a `-` (an `_` of the name too).
+            Case::Kebab => snake(variant).replace('_', "-"),
+            Case::ScreamingKebab => snake(variant).replace('_', "-").to_ascii_uppercase(),
         }
     }
 
@@ -92,12 +93,13 @@ impl Case {
     }
 }
 
-/// `PascalCase` split before each upper-case letter, lower-cased, joined by `sep`.
-fn words(variant: &str, sep: char) -> String {
+/// `PascalCase` split before each upper-case letter, lower-cased, joined by
+/// `_` (serde's snake case).
+fn snake(variant: &str) -> String {
     let mut out = String::with_capacity(variant.len() + 4);
     for (i, c) in variant.char_indices() {
         if i > 0 && c.is_uppercase() {
-            out.push(sep);
+            out.push('_');
         }
         out.push(c.to_ascii_lowercase());
     }
@@ -123,6 +125,8 @@ mod tests {
             assert_eq!(Case::parse(case.name()), Some(case));
         }
         assert_eq!(Case::Snake.variant("Sha256"), "sha256");
+        assert_eq!(Case::Snake.variant("Foo_Bar"), "foo__bar");
+        assert_eq!(Case::Kebab.variant("Foo_Bar"), "foo--bar");
     }
 
     #[test]

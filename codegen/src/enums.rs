@@ -54,7 +54,7 @@ fn string_enum(e: &Enum, paths: &Paths) -> TokenStream {
             Value::Int(i) => str_lit(&i.to_string()),
         })
         .collect();
-    let expecting = format!("a {name} string");
+    let expecting = format!("a {} string", crate::unraw(name));
     let parts = match &e.fallback {
         Some(f) => open_parts(name, f, (&vnames, &values), paths),
         None => closed_parts(name, (&vnames, &values), paths),
@@ -181,7 +181,7 @@ fn open_parts(name: &Ident, f: &Ident, (vnames, values): (&[&Ident], &[Literal])
 
 fn closed_parts(name: &Ident, (vnames, values): (&[&Ident], &[Literal]), paths: &Paths) -> OpenOrClosed {
     let rt = &paths.runtime;
-    let name_str = name.to_string();
+    let name_str = crate::unraw(name);
     OpenOrClosed {
         as_str: quote!(),
         parse_err: quote!(#rt::ParseEnumError),
@@ -216,7 +216,7 @@ fn int_enum(e: &Enum, range: &Ident, paths: &Paths) -> TokenStream {
             Value::Str(s) => str_lit(s),
         })
         .collect();
-    let expecting = format!("a {name} integer");
+    let expecting = format!("a {} integer", crate::unraw(name));
     let fast = &paths.fast;
     // Read through the reader by its `Deserialize`.
     let direct = e.direct.then(|| quote!(impl<'de> #fast::FromJson<'de> for #name {}));

@@ -104,6 +104,12 @@ pub struct TaggedUnion {
     pub arms: Vec<TaggedArm>,
 }
 
+/// An identifier's name, without the `r#` of a raw one (as serde names it).
+fn unraw(ident: &Ident) -> String {
+    let name = ident.to_string();
+    name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
+}
+
 fn str_lit(s: &str) -> Literal {
     Literal::string(s)
 }

@@ -29,6 +29,9 @@ pub struct UnionTag {
     pub key: String,
     /// A discriminator that is not a string reads as an absent one.
     pub lenient: bool,
+    /// `tag()` returns an `Option` even when every arm has a discriminator
+    /// value (an arm without one exists in another build).
+    pub optional: bool,
 }
 
 /// One arm of a [`Union`].
@@ -132,7 +135,7 @@ fn serialize(u: &Union, paths: &Paths) -> TokenStream {
 fn tagged_deserialize(u: &Union, tag: &UnionTag, paths: &Paths) -> TokenStream {
     let rt = &paths.runtime;
     let name = &u.ident;
-    let uname = str_lit(&name.to_string());
+    let uname = str_lit(&crate::unraw(name));
     let key = str_lit(&tag.key);
     let known: Vec<Literal> = u.arms.iter().filter_map(|a| a.tag.as_deref().map(str_lit)).collect();
     let is_known = if known.is_empty() { quote!(false) } else { quote!(::core::matches!(tag, #(#known)|*)) };
@@ -292,7 +295,7 @@ fn open_arm(
 fn try_arm(a: &Arm, paths: &Paths) -> TokenStream {
     let rt = &paths.runtime;
     let vn = &a.variant;
-    let arm = str_lit(&vn.to_string());
+    let arm = str_lit(&crate::unraw(vn));
     match a.payload {
         ArmPayload::Unit => quote! {
             if value.is_null() { return ::core::result::Result::Ok(Self::#vn); }
@@ -308,7 +311,7 @@ fn try_arm(a: &Arm, paths: &Paths) -> TokenStream {
 fn untagged_deserialize(u: &Union, paths: &Paths) -> TokenStream {
     let rt = &paths.runtime;
     let name = &u.ident;
-    let uname = str_lit(&name.to_string());
+    let uname = str_lit(&crate::unraw(name));
     let tries = u.arms.iter().map(|a| try_arm(a, paths));
     // The catch-all arm (its `not` lists every other arm): an object no arm
     // accepts is kept whole.
@@ -340,7 +343,7 @@ fn untagged_deserialize(u: &Union, paths: &Paths) -> TokenStream {
 fn tag_accessor(u: &Union, tag: &UnionTag) -> TokenStream {
     let name = &u.ident;
     let key = str_lit(&tag.key);
-    let always = u.catch_all.is_none() && u.arms.iter().all(|a| a.tag.is_some());
+    let always = !tag.optional && u.catch_all.is_none() && u.arms.iter().all(|a| a.tag.is_some());
     let mut arms: Vec<TokenStream> = u
         .arms
         .iter()
@@ -403,7 +406,7 @@ fn conversions(u: &Union) -> TokenStream {
             Some(inner) => (inner, quote!(::std::boxed::Box::new(value))),
             None => (ty, quote!(value)),
         };
-        let doc = format!(" The `{}` arm.", a.tag.clone().unwrap_or_else(|| vn.to_string()));
+        let doc = format!(" The `{}` arm.", a.tag.clone().unwrap_or_else(|| crate::unraw(vn)));
         out.push(quote! {
             impl ::core::convert::From<#from> for #name {
                 #[doc = #doc]

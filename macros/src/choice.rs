@@ -6,7 +6,9 @@
 //!
 //! - on the enum: `#[acp(tag = "type")]`, the discriminator (without it the
 //!   arms are tried in order, as serde's `untagged`); `lenient_tag`: a
-//!   discriminator that is not a string reads as an absent one;
+//!   discriminator that is not a string reads as an absent one; `tag_optional`:
+//!   `tag()` returns an `Option` even when every arm has a discriminator
+//!   (for an enum whose arm without one exists only in some builds);
 //!   `rename_all = "snake_case"` (serde's conventions): each variant's
 //!   discriminator from its name; `direct`: a direct decoder too;
 //! - on a variant: `rename = "value"`; `untagged`: an arm without a
@@ -45,6 +47,7 @@ fn paths() -> Paths {
 struct Container {
     tag: Option<String>,
     lenient_tag: bool,
+    tag_optional: bool,
     rename_all: Option<Case>,
     direct: bool,
     range: Option<syn::Ident>,
@@ -75,6 +78,8 @@ fn container(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> Container {
                 c.tag = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("lenient_tag") {
                 c.lenient_tag = true;
+            } else if meta.path.is_ident("tag_optional") {
+                c.tag_optional = true;
             } else if meta.path.is_ident("direct") {
                 c.direct = true;
             } else if meta.path.is_ident("rename_all") {
@@ -91,7 +96,9 @@ fn container(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> Container {
                 }
                 c.range = Some(ty);
             } else {
-                return Err(meta.error("unknown attribute: `tag`, `lenient_tag`, `rename_all`, `direct` or `range`"));
+                return Err(meta.error(
+                    "unknown attribute: `tag`, `lenient_tag`, `tag_optional`, `rename_all`, `direct` or `range`",
+                ));
             }
             Ok(())
         });
@@ -139,16 +146,21 @@ fn variant_attrs(v: &syn::Variant, errors: &mut Vec<syn::Error>) -> VariantAttrs
     a
 }
 
-fn variants(input: &DeriveInput, derive: &str) -> Result<Vec<syn::Variant>, Vec<syn::Error>> {
+fn variants(input: &DeriveInput, derive: &str, errors: &mut Vec<syn::Error>) -> Vec<syn::Variant> {
     match &input.data {
-        syn::Data::Enum(e) => Ok(e.variants.iter().cloned().collect()),
-        _ => Err(vec![syn::Error::new(input.ident.span(), format!("`{derive}` needs an enum"))]),
+        syn::Data::Enum(e) => e.variants.iter().cloned().collect(),
+        _ => {
+            errors.push(syn::Error::new(input.ident.span(), format!("`{derive}` needs an enum")));
+            Vec::new()
+        }
     }
 }
 
 /// The wire name of a variant: its `rename`, else its name by `rename_all`.
 fn wire_name(v: &syn::Variant, a: &VariantAttrs, c: &Container) -> String {
-    a.rename.clone().unwrap_or_else(|| c.rename_all.unwrap_or(Case::Pascal).variant(&v.ident.to_string()))
+    // A raw identifier's `r#` is not part of its name (as in serde).
+    let name = syn::ext::IdentExt::unraw(&v.ident).to_string();
+    a.rename.clone().unwrap_or_else(|| c.rename_all.unwrap_or(Case::Pascal).variant(&name))
 }
 
 /// `T` when `ty` is `Box<T>`.
@@ -196,6 +208,13 @@ fn payload(v: &syn::Variant, errors: &mut Vec<syn::Error>) -> Option<ArmPayload>
     }
 }
 
+/// An error at `v` unless `ok`.
+fn require(ok: bool, v: &syn::Variant, message: &str, errors: &mut Vec<syn::Error>) {
+    if !ok {
+        errors.push(syn::Error::new(v.span(), message));
+    }
+}
+
 /// `#[derive(AcpUnion)]`.
 pub fn derive_union(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
     let mut errors = Vec::new();
@@ -203,17 +222,28 @@ pub fn derive_union(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>>
     if c.range.is_some() {
         errors.push(syn::Error::new(Span::call_site(), "`range` is for `AcpEnum`"));
     }
-    if c.tag.is_none() && (c.rename_all.is_some() || c.lenient_tag) {
-        errors.push(syn::Error::new(Span::call_site(), "`rename_all` and `lenient_tag` need `tag`"));
+    if c.tag.is_none() && (c.rename_all.is_some() || c.lenient_tag || c.tag_optional) {
+        errors.push(syn::Error::new(Span::call_site(), "`rename_all`, `lenient_tag` and `tag_optional` need `tag`"));
     }
     let mut arms = Vec::new();
     let mut catch_all = None;
-    for v in variants(input, "AcpUnion")? {
+    for v in variants(input, "AcpUnion", &mut errors) {
         let a = variant_attrs(&v, &mut errors);
+        require(a.value.is_none(), &v, "`value` is for the variants of an integer `AcpEnum`", &mut errors);
+        require(
+            a.other || (a.reserved.is_empty() && a.required.is_empty() && a.checks.is_empty()),
+            &v,
+            "`required`, `check` and `reserved` are the checks of the `other` variant",
+            &mut errors,
+        );
+        require(!a.untagged || c.tag.is_some(), &v, "`untagged` is for an arm of a union with `tag`", &mut errors);
         if a.other {
-            if single(&v).is_none() || catch_all.is_some() {
-                errors.push(syn::Error::new(v.span(), "one `other` variant, `Name(runtime::UnknownVariant)`"));
-            }
+            require(
+                single(&v).is_some() && catch_all.is_none() && a.rename.is_none() && !a.untagged,
+                &v,
+                "one `other` variant, `Name(runtime::UnknownVariant)`, without `rename` or `untagged`",
+                &mut errors,
+            );
             catch_all = Some(CatchAll {
                 variant: v.ident.clone(),
                 reserved: a.reserved,
@@ -223,11 +253,30 @@ pub fn derive_union(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>>
             continue;
         }
         let Some(payload) = payload(&v, &mut errors) else { continue };
+        let no_tag = matches!(payload, ArmPayload::NoTag);
+        require(
+            !no_tag || c.tag.is_some(),
+            &v,
+            "`{ explicit_null: bool }` is the absent or `null` discriminator: it needs `tag`",
+            &mut errors,
+        );
+        require(
+            !(a.untagged && matches!(payload, ArmPayload::Unit)),
+            &v,
+            "an arm without a discriminator carries a payload: `Name(Payload)`",
+            &mut errors,
+        );
         let tag = match (&c.tag, &payload) {
             (Some(_), ArmPayload::NoTag) | (None, _) => None,
             (Some(_), _) if a.untagged => None,
             (Some(_), _) => Some(wire_name(&v, &a, &c)),
         };
+        require(
+            a.rename.is_none() || tag.is_some(),
+            &v,
+            "`rename` names the arm's discriminator: this arm has none",
+            &mut errors,
+        );
         arms.push(Arm { variant: v.ident.clone(), tag, payload, no_from: a.no_from });
     }
     if !errors.is_empty() {
@@ -235,7 +284,7 @@ pub fn derive_union(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>>
     }
     let union = acp_bindings_codegen::Union {
         ident: input.ident.clone(),
-        tag: c.tag.map(|key| UnionTag { key, lenient: c.lenient_tag }),
+        tag: c.tag.map(|key| UnionTag { key, lenient: c.lenient_tag, optional: c.tag_optional }),
         arms,
         catch_all,
         direct: c.direct,
@@ -247,17 +296,35 @@ pub fn derive_union(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>>
 pub fn derive_enum(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
     let mut errors = Vec::new();
     let c = container(input, &mut errors);
-    if c.tag.is_some() || c.lenient_tag {
-        errors.push(syn::Error::new(Span::call_site(), "`tag` and `lenient_tag` are for `AcpUnion`"));
+    if c.tag.is_some() || c.lenient_tag || c.tag_optional {
+        errors.push(syn::Error::new(Span::call_site(), "`tag`, `lenient_tag` and `tag_optional` are for `AcpUnion`"));
     }
+    if c.range.is_some() && c.rename_all.is_some() {
+        errors.push(syn::Error::new(
+            Span::call_site(),
+            "an integer enum (`range`) has values, not names: no `rename_all`",
+        ));
+    }
+    let unknown = if c.range.is_some() { "runtime::UnknownInteger" } else { "runtime::UnknownString" };
     let mut values = Vec::new();
     let mut fallback = None;
-    for v in variants(input, "AcpEnum")? {
+    for v in variants(input, "AcpEnum", &mut errors) {
         let a = variant_attrs(&v, &mut errors);
+        let union_only =
+            a.untagged || a.no_from || !a.reserved.is_empty() || !a.required.is_empty() || !a.checks.is_empty();
+        require(
+            !union_only,
+            &v,
+            "`untagged`, `no_from`, `required`, `check` and `reserved` are for `AcpUnion`",
+            &mut errors,
+        );
         if a.other {
-            if single(&v).is_none() || fallback.is_some() {
-                errors.push(syn::Error::new(v.span(), "one `other` variant, `Name(runtime::UnknownString)`"));
-            }
+            require(
+                single(&v).is_some() && fallback.is_none() && a.rename.is_none() && a.value.is_none(),
+                &v,
+                &format!("one `other` variant, `Name({unknown})`, without `rename` or `value`"),
+                &mut errors,
+            );
             fallback = Some(v.ident.clone());
             continue;
         }
@@ -266,12 +333,23 @@ pub fn derive_enum(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> 
             continue;
         }
         let value = match (&c.range, a.value) {
-            (Some(_), Some(n)) => Value::Int(n),
+            (Some(_), Some(n)) => {
+                require(a.rename.is_none(), &v, "an integer enum's variant has a `value`, not a `rename`", &mut errors);
+                Value::Int(n)
+            }
             (Some(_), None) => {
                 errors.push(syn::Error::new(v.span(), "an integer enum's variant needs `#[acp(value = N)]`"));
                 continue;
             }
-            (None, _) => Value::Str(wire_name(&v, &a, &c)),
+            (None, n) => {
+                require(
+                    n.is_none(),
+                    &v,
+                    "`value` needs an integer enum: `#[acp(range = i32)]` on the enum",
+                    &mut errors,
+                );
+                Value::Str(wire_name(&v, &a, &c))
+            }
         };
         values.push((v.ident.clone(), value));
     }
@@ -308,8 +386,11 @@ pub fn derive_string(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>
     if !one_field {
         errors.push(syn::Error::new(input.ident.span(), "`AcpString` needs a tuple struct of one `runtime::SmolStr`"));
     }
-    if !excluded.is_empty() && pointer.is_none() {
-        errors.push(syn::Error::new(Span::call_site(), "`not` needs `pointer = \"#/...\"`, where the errors point"));
+    if excluded.is_empty() != pointer.is_none() {
+        errors.push(syn::Error::new(
+            Span::call_site(),
+            "`not` and `pointer = \"#/...\"` (where the errors point) go together",
+        ));
     }
     if !errors.is_empty() {
         return Err(errors);

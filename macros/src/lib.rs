@@ -66,9 +66,10 @@ pub fn derive_acp_union(input: TokenStream) -> TokenStream {
     }
 }
 
-/// `serde::Serialize`, `serde::Deserialize`, `Display`, `FromStr` and the
-/// wire value (`as_str`, `VALUES`; `value` for integers) for an enum of
-/// string or integer values; `#[acp(other)]` makes it open. See "Unions and
+/// `serde::Serialize`, `serde::Deserialize` and `Display` for an enum of
+/// string or integer values, and the wire value: `as_str`, `VALUES` and
+/// `FromStr` for strings, `value` and `try_from_value` for integers
+/// (`#[acp(range = i32)]`); `#[acp(other)]` makes it open. See "Unions and
 /// enums of your own" in the repository's `docs/your-structs.md`.
 #[proc_macro_derive(AcpEnum, attributes(acp))]
 pub fn derive_acp_enum(input: TokenStream) -> TokenStream {

@@ -37,4 +37,20 @@ enum Code {
     Two,
 }
 
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(tag = "kind")]
+enum Wrong {
+    #[acp(untagged, rename = "x")]
+    Loose(String),
+    #[acp(value = 3, required = "id")]
+    Three(u8),
+    #[acp(untagged)]
+    Nothing,
+}
+
+#[derive(Debug, Clone, PartialEq, AcpUnion)]
+enum NoTagHere {
+    Absent { explicit_null: bool },
+}
+
 fn main() {}

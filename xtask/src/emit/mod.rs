@@ -141,8 +141,8 @@ impl Emitter {
             Type::Boolean => quote!(bool),
             Type::Null => quote!(#rt::ExplicitNull),
             Type::Any => quote!(::serde_json::Value),
-            // Boxed: `_meta` and other free-form objects are rare on the wire, and an
-            // inline map would make every struct holding one much larger.
+            // Boxed unless the plan says inline ([`crate::plan::Decisions::inline_json_objects`]).
+            Type::Object if self.decisions.inline_json_objects => quote!(#rt::JsonObject),
             Type::Object => quote!(::std::boxed::Box<#rt::JsonObject>),
             Type::Ref(name) => {
                 let i = self.rust_name(name);
@@ -319,9 +319,10 @@ impl Emitter {
                 let ord = self.total_order(def);
                 // Free-form JSON under the rule for repeated member names.
                 let json = matches!(other, Type::Any | Type::Object | Type::Map { .. }).then(|| {
-                    let rt = self.rt.to_string().replace(' ', "");
-                    let with = str_lit(&format!("{rt}::read::with::<{rt}::read::Json,_,_>"));
-                    quote!(#[serde(deserialize_with = #with)])
+                    let with = self
+                        .paths
+                        .deserialize_with(&acp_bindings_codegen::Reader::Named(acp_bindings_codegen::Named::Json));
+                    quote!(#[serde(#with)])
                 });
                 vec![quote! {
                     #doc

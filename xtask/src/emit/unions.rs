@@ -23,7 +23,7 @@ impl Emitter {
         let tagged: Vec<(&str, &str)> =
             u.variants.iter().filter_map(|v| Some((v.rust_name.as_str(), v.tag.as_deref()?))).collect();
         let (rename_all, renamed) = naming(&tagged);
-        let no_from = self.arms_without_from(u);
+        let no_from = self.arms_without_from(def, u);
         let mut variants = Vec::new();
         for v in &u.variants {
             let vn = ident(&v.rust_name);
@@ -67,6 +67,15 @@ impl Emitter {
             if tag.lenient {
                 attrs.push(quote!(lenient_tag));
             }
+            // `tag()` is an `Option` when an arm has no discriminator: in every
+            // build, also one without that arm.
+            let gated_untagged = u
+                .variants
+                .iter()
+                .any(|v| v.tag.is_none() && self.gate_of(def, &v.rust_name) != crate::plan::Gate::Always);
+            if u.catch_all.is_none() && gated_untagged {
+                attrs.push(quote!(tag_optional));
+            }
         }
         if let Some(case) = rename_all {
             let case = case.name();
@@ -105,10 +114,12 @@ impl Emitter {
         quote! { #cd #[acp(#(#attrs),*)] #cn(#rt::UnknownVariant), }
     }
 
-    /// The arms whose payload type is another arm's once aliases are
-    /// followed, although the types are spelled apart: the derive, which
-    /// sees only the spelling, is told not to give them `From` impls.
-    fn arms_without_from(&self, u: &Union) -> Vec<String> {
+    /// The arms told not to have a `From` impl (`no_from`): the derive sees
+    /// the payload types as spelled, in one build. An arm whose type is
+    /// another arm's once aliases are followed although spelled apart, or
+    /// another arm's that exists in other builds, gets none: a `From` impl
+    /// per build would make the `unstable` feature remove one.
+    fn arms_without_from(&self, def: &Def, u: &Union) -> Vec<String> {
         let keys = |resolved: bool| -> Vec<Option<String>> {
             u.variants
                 .iter()
@@ -121,10 +132,15 @@ impl Emitter {
         };
         let (resolved, spelled) = (keys(true), keys(false));
         let unique = |keys: &[Option<String>], k: &Option<String>| keys.iter().filter(|o| *o == k).count() == 1;
+        let gate = |v: &Variant| self.gate_of(def, &v.rust_name);
         u.variants
             .iter()
             .zip(resolved.iter().zip(&spelled))
-            .filter(|(_, (r, s))| r.is_some() && !unique(&resolved, r) && unique(&spelled, s))
+            .filter(|(v, (r, s))| {
+                let shared = r.is_some() && !unique(&resolved, r);
+                let gates_differ = u.variants.iter().zip(&resolved).any(|(o, k)| k == *r && gate(o) != gate(v));
+                shared && (unique(&spelled, s) || gates_differ)
+            })
             .map(|(v, _)| v.rust_name.clone())
             .collect()
     }
