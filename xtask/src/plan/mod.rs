@@ -25,7 +25,7 @@ mod read;
 pub(crate) use defs::ordered_defs;
 pub use defs::{is_direct_method, Decisions, Decoder};
 pub use merge::Merged;
-pub use payloads::{NullMode, PayloadPlan, Payloads};
+pub use payloads::{NullMode, PayloadPlan, Payloads, PEER_SIDES};
 pub use read::{is_scalar, value_field, HiddenKind, ReadRule};
 
 /// Which builds an item belongs to.

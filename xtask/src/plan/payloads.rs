@@ -8,7 +8,14 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::Gate;
-use crate::model::{Def, Kind};
+use crate::model::{Def, IntFormat, Kind, MethodKind, Payload, Side, Type};
+
+/// The sides that get a peer (`AgentPeer`, `ClientPeer`).
+pub const PEER_SIDES: [Side; 2] = [Side::Agent, Side::Client];
+
+/// The method payloads of one handling side and kind, in the plan's
+/// definition order: the variants of one dispatch enum (schema name and gate).
+pub type Group = Vec<(String, Gate)>;
 
 /// How a payload treats an omitted or `null` params/result
 /// (`runtime::rpc::NullMode`).
@@ -43,6 +50,12 @@ pub struct PayloadPlan {
 pub struct Payloads {
     stable: BTreeMap<String, PayloadPlan>,
     unstable: BTreeMap<String, PayloadPlan>,
+    /// The module gets the sans-IO peers ([`peers_supported`]).
+    peers: bool,
+    /// The dispatch enums: the payloads by handling side and kind
+    /// ([`Payloads::groups`]).
+    #[serde(skip)]
+    groups: BTreeMap<(Side, MethodKind), Group>,
 }
 
 impl Payloads {
@@ -55,7 +68,34 @@ impl Payloads {
                 defs.iter().filter(|(_, g)| g.in_build(unstable)).map(|(d, _)| (d.name.as_str(), *d)).collect();
             all.values().filter(|d| d.method.is_some()).map(|d| (d.name.clone(), plan(stands_for(d, &all)))).collect()
         };
-        Payloads { stable: build(false), unstable: build(true) }
+        let peers = peers_supported(defs);
+        let mut groups: BTreeMap<(Side, MethodKind), Group> = BTreeMap::new();
+        for (def, gate) in defs {
+            if let Some(m) = &def.method {
+                groups.entry((m.side, m.kind)).or_default().push((def.name.clone(), *gate));
+            }
+        }
+        // With peers, every agent and client group exists (an empty one
+        // holds only extensions).
+        if peers {
+            for side in PEER_SIDES {
+                for kind in [MethodKind::Request, MethodKind::Notification, MethodKind::Response] {
+                    groups.entry((side, kind)).or_default();
+                }
+            }
+        }
+        Payloads { stable: build(false), unstable: build(true), peers, groups }
+    }
+
+    /// Whether the module gets the sans-IO peers.
+    pub fn peers(&self) -> bool {
+        self.peers
+    }
+
+    /// The dispatch enums' variants: the method payloads by handling side
+    /// and kind, each group in the plan's definition order.
+    pub fn groups(&self) -> &BTreeMap<(Side, MethodKind), Group> {
+        &self.groups
     }
 
     /// The decisions about payload `name` in the build with (`true`) or
@@ -101,4 +141,24 @@ fn stands_for<'a>(def: &'a Def, build: &BTreeMap<&str, &'a Def>) -> &'a Def {
     let Kind::Alias(first) = &def.kind else { return def };
     let Some(first) = build.get(first.as_str()).copied() else { return def };
     build.get(crate::model::follow_aliases(first.name.as_str(), alias_of)).copied().unwrap_or(first)
+}
+
+/// Whether the module can have peers: it has methods for an agent or a client,
+/// and in every build its `RequestId` is a closed union with one `int64` arm
+/// (ids are allocated as integers) whose values hash (pending requests are
+/// keyed by id).
+fn peers_supported(defs: &[(&Def, Gate)]) -> bool {
+    let has_methods = defs.iter().any(|(d, _)| d.method.as_ref().is_some_and(|m| PEER_SIDES.contains(&m.side)));
+    let ids: Vec<&Def> = defs.iter().filter(|(d, _)| d.name == "RequestId").map(|(d, _)| *d).collect();
+    let all: Vec<&Def> = defs.iter().flat_map(|(d, _)| Def::walk(d)).collect();
+    let ordered = super::ordered_defs(&all);
+    has_methods
+        && !ids.is_empty()
+        && ids.iter().all(|d| {
+            let Kind::Union(u) = &d.kind else { return false };
+            let int64 = |v: &&crate::model::Variant| {
+                matches!(&v.payload, Payload::Type(Type::Integer { format: IntFormat::Int64, .. }))
+            };
+            ordered.contains(&d.name) && u.variants.iter().filter(int64).count() == 1
+        })
 }

@@ -62,14 +62,14 @@ pub const FIXED_NAMES: &[&str] = &[
 /// Every item name the `rpc` module of these definitions declares.
 pub fn item_names(defs: &[(&Def, Gate)]) -> Vec<String> {
     let mut out: Vec<String> = FIXED_NAMES.iter().map(|n| (*n).to_owned()).collect();
-    let groups = groups(defs);
-    for (side, kind) in groups.keys() {
+    let payloads = Payloads::of(defs);
+    for (side, kind) in payloads.groups().keys() {
         let name = enum_name(*side, *kind);
         if !out.contains(&name) {
             out.push(name);
         }
     }
-    if peer::supported(defs) {
+    if payloads.peers() {
         for side in peer::SIDES {
             out.extend(peer::item_names(side));
         }
@@ -77,27 +77,30 @@ pub fn item_names(defs: &[(&Def, Gate)]) -> Vec<String> {
     out
 }
 
-/// The method payloads by handling side and kind. When the module has peers,
-/// every agent and client group exists (an empty one holds only extensions).
-fn groups<'a>(defs: &[(&'a Def, Gate)]) -> BTreeMap<(Side, MethodKind), Vec<Entry<'a>>> {
-    let mut groups: BTreeMap<(Side, MethodKind), Vec<Entry<'_>>> = BTreeMap::new();
-    for (def, gate) in defs {
-        let Some(m) = &def.method else { continue };
-        groups.entry((m.side, m.kind)).or_default().push(Entry {
-            def,
-            gate: *gate,
-            method: m.name.clone(),
-            variant: variant_name(&m.name),
-        });
-    }
-    if peer::supported(defs) {
-        for side in peer::SIDES {
-            for kind in [MethodKind::Request, MethodKind::Notification, MethodKind::Response] {
-                groups.entry((side, kind)).or_default();
-            }
-        }
-    }
-    groups
+/// The dispatch enums' entries, as the plan grouped the payloads
+/// ([`Payloads::groups`]), each with its definition.
+fn groups<'a>(defs: &[(&'a Def, Gate)], payloads: &Payloads) -> BTreeMap<(Side, MethodKind), Vec<Entry<'a>>> {
+    let def_of = |name: &str, gate: Gate| -> &'a Def {
+        defs.iter()
+            .find(|(d, g)| d.name == name && *g == gate)
+            .map(|(d, _)| *d)
+            .expect("the plan groups these definitions")
+    };
+    payloads
+        .groups()
+        .iter()
+        .map(|(key, members)| {
+            let entries = members
+                .iter()
+                .map(|(name, gate)| {
+                    let def = def_of(name, *gate);
+                    let method = def.method.as_ref().expect("a grouped payload has a method").name.clone();
+                    Entry { def, gate: *gate, variant: variant_name(&method), method }
+                })
+                .collect();
+            (*key, entries)
+        })
+        .collect()
 }
 
 fn kind_name(kind: MethodKind) -> &'static str {
@@ -182,7 +185,7 @@ fn payload_conversions(
 pub fn module(defs: &[(&Def, Gate)], payloads: &Payloads, runtime: &str) -> TokenStream {
     let rt: TokenStream = runtime.parse().expect("runtime path parses");
     let rt = &rt;
-    let groups = groups(defs);
+    let groups = groups(defs, payloads);
     let mut items = Vec::new();
     for ((side, kind), entries) in &groups {
         items.push(side_enum(*side, *kind, entries, payloads, rt));
@@ -193,7 +196,7 @@ pub fn module(defs: &[(&Def, Gate)], payloads: &Payloads, runtime: &str) -> Toke
         items.push(version_enum(kind, &sides, payloads, rt));
     }
     items.push(message::message(rt));
-    if peer::supported(defs) {
+    if payloads.peers() {
         let any_side = groups.contains_key(&(Side::Protocol, MethodKind::Notification));
         for side in peer::SIDES {
             items.push(peer::peer(side, any_side, rt));

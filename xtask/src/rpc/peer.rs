@@ -11,8 +11,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{enum_name, side_name};
-use crate::emit::Gate;
-use crate::model::{Def, IntFormat, Kind, MethodKind, Payload, Side, Type};
+use crate::model::{MethodKind, Side};
 
 /// One `#[doc]` attribute per line, as every other generated item has.
 fn lines(text: String) -> TokenStream {
@@ -21,7 +20,7 @@ fn lines(text: String) -> TokenStream {
 
 /// The sides that get a peer: the two ends of an ACP connection. (A proxy
 /// stands between them and speaks both; it is left to two peers.)
-pub const SIDES: [Side; 2] = [Side::Agent, Side::Client];
+pub use crate::plan::PEER_SIDES as SIDES;
 
 fn other(side: Side) -> Side {
     match side {
@@ -34,26 +33,6 @@ fn other(side: Side) -> Side {
 pub fn item_names(side: Side) -> [String; 2] {
     let s = side_name(side);
     [format!("{s}Peer"), format!("{s}Event")]
-}
-
-/// Whether the module can have peers: it has methods for an agent or a client,
-/// and in every build its `RequestId` is a closed union with one `int64` arm
-/// (ids are allocated as integers) whose values hash (pending requests are
-/// keyed by id).
-pub fn supported(defs: &[(&Def, Gate)]) -> bool {
-    let has_methods = defs.iter().any(|(d, _)| d.method.as_ref().is_some_and(|m| SIDES.contains(&m.side)));
-    let ids: Vec<&Def> = defs.iter().filter(|(d, _)| d.name == "RequestId").map(|(d, _)| *d).collect();
-    let all: Vec<&Def> = defs.iter().flat_map(|(d, _)| Def::walk(d)).collect();
-    let ordered = crate::plan::ordered_defs(&all);
-    has_methods
-        && !ids.is_empty()
-        && ids.iter().all(|d| {
-            let Kind::Union(u) = &d.kind else { return false };
-            let int64 = |v: &&crate::model::Variant| {
-                matches!(&v.payload, Payload::Type(Type::Integer { format: IntFormat::Int64, .. }))
-            };
-            ordered.contains(&d.name) && u.variants.iter().filter(int64).count() == 1
-        })
 }
 
 /// The names a peer's items use, shared by the pieces of [`peer`].
