@@ -44,6 +44,8 @@ fn v2_corpus_round_trips() {
 /// times: with the bindings' default features, without them (`preserve_order`
 /// off, as a user who turns it off builds them), and without `unstable` (the
 /// stable build, in which what only the unstable schema adds is unknown).
+/// The same crate derives `AcpDeserialize`, `AcpUnion`, `AcpEnum` and
+/// `AcpString` on types of its own (`standalone/tests/derives.rs`).
 #[test]
 fn corpus_round_trips_as_a_user_builds_the_bindings() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -66,5 +68,7 @@ fn corpus_round_trips_as_a_user_builds_the_bindings() {
         let log = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert!(out.status.success(), "the standalone corpus test ({features:?}) failed:\n{log}");
         assert!(log.contains("test result: ok. 5 passed"), "{features:?}: {log}");
+        // `tests/derives.rs`: the derives on the user's own types.
+        assert!(log.contains("test result: ok. 3 passed"), "{features:?}: {log}");
     }
 }
