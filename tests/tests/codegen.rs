@@ -97,6 +97,7 @@ fn layout(dir: &Path, locked: bool) -> Layout {
         fixtures: None,
         convert: None,
         mode: xtask::lower::Mode::Strict,
+        typescript: None,
         registry: None,
     }
 }
@@ -366,4 +367,24 @@ fn an_upsert_reset_that_is_not_a_string_is_refused_not_emitted_empty() {
     let text = err.to_string();
     assert!(text.contains("#/v2/ToolCallUpdate/fields/kind"), "{text}");
     assert!(text.contains("`reset` 1 is not a string"), "{text}");
+}
+
+/// The TypeScript package (`ts/`): installed from its lock (`npm ci`), then
+/// `tsc --strict` over the generated modules, the runtime and the
+/// type-level tests of `ts/test/types.ts` (which also check, with
+/// `@ts-expect-error`, what the types refuse).
+#[test]
+fn typescript_package_type_checks_strictly() {
+    let ts = root().join("ts");
+    let npm = |args: &[&str]| {
+        let out = std::process::Command::new("npm")
+            .args(args)
+            .current_dir(&ts)
+            .output()
+            .unwrap_or_else(|e| panic!("npm runs (Node 20 and npm are needed for the TypeScript package): {e}"));
+        let log = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "`npm {}` in ts/ failed:\n{log}", args.join(" "));
+    };
+    npm(&["ci", "--no-audit", "--no-fund"]);
+    npm(&["run", "check"]);
 }

@@ -52,6 +52,12 @@ const V1_TRACE: (&str, &str) = ("trace.jsonl", "tests/traces/v1-tool-call.jsonl"
 const CASES: &[Case] = &[
     Case { command: "cargo xtask codegen", dir: Dir::Root, status: 0, writes: &[] },
     Case { command: "cargo xtask codegen --check", dir: Dir::Root, status: 0, writes: &[] },
+    Case {
+        command: "cd ts && npm ci --no-audit --no-fund --silent && npm run --silent check",
+        dir: Dir::Root,
+        status: 0,
+        writes: &[],
+    },
     Case { command: "cargo xtask ir v2 ToolCallUpdate", dir: Dir::Root, status: 0, writes: &[] },
     Case { command: "cargo xtask ir v1 --unstable", dir: Dir::Root, status: 0, writes: &[] },
     Case {

@@ -62,6 +62,7 @@ fn layout(release: &Path, out: &Path, registry: Option<PathBuf>) -> Layout {
         fixtures: None,
         convert: None,
         mode: xtask::lower::Mode::Strict,
+        typescript: None,
         registry,
     }
 }

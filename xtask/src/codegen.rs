@@ -67,6 +67,8 @@ pub struct Layout {
     /// The reviewed pairing (`conversions.json`) and the file that receives the
     /// generated v1 ⇄ v2 conversions.
     pub convert: Option<(PathBuf, PathBuf)>,
+    /// The directory that receives the TypeScript modules (`ts/src/generated`).
+    pub typescript: Option<PathBuf>,
     /// Strict for the vendored schema; lenient (`--lenient`) previews make a
     /// definition the generator does not understand `serde_json::Value`,
     /// with a warning.
@@ -85,6 +87,7 @@ impl Layout {
             fixtures: Some((root.join("schema/fixtures"), root.join("tests/generated"))),
             registry: Some(root.join("tools/src/registry.rs")),
             convert: Some((root.join("schema/conversions.json"), root.join("generated/src/convert/generated.rs"))),
+            typescript: Some(root.join("ts/src/generated")),
             mode: crate::lower::Mode::Strict,
         }
     }
@@ -234,6 +237,14 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     let plan = Plan::version(&stable, &unstable);
     let choices = crate::plan::VersionChoices::of(version, &plan, stable.defs.is_empty());
     check_rpc_names(&plan, &[&stable, &unstable], choices.reducer)?;
+    if let Some(dir) = &layout.typescript {
+        // Each schema file's types: the stable one's for the package's main
+        // entry point, the unstable one's for its `unstable` entry point.
+        for (module, decisions, suffix) in [(&stable, &plan.stable, ""), (&unstable, &plan.unstable, ".unstable")] {
+            let text = crate::ts::module(module, decisions, &module.source);
+            g.files.push((dir.join(format!("{version}{suffix}.ts")), text));
+        }
+    }
     let (mut items, registry, schemas, schema_impls) = emit_version(&plan);
     if !schemas.is_empty() {
         // A fragment of a shape only one build has is unused in the other; a

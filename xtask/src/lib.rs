@@ -32,6 +32,7 @@ pub mod plan;
 pub mod policy;
 pub mod pull;
 pub mod rpc;
+pub mod ts;
 pub mod update;
 pub mod upserts;
 pub mod write;

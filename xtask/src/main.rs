@@ -323,6 +323,7 @@ fn codegen(
             fixtures: None,
             convert: None,
             mode: if lenient { xtask::lower::Mode::Lenient } else { xtask::lower::Mode::Strict },
+            typescript: None,
             registry: None,
         },
         _ => Layout::repo(root),

@@ -297,6 +297,12 @@ impl FieldPlan {
         FieldPlan { name: f.name.clone(), rust_name: f.rust_name.clone(), repr, state, boxed, boxed_in_patch, read }
     }
 
+    /// Whether the field is an upsert's patch field (omitted keeps, `null`
+    /// clears, a value sets).
+    pub fn is_patch(&self) -> bool {
+        self.repr == Repr::Patch
+    }
+
     /// How the field's value is held in the wire struct, for a field that is
     /// not an upsert's patch field (whose wire form the derive writes).
     pub fn wire_repr(&self) -> Repr {

@@ -1,0 +1,5 @@
+// The package's main entry point: the ACP v1 and v2 types of the stable schemas.
+// Items that exist only in the unstable schemas are in `acp-bindings/unstable`.
+export * as v1 from "./generated/v1.js";
+export * as v2 from "./generated/v2.js";
+export * from "./runtime.js";

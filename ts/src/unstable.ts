@@ -1,0 +1,5 @@
+// The `unstable` entry point: the ACP v1 and v2 types of the unstable schemas,
+// which may change or disappear at any point.
+export * as v1 from "./generated/v1.unstable.js";
+export * as v2 from "./generated/v2.unstable.js";
+export * from "./runtime.js";
