@@ -1,4 +1,4 @@
-//! The generator: fixture snapshots (IR and Rust), the fixture output compiled
+//! The generator: fixture snapshots (IR, Rust and TypeScript), the fixture output compiled
 //! and exercised, bad schemas, the lock check, all-or-nothing writes, drift.
 
 use std::path::{Path, PathBuf};
@@ -40,6 +40,9 @@ fn fixture_ir_and_rust_snapshots() {
         let (module, rust) = codegen::fixture(&root, path).expect("fixture generates");
         insta::assert_yaml_snapshot!("ir", module);
         insta::assert_snapshot!("rust", rust);
+        // The TypeScript target's types of the same model.
+        let decisions = xtask::plan::Decisions::of(&module.defs);
+        insta::assert_snapshot!("ts", xtask::ts::module(&module, &decisions, &module.source));
     });
 }
 
@@ -372,7 +375,8 @@ fn an_upsert_reset_that_is_not_a_string_is_refused_not_emitted_empty() {
 /// The TypeScript package (`ts/`): installed from its lock (`npm ci`), then
 /// `tsc --strict` over the generated modules, the runtime and the
 /// type-level tests of `ts/test/types.ts` (which also check, with
-/// `@ts-expect-error`, what the types refuse).
+/// `@ts-expect-error`, what the types refuse); and every fixture schema's
+/// TypeScript, which must type-check too.
 #[test]
 fn typescript_package_type_checks_strictly() {
     let ts = root().join("ts");
@@ -387,4 +391,30 @@ fn typescript_package_type_checks_strictly() {
     };
     npm(&["ci", "--no-audit", "--no-fund"]);
     npm(&["run", "check"]);
+
+    // Every fixture schema's TypeScript, beside the package's runtime, under
+    // the package's compiler options.
+    let root = root();
+    let dir = root.join("target/ts-fixtures");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src/generated")).unwrap();
+    std::fs::copy(ts.join("src/runtime.ts"), dir.join("src/runtime.ts")).unwrap();
+    for path in codegen::fixture_files(&root.join("schema/fixtures")).unwrap() {
+        let (module, _) = codegen::fixture(&root, &path).unwrap();
+        let decisions = xtask::plan::Decisions::of(&module.defs);
+        let stem = path.file_stem().unwrap().to_str().unwrap();
+        let text = xtask::ts::module(&module, &decisions, &module.source);
+        std::fs::write(dir.join(format!("src/generated/{stem}.ts")), text).unwrap();
+    }
+    let mut config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(ts.join("tsconfig.json")).unwrap()).unwrap();
+    config["include"] = serde_json::json!(["src"]);
+    std::fs::write(dir.join("tsconfig.json"), config.to_string()).unwrap();
+    let out = std::process::Command::new(ts.join("node_modules/.bin/tsc"))
+        .args(["-p", ".", "--noEmit"])
+        .current_dir(&dir)
+        .output()
+        .expect("tsc runs");
+    let log = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "the fixtures' TypeScript does not type-check:\n{log}");
 }
