@@ -34,6 +34,20 @@ pub enum Value {
     Int(i64),
 }
 
+/// Each known value's variant and its wire value as a literal.
+fn variants(e: &Enum) -> (Vec<&Ident>, Vec<Literal>) {
+    e.values
+        .iter()
+        .map(|(v, value)| {
+            let lit = match value {
+                Value::Str(s) => str_lit(s),
+                Value::Int(i) => Literal::i64_unsuffixed(*i),
+            };
+            (v, lit)
+        })
+        .unzip()
+}
+
 /// Every impl of `e`.
 pub fn enum_impls(e: &Enum, paths: &Paths) -> TokenStream {
     match &e.range {
@@ -45,15 +59,7 @@ pub fn enum_impls(e: &Enum, paths: &Paths) -> TokenStream {
 fn string_enum(e: &Enum, paths: &Paths) -> TokenStream {
     let rt = &paths.runtime;
     let name = &e.ident;
-    let vnames: Vec<&Ident> = e.values.iter().map(|(v, _)| v).collect();
-    let values: Vec<Literal> = e
-        .values
-        .iter()
-        .map(|(_, v)| match v {
-            Value::Str(s) => str_lit(s),
-            Value::Int(i) => str_lit(&i.to_string()),
-        })
-        .collect();
+    let (vnames, values) = variants(e);
     let expecting = format!("a {} string", crate::unraw(name));
     let parts = match &e.fallback {
         Some(f) => open_parts(name, f, (&vnames, &values), paths),
@@ -207,15 +213,7 @@ fn closed_parts(name: &Ident, (vnames, values): (&[&Ident], &[Literal]), paths: 
 fn int_enum(e: &Enum, range: &Ident, paths: &Paths) -> TokenStream {
     let rt = &paths.runtime;
     let name = &e.ident;
-    let vnames: Vec<&Ident> = e.values.iter().map(|(v, _)| v).collect();
-    let values: Vec<Literal> = e
-        .values
-        .iter()
-        .map(|(_, v)| match v {
-            Value::Int(i) => Literal::i64_unsuffixed(*i),
-            Value::Str(s) => str_lit(s),
-        })
-        .collect();
+    let (vnames, values) = variants(e);
     let expecting = format!("a {} integer", crate::unraw(name));
     let fast = &paths.fast;
     // Read through the reader by its `Deserialize`.

@@ -2,10 +2,11 @@
 //!
 //! A struct is described ([`Object`]) by the derives of `acp-bindings-macros`
 //! (`#[derive(AcpDeserialize)]`, from the struct's attributes: the bindings'
-//! generator writes its structs with it; and `#[derive(AcpPatch)]`), a
-//! tagged union ([`TaggedUnion`]) by the generator (`cargo xtask codegen`);
-//! their decoders are rendered here. A derive sees a struct with its `#[cfg]`s
-//! applied, so a description holds the fields of one build:
+//! generator writes its structs with it; and `#[derive(AcpPatch)]`), a union,
+//! an enum and a string newtype ([`Union`], [`Enum`], [`StringNewtype`]) by
+//! `#[derive(AcpUnion)]`, `#[derive(AcpEnum)]` and `#[derive(AcpString)]`;
+//! their decoders are rendered here. A derive sees an item with its `#[cfg]`s
+//! applied, so a description holds the fields or arms of one build:
 //!
 //! - [`deserialize`]: serde's `Deserialize` for a struct that keeps the
 //!   properties it does not name (`additional_properties`): the runtime's
@@ -15,7 +16,7 @@
 //!   except that an unknown key and its value are kept instead of skipped.
 //!   With [`Object::direct`] it also writes the struct's direct decoder
 //!   ([`object_from_json`]).
-//! - [`object_from_json`] and [`tagged_union_from_json`]: the direct decoders
+//! - [`object_from_json`] and a tagged union's direct decoder ([`union_impls`]): the direct decoders
 //!   (`json::fast::FromJson`) that `acp_bindings::json::from_str` runs before
 //!   serde; whatever they do not serve makes them bail, and serde decodes the
 //!   text with the visitors.
@@ -76,32 +77,6 @@ pub struct Object {
     pub forbidden: Vec<String>,
     /// It also gets a direct decoder ([`object_from_json`]); needs no `params`.
     pub direct: bool,
-}
-
-/// A tagged union's arm, for [`tagged_union_from_json`].
-#[derive(Debug, Clone)]
-pub struct TaggedArm {
-    /// The discriminator's value.
-    pub tag: String,
-    /// The variant.
-    pub variant: Ident,
-    /// The payload type (read from the members after the discriminator);
-    /// `None` for a variant that carries nothing but its discriminator.
-    pub payload: Option<TokenStream>,
-    /// The variant's `#[cfg(...)]` attributes, if it exists only in some
-    /// builds. Empty otherwise.
-    pub cfg: TokenStream,
-}
-
-/// A union whose variants are told apart by a discriminator property.
-#[derive(Debug, Clone)]
-pub struct TaggedUnion {
-    /// The enum.
-    pub ident: Ident,
-    /// The discriminator property.
-    pub key: String,
-    /// The arms with a discriminator value.
-    pub arms: Vec<TaggedArm>,
 }
 
 /// An identifier's name, without the `r#` of a raw one (as serde names it).
@@ -214,7 +189,7 @@ fn scalar_from_json(item: &Ident, paths: &Paths) -> TokenStream {
 }
 
 /// `FromJson::read` of an object decoder: opens the object, reads the rest.
-fn read_object(fast: &TokenStream) -> TokenStream {
+pub(crate) fn read_object(fast: &TokenStream) -> TokenStream {
     quote! {
         #[inline]
         fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
@@ -283,49 +258,6 @@ pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
                     };
                 )*
                 ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
-            }
-        }
-    }
-}
-
-/// The direct decoder of a tagged union: the discriminator must be the first
-/// member (the first after an outer union's) and name an arm; the arm's
-/// members follow. Anything else bails.
-pub fn tagged_union_from_json(u: &TaggedUnion, paths: &Paths) -> TokenStream {
-    let fast = &paths.fast;
-    let item = &u.ident;
-    let key = str_lit(&u.key);
-    let arms = u.arms.iter().map(|a| {
-        let (tag, variant, cfg) = (str_lit(&a.tag), &a.variant, &a.cfg);
-        match &a.payload {
-            None => quote! {
-                #cfg
-                #tag => {
-                    #fast::skip_members(r, more)?;
-                    ::core::result::Result::Ok(Self::#variant)
-                }
-            },
-            Some(t) => quote!(#cfg #tag => <#t as #fast::FromJson<'de>>::rest(r, more).map(Self::#variant),),
-        }
-    });
-    let read = read_object(fast);
-    quote! {
-        impl<'de> #fast::FromJson<'de> for #item {
-            #read
-
-            // Also the arm of an outer union (whose discriminator came first).
-            #[inline]
-            fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
-                if !more || r.key()? != #key {
-                    return ::core::result::Result::Err(#fast::Bail);
-                }
-                let tag = r.str()?;
-                let more = r.next_member()?;
-                // The arm's members may not name the discriminator again.
-                #fast::arm(r, more, #key, |r, more| match &*tag {
-                    #(#arms)*
-                    _ => ::core::result::Result::Err(#fast::Bail),
-                })
             }
         }
     }

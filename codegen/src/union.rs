@@ -431,26 +431,50 @@ fn is_string(ty: &str) -> bool {
     matches!(ty.replace(' ', "").as_str(), "String" | "::std::string::String" | "std::string::String")
 }
 
-/// The direct decoder: a tagged union's (its discriminator first, then the
-/// arm's members), or an untagged one's through serde.
+/// The direct decoder: a tagged union's (the discriminator must be the first
+/// member, the first after an outer union's, and name an arm; the arm's
+/// members follow; anything else bails), or an untagged one's through serde.
 fn direct(u: &Union, paths: &Paths) -> TokenStream {
     let fast = &paths.fast;
     let name = &u.ident;
     let Some(tag) = &u.tag else {
         return quote!(impl<'de> #fast::FromJson<'de> for #name {});
     };
-    let arms = u
-        .arms
-        .iter()
-        .filter_map(|a| {
-            let payload = match &a.payload {
-                ArmPayload::Unit => None,
-                ArmPayload::Type { ty, .. } => Some(ty.clone()),
-                ArmPayload::NoTag => return None,
-            };
-            Some(crate::TaggedArm { tag: a.tag.clone()?, variant: a.variant.clone(), payload, cfg: quote!() })
+    let key = str_lit(&tag.key);
+    let arms = u.arms.iter().filter_map(|a| {
+        let (t, variant) = (str_lit(a.tag.as_deref()?), &a.variant);
+        Some(match &a.payload {
+            ArmPayload::Unit => quote! {
+                #t => {
+                    #fast::skip_members(r, more)?;
+                    ::core::result::Result::Ok(Self::#variant)
+                }
+            },
+            ArmPayload::Type { ty, .. } => {
+                quote!(#t => <#ty as #fast::FromJson<'de>>::rest(r, more).map(Self::#variant),)
+            }
+            ArmPayload::NoTag => return None,
         })
-        .collect();
-    let union = crate::TaggedUnion { ident: name.clone(), key: tag.key.clone(), arms };
-    crate::tagged_union_from_json(&union, paths)
+    });
+    let read = crate::read_object(fast);
+    quote! {
+        impl<'de> #fast::FromJson<'de> for #name {
+            #read
+
+            // Also the arm of an outer union (whose discriminator came first).
+            #[inline]
+            fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
+                if !more || r.key()? != #key {
+                    return ::core::result::Result::Err(#fast::Bail);
+                }
+                let tag = r.str()?;
+                let more = r.next_member()?;
+                // The arm's members may not name the discriminator again.
+                #fast::arm(r, more, #key, |r, more| match &*tag {
+                    #(#arms)*
+                    _ => ::core::result::Result::Err(#fast::Bail),
+                })
+            }
+        }
+    }
 }

@@ -38,10 +38,6 @@ use syn::{DeriveInput, LitStr};
 use acp_bindings_codegen::case::Case;
 use acp_bindings_codegen::{Arm, ArmPayload, CatchAll, Paths, UnionTag, Value};
 
-fn paths() -> Paths {
-    Paths::external()
-}
-
 /// The enum-level attributes.
 #[derive(Default)]
 struct Container {
@@ -289,7 +285,7 @@ pub fn derive_union(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>>
         catch_all,
         direct: c.direct,
     };
-    Ok(acp_bindings_codegen::union_impls(&union, &paths()))
+    Ok(acp_bindings_codegen::union_impls(&union, &Paths::external()))
 }
 
 /// `#[derive(AcpEnum)]`.
@@ -358,7 +354,7 @@ pub fn derive_enum(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> 
     }
     let e =
         acp_bindings_codegen::Enum { ident: input.ident.clone(), values, fallback, range: c.range, direct: c.direct };
-    Ok(acp_bindings_codegen::enum_impls(&e, &paths()))
+    Ok(acp_bindings_codegen::enum_impls(&e, &Paths::external()))
 }
 
 /// `#[derive(AcpString)]`: a tuple struct of one `runtime::SmolStr`;
@@ -400,7 +396,7 @@ pub fn derive_string(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>
         excluded: pointer.map(|p| (excluded, p)),
         direct,
     };
-    Ok(acp_bindings_codegen::string_newtype_impls(&n, &paths()))
+    Ok(acp_bindings_codegen::string_newtype_impls(&n, &Paths::external()))
 }
 
 #[cfg(test)]

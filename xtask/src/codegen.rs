@@ -236,7 +236,8 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     }
     let plan = Plan::version(&stable, &unstable);
     let choices = crate::plan::VersionChoices::of(version, &plan, stable.defs.is_empty());
-    check_rpc_names(&plan, &[&stable, &unstable], choices.reducer)?;
+    let payloads = plan.payloads();
+    check_rpc_names(&payloads, &[&stable, &unstable], choices.reducer)?;
     if let Some(dir) = &layout.typescript {
         // Each schema file's types: the stable one's for the package's main
         // entry point, the unstable one's for its `unstable` entry point.
@@ -245,7 +246,7 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
             g.files.push((dir.join(format!("{version}{suffix}.ts")), text));
         }
     }
-    let (mut items, registry, schemas, schema_impls) = emit_version(&plan);
+    let (mut items, registry, schemas, schema_impls) = emit_version(&plan, &payloads);
     if !schemas.is_empty() {
         // A fragment of a shape only one build has is unused in the other; a
         // version only the unstable schema has is behind `unstable` whole.
@@ -360,8 +361,9 @@ fn render_module(module: Module, stem: &str) -> Result<(Module, String)> {
     let mut items: Vec<TokenStream> = registry.iter().flat_map(|(d, gate)| emitter.def(d, *gate)).collect();
     items.push(type_names(&registry));
     if module.defs.iter().any(|d| d.method.is_some()) {
-        check_rpc_names(&plan, &[&module], false)?;
-        items.push(crate::rpc::module(&registry, &plan.payloads(), EXTERN_RUNTIME));
+        let payloads = plan.payloads();
+        check_rpc_names(&payloads, &[&module], false)?;
+        items.push(crate::rpc::module(&registry, &payloads, EXTERN_RUNTIME));
     }
     let doc = format!(" Rust emitted for the fixture schema `{}`.", module.source);
     let text = render(&[&module.source], &doc, items, &format!("{stem}.rs"))?;
@@ -387,7 +389,8 @@ pub fn fixture_files(dir: &Path) -> Result<Vec<PathBuf>> {
 /// Also returns the version's `reencode` registry, which lives in `acp-tools`
 /// (instantiating a decoder for every type costs the bindings' users compile time).
 pub fn merge(stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStream) {
-    let (items, registry, _, _) = emit_version(&Plan::version(stable, unstable));
+    let plan = Plan::version(stable, unstable);
+    let (items, registry, _, _) = emit_version(&plan, &plan.payloads());
     (items, registry)
 }
 
@@ -397,7 +400,7 @@ pub fn merge(stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStre
 /// fragments by constant name and the impls naming them.
 type Emitted = (Vec<TokenStream>, TokenStream, BTreeMap<String, String>, Vec<TokenStream>);
 
-fn emit_version(plan: &Plan<'_>) -> Emitted {
+fn emit_version(plan: &Plan<'_>, payloads: &crate::plan::Payloads) -> Emitted {
     let stable_emitter = Emitter::new(CRATE_RUNTIME, plan.stable.clone()).with_schemars();
     let unstable_emitter = Emitter::new(CRATE_RUNTIME, plan.unstable.clone()).with_schemars();
     let mut items = Vec::new();
@@ -411,7 +414,7 @@ fn emit_version(plan: &Plan<'_>) -> Emitted {
     }
     let registry = plan.gated();
     items.push(type_names(&registry));
-    items.push(crate::rpc::module(&registry, &plan.payloads(), CRATE_RUNTIME));
+    items.push(crate::rpc::module(&registry, payloads, CRATE_RUNTIME));
     let mut schemas = stable_emitter.schemas();
     schemas.extend(unstable_emitter.schemas());
     let mut impls = stable_emitter.schema_impls();
@@ -439,8 +442,8 @@ fn protocol_version(choices: &crate::plan::VersionChoices) -> TokenStream {
 /// `use vN::*;` and `use vN::rpc::*;` together must not make a name ambiguous:
 /// no item of the `rpc` module may share a name with a generated or
 /// re-exported item of the version module.
-fn check_rpc_names(plan: &Plan<'_>, modules: &[&Module], reducer: bool) -> Result<()> {
-    let rpc_names = crate::rpc::item_names(&plan.gated());
+fn check_rpc_names(payloads: &crate::plan::Payloads, modules: &[&Module], reducer: bool) -> Result<()> {
+    let rpc_names = crate::rpc::item_names(payloads);
     for module in modules {
         for d in module.defs.iter().flat_map(Def::walk) {
             let upsert_state = d.upsert.as_ref().map(|u| u.state.as_str());

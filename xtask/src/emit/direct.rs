@@ -28,16 +28,6 @@ pub fn fast_path(rt: &TokenStream) -> TokenStream {
 }
 
 impl Emitter {
-    /// The path of the direct-decoder module, beside the runtime.
-    pub(super) fn fast_path(&self) -> TokenStream {
-        self.paths.fast.clone()
-    }
-
-    /// The path of the bindings' crate root, beside the runtime (`crate`, `::acp_bindings`).
-    pub(super) fn crate_root(&self) -> TokenStream {
-        self.paths.root.clone()
-    }
-
     /// Who writes the definition's decoder (the plan's decision).
     pub(super) fn decoder(&self, def: &Def) -> Decoder {
         self.decisions.decoders.get(&def.name).copied().unwrap_or(Decoder::Emitted)
@@ -56,7 +46,7 @@ impl Emitter {
         if !self.is_direct(def) {
             return None;
         }
-        let fast = self.fast_path();
+        let fast = &self.paths.fast;
         let name = ident(&def.rust_name);
         match &def.kind {
             // A derive writes it, or the alias's target has it.

@@ -10,7 +10,7 @@ use crate::plan::naming::naming;
 
 impl Emitter {
     pub(super) fn enumeration(&self, def: &Def, e: &Enum) -> Vec<TokenStream> {
-        let rt = &self.rt;
+        let rt = &self.paths.runtime;
         let name = ident(&def.rust_name);
         let doc = self.item_docs(def);
         let strings: Vec<(&str, &str)> =
@@ -49,14 +49,7 @@ impl Emitter {
             let range = super::int_type(format);
             attrs.push(quote!(range = #range));
         }
-        if let Some(case) = rename_all {
-            let case = case.name();
-            attrs.push(quote!(rename_all = #case));
-        }
-        if self.is_direct(def) {
-            attrs.push(quote!(direct));
-        }
-        let acp = (!attrs.is_empty()).then(|| quote!(#[acp(#(#attrs),*)]));
+        let acp = self.derive_attrs(def, rename_all, attrs);
         vec![quote! {
             #doc
             #[derive(Debug, #derives PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]

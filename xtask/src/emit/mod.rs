@@ -23,8 +23,6 @@ pub use crate::plan::Gate;
 
 /// Emits items for one module: renders the plan's decisions, deciding nothing.
 pub struct Emitter {
-    /// The runtime module (`paths.runtime`), the name most emitters use.
-    rt: TokenStream,
     /// Where the generated code finds the bindings (`acp-bindings-codegen`'s, shared with the derives).
     paths: acp_bindings_codegen::Paths,
     /// The plan's decisions about the module's definitions (names, scalars,
@@ -64,6 +62,35 @@ fn docs_or(d: &Option<String>, fallback: impl FnOnce() -> String) -> TokenStream
     }
 }
 
+/// `#[acp(...)]` with `attrs`, or nothing without any.
+fn acp_attr(attrs: &[TokenStream]) -> TokenStream {
+    if attrs.is_empty() {
+        quote!()
+    } else {
+        quote!(#[acp(#(#attrs),*)])
+    }
+}
+
+impl Emitter {
+    /// The enum-level `#[acp(...)]` of a union or an enum: `attrs`, then
+    /// its `rename_all` convention and `direct` when the plan gives them.
+    fn derive_attrs(
+        &self,
+        def: &Def,
+        rename_all: Option<acp_bindings_codegen::case::Case>,
+        mut attrs: Vec<TokenStream>,
+    ) -> TokenStream {
+        if let Some(case) = rename_all {
+            let case = case.name();
+            attrs.push(quote!(rename_all = #case));
+        }
+        if self.is_direct(def) {
+            attrs.push(quote!(direct));
+        }
+        acp_attr(&attrs)
+    }
+}
+
 fn str_lit(s: &str) -> Literal {
     Literal::string(s)
 }
@@ -74,8 +101,7 @@ impl Emitter {
     /// module (`crate::runtime` inside the bindings crate).
     pub fn new(runtime: &str, decisions: crate::plan::Decisions) -> Self {
         let paths = acp_bindings_codegen::Paths::of_runtime(runtime);
-        let rt = paths.runtime.clone();
-        Emitter { rt, paths, decisions, schemars: false, schemas: Default::default(), schema_impls: Default::default() }
+        Emitter { paths, decisions, schemars: false, schemas: Default::default(), schema_impls: Default::default() }
     }
 
     /// The `schemars` fragments the impls emitted so far name, by constant.
@@ -130,7 +156,7 @@ impl Emitter {
 
     /// The Rust type for a value type.
     pub fn ty(&self, ty: &Type) -> TokenStream {
-        let rt = &self.rt;
+        let rt = &self.paths.runtime;
         match ty {
             Type::String { .. } => quote!(::std::string::String),
             Type::Char => quote!(char),
@@ -261,7 +287,7 @@ impl Emitter {
         if !self.schemars || self.decisions.aliases.contains_key(&def.name) {
             return None;
         }
-        let rt = &self.rt;
+        let rt = &self.paths.runtime;
         let name = ident(&def.rust_name);
         let json = schema::render(def).to_string();
         // The fragment goes out of line, named by the type and a hash of the
@@ -342,7 +368,7 @@ impl Emitter {
     /// strings the definition's `not` excludes; `#[derive(AcpString)]`
     /// writes its impls.
     fn string_newtype(&self, def: &Def) -> TokenStream {
-        let rt = &self.rt;
+        let rt = &self.paths.runtime;
         let name = ident(&def.rust_name);
         let doc = self.item_docs(def);
         let mut attrs: Vec<TokenStream> = def.excluded.iter().map(|x| quote!(not = #x)).collect();
@@ -353,7 +379,7 @@ impl Emitter {
         if self.is_direct(def) {
             attrs.push(quote!(direct));
         }
-        let acp = (!attrs.is_empty()).then(|| quote!(#[acp(#(#attrs),*)]));
+        let acp = acp_attr(&attrs);
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpString)]
@@ -393,7 +419,7 @@ impl Emitter {
     fn any(&self, def: &Def) -> Vec<TokenStream> {
         let name = ident(&def.rust_name);
         // Free-form JSON under the rule for repeated member names.
-        let json = str_lit(&format!("{}::de::json", self.rt.to_string().replace(' ', "")));
+        let json = str_lit(&format!("{}::de::json", self.paths.runtime.to_string().replace(' ', "")));
         let doc = self.item_docs(def);
         let what = match &def.kind {
             Kind::Opaque(o) => {

@@ -68,7 +68,7 @@ impl Emitter {
     /// string its `minLength` / `maxLength` / `pattern`. `f` is the field
     /// (a definition's value as a field, for a newtype).
     pub(super) fn hidden_rule_types(&self, rule: &ReadRule, f: &Field) -> Vec<TokenStream> {
-        let rt = &self.rt;
+        let rt = &self.paths.runtime;
         let what = if f.name.is_empty() { "the value".to_owned() } else { format!("`{}`", f.name) };
         rule.hidden_types()
             .into_iter()
@@ -98,7 +98,7 @@ impl Emitter {
 
     /// `StrRule` for the hidden type `name` of a string field.
     fn str_rule_impl(&self, name: &proc_macro2::Ident, f: &Field) -> TokenStream {
-        let rt = &self.rt;
+        let rt = &self.paths.runtime;
         let crate::model::StrRule { min, max, pattern } =
             f.ty.string_rule().expect("the plan gives a CheckedStr rule only to a string with rules");
         let min = usize::try_from(min).unwrap_or(usize::MAX);

@@ -13,7 +13,7 @@ use crate::plan::{ReadRule, Repr, StateRepr};
 impl Emitter {
     /// The Rust type of a field, as the plan represents it.
     pub(super) fn field_type(&self, f: &Field) -> TokenStream {
-        let rt = &self.rt;
+        let rt = &self.paths.runtime;
         let t = self.ty(&f.ty);
         let planned = self.decisions.fields.get(f);
         let t = if planned.boxed { quote!(::std::boxed::Box<#t>) } else { t };
@@ -31,7 +31,7 @@ impl Emitter {
     /// (`derived_de`) as `deserialize_with`, for `AcpDeserialize` (a struct
     /// that keeps unknown properties) as `#[acp(read = Reader)]`.
     pub(super) fn field_attrs(&self, f: &Field, derived_de: bool, renamed: bool) -> TokenStream {
-        let rt = self.rt.to_string().replace(' ', "");
+        let rt = self.paths.runtime.to_string().replace(' ', "");
         let wire = str_lit(&f.name);
         let mut parts = if renamed { vec![quote!(rename = #wire)] } else { vec![] };
         let repr = self.decisions.fields.get(f).wire_repr();
@@ -215,7 +215,7 @@ impl Emitter {
     /// (which derives `AcpPatch` with `declared`): the schema's description
     /// and fields, and the properties it does not name.
     fn wire_patch(&self, def: &Def, upsert: &crate::model::Upsert, mut fields: Vec<TokenStream>) -> TokenStream {
-        let rt = &self.rt;
+        let rt = &self.paths.runtime;
         let wire_name = ident(&def.rust_name);
         let wire_doc = self.item_docs(def);
         let patch_doc = [
@@ -244,7 +244,7 @@ impl Emitter {
     /// patched per key, every other field a `Patch` of its value (boxed as the
     /// plan says), skipped on the wire when it keeps.
     fn patch_field(&self, f: &Field, docs: &TokenStream) -> TokenStream {
-        let krate = self.crate_root();
+        let krate = &self.paths.root;
         let (fname, wire) = (ident(&f.rust_name), str_lit(&f.name));
         let planned = self.decisions.fields.get(f);
         let t = self.ty(&f.ty);
@@ -266,7 +266,7 @@ impl Emitter {
         if let Some(upsert) = &def.upsert {
             return self.upsert_state(def, s, upsert);
         }
-        let rt = &self.rt;
+        let rt = &self.paths.runtime;
         let name = ident(&def.rust_name);
         let doc = self.item_docs(def);
         let mut fields = Vec::new();
@@ -318,7 +318,7 @@ impl Emitter {
             let direct = self.is_direct(def).then(|| quote!(direct));
             let forbidden = s.forbidden.iter().map(|n| quote!(forbidden = #n));
             let attrs: Vec<TokenStream> = direct.into_iter().chain(forbidden).collect();
-            let acp = if attrs.is_empty() { quote!() } else { quote!(#[acp(#(#attrs),*)]) };
+            let acp = super::acp_attr(&attrs);
             (quote!(::acp_bindings::AcpDeserialize,), acp)
         } else {
             (quote!(::serde::Deserialize,), quote!())
@@ -345,7 +345,7 @@ impl Emitter {
     }
 
     pub(super) fn builder(&self, def: &Def, s: &Struct) -> TokenStream {
-        let rt = &self.rt;
+        let rt = &self.paths.runtime;
         let name = ident(&def.rust_name);
         let mut params = Vec::new();
         let mut inits = Vec::new();

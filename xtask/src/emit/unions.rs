@@ -42,7 +42,7 @@ impl Emitter {
             if no_from.contains(&v.rust_name) {
                 attrs.push(quote!(no_from));
             }
-            let acp = (!attrs.is_empty()).then(|| quote!(#[acp(#(#attrs),*)]));
+            let acp = super::acp_attr(&attrs);
             variants.push(match &v.payload {
                 Payload::Unit => quote! { #gate #vd #acp #vn, },
                 Payload::Type(t) => {
@@ -77,14 +77,7 @@ impl Emitter {
                 attrs.push(quote!(tag_optional));
             }
         }
-        if let Some(case) = rename_all {
-            let case = case.name();
-            attrs.push(quote!(rename_all = #case));
-        }
-        if self.is_direct(def) {
-            attrs.push(quote!(direct));
-        }
-        let acp = (!attrs.is_empty()).then(|| quote!(#[acp(#(#attrs),*)]));
+        let acp = self.derive_attrs(def, rename_all, attrs);
         let ord = self.total_order(def);
         vec![quote! {
             #doc
@@ -97,7 +90,7 @@ impl Emitter {
 
     /// The catch-all variant, with the checks the schema's catch-all arm makes.
     fn catch_all_variant(&self, def: &Def, c: &CatchAll) -> TokenStream {
-        let rt = &self.rt;
+        let rt = &self.paths.runtime;
         let cd = docs_or(self.docs_of(def, &c.rust_name, &c.docs), || {
             "A variant this version does not know, kept whole.".to_owned()
         });

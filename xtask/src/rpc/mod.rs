@@ -59,10 +59,9 @@ pub const FIXED_NAMES: &[&str] = &[
     "Side",
 ];
 
-/// Every item name the `rpc` module of these definitions declares.
-pub fn item_names(defs: &[(&Def, Gate)]) -> Vec<String> {
+/// Every item name the `rpc` module of these payloads declares.
+pub fn item_names(payloads: &Payloads) -> Vec<String> {
     let mut out: Vec<String> = FIXED_NAMES.iter().map(|n| (*n).to_owned()).collect();
-    let payloads = Payloads::of(defs);
     for (side, kind) in payloads.groups().keys() {
         let name = enum_name(*side, *kind);
         if !out.contains(&name) {
