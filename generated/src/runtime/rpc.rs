@@ -286,13 +286,22 @@ pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DispatchError> {
 }
 
 enum Frame {
-    Object { key: Option<String>, expecting_key: bool },
-    Array { index: usize },
+    Object {
+        key: Option<String>,
+        expecting_key: bool,
+    },
+    /// `started`: an item has begun at `index` (before that, a position is
+    /// the array's own: `[` just read, as when the array has the wrong type).
+    Array {
+        index: usize,
+        started: bool,
+    },
 }
 
 /// The JSON pointer of the innermost value open at `line:column` (serde_json's
 /// 1-based error position) in `text`. An object or array that was closed
-/// before the position is reported by its own pointer.
+/// before the position is reported by its own pointer, and so is one whose
+/// first member or item has not begun.
 pub fn pointer_at(text: &str, line: usize, column: usize) -> String {
     let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
     let end = start.saturating_add(column).min(text.len());
@@ -300,6 +309,9 @@ pub fn pointer_at(text: &str, line: usize, column: usize) -> String {
     let mut stack: Vec<Frame> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
+        if let Some(Frame::Array { started: started @ false, .. }) = stack.last_mut() {
+            *started = !matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r' | b']' | b',');
+        }
         match bytes[i] {
             b'"' => {
                 let from = i + 1;
@@ -320,7 +332,7 @@ pub fn pointer_at(text: &str, line: usize, column: usize) -> String {
                 }
             }
             b'{' => stack.push(Frame::Object { key: None, expecting_key: true }),
-            b'[' => stack.push(Frame::Array { index: 0 }),
+            b'[' => stack.push(Frame::Array { index: 0, started: false }),
             b'}' | b']' => {
                 stack.pop();
             }
@@ -329,7 +341,10 @@ pub fn pointer_at(text: &str, line: usize, column: usize) -> String {
                     *key = None;
                     *expecting_key = true;
                 }
-                Some(Frame::Array { index }) => *index += 1,
+                Some(Frame::Array { index, started }) => {
+                    *index += 1;
+                    *started = false;
+                }
                 None => {}
             },
             _ => {}
@@ -343,7 +358,8 @@ pub fn pointer_at(text: &str, line: usize, column: usize) -> String {
                 out.push('/');
                 out.push_str(&escape(k));
             }
-            Frame::Array { index } => out.push_str(&format!("/{index}")),
+            Frame::Array { index, started: true } => out.push_str(&format!("/{index}")),
+            Frame::Array { started: false, .. } => {}
             Frame::Object { key: None, .. } => {}
         }
     }

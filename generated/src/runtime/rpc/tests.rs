@@ -31,6 +31,11 @@ fn positions_map_to_json_pointers() {
     assert_eq!(at(t, r#"7}]}, "e": "x"}"#), "");
     let multi = "{\n  \"k\": [\n    true,\n    5\n  ]\n}";
     assert_eq!(pointer_at(multi, 4, 5), "/k/1");
+    // Just after `[` (serde's position when the array has the wrong type):
+    // the array itself, not its first item.
+    assert_eq!(at(t, "{\"b\": ["), "/a/b");
+    assert_eq!(at(t, "[1,"), "/a/b", "between items: no item has begun");
+    assert_eq!(at("[[", "[["), "/0");
     let escaped = r#"{"a\"b": 1}"#;
     assert_eq!(at(escaped, "1"), "/a\"b");
 }

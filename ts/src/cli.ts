@@ -1,0 +1,225 @@
+#!/usr/bin/env node
+// `node dist/src/cli.js check-messages|replay ...`: the commands of the Rust
+// `acp-tools`, with the same arguments, output lines and exit codes, so one
+// set of captured messages checks both packages.
+
+import { readFileSync } from "node:fs";
+import { argv, exit, stderr, stdout } from "node:process";
+
+import { idKey, type AnyMessage, type Codec } from "./codec.js";
+import { DecodeError, escapeToken, parse } from "./json.js";
+import type { JsonValue } from "./runtime.js";
+import { SessionReducer } from "./session.js";
+import * as v1 from "./generated/v1.js";
+import * as v1u from "./generated/v1.unstable.js";
+import * as v2 from "./generated/v2.js";
+import * as v2u from "./generated/v2.unstable.js";
+
+type AnyCodec = Codec<{ [name: string]: unknown }>;
+
+const USAGE = `usage: cli.js check-messages --protocol v1|v2 [--unstable] [--method M] [--type DEF] FILE...
+       cli.js replay --protocol v2 [--unstable] TRACE.jsonl`;
+
+/** Rust's `OneLine`: control characters escaped, so an error stays on one line. */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    return `\\u{${c.charCodeAt(0).toString(16)}}`;
+  });
+}
+
+function say(line: string): void {
+  stdout.write(line + "\n");
+}
+
+function usage(message: string): never {
+  stderr.write(`error: ${message}\n${USAGE}\n`);
+  exit(2);
+}
+
+interface Args {
+  protocol: "v1" | "v2";
+  unstable: boolean;
+  method: string | undefined;
+  type: string | undefined;
+  files: string[];
+}
+
+function args(rest: string[]): Args {
+  const a: Partial<Args> & { files: string[]; unstable: boolean } = { files: [], unstable: false };
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string;
+    const value = () => rest[++i] ?? usage(`${arg} needs a value`);
+    if (arg === "--protocol") {
+      const p = value();
+      if (p !== "v1" && p !== "v2") usage(`invalid value '${p}' for '--protocol' (possible values: v1, v2)`);
+      a.protocol = p;
+    } else if (arg === "--unstable") a.unstable = true;
+    else if (arg === "--method") a.method = value();
+    else if (arg === "--type") a.type = value();
+    else if (arg.startsWith("--")) usage(`unexpected argument '${arg}'`);
+    else a.files.push(arg);
+  }
+  if (a.protocol === undefined) usage("--protocol is required");
+  return { protocol: a.protocol, unstable: a.unstable, method: a.method, type: a.type, files: a.files };
+}
+
+function codecOf(a: Args): AnyCodec {
+  const m = a.protocol === "v1" ? (a.unstable ? v1u : v1) : a.unstable ? v2u : v2;
+  return m.codec as unknown as AnyCodec;
+}
+
+/** Every pointer where `a` and `b` differ, members in sorted order (as `acp-tools`). */
+function differences(a: unknown, b: unknown, at = "", out: string[] = []): string[] {
+  const obj = (v: unknown): v is { [k: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (obj(a) && obj(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+    for (const k of keys) {
+      const p = `${at}/${escapeToken(k)}`;
+      if (k in a && k in b) differences(a[k], b[k], p, out);
+      else out.push(p);
+    }
+  } else if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      if (i < a.length && i < b.length) differences(a[i], b[i], `${at}/${i}`, out);
+      else out.push(`${at}/${i}`);
+    }
+  } else if (a !== b) {
+    out.push(at);
+  }
+  return out;
+}
+
+const shown = (p: string) => (p === "" ? "(root)" : p);
+
+class Checker {
+  pending = new Map<string, string>();
+  constructor(
+    readonly codec: AnyCodec,
+    readonly a: Args,
+  ) {}
+
+  check(text: string): string {
+    let original: JsonValue;
+    try {
+      original = parse(text, { duplicates: "last" }).value;
+    } catch (e) {
+      if (e instanceof DecodeError) return `rejected at (root): malformed JSON: ${oneLine(e.message)}`;
+      throw e;
+    }
+    let again: string;
+    try {
+      again = this.a.type === undefined ? this.message(text) : this.bare(this.a.type, text);
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      return `rejected at ${oneLine(shown(e.pointer))}: ${oneLine(e.message)}`;
+    }
+    const d = differences(original, JSON.parse(again));
+    return d.length === 0 ? "exact" : `differs ${d.map(shown).join(" ")}`;
+  }
+
+  bare(type: string, text: string): string {
+    if (this.codec.shapes[type] === undefined) {
+      const v = this.a.protocol === "v1" ? "V1" : "V2";
+      throw new DecodeError(`no definition \`${type}\` in ${v} (check --protocol and --unstable)`, "");
+    }
+    return this.codec.encode(type, this.codec.decode(type, text).value);
+  }
+
+  message(text: string): string {
+    const answer = (id: JsonValue) => {
+      const k = idKey(id);
+      const m = this.pending.get(k);
+      this.pending.delete(k);
+      return m ?? this.a.method;
+    };
+    const m: AnyMessage = this.codec.decodeMessage(text, answer).value;
+    if (m.kind === "request") this.pending.set(idKey(m.id), m.method);
+    return this.codec.encodeMessage(m);
+  }
+}
+
+function checkMessages(a: Args): number {
+  const codec = codecOf(a);
+  if (a.files.length === 0) usage("the following required arguments were not provided: <PATHS>...");
+  const total = { exact: 0, differs: 0, rejected: 0 };
+  for (const path of a.files) {
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (e) {
+      stderr.write(`error: ${path}: ${(e as Error).message}\n`);
+      return 2;
+    }
+    const checker = new Checker(codec, a);
+    const tally = (at: string, outcome: string) => {
+      say(`${at}: ${outcome}`);
+      if (outcome === "exact") total.exact++;
+      else if (outcome.startsWith("differs")) total.differs++;
+      else total.rejected++;
+    };
+    if (path.endsWith(".jsonl")) {
+      text.split("\n").forEach((line, i) => {
+        const l = line.endsWith("\r") ? line.slice(0, -1) : line;
+        if (l.trim() !== "") tally(`${path}:${i + 1}`, checker.check(l));
+      });
+    } else {
+      tally(path, checker.check(text));
+    }
+  }
+  say(`${total.exact} exact, ${total.differs} differs, ${total.rejected} rejected`);
+  return total.differs === 0 && total.rejected === 0 ? 0 : 1;
+}
+
+function replay(a: Args): number {
+  if (a.protocol === "v1") {
+    stderr.write("error: replay folds v2 upserts; v1 has no upsert semantics (use --protocol v2)\n");
+    return 2;
+  }
+  const [path] = a.files;
+  if (path === undefined || a.files.length > 1) usage("replay takes one trace");
+  const codec = codecOf(a);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    stderr.write(`error: ${path}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const state = new SessionReducer();
+  const pending = new Map<string, string>();
+  let rejected = 0;
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    try {
+      const answer = (id: JsonValue) => {
+        const m = pending.get(idKey(id));
+        pending.delete(idKey(id));
+        return m;
+      };
+      const m = codec.decodeMessage(line, answer).value;
+      if (m.kind === "request") pending.set(idKey(m.id), m.method);
+      if (m.kind === "notification" && m.method === "session/update" && typeof m.params === "object") {
+        const update = (m.params as { update?: JsonValue }).update;
+        if (update !== undefined) state.apply(update);
+      }
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      rejected++;
+      stderr.write(`${path}:${i + 1}: rejected at ${oneLine(shown(e.pointer))}: ${oneLine(e.message)}\n`);
+    }
+  });
+  say(JSON.stringify(state.toJSON(), null, 2));
+  return rejected === 0 ? 0 : 1;
+}
+
+function main(): number {
+  const [command, ...rest] = argv.slice(2);
+  if (command === "check-messages") return checkMessages(args(rest));
+  if (command === "replay") return replay(args(rest));
+  return usage(command === undefined ? "a command is required" : `unrecognized subcommand '${command}'`);
+}
+
+exit(main());

@@ -1,0 +1,437 @@
+// The decoder: the generated shapes (the plan's rules, `shape.ts`) applied to
+// a JSON value, as the Rust crate applies them. A value of the wrong shape
+// under a lenient rule is not guessed at: it is dropped or defaulted and
+// reported with its JSON pointer. Members the schema does not name are kept,
+// in their order, so a decoded value is written back as it came.
+
+import { DecodeError, escapeToken, parse, define } from "./json.js";
+import type { JsonObject, JsonValue } from "./runtime.js";
+import { unknownArm } from "./runtime.js";
+import type { ArmShape, FieldShape, IntName, Shape, Shapes, StructShape, Ty, UnionShape } from "./shape.js";
+
+/** What a lenient rule did instead of failing. */
+export interface Report {
+  /** Where, as a JSON pointer into the decoded value. */
+  pointer: string;
+  /**
+   * The rule: `default-on-error` (the member was dropped, or set to its
+   * default), `skip-invalid-items` (the item was dropped), `patch-keeps` (a
+   * patch field of the wrong shape was dropped: it keeps the stored value),
+   * `default-on-null` (`null` became the default), `null-is-absent` (`null`
+   * in an optional member that is not nullable was dropped).
+   */
+  rule: "default-on-error" | "skip-invalid-items" | "patch-keeps" | "default-on-null" | "null-is-absent";
+  /** Why the value did not decode. */
+  message: string;
+}
+
+/** A decoded value and what the lenient rules did on the way. */
+export interface Decoded<T> {
+  value: T;
+  reports: Report[];
+}
+
+const DROP: unique symbol = Symbol("drop");
+type Out = JsonValue | typeof DROP;
+
+const INT: { [K in IntName]: [number, number] } = {
+  i8: [-128, 127],
+  i16: [-32768, 32767],
+  i32: [-2147483648, 2147483647],
+  i64: [-9223372036854775808, 9223372036854775807],
+  i128: [-Infinity, Infinity],
+  u8: [0, 255],
+  u16: [0, 65535],
+  u32: [0, 4294967295],
+  u64: [0, 18446744073709551615],
+  u128: [0, Infinity],
+};
+
+const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** serde's words for a value of the wrong type (`integer \`7\``). */
+function unexpected(v: unknown, float: boolean): string {
+  if (v === null) return "null";
+  if (typeof v === "boolean") return `boolean \`${v}\``;
+  if (typeof v === "number") {
+    if (float || !Number.isInteger(v)) return `floating point \`${floatText(v)}\``;
+    return `integer \`${v}\``;
+  }
+  if (typeof v === "string") return `string ${JSON.stringify(v)}`;
+  return Array.isArray(v) ? "sequence" : "map";
+}
+
+/** Rust's `Display` of an `f64` as serde shows it (`1.0`, `0.5`). */
+function floatText(v: number): string {
+  const s = Number.isInteger(v) && Math.abs(v) < 1e16 ? `${v}.0` : String(v);
+  return s;
+}
+
+/** serde's list of the values it expected (`one of \`a\`, \`b\``). */
+function oneOf(values: readonly string[]): string {
+  if (values.length === 0) return "there are no variants";
+  if (values.length === 1) return `expected \`${values[0]}\``;
+  if (values.length === 2) return `expected \`${values[0]}\` or \`${values[1]}\``;
+  return `expected one of ${values.map((v) => `\`${v}\``).join(", ")}`;
+}
+
+class Ctx {
+  path: string[] = [];
+  reports: Report[] = [];
+  constructor(
+    readonly shapes: Shapes,
+    readonly floats: Set<string> | undefined,
+    /** Encoding: no leniency, every recovery is an error. */
+    readonly strict: boolean,
+  ) {}
+
+  pointer(): string {
+    let p = "";
+    for (const t of this.path) p += "/" + escapeToken(t);
+    return p;
+  }
+  fail(message: string): never {
+    throw new DecodeError(message, this.pointer());
+  }
+  invalid(v: unknown, expected: string): never {
+    return this.fail(`invalid type: ${unexpected(v, this.isFloat(v))}, expected ${expected}`);
+  }
+  isFloat(v: unknown): boolean {
+    return typeof v === "number" && this.floats !== undefined && this.floats.has(this.pointer());
+  }
+  report(rule: Report["rule"], e: unknown, pointer = this.pointer()): void {
+    if (!(e instanceof DecodeError)) throw e;
+    if (this.strict) throw e;
+    this.reports.push({ pointer, rule, message: e.message });
+  }
+  shape(name: string): Shape {
+    const s = this.shapes[name];
+    if (s === undefined) throw new Error(`no definition \`${name}\``);
+    return s;
+  }
+  /** Runs `f` under path token `t`. */
+  at<T>(t: string, f: () => T): T {
+    this.path.push(t);
+    try {
+      return f();
+    } finally {
+      this.path.pop();
+    }
+  }
+}
+
+function ty(c: Ctx, t: Ty, v: JsonValue, skipItems = false): JsonValue {
+  switch (t) {
+    case "string":
+      return typeof v === "string" ? v : c.invalid(v, "a string");
+    case "char":
+      if (typeof v !== "string") return c.invalid(v, "a character");
+      if ([...v].length !== 1) c.fail(`invalid value: string ${JSON.stringify(v)}, expected a character`);
+      return v;
+    case "number":
+      return typeof v === "number" ? v : c.invalid(v, "a number");
+    case "boolean":
+      return typeof v === "boolean" ? v : c.invalid(v, "a boolean");
+    case "null":
+      // serde reads `null` as an `Option`: anything else is "Some" to it.
+      return v === null ? v : c.fail("invalid type: Option value, expected null");
+    case "any":
+      return v;
+    case "object":
+      return isObject(v) ? v : c.invalid(v, "a map");
+  }
+  if ("int" in t) return int(c, v, t.int, t.int);
+  if ("ref" in t) return def(c, t.ref, v);
+  if ("list" in t) {
+    // The skip-invalid-items reader says "an array", serde's own "a sequence".
+    if (!Array.isArray(v)) return c.invalid(v, skipItems ? "an array" : "a sequence");
+    const out: JsonValue[] = [];
+    for (let i = 0; i < v.length; i++) {
+      const item = v[i] as JsonValue;
+      c.path.push(String(i));
+      try {
+        out.push(item === null && t.nullable ? null : ty(c, t.list, item));
+      } catch (e) {
+        if (!skipItems) throw e;
+        c.report("skip-invalid-items", e);
+      } finally {
+        c.path.pop();
+      }
+    }
+    return out;
+  }
+  if ("tuple" in t) {
+    if (!Array.isArray(v)) return c.invalid(v, `a tuple of size ${t.tuple.length}`);
+    if (v.length !== t.tuple.length) c.fail(`invalid length ${v.length}, expected a tuple of size ${t.tuple.length}`);
+    return t.tuple.map((item, i) =>
+      c.at(String(i), () => (v[i] === null && item.nullable ? null : ty(c, item.ty, v[i] as JsonValue))),
+    );
+  }
+  if (!isObject(v)) return c.invalid(v, "a map");
+  const out: JsonObject = {};
+  for (const k of Object.keys(v)) {
+    const x = v[k] as JsonValue;
+    define(out, k, c.at(k, () => (x === null && t.nullable ? null : ty(c, t.map, x))));
+  }
+  return out;
+}
+
+function int(c: Ctx, v: JsonValue, name: IntName, expected: string): number {
+  if (typeof v !== "number") return c.invalid(v, expected);
+  if (!Number.isInteger(v) || c.isFloat(v)) return c.invalid(v, expected);
+  const [lo, hi] = INT[name];
+  if (v < lo || v > hi) c.fail(`invalid value: integer \`${v}\`, expected ${expected}`);
+  return v;
+}
+
+/**
+ * Definition `name`. `tags`: the discriminators of the unions whose arm `v`
+ * is (an arm's payload is the object less them; they stay where they are).
+ */
+function def(c: Ctx, name: string, v: JsonValue, tags: readonly string[] = []): JsonValue {
+  const s = c.shape(name);
+  if (s === "any") return v;
+  if ("alias" in s) return def(c, s.alias, v, tags);
+  if ("struct" in s) return struct(c, name, s, v, tags);
+  if ("union" in s) return union(c, name, s, v, tags);
+  if ("enum" in s) {
+    if (s.int !== undefined) {
+      // An open integer enum reads any `i64` first.
+      const n = int(c, v, s.open ? "i64" : s.int, s.open ? "i64" : `a ${name} integer`);
+      if (!s.open && !s.enum.includes(n)) c.fail(`unknown variant \`${n}\`, ${oneOf(s.enum.map(String))}`);
+      return n;
+    }
+    if (typeof v !== "string") return c.invalid(v, `a ${name} string`);
+    if (!s.open && !s.enum.includes(v)) c.fail(`unknown variant \`${v}\`, ${oneOf(s.enum as string[])}`);
+    return v;
+  }
+  const value = ty(c, s.newtype, v);
+  checks(c, s, value);
+  return value;
+}
+
+/** A field's or a newtype's checks: string rules, bounds, item counts. */
+function checks(c: Ctx, f: Pick<FieldShape, "str" | "range" | "items">, v: JsonValue): void {
+  if (f.str !== undefined && typeof v === "string") {
+    const r = f.str;
+    const n = r.min !== undefined || r.max !== undefined ? [...v].length : 0;
+    const q = JSON.stringify(v);
+    if (r.min !== undefined && n < r.min) {
+      c.fail(`${q} is shorter than the ${r.min} character(s) \`minLength\` of ${r.at} asks for`);
+    }
+    if (r.max !== undefined && n > r.max) {
+      c.fail(`${q} is longer than the ${r.max} character(s) \`maxLength\` of ${r.at} allows`);
+    }
+    if (r.pattern !== undefined && !new RegExp(r.pattern, "u").test(v)) {
+      c.fail(`${q} does not match the \`pattern\` ${JSON.stringify(r.pattern)} of ${r.at}`);
+    }
+  }
+  if (f.range !== undefined && typeof v === "number") {
+    const r = f.range;
+    const min = r.min === undefined ? -Infinity : Number(r.min);
+    const max = r.max === undefined ? Infinity : Number(r.max);
+    if (!(v >= min && v <= max)) {
+      const shown = r.float && c.isFloat(v) ? floatText(v) : String(v);
+      const bound = (b: number | string | undefined, inf: string) => (b === undefined ? inf : String(b));
+      c.fail(`${shown} is out of range: expected ${bound(r.min, "-inf")} to ${bound(r.max, "inf")} (${r.at})`);
+    }
+  }
+  if (f.items !== undefined && Array.isArray(v)) {
+    const r = f.items;
+    const n = v.length;
+    if (n < r.min) c.fail(`${n} item(s) where at least ${r.min} are allowed (\`minItems\` of ${r.at})`);
+    if (r.max !== undefined && n > r.max) {
+      c.fail(`${n} item(s) where at most ${r.max} are allowed (\`maxItems\` of ${r.at})`);
+    }
+  }
+}
+
+/** One member by its field's rule: the value to keep, or `DROP`. */
+function field(c: Ctx, f: FieldShape, v: JsonValue): Out {
+  if (v === null) {
+    if (f.patch || f.nullable || f.ty === "any") return null;
+    if (f.nullAsDefault) {
+      c.report("default-on-null", new DecodeError("`null` is the default", c.pointer()));
+      return f.default ?? DROP;
+    }
+    if (!f.required) {
+      c.report("null-is-absent", new DecodeError("`null` in an optional member that is not nullable", c.pointer()));
+      return DROP;
+    }
+  }
+  const reports = c.reports.length;
+  try {
+    const out = ty(c, f.ty, v, f.skipItems === true);
+    checks(c, f, out);
+    return out;
+  } catch (e) {
+    if (!(e instanceof DecodeError) || (!f.patch && !f.lenient)) throw e;
+    c.reports.length = reports;
+    c.report(f.patch ? "patch-keeps" : "default-on-error", e, c.pointer());
+    return f.required && f.default !== undefined ? f.default : DROP;
+  }
+}
+
+function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readonly string[]): JsonObject {
+  // A struct with a flattened union is read by serde's derive, which says "struct X".
+  if (!isObject(v)) return c.invalid(v, s.flatten === undefined ? `a ${name} object` : `struct ${name}`);
+  const out: JsonObject = {};
+  let rest: JsonObject | undefined;
+  for (const k of Object.keys(v)) {
+    const x = v[k];
+    if (x === undefined) continue;
+    if (tags.includes(k)) {
+      out[k] = x;
+      continue;
+    }
+    const f = s.struct.find((f) => f.name === k);
+    if (f !== undefined) {
+      const r = c.at(k, () => field(c, f, x));
+      if (r !== DROP) define(out, k, r);
+    } else if (s.forbidden?.includes(k)) {
+      c.at(k, () => c.fail(`\`${k}\` is not allowed in ${name} (its schema is \`false\`)`));
+    } else if (s.flatten !== undefined) {
+      define((rest ??= {}), k, x);
+    } else if (s.rest === "deny") {
+      const known = s.struct.map((f) => f.name);
+      c.fail(`unknown field \`${k}\`, ${known.length ? oneOf(known).replace("variants", "fields") : "there are no fields"}`);
+    } else if (s.rest !== undefined) {
+      const t = s.rest;
+      define(out, k, c.at(k, () => ty(c, t, x)));
+    } else {
+      define(out, k, x);
+    }
+  }
+  for (const f of s.struct) {
+    if (f.required && v[f.name] === undefined) c.fail(`missing field \`${f.name}\``);
+  }
+  if (s.flatten === undefined) return out;
+  const arm = union(c, s.flatten, c.shape(s.flatten) as UnionShape, rest ?? {}, []);
+  if (!isObject(arm)) return out;
+  // The members in the order they came.
+  const merged: JsonObject = {};
+  for (const k of Object.keys(v)) {
+    if (k in out) define(merged, k, out[k] as JsonValue);
+    else if (k in arm) define(merged, k, arm[k] as JsonValue);
+  }
+  return merged;
+}
+
+function union(c: Ctx, name: string, u: UnionShape, v: JsonValue, tags: readonly string[] = []): JsonValue {
+  if (u.tag === undefined) return untagged(c, name, u, v);
+  const key = u.tag.key;
+  if (!isObject(v)) return c.invalid(v, `a ${name} object`);
+  const tag = v[key];
+  const known = typeof tag === "string" ? u.union.find((a) => a.tag === tag) : undefined;
+  if (known !== undefined && typeof tag === "string") {
+    const inner = [...tags, key];
+    if (known.unit) return pick(v, inner);
+    try {
+      return payload(c, known, v, inner);
+    } catch (e) {
+      if (e instanceof DecodeError) throw new DecodeError(`invalid \`${tag}\` variant of ${name}: ${e.message}`, e.pointer);
+      throw e;
+    }
+  }
+  const state =
+    tag === undefined ? "missing" : tag === null ? "null" : typeof tag === "string" ? "str" : u.tag.lenient ? "missing" : "invalid";
+  const noTag = u.union.find((a) => a.noTag);
+  if (noTag !== undefined && (state === "missing" || state === "null")) return state === "null" ? { [key]: null } : {};
+  const knownTags = u.union.flatMap((a) => (a.tag === undefined ? [] : [a.tag]));
+  const tagError = () =>
+    state === "str"
+      ? `unknown \`${key}\` \`${String(tag)}\` for ${name}, expected one of ${knownTags.join(", ")}`
+      : state === "missing"
+        ? `missing field \`${key}\` for ${name}`
+        : `invalid \`${key}\` for ${name}: expected a string`;
+  const open = u.union.filter((a) => a.tag === undefined && !a.noTag);
+  const errors: string[] = [];
+  for (const a of open) {
+    const r = attempt(c, a, v, errors);
+    if (r !== DROP) return r;
+  }
+  if (u.catchAll !== undefined && state === "str") return catchAll(c, name, u, v, String(tag));
+  if (open.length === 0) return c.fail(tagError());
+  if (state === "missing") c.fail(`data did not match any variant of ${name} (${errors.join("; ")})`);
+  return c.fail(`${tagError()}; no arm that accepts other values matched (${errors.join("; ")})`);
+}
+
+/** The members of `v` named in `keys`, in their order. */
+function pick(v: JsonObject, keys: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const k of Object.keys(v)) if (keys.includes(k)) out[k] = v[k] as JsonValue;
+  return out;
+}
+
+/** A known arm's payload: the object less its discriminators (`tags`), which stay in their place. */
+function payload(c: Ctx, a: ArmShape, v: JsonObject, tags: readonly string[]): JsonValue {
+  const t = a.ty;
+  if (t === undefined) return pick(v, tags);
+  if (typeof t === "object" && "ref" in t) return def(c, t.ref, v, tags);
+  return ty(c, t, v);
+}
+
+/** Tries an arm on a value kept whole: `DROP` (and its error in `errors`) when it does not fit. */
+function attempt(c: Ctx, a: ArmShape, v: JsonValue, errors: string[]): Out {
+  if (a.unit) return v === null ? null : DROP;
+  const reports = c.reports.length;
+  try {
+    return ty(c, a.ty ?? "null", v);
+  } catch (e) {
+    if (!(e instanceof DecodeError)) throw e;
+    c.reports.length = reports;
+    errors.push(`${a.name}: ${e.message}`);
+    return DROP;
+  }
+}
+
+function catchAll(c: Ctx, name: string, u: UnionShape, v: JsonObject, tag: string | undefined): JsonValue {
+  const all = u.catchAll;
+  if (all === undefined) throw new Error("no catch-all");
+  const key = u.tag?.key;
+  if (tag !== undefined && all.reserved.includes(tag)) {
+    c.fail(`\`${key}\` \`${tag}\` is reserved in ${name} for a variant this schema does not define yet: no arm accepts it`);
+  }
+  for (const r of all.required) {
+    if (!(r in v)) c.fail(`unknown variant of ${name} is missing required field \`${r}\``);
+  }
+  for (const f of all.fields) {
+    const x = v[f.name];
+    if (x === undefined) continue;
+    const reports = c.reports.length;
+    try {
+      ty(c, f.ty, x);
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      c.fail(`invalid field \`${f.name}\` in unknown variant of ${name}: ${e.message}`);
+    }
+    c.reports.length = reports;
+  }
+  const out: JsonObject = { ...v };
+  Object.defineProperty(out, unknownArm, { value: true, enumerable: false });
+  return out;
+}
+
+function untagged(c: Ctx, name: string, u: UnionShape, v: JsonValue): JsonValue {
+  const errors: string[] = [];
+  for (const a of u.union) {
+    const r = attempt(c, a, v, errors);
+    if (r !== DROP) return r;
+  }
+  if (u.catchAll !== undefined && isObject(v)) return catchAll(c, name, u, v, undefined);
+  return c.fail(`data did not match any variant of ${name} (${errors.join("; ")})`);
+}
+
+/** Decodes `input` (JSON text, or a value `JSON.parse` gave) as definition `name` of `shapes`. */
+export function decodeAs(
+  shapes: Shapes,
+  name: string,
+  input: { text: string } | { value: JsonValue },
+  strict = false,
+): Decoded<JsonValue> {
+  const { value, floats } = "text" in input ? parse(input.text) : { value: input.value, floats: undefined };
+  const c = new Ctx(shapes, floats, strict);
+  return { value: def(c, name, value), reports: c.reports };
+}
+
+export { DecodeError, parse };

@@ -1,0 +1,309 @@
+// Reading JSON text as the Rust crate reads it: `JSON.parse` keeps the last of
+// two members of one name and accepts lone surrogates; this reader refuses a
+// repeated member name (an error of the whole message, as in the crate) and
+// gives broken JSON serde_json's message, line and column.
+
+import type { JsonValue } from "./runtime.js";
+
+/** A value that could not be read: what is wrong and where (a JSON pointer, `""` for the root). */
+export class DecodeError extends Error {
+  constructor(
+    message: string,
+    /** Where, as a JSON pointer into the value (`""`: the value itself). */
+    readonly pointer: string,
+    /** The text is not JSON (as opposed to JSON the schema refuses). */
+    readonly syntax = false,
+  ) {
+    super(message);
+    this.name = "DecodeError";
+  }
+}
+
+/** Escapes one JSON pointer token (`~` as `~0`, `/` as `~1`). */
+export function escapeToken(token: string): string {
+  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** What {@link parse} gives besides the value. */
+export interface Parsed {
+  value: JsonValue;
+  /**
+   * Pointers of the numbers written with a fraction or an exponent that are
+   * whole (`1.0`, `1e3`): an integer property refuses them, as serde does,
+   * though `JSON.parse` cannot tell them from `1` and `1000`.
+   */
+  floats: Set<string> | undefined;
+}
+
+const WS = (c: number) => c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+const DIGIT = (c: number) => c >= 0x30 && c <= 0x39;
+/** serde_json's nesting limit: the 128th open bracket is refused. */
+const MAX_DEPTH = 127;
+
+class Reader {
+  i = 0;
+  depth = 0;
+  path: string[] = [];
+  floats: Set<string> | undefined;
+  duplicate: DecodeError | undefined;
+
+  constructor(
+    readonly text: string,
+    readonly keepLast: boolean,
+  ) {}
+
+  /** serde_json's syntax error at UTF-16 index `at` (its column counts UTF-8 bytes, from 1). */
+  fail(message: string, at: number): never {
+    const before = this.text.slice(0, at);
+    const start = before.lastIndexOf("\n") + 1;
+    const line = (before.match(/\n/g)?.length ?? 0) + 1;
+    const column = new TextEncoder().encode(before.slice(start)).length;
+    throw new DecodeError(`${message} at line ${line} column ${column}`, "", true);
+  }
+  /** An error at the next character (serde's `peek_error`). */
+  peekFail(message: string): never {
+    return this.fail(message, Math.min(this.text.length, this.i + 1));
+  }
+
+  ws(): number {
+    const t = this.text;
+    while (this.i < t.length && WS(t.charCodeAt(this.i))) this.i++;
+    return this.i < t.length ? t.charCodeAt(this.i) : -1;
+  }
+
+  value(): JsonValue {
+    const c = this.ws();
+    switch (c) {
+      case -1:
+        return this.peekFail("EOF while parsing a value");
+      case 0x22:
+        this.i++;
+        return this.string();
+      case 0x7b:
+        return this.object();
+      case 0x5b:
+        return this.array();
+      case 0x74:
+        return this.ident("true", true);
+      case 0x66:
+        return this.ident("false", false);
+      case 0x6e:
+        return this.ident("null", null);
+      default:
+        if (c === 0x2d || DIGIT(c)) return this.number();
+        return this.peekFail("expected value");
+    }
+  }
+
+  ident<T extends JsonValue>(word: string, value: T): T {
+    this.i++;
+    for (let k = 1; k < word.length; k++) {
+      if (this.i >= this.text.length) this.fail("EOF while parsing a value", this.text.length);
+      if (this.text.charCodeAt(this.i++) !== word.charCodeAt(k)) this.fail("expected ident", this.i);
+    }
+    return value;
+  }
+
+  number(): number {
+    const t = this.text;
+    const start = this.i;
+    let float = false;
+    if (t.charCodeAt(this.i) === 0x2d) this.i++;
+    if (this.i >= t.length) this.fail("EOF while parsing a value", t.length);
+    const first = t.charCodeAt(this.i++);
+    if (first === 0x30) {
+      if (DIGIT(t.charCodeAt(this.i))) this.peekFail("invalid number");
+    } else if (!DIGIT(first)) {
+      this.fail("invalid number", this.i);
+    }
+    while (DIGIT(t.charCodeAt(this.i))) this.i++;
+    if (t.charCodeAt(this.i) === 0x2e) {
+      float = true;
+      this.i++;
+      this.digits();
+    }
+    const e = t.charCodeAt(this.i);
+    if (e === 0x65 || e === 0x45) {
+      float = true;
+      this.i++;
+      const s = t.charCodeAt(this.i);
+      if (s === 0x2b || s === 0x2d) this.i++;
+      this.digits();
+    }
+    const n = Number(t.slice(start, this.i));
+    if (!Number.isFinite(n)) this.fail("number out of range", this.i);
+    if (float && Number.isInteger(n)) (this.floats ??= new Set()).add(this.pointer());
+    return n;
+  }
+
+  digits(): void {
+    if (!DIGIT(this.text.charCodeAt(this.i))) {
+      if (this.i >= this.text.length) this.peekFail("EOF while parsing a value");
+      this.peekFail("invalid number");
+    }
+    while (DIGIT(this.text.charCodeAt(this.i))) this.i++;
+  }
+
+  string(): string {
+    const t = this.text;
+    let out = "";
+    let from = this.i;
+    for (;;) {
+      if (this.i >= t.length) this.fail("EOF while parsing a string", t.length);
+      const c = t.charCodeAt(this.i);
+      if (c === 0x22) {
+        out += t.slice(from, this.i++);
+        return out;
+      }
+      if (c < 0x20) this.fail("control character (\\u0000-\\u001F) found while parsing a string", this.i + 1);
+      if (c === 0x5c) {
+        out += t.slice(from, this.i);
+        this.i++;
+        out += this.escape();
+        from = this.i;
+      } else {
+        this.i++;
+      }
+    }
+  }
+
+  escape(): string {
+    const t = this.text;
+    if (this.i >= t.length) this.fail("EOF while parsing a string", t.length);
+    const c = t[this.i++];
+    switch (c) {
+      case '"':
+        return '"';
+      case "\\":
+        return "\\";
+      case "/":
+        return "/";
+      case "b":
+        return "\b";
+      case "f":
+        return "\f";
+      case "n":
+        return "\n";
+      case "r":
+        return "\r";
+      case "t":
+        return "\t";
+      case "u": {
+        const hi = this.hex();
+        if (hi < 0xd800 || hi > 0xdfff) return String.fromCharCode(hi);
+        if (hi >= 0xdc00) this.fail("lone leading surrogate in hex escape", this.i);
+        if (t[this.i] !== "\\" || t[this.i + 1] !== "u") {
+          this.fail("unexpected end of hex escape", Math.min(t.length, this.i + 1));
+        }
+        this.i += 2;
+        const lo = this.hex();
+        if (lo < 0xdc00 || lo > 0xdfff) this.fail("lone leading surrogate in hex escape", this.i);
+        return String.fromCharCode(hi, lo);
+      }
+      default:
+        return this.fail("invalid escape", this.i);
+    }
+  }
+
+  hex(): number {
+    const t = this.text;
+    if (this.i + 4 > t.length) this.fail("EOF while parsing a string", t.length);
+    let n = 0;
+    for (let k = 0; k < 4; k++) {
+      const d = parseInt(t[this.i++] as string, 16);
+      if (Number.isNaN(d)) this.fail("invalid escape", this.i);
+      n = n * 16 + d;
+    }
+    return n;
+  }
+
+  enter(): void {
+    if (++this.depth > MAX_DEPTH) this.peekFail("recursion limit exceeded");
+    this.i++;
+  }
+
+  array(): JsonValue[] {
+    this.enter();
+    const out: JsonValue[] = [];
+    for (let first = true; ; first = false) {
+      let c = this.ws();
+      if (c === 0x5d) break;
+      if (!first) {
+        if (c === -1) this.peekFail("EOF while parsing a list");
+        if (c !== 0x2c) this.peekFail("expected `,` or `]`");
+        this.i++;
+        c = this.ws();
+      }
+      if (c === 0x5d) this.peekFail("trailing comma");
+      if (c === -1) this.peekFail(first ? "EOF while parsing a list" : "EOF while parsing a value");
+      this.path.push(String(out.length));
+      out.push(this.value());
+      this.path.pop();
+    }
+    this.i++;
+    this.depth--;
+    return out;
+  }
+
+  object(): { [key: string]: JsonValue } {
+    this.enter();
+    const out: { [key: string]: JsonValue } = {};
+    for (let first = true; ; first = false) {
+      let c = this.ws();
+      if (c === 0x7d) break;
+      if (!first) {
+        if (c === -1) this.peekFail("EOF while parsing an object");
+        if (c !== 0x2c) this.peekFail("expected `,` or `}`");
+        this.i++;
+        c = this.ws();
+      }
+      if (c === 0x7d) this.peekFail("trailing comma");
+      if (c === -1) this.peekFail(first ? "EOF while parsing an object" : "EOF while parsing a value");
+      if (c !== 0x22) this.peekFail("key must be a string");
+      this.i++;
+      const key = this.string();
+      const colon = this.ws();
+      if (colon === -1) this.peekFail("EOF while parsing an object");
+      if (colon !== 0x3a) this.peekFail("expected `:`");
+      this.i++;
+      this.path.push(key);
+      const seen = Object.prototype.hasOwnProperty.call(out, key);
+      if (seen && !this.keepLast && this.duplicate === undefined) {
+        this.duplicate = new DecodeError(`duplicate field \`${key}\``, this.pointer());
+      }
+      const v = this.value();
+      if (!seen || this.keepLast) define(out, key, v);
+      this.path.pop();
+    }
+    this.i++;
+    this.depth--;
+    return out;
+  }
+
+  pointer(): string {
+    let p = "";
+    for (const t of this.path) p += "/" + escapeToken(t);
+    return p;
+  }
+}
+
+/** Sets a member, `__proto__` included, as `JSON.parse` does. */
+export function define(o: { [key: string]: JsonValue }, key: string, v: JsonValue): void {
+  if (key === "__proto__") Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[key] = v;
+}
+
+/**
+ * Reads JSON text. Broken JSON throws a {@link DecodeError} with `syntax`
+ * set and serde_json's message (`EOF while parsing a list at line 1 column
+ * 132`); well-formed JSON that repeats a member name throws one at the
+ * repeated member (``duplicate field `type` ``), whatever the depth, unless
+ * `duplicates` is `"last"` (the last one is kept, as `JSON.parse` does).
+ */
+export function parse(text: string, options: { duplicates?: "error" | "last" } = {}): Parsed {
+  const r = new Reader(text, options.duplicates === "last");
+  const value = r.value();
+  if (r.ws() !== -1) r.peekFail("trailing characters");
+  if (r.duplicate !== undefined) throw r.duplicate;
+  return { value, floats: r.floats };
+}

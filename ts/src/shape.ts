@@ -1,0 +1,172 @@
+// What the generated `shapes` tables say: the plan's decoding rules of every
+// definition, as data. `decode.ts` interprets them; `cargo xtask codegen`
+// writes them (xtask/src/ts/shapes.rs) from the same plan as the Rust crate.
+
+import type { JsonValue } from "./runtime.js";
+
+/** serde's name of an integer's Rust type, as its errors say it (`u16`). */
+export type IntName = "i8" | "i16" | "i32" | "i64" | "i128" | "u8" | "u16" | "u32" | "u64" | "u128";
+
+/** A value type. */
+export type Ty =
+  | "string"
+  /** A string of exactly one character (Unicode code point). */
+  | "char"
+  | "number"
+  | "boolean"
+  | "null"
+  /** Any JSON value, kept as received. */
+  | "any"
+  /** Any JSON object, kept as received (`_meta`). */
+  | "object"
+  | { int: IntName }
+  | { ref: string }
+  | { list: Ty; nullable?: true }
+  | { tuple: { ty: Ty; nullable?: true }[] }
+  | { map: Ty; nullable?: true };
+
+/** `minLength` / `maxLength` (in code points) and `pattern` (unanchored), checked on decode. */
+export interface StrCheck {
+  min?: number;
+  max?: number;
+  pattern?: string;
+  /** The schema pointer of the rule, named in its errors. */
+  at: string;
+}
+
+/** Bounds of a number (integers: the bounds as decimal text, exact past 2^53). */
+export interface RangeCheck {
+  float?: true;
+  min?: number | string;
+  max?: number | string;
+  at: string;
+}
+
+/** `minItems` / `maxItems` of a list. */
+export interface ItemsCheck {
+  min: number;
+  max?: number;
+  at: string;
+}
+
+/** One property of an object and the rule it is read by. */
+export interface FieldShape {
+  name: string;
+  ty: Ty;
+  required?: true;
+  nullable?: true;
+  /** An upsert's patch field: `null` clears, a value of the wrong shape keeps (is dropped). */
+  patch?: true;
+  /** `x-deserialize-default-on-error`: a value of the wrong shape is the default. */
+  lenient?: true;
+  /** `x-deserialize-skip-invalid-items`: items that fail are dropped. */
+  skipItems?: true;
+  /** `x-deserialize-default-on-null`: `null` is the default. */
+  nullAsDefault?: true;
+  /** The default a required field falls back to (the Rust type's `Default`). */
+  default?: JsonValue;
+  str?: StrCheck;
+  range?: RangeCheck;
+  items?: ItemsCheck;
+}
+
+/** An object: its properties, and what it does with the ones it does not name. */
+export interface StructShape {
+  struct: FieldShape[];
+  /** `"deny"`: unknown members are an error; a type: each is of it; absent: kept as received. */
+  rest?: "deny" | Ty;
+  /** A union whose arms take the members the struct does not name. */
+  flatten?: string;
+  /** Members whose schema is `false`. */
+  forbidden?: string[];
+}
+
+/** A string or integer enum; `open`: any other value is kept. */
+export interface EnumShape {
+  enum: (string | number)[];
+  open?: true;
+  int?: IntName;
+}
+
+/** One arm of a union. */
+export interface ArmShape {
+  /** The Rust variant's name, in errors about untagged arms. */
+  name: string;
+  /** The discriminator value (none: an arm tried in order). */
+  tag?: string;
+  /** Nothing but the discriminator. */
+  unit?: true;
+  /** The arm of an absent or `null` discriminator. */
+  noTag?: true;
+  ty?: Ty;
+}
+
+/** A union, tagged (`tag`) or untagged, open (`catchAll`) or closed. */
+export interface UnionShape {
+  union: ArmShape[];
+  tag?: { key: string; lenient?: true };
+  catchAll?: { required: string[]; fields: { name: string; ty: Ty }[]; reserved: string[] };
+}
+
+/** A named wrapper of one type, with the checks of its value. */
+export interface NewtypeShape {
+  newtype: Ty;
+  str?: StrCheck;
+  range?: RangeCheck;
+}
+
+/** How one definition decodes. */
+export type Shape = StructShape | EnumShape | UnionShape | NewtypeShape | { alias: string } | "any";
+
+/** Every definition of a schema file by its TypeScript name. */
+export type Shapes = { readonly [name: string]: Shape };
+
+/** How a method's params or result treats an omitted or `null` value. */
+export type NullMode = "value" | "empty" | "refuse";
+
+/** One payload of a method: the definition it decodes as. */
+export interface PayloadShape {
+  /** The definition (aliases followed). */
+  def: string;
+  /** The payload's own name (`PromptRequest`). */
+  name: string;
+  null: NullMode;
+}
+
+/** A JSON-RPC method: the side that handles it, and its payloads. */
+export interface MethodShape {
+  side: "agent" | "client" | "protocol" | "proxy";
+  request?: PayloadShape;
+  response?: PayloadShape;
+  notification?: PayloadShape;
+}
+
+/** Every method of a schema file. */
+export type Methods = { readonly [method: string]: MethodShape };
+
+/** How a property of an upsert's state takes a patch. */
+export type StateRule =
+  /** The entity's key: set once, never patched. */
+  | "key"
+  /** On the wire every time: replaced. */
+  | "required"
+  /** `_meta`: merged one level deep (a member `null` removes it); `null` clears. */
+  | "by_key"
+  /** A list: replaced whole; `null` and `[]` clear. */
+  | "list"
+  /** A value; `null` unsets (the state holds `null`). */
+  | "optional"
+  /** Any JSON; `null` unsets. */
+  | "any"
+  /** A value; `null` resets it to `reset` (the state's default too). */
+  | { reset: string };
+
+/** One upsert: the state it patches, its key, and each property's rule, in order. */
+export interface UpsertShape {
+  state: string;
+  key: string | null;
+  fields: { name: string; rule: StateRule }[];
+}
+
+/** Every upsert of a schema file, by its patch's TypeScript name. */
+export type Upserts = { readonly [name: string]: UpsertShape };

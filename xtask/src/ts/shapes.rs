@@ -1,0 +1,389 @@
+//! The decoding plan of a schema file as TypeScript data: one shape per
+//! definition (`shapes`), the JSON-RPC methods (`methods`), and the name of
+//! every type (`Types`). The hand-written `ts/src/decode.ts` interprets the
+//! shapes, so both targets read each property by the same rule of the plan
+//! ([`ReadRule`]): the same leniency, bounds, string rules, item counts and
+//! catch-all checks, with the same messages.
+
+use genco::prelude::*;
+use serde_json::{json, Map, Value};
+
+use crate::model::*;
+use crate::plan::{Decisions, Gate, NullMode, Payloads, ReadRule};
+
+/// The shapes, methods and type map of `module`.
+pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions) {
+    let defs: Vec<&Def> = module.defs.iter().flat_map(Def::walk).collect();
+    let s = Shapes { decisions };
+    out.line();
+    quote_in! { *out =>
+        $("/** Every definition by its TypeScript name, for [`decode`] and [`encode`]. */")
+        export interface Types {
+            $(for d in &defs => $(prop(&d.rust_name)): $(&d.rust_name);$['\r'])
+        }
+    };
+    out.line();
+    let entries: Vec<String> = defs.iter().map(|d| format!("{}: {},", prop(&d.rust_name), lit(&s.def(d)))).collect();
+    quote_in! { *out =>
+        $("/**")
+        $(" * How each definition decodes: the plan's rule for every property,")
+        $(" * interpreted by `decode.ts` (see there for what each member means).")
+        $(" */")
+        export const shapes: Shapes = {
+            $(for e in &entries => $e$['\r'])
+        };
+    };
+    out.line();
+    let methods = methods(module);
+    quote_in! { *out =>
+        $("/** The JSON-RPC methods: the side that handles each, and its payloads' definitions. */")
+        export const methods: Methods = {
+            $(for m in &methods => $m$['\r'])
+        };
+    };
+    let upserts = upserts(&defs, decisions);
+    if !upserts.is_empty() {
+        out.line();
+        quote_in! { *out =>
+            $("/**")
+            $(" * The upserts (ACP v2): the state each patches, its key, and how each")
+            $(" * property of the state takes a patch (`reducer.ts`).")
+            $(" */")
+            export const upserts: Upserts = {
+                $(for u in &upserts => $u$['\r'])
+            };
+        };
+    }
+    out.line();
+    quote_in! { *out =>
+        $("/** Decoders and encoders of this schema's definitions, by name. */")
+        export const codec: Codec<Types> = new Codec<Types>(shapes, methods);
+    };
+}
+
+struct Shapes<'a> {
+    decisions: &'a Decisions,
+}
+
+impl Shapes<'_> {
+    fn name(&self, schema_name: &str) -> String {
+        self.decisions.names.get(schema_name).cloned().unwrap_or_else(|| schema_name.to_owned())
+    }
+
+    fn def(&self, d: &Def) -> Value {
+        match &d.kind {
+            Kind::Struct(s) => self.structure(s),
+            Kind::Enum(e) => {
+                let values: Vec<Value> = e.variants.iter().map(|v| v.value.to_json()).collect();
+                let mut o = obj([("enum", Value::Array(values))]);
+                if e.fallback.is_some() {
+                    o.insert("open".into(), true.into());
+                }
+                if let EnumRepr::Integer(f) = e.repr {
+                    o.insert("int".into(), int_name(f).into());
+                }
+                Value::Object(o)
+            }
+            Kind::Union(u) => self.union(u),
+            Kind::Newtype(t) => {
+                let mut o = obj([("newtype", self.ty(t))]);
+                if let Some(rule) = self.decisions.values.get(&d.name) {
+                    checks(&mut o, rule, &crate::plan::value_field(d, t));
+                }
+                Value::Object(o)
+            }
+            Kind::Alias(target) => json!({ "alias": self.name(target) }),
+            Kind::Any | Kind::Opaque(_) => json!("any"),
+        }
+    }
+
+    fn structure(&self, s: &Struct) -> Value {
+        let fields: Vec<Value> = s.fields.iter().map(|f| self.field(f)).collect();
+        let mut o = obj([("struct", Value::Array(fields))]);
+        match (&s.flatten, s.additional, &s.rest) {
+            (Some(fl), ..) => {
+                o.insert("flatten".into(), self.name(&fl.union).into());
+            }
+            (None, Additional::False, _) => {
+                o.insert("rest".into(), "deny".into());
+            }
+            (None, Additional::Typed, Some(t)) => {
+                o.insert("rest".into(), self.ty(t));
+            }
+            _ => {}
+        }
+        if !s.forbidden.is_empty() {
+            o.insert("forbidden".into(), json!(s.forbidden));
+        }
+        Value::Object(o)
+    }
+
+    fn field(&self, f: &Field) -> Value {
+        let plan = self.decisions.fields.get(f);
+        let mut o = obj([("name", f.name.clone().into()), ("ty", self.ty(&f.ty))]);
+        let flag = |o: &mut Map<String, Value>, k: &str, on: bool| {
+            if on {
+                o.insert(k.into(), true.into());
+            }
+        };
+        flag(&mut o, "required", f.required);
+        flag(&mut o, "nullable", f.nullable);
+        match &plan.read {
+            ReadRule::Patch { skip_invalid_items, .. } => {
+                flag(&mut o, "patch", true);
+                flag(&mut o, "skipItems", *skip_invalid_items);
+            }
+            rule => {
+                flag(&mut o, "lenient", f.default_on_error);
+                flag(&mut o, "skipItems", f.skip_invalid_items);
+                flag(&mut o, "nullAsDefault", matches!(rule, ReadRule::NullAsDefault));
+                checks(&mut o, rule, f);
+            }
+        }
+        // What a required field falls back to: the Rust type's `Default`.
+        if f.required && (f.default_on_error || f.default_on_null) {
+            if let Some(d) = default_of(&f.ty) {
+                o.insert("default".into(), d);
+            }
+        }
+        Value::Object(o)
+    }
+
+    fn union(&self, u: &Union) -> Value {
+        let arms: Vec<Value> = u
+            .variants
+            .iter()
+            .map(|v| {
+                let mut o = obj([("name", v.rust_name.trim_start_matches("r#").into())]);
+                if let Some(t) = &v.tag {
+                    o.insert("tag".into(), t.clone().into());
+                }
+                match &v.payload {
+                    Payload::Unit => o.insert("unit".into(), true.into()),
+                    Payload::NoTag => o.insert("noTag".into(), true.into()),
+                    Payload::Type(t) => o.insert("ty".into(), self.ty(t)),
+                };
+                Value::Object(o)
+            })
+            .collect();
+        let mut o = obj([("union", Value::Array(arms))]);
+        if let Some(t) = &u.tag {
+            let mut tag = obj([("key", t.property.clone().into())]);
+            if t.lenient {
+                tag.insert("lenient".into(), true.into());
+            }
+            o.insert("tag".into(), Value::Object(tag));
+        }
+        if let Some(c) = &u.catch_all {
+            let fields: Vec<Value> = c.fields.iter().map(|f| json!({ "name": f.name, "ty": self.ty(&f.ty) })).collect();
+            o.insert("catchAll".into(), json!({ "required": c.required, "fields": fields, "reserved": c.reserved }));
+        }
+        Value::Object(o)
+    }
+
+    fn ty(&self, t: &Type) -> Value {
+        match t {
+            Type::String { .. } | Type::Base64 => "string".into(),
+            Type::Char => "char".into(),
+            Type::Integer { format, .. } => json!({ "int": int_name(*format) }),
+            Type::Number { .. } => "number".into(),
+            Type::Boolean => "boolean".into(),
+            Type::Null => "null".into(),
+            Type::Any => "any".into(),
+            Type::Object => "object".into(),
+            Type::Ref(r) => json!({ "ref": self.name(r) }),
+            Type::Array { items, nullable_items, .. } => {
+                let mut o = obj([("list", self.ty(items))]);
+                if *nullable_items {
+                    o.insert("nullable".into(), true.into());
+                }
+                Value::Object(o)
+            }
+            Type::Tuple(items) => {
+                let items: Vec<Value> = items
+                    .iter()
+                    .map(|i| {
+                        let mut o = obj([("ty", self.ty(&i.ty))]);
+                        if i.nullable {
+                            o.insert("nullable".into(), true.into());
+                        }
+                        Value::Object(o)
+                    })
+                    .collect();
+                json!({ "tuple": items })
+            }
+            Type::Map { values, nullable_values } => {
+                let mut o = obj([("map", self.ty(values))]);
+                if *nullable_values {
+                    o.insert("nullable".into(), true.into());
+                }
+                Value::Object(o)
+            }
+        }
+    }
+}
+
+/// The checks a read rule adds to a field or a newtype's value `f`: a
+/// string's rules (`str`), a number's bounds (`range`), a list's item count
+/// (`items`), each with the schema pointer its errors name (`at`).
+fn checks(o: &mut Map<String, Value>, rule: &ReadRule, f: &Field) {
+    let at = format!("#{}", f.pointer);
+    match rule {
+        ReadRule::CheckedStr { .. } => {
+            let Some(r) = f.ty.string_rule() else { return };
+            let mut c = obj([("at", at.into())]);
+            if r.min > 0 {
+                c.insert("min".into(), r.min.into());
+            }
+            if let Some(m) = r.max {
+                c.insert("max".into(), m.into());
+            }
+            if let Some(p) = r.pattern {
+                c.insert("pattern".into(), p.into());
+            }
+            o.insert("str".into(), Value::Object(c));
+        }
+        ReadRule::IntInRange { min, max, .. } => {
+            o.insert("range".into(), json!({ "min": min.to_string(), "max": max.to_string(), "at": at }));
+        }
+        ReadRule::FloatInRange { min, max, .. } => {
+            let mut c = obj([("float", true.into())]);
+            if min.is_finite() {
+                c.insert("min".into(), json!(min));
+            }
+            if max.is_finite() {
+                c.insert("max".into(), json!(max));
+            }
+            c.insert("at".into(), at.into());
+            o.insert("range".into(), Value::Object(c));
+        }
+        ReadRule::ItemCount { min, max, inner, .. } => {
+            checks(o, inner, f);
+            let mut c = obj([("min", (*min).into())]);
+            if let Some(m) = max {
+                c.insert("max".into(), (*m).into());
+            }
+            c.insert("at".into(), at.into());
+            o.insert("items".into(), Value::Object(c));
+        }
+        _ => {}
+    }
+}
+
+/// The value of the Rust type's `Default` for a required field that falls
+/// back to it (`None` where the type has no JSON default).
+fn default_of(t: &Type) -> Option<Value> {
+    match t {
+        Type::Array { .. } => Some(json!([])),
+        Type::Map { .. } | Type::Object => Some(json!({})),
+        Type::String { .. } | Type::Base64 => Some(json!("")),
+        Type::Boolean => Some(json!(false)),
+        Type::Integer { .. } | Type::Number { .. } => Some(json!(0)),
+        Type::Any | Type::Null => Some(Value::Null),
+        _ => None,
+    }
+}
+
+/// serde's name of an integer format's Rust type (`u16`), as its errors say it.
+fn int_name(f: IntFormat) -> &'static str {
+    match f {
+        IntFormat::Int8 => "i8",
+        IntFormat::Int16 => "i16",
+        IntFormat::Int32 => "i32",
+        IntFormat::Int64 | IntFormat::Int => "i64",
+        IntFormat::Int128 => "i128",
+        IntFormat::Uint8 => "u8",
+        IntFormat::Uint16 => "u16",
+        IntFormat::Uint32 => "u32",
+        IntFormat::Uint64 | IntFormat::Uint => "u64",
+        IntFormat::Uint128 => "u128",
+    }
+}
+
+/// The upserts among `defs`, one `Name: { ... },` line each: the state's
+/// fields in order, each with its rule (`key`, `required`, `by_key`, `list`,
+/// `reset` with its value, `optional`, `any`).
+fn upserts(defs: &[&Def], decisions: &Decisions) -> Vec<String> {
+    use crate::plan::StateRepr;
+    defs.iter()
+        .filter_map(|d| {
+            let (Some(u), Kind::Struct(s)) = (&d.upsert, &d.kind) else { return None };
+            let fields: Vec<Value> = s
+                .fields
+                .iter()
+                .map(|f| {
+                    let rule = match decisions.fields.get(f).state_repr() {
+                        StateRepr::Key => json!("key"),
+                        StateRepr::Required => json!("required"),
+                        StateRepr::ByKey => json!("by_key"),
+                        StateRepr::List => json!("list"),
+                        StateRepr::Reset(v) => json!({ "reset": v }),
+                        StateRepr::Optional => json!("optional"),
+                        StateRepr::AnyValue => json!("any"),
+                    };
+                    json!({ "name": f.name, "rule": rule })
+                })
+                .collect();
+            let entry = json!({ "state": u.state, "key": u.key, "fields": fields });
+            Some(format!("{}: {},", prop(&d.rust_name), lit(&entry)))
+        })
+        .collect()
+}
+
+/// The JSON-RPC methods of `module`, one `"method": { ... },` line each.
+fn methods(module: &Module) -> Vec<String> {
+    let gated: Vec<(&Def, Gate)> = module.defs.iter().map(|d| (d, Gate::Always)).collect();
+    let payloads = Payloads::of(&gated);
+    let mut by_method: std::collections::BTreeMap<&str, Map<String, Value>> = Default::default();
+    for d in &module.defs {
+        let Some(m) = &d.method else { continue };
+        let plan = payloads.get(&d.name, false);
+        let entry = by_method.entry(m.name.as_str()).or_default();
+        entry.insert("side".into(), m.side.as_str().into());
+        let kind = match m.kind {
+            MethodKind::Request => "request",
+            MethodKind::Response => "response",
+            MethodKind::Notification => "notification",
+        };
+        let null_mode = match plan.null_mode {
+            NullMode::Value => "value",
+            NullMode::Empty => "empty",
+            NullMode::Refuse => "refuse",
+        };
+        entry.insert(kind.into(), json!({ "def": plan.stands_for, "name": d.rust_name, "null": null_mode }));
+    }
+    by_method.into_iter().map(|(m, o)| format!("{}: {},", lit(&Value::from(m)), lit(&Value::Object(o)))).collect()
+}
+
+fn obj<const N: usize>(entries: [(&str, Value); N]) -> Map<String, Value> {
+    entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+}
+
+/// A property name: as it is when it is an identifier, quoted otherwise.
+pub fn prop(name: &str) -> String {
+    let ident = name
+        .chars()
+        .enumerate()
+        .all(|(i, c)| c == '_' || c == '$' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit()));
+    if ident && !name.is_empty() {
+        name.to_owned()
+    } else {
+        serde_json::to_string(name).expect("a string serializes")
+    }
+}
+
+/// A JSON value as a TypeScript literal on one line, identifier keys unquoted.
+pub fn lit(v: &Value) -> String {
+    match v {
+        Value::Object(o) => {
+            let members: Vec<String> = o.iter().map(|(k, v)| format!("{}: {}", prop(k), lit(v))).collect();
+            if members.is_empty() {
+                "{}".into()
+            } else {
+                format!("{{ {} }}", members.join(", "))
+            }
+        }
+        Value::Array(a) => format!("[{}]", a.iter().map(lit).collect::<Vec<_>>().join(", ")),
+        other => other.to_string(),
+    }
+}
