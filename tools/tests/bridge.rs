@@ -3,26 +3,14 @@
 //! directions, with whole transcripts checked; bad input, exit statuses and
 //! `--losses-json`.
 
+mod common;
+use common::example;
+
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn bridge() -> &'static str {
     env!("CARGO_BIN_EXE_acp-bridge")
-}
-
-/// An example of `acp-bindings`: `cargo test --workspace` builds them into
-/// `target/<profile>/examples/` before running any test.
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("the test's path");
-    let dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps/<test>");
-    let path = dir.join("examples").join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.exists(),
-        "{} is missing: build it with `cargo build -p acp-bindings --examples` (`cargo test --workspace` does)",
-        path.display()
-    );
-    path
 }
 
 fn run_client(client: &str, args: &[&str]) -> Output {

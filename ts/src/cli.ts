@@ -15,7 +15,7 @@ import * as v1u from "./generated/v1.unstable.js";
 import * as v2 from "./generated/v2.js";
 import * as v2u from "./generated/v2.unstable.js";
 
-type AnyCodec = Codec<{ [name: string]: unknown }>;
+type AnyCodec = Codec<{ [name: string]: unknown }, AnyMessage>;
 
 const USAGE = `usage: cli.js check-messages --protocol v1|v2 [--unstable] [--method M] [--type DEF] FILE...
        cli.js replay --protocol v2 [--unstable] TRACE.jsonl`;
@@ -188,7 +188,7 @@ function replay(a: Args): number {
     stderr.write(`error: ${path}: ${(e as Error).message}\n`);
     return 2;
   }
-  const state = new SessionReducer();
+  const state = new SessionReducer((a.unstable ? v2u : v2).upserts);
   const pending = new Map<string, string>();
   let rejected = 0;
   text.split("\n").forEach((line, i) => {

@@ -13,7 +13,14 @@ export type Envelope<Request, Notification, Response, Id> =
   | ({ kind: "response"; id: Id } & Response)
   | { kind: "error"; id: Id | null; error: JsonValue };
 
-/** A message of any method: what `decodeMessage` gives before it is narrowed by the module's types. */
+/** A request of an extension method (`_` and a name): its params as JSON. */
+export type ExtensionRequest = { method: `_${string}`; params?: JsonValue };
+/** A notification of an extension method: its params as JSON. */
+export type ExtensionNotification = { method: `_${string}`; params?: JsonValue };
+/** The response to a request of an extension method: its result as JSON. */
+export type ExtensionResponse = { method: `_${string}`; result: JsonValue };
+
+/** A message of any method, untyped: what the codec of a schema without methods decodes to. */
 export type AnyMessage =
   | { kind: "request"; id: JsonValue; method: string; params?: JsonValue }
   | { kind: "notification"; method: string; params?: JsonValue }
@@ -35,8 +42,12 @@ export class MessageError extends DecodeError {}
 /** The JSON-RPC id of a message as a key (`1` and `"1"` differ). */
 export const idKey = (id: JsonValue): string => JSON.stringify(id);
 
-/** Decoders and encoders of one schema file's definitions (`Types` maps each name to its type). */
-export class Codec<Types> {
+/**
+ * Decoders and encoders of one schema file's definitions (`Types` maps each
+ * name to its type) and of its messages (`M`: the generated `Message`, each
+ * request, notification and response typed by its method).
+ */
+export class Codec<Types, M = AnyMessage> {
   constructor(
     readonly shapes: Shapes,
     readonly methods: Methods,
@@ -93,7 +104,7 @@ export class Codec<Types> {
    * example from a table of pending requests; `undefined` when unknown). An
    * extension method (`_...`) keeps its params as JSON.
    */
-  decodeMessage(text: string, answers: (id: JsonValue) => string | undefined = () => undefined): Decoded<AnyMessage> {
+  decodeMessage(text: string, answers: (id: JsonValue) => string | undefined = () => undefined): Decoded<M> {
     let raw: JsonValue;
     try {
       raw = parse(text).value;
@@ -183,12 +194,13 @@ export class Codec<Types> {
       );
     }
     Object.defineProperty(message, written, { value: w, enumerable: false });
-    return { value: message, reports };
+    return { value: message as M, reports };
 
   }
 
   /** Writes a message: the envelope's members in the order they came (for a decoded one), payloads as {@link encode} writes them. */
-  encodeMessage(m: AnyMessage): string {
+  encodeMessage(message: M): string {
+    const m = message as AnyMessage;
     const w = (m as { [written]?: Written })[written];
     const fresh: JsonObject = { jsonrpc: "2.0" };
     const members: JsonObject = { ...(w?.envelope ?? fresh) };

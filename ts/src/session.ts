@@ -6,7 +6,6 @@
 
 import { unknownArm, type JsonObject, type JsonValue } from "./runtime.js";
 import type { UpsertShape, Upserts } from "./shape.js";
-import { upserts as unstableUpserts } from "./generated/v2.unstable.js";
 
 /** A stored entity: every property of its state present (`null` when unset). */
 export type State = JsonObject;
@@ -81,8 +80,8 @@ export class SessionReducer {
   usage: State | null = null;
   compactions = new Map<string, State>();
 
-  /** `upserts`: the table of the schema the updates were decoded with (default: v2's unstable one). */
-  constructor(readonly upserts: Upserts = unstableUpserts) {}
+  /** `upserts`: the table of the schema the updates were decoded with (`v2.upserts`). */
+  constructor(readonly upserts: Upserts) {}
 
   private rule(name: string): UpsertShape {
     const u = this.upserts[name];
@@ -115,8 +114,8 @@ export class SessionReducer {
     (stored.content as JsonValue[]).push(c.content as JsonValue);
   }
 
-  /** Applies one decoded update. Kinds the reducer does not track leave it unchanged. */
-  apply(update: JsonValue): void {
+  /** Applies one decoded update (a `v2.SessionUpdate`). Kinds the reducer does not track leave it unchanged. */
+  apply(update: unknown): void {
     // An arm the schema does not know (`UnknownArm`) is not applied, whatever its tag.
     if (!isObject(update) || unknownArm in update) return;
     const u = update;

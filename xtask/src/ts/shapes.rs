@@ -12,12 +12,12 @@ use crate::model::*;
 use crate::plan::{Decisions, Gate, NullMode, Payloads, ReadRule};
 
 /// The shapes, methods and type map of `module`.
-pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions) {
+pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions, rt: &super::Runtime) {
     let defs: Vec<&Def> = module.defs.iter().flat_map(Def::walk).collect();
     let s = Shapes { decisions };
     out.line();
     quote_in! { *out =>
-        $("/** Every definition by its TypeScript name, for [`decode`] and [`encode`]. */")
+        $("/** Every definition's type by its name: what `codec.decode(name, text)` gives. */")
         export interface Types {
             $(for d in &defs => $(prop(&d.rust_name)): $(&d.rust_name);$['\r'])
         }
@@ -29,7 +29,7 @@ pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions) {
         $(" * How each definition decodes: the plan's rule for every property,")
         $(" * interpreted by `decode.ts` (see there for what each member means).")
         $(" */")
-        export const shapes: Shapes = {
+        export const shapes: $(rt.name("Shapes")) = {
             $(for e in &entries => $e$['\r'])
         };
     };
@@ -37,7 +37,7 @@ pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions) {
     let methods = methods(module);
     quote_in! { *out =>
         $("/** The JSON-RPC methods: the side that handles each, and its payloads' definitions. */")
-        export const methods: Methods = {
+        export const methods: $(rt.name("Methods")) = {
             $(for m in &methods => $m$['\r'])
         };
     };
@@ -49,16 +49,94 @@ pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions) {
             $(" * The upserts (ACP v2): the state each patches, its key, and how each")
             $(" * property of the state takes a patch (`reducer.ts`).")
             $(" */")
-            export const upserts: Upserts = {
+            export const upserts = {
                 $(for u in &upserts => $u$['\r'])
-            };
+            } satisfies $(rt.name("Upserts"));
         };
     }
+    let message = dispatch(out, module, rt);
+    let codec = rt.name("Codec");
     out.line();
     quote_in! { *out =>
-        $("/** Decoders and encoders of this schema's definitions, by name. */")
-        export const codec: Codec<Types> = new Codec<Types>(shapes, methods);
+        $("/** Decoders and encoders of this schema's definitions by name, and of its messages. */")
+        export const codec: $(&codec)<Types, $(&message)> = new $(&codec)<Types, $(&message)>(shapes, methods);
     };
+}
+
+/// The payloads of one side and kind, as a discriminated union on `method`
+/// (`RequestToAgent`: every request an agent handles, with its params).
+/// Returns the message type the codec decodes to (`Message`, or
+/// `AnyMessage` for a file without methods).
+fn dispatch(out: &mut js::Tokens, module: &Module, rt: &super::Runtime) -> String {
+    let mut groups: std::collections::BTreeMap<(Side, MethodKind), Vec<(&str, &str)>> = Default::default();
+    for d in &module.defs {
+        if let Some(m) = &d.method {
+            groups.entry((m.side, m.kind)).or_default().push((m.name.as_str(), d.rust_name.as_str()));
+        }
+    }
+    if groups.is_empty() {
+        return rt.name("AnyMessage");
+    }
+    let mut by_kind: std::collections::BTreeMap<MethodKind, Vec<String>> = Default::default();
+    for ((side, kind), mut members) in groups {
+        members.sort();
+        let who = match side {
+            Side::Agent => "Agent",
+            Side::Client => "Client",
+            Side::Protocol => "AnySide",
+            Side::Proxy => "Proxy",
+        };
+        let (name, member, doc) = match kind {
+            MethodKind::Request => {
+                (format!("RequestTo{who}"), "params", format!("The requests {} handles, by method.", handler(side)))
+            }
+            MethodKind::Response => (
+                format!("ResponseFrom{who}"),
+                "result",
+                format!("The responses {} sends, by the method of the request.", handler(side)),
+            ),
+            MethodKind::Notification => (
+                format!("NotificationTo{who}"),
+                "params",
+                format!("The notifications {} handles, by method.", handler(side)),
+            ),
+        };
+        let arms: Vec<String> =
+            members.iter().map(|(m, t)| format!("{{ method: {}; {member}: {t} }}", Value::from(*m))).collect();
+        out.line();
+        quote_in! { *out =>
+            $(format!("/** {doc} */"))
+            export type $(&name) =
+                $(for a in &arms => $['\r']| $a);
+        };
+        by_kind.entry(kind).or_default().push(name);
+    }
+    let all = |kind: MethodKind, ext: &str| {
+        let mut v = by_kind.get(&kind).cloned().unwrap_or_default();
+        v.push(rt.name(ext));
+        v.join(" | ")
+    };
+    let (requests, notifications, responses) = (
+        all(MethodKind::Request, "ExtensionRequest"),
+        all(MethodKind::Notification, "ExtensionNotification"),
+        all(MethodKind::Response, "ExtensionResponse"),
+    );
+    out.line();
+    quote_in! { *out =>
+        $("/** Every request, notification and response, and errors: what `codec.decodeMessage` gives. */")
+        export type Message = $(rt.name("Envelope"))<$requests, $notifications, $responses, RequestId>;
+    };
+    "Message".into()
+}
+
+/// Who handles the methods of a side, in words.
+fn handler(side: Side) -> &'static str {
+    match side {
+        Side::Agent => "an agent",
+        Side::Client => "a client",
+        Side::Protocol => "either side",
+        Side::Proxy => "a proxy",
+    }
 }
 
 struct Shapes<'a> {

@@ -1,0 +1,316 @@
+//! The TypeScript package (`ts/`) against the crate, through their two CLIs:
+//! `node ts/dist/src/cli.js` and `acp-tools` give the same lines and exit
+//! codes on the corpus, the traces and their replays; on every corpus
+//! message mutated at every property they give the same verdict. Also the
+//! package's own tests (`npm test`), and its example agent against the
+//! official TypeScript SDK's client and the project's Rust example clients.
+//!
+//! Node 20 and npm are needed; `npm ci` installs the package's pinned
+//! dependencies (TypeScript, and the official SDK the agent is tested with).
+
+mod common;
+use common::example;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn ts() -> PathBuf {
+    root().join("ts")
+}
+
+fn log(o: &Output) -> String {
+    format!("{}\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// `npm ci` and `npm run build` in `ts/`, once for every test of this binary.
+fn built() {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        for args in [&["ci", "--no-audit", "--no-fund"][..], &["run", "build"]] {
+            let o = Command::new("npm")
+                .args(args)
+                .current_dir(ts())
+                .output()
+                .unwrap_or_else(|e| panic!("npm runs (Node 20 and npm are needed for ts/): {e}"));
+            assert!(o.status.success(), "`npm {}` in ts/ failed:\n{}", args.join(" "), log(&o));
+        }
+    });
+}
+
+/// `--unstable` when this `acp-tools` has the unstable types (`cargo test --workspace` builds it so).
+fn unstable() -> &'static [&'static str] {
+    if cfg!(feature = "unstable") {
+        &["--unstable"]
+    } else {
+        &[]
+    }
+}
+
+/// Runs `acp-tools ARGS` and `node ts/dist/src/cli.js ARGS`.
+fn both(args: &[&str]) -> (Output, Output) {
+    built();
+    let rust = Command::new(env!("CARGO_BIN_EXE_acp-tools")).args(args).output().expect("acp-tools runs");
+    let node = Command::new("node").arg(ts().join("dist/src/cli.js")).args(args).output().expect("node runs");
+    (rust, node)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("acp-ts-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every corpus input, by version and definition: `(version, type) -> inputs`.
+fn corpus() -> BTreeMap<(String, String), Vec<Value>> {
+    let mut out: BTreeMap<(String, String), Vec<Value>> = BTreeMap::new();
+    for version in ["v1", "v2"] {
+        let dir = root().join("tests/corpus").join(version);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "json")) {
+            let case: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+            let key = (version.to_owned(), case["type"].as_str().unwrap().to_owned());
+            out.entry(key).or_default().push(case["input"].clone());
+        }
+    }
+    out
+}
+
+/// Writes each group as a `.jsonl` trace; runs both CLIs with `--type` on
+/// each and hands their outputs to `compare`.
+fn check_groups(dir: &Path, groups: &BTreeMap<(String, String), Vec<Value>>, compare: impl Fn(&str, &Output, &Output)) {
+    for ((version, type_name), inputs) in groups {
+        let path = dir.join(format!("{version}-{type_name}.jsonl"));
+        let text: String = inputs.iter().map(|v| format!("{v}\n")).collect();
+        std::fs::write(&path, text).unwrap();
+        let mut args = vec!["check-messages", "--protocol", version.as_str(), "--type", type_name.as_str()];
+        args.extend(unstable());
+        args.push(path.to_str().unwrap());
+        let (rust, node) = both(&args);
+        compare(&format!("{version} {type_name}"), &rust, &node);
+    }
+}
+
+fn same_output(what: &str, rust: &Output, node: &Output) {
+    assert_eq!(
+        (String::from_utf8_lossy(&node.stdout), String::from_utf8_lossy(&node.stderr), node.status.code()),
+        (String::from_utf8_lossy(&rust.stdout), String::from_utf8_lossy(&rust.stderr), rust.status.code()),
+        "{what}: the TypeScript CLI (left) and acp-tools (right) differ"
+    );
+}
+
+#[test]
+fn npm_test_passes() {
+    built();
+    let o = Command::new("npm").args(["test"]).current_dir(ts()).output().expect("npm runs");
+    assert!(o.status.success(), "`npm test` in ts/ failed:\n{}", log(&o));
+}
+
+#[test]
+fn every_corpus_message_gets_the_same_lines_from_both_clis() {
+    let dir = scratch("corpus");
+    let groups = corpus();
+    assert!(groups.values().map(Vec::len).sum::<usize>() >= 100);
+    check_groups(&dir, &groups, same_output);
+}
+
+#[test]
+fn every_trace_checks_and_replays_the_same_in_both_clis() {
+    let traces = root().join("tests/traces");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&traces).unwrap() {
+        let path = entry.unwrap().path();
+        let p = path.to_str().unwrap();
+        for version in ["v1", "v2"] {
+            let mut args = vec!["check-messages", "--protocol", version];
+            args.extend(unstable());
+            args.push(p);
+            let (rust, node) = both(&args);
+            same_output(&format!("check-messages {version} {p}"), &rust, &node);
+        }
+        let mut args = vec!["replay", "--protocol", "v2"];
+        args.extend(unstable());
+        args.push(p);
+        let (rust, node) = both(&args);
+        same_output(&format!("replay {p}"), &rust, &node);
+        // The replay is JSON, key order included.
+        assert!(serde_json::from_slice::<Value>(&node.stdout).is_ok(), "{}", log(&node));
+        n += 1;
+    }
+    assert!(n >= 3, "only {n} traces");
+    let (rust, node) = both(&["replay", "--protocol", "v1", "nowhere.jsonl"]);
+    same_output("replay --protocol v1", &rust, &node);
+}
+
+/// The replacements every property of every corpus message is mutated to.
+fn replacements() -> Vec<Value> {
+    serde_json::from_str(
+        r#"[null, 0, 1.5, -1, 70000, "x", "", true, [], {}, [1], {"a": 1}, [null], ["x"], [{}], {"type": "text"}]"#,
+    )
+    .unwrap()
+}
+
+/// `v` with the value at `path` replaced (`None`: removed).
+fn mutated(v: &Value, path: &[Value], with: Option<&Value>) -> Value {
+    let mut out = v.clone();
+    let Some((last, parents)) = path.split_last() else { return with.cloned().unwrap_or(Value::Null) };
+    let mut at = &mut out;
+    for p in parents {
+        at = match p {
+            Value::String(k) => &mut at[k.as_str()],
+            Value::Number(i) => &mut at[i.as_u64().unwrap() as usize],
+            _ => unreachable!(),
+        };
+    }
+    match (at, last, with) {
+        (Value::Object(o), Value::String(k), Some(w)) => drop(o.insert(k.clone(), w.clone())),
+        (Value::Object(o), Value::String(k), None) => {
+            *o = o.iter().filter(|(key, _)| *key != k).map(|(key, v)| (key.clone(), v.clone())).collect();
+        }
+        (Value::Array(a), Value::Number(i), Some(w)) => a[i.as_u64().unwrap() as usize] = w.clone(),
+        (Value::Array(a), Value::Number(i), None) => drop(a.remove(i.as_u64().unwrap() as usize)),
+        _ => unreachable!(),
+    }
+    out
+}
+
+fn paths(v: &Value, at: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
+    out.push(at.clone());
+    match v {
+        Value::Object(o) => o.iter().for_each(|(k, x)| {
+            at.push(Value::from(k.as_str()));
+            paths(x, at, out);
+            at.pop();
+        }),
+        Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| {
+            at.push(Value::from(i));
+            paths(x, at, out);
+            at.pop();
+        }),
+        _ => {}
+    }
+}
+
+/// A verdict line without its location: `exact`, `differs ...` or `rejected at P: M`.
+fn verdicts(o: &Output) -> Vec<String> {
+    let text = String::from_utf8_lossy(&o.stdout);
+    let mut lines: Vec<String> =
+        text.lines().map(|l| l.split_once(".jsonl:").map_or(l, |(_, r)| r).to_owned()).collect();
+    lines.pop(); // the tally
+    lines.into_iter().map(|l| l.split_once(": ").map(|(_, r)| r.to_owned()).unwrap_or(l)).collect()
+}
+
+/// Every corpus message with every property replaced by each of
+/// [`replacements`] or removed: the same verdict, the same `differs`
+/// pointers, the same rejection message; a rejection's pointer is the
+/// crate's or a deeper one (the crate names the enclosing value where its
+/// decoder had buffered the one that failed: an untagged or flattened union).
+#[test]
+fn mutated_corpus_messages_get_the_same_verdicts() {
+    let mut groups: BTreeMap<(String, String), Vec<Value>> = BTreeMap::new();
+    for (key, inputs) in corpus() {
+        let out = groups.entry(key).or_default();
+        for input in inputs {
+            let mut all = Vec::new();
+            paths(&input, &mut Vec::new(), &mut all);
+            for path in &all {
+                out.extend(replacements().iter().map(|r| mutated(&input, path, Some(r))));
+                if !path.is_empty() {
+                    out.push(mutated(&input, path, None));
+                }
+            }
+        }
+    }
+    let total: usize = groups.values().map(Vec::len).sum();
+    assert!(total > 20_000, "only {total} mutated messages");
+    let dir = scratch("mutated");
+    check_groups(&dir, &groups, |what, rust, node| {
+        assert_eq!(node.status.code(), rust.status.code(), "{what}");
+        let (ours, theirs) = (verdicts(node), verdicts(rust));
+        assert_eq!(ours.len(), theirs.len(), "{what}: {}", log(node));
+        for (i, (t, r)) in ours.iter().zip(theirs).enumerate() {
+            let same = match (t.strip_prefix("rejected at "), r.strip_prefix("rejected at ")) {
+                (Some(t), Some(r)) => {
+                    let (tp, tm) = t.split_once(": ").unwrap();
+                    let (rp, rm) = r.split_once(": ").unwrap();
+                    let (tp, rp) = (tp.replace("(root)", ""), rp.replace("(root)", ""));
+                    tm == rm && (tp == rp || tp.starts_with(&format!("{rp}/")))
+                }
+                _ => *t == r,
+            };
+            assert!(same, "{what}, line {}:\n  TypeScript: {t}\n  acp-tools:  {r}", i + 1);
+        }
+    });
+}
+
+fn turn(client: &mut Command, version: &str) -> Vec<String> {
+    built();
+    let agent = ts().join("dist/examples/agent.js");
+    let o = client
+        .args(["node", agent.to_str().unwrap(), "--protocol", version])
+        .env("ACP_NODE_MODULES", ts().join("node_modules"))
+        .output()
+        .expect("the client runs");
+    assert!(o.status.success(), "{}", log(&o));
+    String::from_utf8_lossy(&o.stdout).lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn the_example_agent_completes_a_turn_with_the_official_sdk_client_and_the_rust_clients() {
+    for version in ["v1", "v2"] {
+        let mut official = Command::new("node");
+        official.arg(root().join("interop/node/client.mjs")).args(["--protocol", version]);
+        let out = turn(&mut official, version);
+        assert_eq!(
+            out.first().map(String::as_str),
+            Some(format!("initialized: ts-bindings-agent (protocol {})", &version[1..]).as_str())
+        );
+        for line in [
+            "tool call call-1: Read README.md [pending]",
+            "agent: README.md starts with \"# ACP bindings toolkit\".",
+            "turn ended: end_turn",
+        ] {
+            assert!(out.iter().any(|l| l == line), "{version}, the official client: no `{line}` in {out:#?}");
+        }
+        assert!(out.iter().any(|l| l.starts_with("permission: ") && l.ends_with("-> Allow")), "{out:#?}");
+        assert!(out.iter().any(|l| l.starts_with("tool call call-1: ") && l.ends_with("[completed]")), "{out:#?}");
+    }
+    let out = turn(&mut Command::new(example("client_v1")), "v1");
+    assert_eq!(
+        out,
+        [
+            "initialized: ts-bindings-agent (protocol 1)",
+            "session: session-1",
+            "agent: Let me look at README.md.",
+            "tool call call-1: Read README.md [pending]",
+            "permission: call-1 -> Allow",
+            "tool call call-1: [completed]",
+            "agent: README.md starts with \"# ACP bindings toolkit\".",
+            "turn ended: end_turn",
+        ]
+    );
+    let out = turn(&mut Command::new(example("client")), "v2");
+    assert_eq!(
+        out,
+        [
+            "initialized: ts-bindings-agent 0.1.0",
+            "session: session-1",
+            "prompt acknowledged as user-1",
+            "agent: Let me look at README.md.",
+            "tool call call-1: Read README.md [pending]",
+            "permission: Read README.md -> Allow",
+            "tool call call-1:  [completed]",
+            "agent: README.md starts with \"# ACP bindings toolkit\".",
+            "turn ended: end_turn",
+        ]
+    );
+}

@@ -1,0 +1,128 @@
+// The decoders, encoders and messages of the generated modules, run by
+// `npm test` (node's test runner over the compiled tests).
+
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { DecodeError, isKnown, parse, v1, v2 } from "../src/index.js";
+import * as unstable from "../src/unstable.js";
+
+const corpus = new URL("../../../tests/corpus/", import.meta.url);
+
+interface Case {
+  type: string;
+  note: string;
+  input: unknown;
+  expect?: unknown;
+  reject?: string;
+  order?: boolean;
+  unstable?: boolean;
+}
+
+for (const version of ["v1", "v2"] as const) {
+  test(`every ${version} corpus case decodes and is written back as the crate writes it`, () => {
+    const dir = new URL(`${version}/`, corpus);
+    const codec = unstable[version].codec as unknown as {
+      decode(name: string, text: string): { value: unknown };
+      encode(name: string, value: unknown): string;
+    };
+    const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+    assert.ok(files.length >= 20, `only ${files.length} cases`);
+    for (const file of files) {
+      const c = JSON.parse(readFileSync(new URL(file, dir), "utf8")) as Case;
+      const text = JSON.stringify(c.input);
+      if (c.reject !== undefined) {
+        assert.throws(() => codec.decode(c.type, text), (e: unknown) => {
+          assert.ok(e instanceof DecodeError, `${file}: ${String(e)}`);
+          assert.ok(e.message.includes(c.reject as string), `${file}: ${e.message} lacks ${c.reject}`);
+          return true;
+        });
+        continue;
+      }
+      const again = codec.encode(c.type, codec.decode(c.type, text).value);
+      // Byte for byte: every object keeps its members in the order they came.
+      assert.equal(again, JSON.stringify(c.expect ?? c.input), `${file} (${c.note})`);
+    }
+  });
+}
+
+test("a patch field has three states, and what leniency dropped is reported by pointer", () => {
+  const text =
+    '{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c1","title":null,"kind":7,"x-vendor":{"b":1,"a":2}}}';
+  const { value, reports } = v2.codec.decode("UpdateSessionNotification", text);
+  const u = value.update;
+  assert.ok(isKnown(u) && u.sessionUpdate === "tool_call_update");
+  assert.equal(u.title, null, "null clears: kept");
+  assert.equal("kind" in u, false, "a wrong-shaped patch field keeps: dropped");
+  assert.equal("status" in u, false, "omitted keeps");
+  assert.deepEqual(reports, [
+    { pointer: "/update/kind", rule: "patch-keeps", message: "invalid type: integer `7`, expected a ToolKind string" },
+  ]);
+  assert.equal(
+    v2.codec.encode("UpdateSessionNotification", value),
+    '{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c1","title":null,"x-vendor":{"b":1,"a":2}}}',
+  );
+});
+
+test("an unknown union arm keeps its tag and members and is written back as it came", () => {
+  const text = '{"type":"_acme_widget","size":3,"nested":{"z":1,"a":[true,null]}}';
+  const { value } = v2.codec.decode("ContentBlock", text);
+  assert.equal(isKnown(value), false);
+  assert.equal(value.type, "_acme_widget");
+  assert.equal(v2.codec.encode("ContentBlock", value), text);
+  // v1's unions are closed: the same object is an error there.
+  assert.throws(() => v1.codec.decode("ContentBlock", text), /unknown `type` `_acme_widget` for ContentBlock/);
+});
+
+test("errors name what is wrong and where", () => {
+  const check = (name: string, text: string, message: string, pointer: string) =>
+    assert.throws(
+      () => v2.codec.decode(name as "ContentBlock", text),
+      (e: unknown) => e instanceof DecodeError && e.message === message && e.pointer === pointer,
+    );
+  check("ContentBlock", '{"type":"text","text":7}', "invalid `text` variant of ContentBlock: invalid type: integer `7`, expected a string", "/text");
+  check("ContentBlock", '{"type":"text","text":"a","text":"b"}', "duplicate field `text`", "/text");
+  check("TerminalSize", '{"cols":0,"rows":24}', "0 is out of range: expected 1 to 65535 (#/$defs/TerminalSize/properties/cols)", "/cols");
+  check("ContentBlock", '{"type":"text"', "EOF while parsing an object at line 1 column 14", "");
+  check("ProtocolVersion", "1.0", "invalid type: floating point `1.0`, expected u16", "");
+});
+
+test("the reader refuses what JSON.parse lets through", () => {
+  assert.throws(() => parse('{"a":1,"a":2}'), /duplicate field `a`/);
+  assert.throws(() => parse('"\\ud800"'), /unexpected end of hex escape/);
+  assert.deepEqual(parse('{"a":1,"a":2}', { duplicates: "last" }).value, { a: 2 });
+  assert.deepEqual(parse('{"__proto__":{"x":1}}').value, JSON.parse('{"__proto__":{"x":1}}'));
+});
+
+test("validate checks a value built at run time, with no leniency", () => {
+  const bad = { toolCallId: "c1", kind: 7 } as unknown as v2.ToolCallUpdate;
+  assert.match(String(v2.codec.validate("ToolCallUpdate", bad)?.message), /expected a ToolKind string/);
+  assert.equal(v2.codec.validate("ToolCallUpdate", { toolCallId: "c1", kind: "read", title: null }), undefined);
+});
+
+test("messages are typed by method and direction, responses by the request they answer", () => {
+  const pending = new Map([["2", "session/prompt"]]);
+  const n = v2.codec.decodeMessage(
+    '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"type":"text","text":"hi"}}}}',
+  ).value;
+  assert.ok(n.kind === "notification" && n.method === "session/update");
+  assert.equal(n.params.sessionId, "s");
+  const line = '{"jsonrpc":"2.0","id":2,"result":{"messageId":"u1","x":1}}';
+  const r = v2.codec.decodeMessage(line, (id) => pending.get(JSON.stringify(id))).value;
+  assert.ok(r.kind === "response" && r.method === "session/prompt");
+  assert.equal(r.result.messageId, "u1");
+  assert.equal(v2.codec.encodeMessage(r), line);
+  // An empty payload comes back in the form it came: omitted, or `null`.
+  for (const l of ['{"jsonrpc":"2.0","id":1,"method":"session/list"}', '{"jsonrpc":"2.0","id":1,"method":"session/list","params":null}']) {
+    assert.equal(v2.codec.encodeMessage(v2.codec.decodeMessage(l).value), l);
+  }
+  assert.throws(() => v2.codec.decodeMessage('{"jsonrpc":"2.0","id":3,"result":{}}'), /a response whose request is not known/);
+  assert.throws(
+    () => v2.codec.decodeMessage('{"jsonrpc":"2.0","id":3,"method":"session/frobnicate","params":{}}'),
+    (e: unknown) => e instanceof DecodeError && e.pointer === "/method",
+  );
+  const ext = v2.codec.decodeMessage('{"jsonrpc":"2.0","method":"_acme/ping","params":[1]}').value;
+  assert.ok(ext.kind === "notification" && ext.method === "_acme/ping");
+  assert.deepEqual(ext.params, [1]);
+});

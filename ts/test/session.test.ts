@@ -1,0 +1,55 @@
+// Patches that apply, and the session reducer.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { SessionReducer, applyPatch, fromPatch, mergeByKey, v2 } from "../src/index.js";
+
+const toolCall = v2.upserts.ToolCallUpdate;
+
+test("a first patch starts from the defaults; omitted keeps, null clears or resets, a value sets", () => {
+  const state = fromPatch(toolCall, { toolCallId: "c1", title: "Read", kind: "read" });
+  assert.deepEqual(state, {
+    toolCallId: "c1",
+    name: null,
+    title: "Read",
+    kind: "read",
+    status: "pending",
+    content: [],
+    locations: [],
+    rawInput: null,
+    rawOutput: null,
+    capabilities: null,
+    _meta: null,
+  });
+  applyPatch(toolCall, state, { toolCallId: "c1", title: null, kind: null, status: "completed", content: [{ type: "content" }] });
+  assert.equal(state.title, null, "null unsets an optional field");
+  assert.equal(state.kind, "other", "null resets `kind` to its default");
+  assert.equal(state.status, "completed");
+  applyPatch(toolCall, state, { toolCallId: "c1", content: null });
+  assert.deepEqual(state.content, [], "null clears a list");
+});
+
+test("_meta is merged by key, one level deep", () => {
+  assert.deepEqual(mergeByKey({ a: 1, b: { x: 1 } }, { b: { y: 2 }, c: 3 }), { a: 1, b: { y: 2 }, c: 3 });
+  assert.deepEqual(mergeByKey({ a: 1, b: 2 }, { a: null }), { b: 2 }, "a member null removes it");
+  assert.equal(mergeByKey({ a: 1 }, null), null, "null clears");
+});
+
+test("the reducer folds a stream of decoded updates", () => {
+  const r = new SessionReducer(v2.upserts);
+  const lines = [
+    { sessionUpdate: "tool_call_update", toolCallId: "c1", title: "Build", status: "pending" },
+    { sessionUpdate: "tool_call_content_chunk", toolCallId: "c1", content: { type: "content", content: { type: "text", text: "ok" } } },
+    { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "Hi" } },
+    { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: " there" } },
+    { sessionUpdate: "_acme_unknown", toolCallId: "c1" },
+  ];
+  for (const l of lines) {
+    r.apply(v2.codec.decode("SessionUpdate", JSON.stringify(l)).value);
+  }
+  const state = r.toJSON() as { toolCalls: { c1: { content: unknown[] } }; messages: { m1: { content: unknown[]; kind: string } } };
+  assert.equal(state.toolCalls.c1.content.length, 1);
+  assert.equal(state.messages.m1.content.length, 2);
+  assert.equal(state.messages.m1.kind, "agent_message");
+});
