@@ -85,18 +85,28 @@ fn corpus() -> BTreeMap<(String, String), Vec<Value>> {
     out
 }
 
-/// Writes each group as a `.jsonl` trace; runs both CLIs with `--type` on
-/// each and hands their outputs to `compare`.
-fn check_groups(dir: &Path, groups: &BTreeMap<(String, String), Vec<Value>>, compare: impl Fn(&str, &Output, &Output)) {
-    for ((version, type_name), inputs) in groups {
-        let path = dir.join(format!("{version}-{type_name}.jsonl"));
+/// Writes each group as a `.jsonl` trace; runs both CLIs with `flag`
+/// (`--type`: each group is of the definition its key names; `--method`:
+/// of responses to that method, or messages when the key names none) and
+/// hands their outputs to `compare`.
+fn check_groups(
+    dir: &Path,
+    flag: &str,
+    groups: &BTreeMap<(String, String), Vec<Value>>,
+    compare: impl Fn(&str, &Output, &Output),
+) {
+    for (i, ((version, name), inputs)) in groups.iter().enumerate() {
+        let path = dir.join(format!("{i}.jsonl"));
         let text: String = inputs.iter().map(|v| format!("{v}\n")).collect();
         std::fs::write(&path, text).unwrap();
-        let mut args = vec!["check-messages", "--protocol", version.as_str(), "--type", type_name.as_str()];
+        let mut args = vec!["check-messages", "--protocol", version.as_str()];
+        if !name.is_empty() {
+            args.extend([flag, name.as_str()]);
+        }
         args.extend(unstable());
         args.push(path.to_str().unwrap());
         let (rust, node) = both(&args);
-        compare(&format!("{version} {type_name}"), &rust, &node);
+        compare(&format!("{version} {flag} {name:?}"), &rust, &node);
     }
 }
 
@@ -120,7 +130,7 @@ fn every_corpus_message_gets_the_same_lines_from_both_clis() {
     let dir = scratch("corpus");
     let groups = corpus();
     assert!(groups.values().map(Vec::len).sum::<usize>() >= 100);
-    check_groups(&dir, &groups, same_output);
+    check_groups(&dir, "--type", &groups, same_output);
 }
 
 #[test]
@@ -154,7 +164,7 @@ fn every_trace_checks_and_replays_the_same_in_both_clis() {
 /// The replacements every property of every corpus message is mutated to.
 fn replacements() -> Vec<Value> {
     serde_json::from_str(
-        r#"[null, 0, 1.5, -1, 70000, "x", "", true, [], {}, [1], {"a": 1}, [null], ["x"], [{}], {"type": "text"}]"#,
+        r#"[null, 0, 1.5, 2.0, -1, 70000, "x", "", true, [], {}, [1], {"a": 1}, [null], ["x"], [{}], {"type": "text"}]"#,
     )
     .unwrap()
 }
@@ -209,47 +219,86 @@ fn verdicts(o: &Output) -> Vec<String> {
     lines.into_iter().map(|l| l.split_once(": ").map(|(_, r)| r.to_owned()).unwrap_or(l)).collect()
 }
 
-/// Every corpus message with every property replaced by each of
-/// [`replacements`] or removed: the same verdict, the same `differs`
-/// pointers, the same rejection message; a rejection's pointer is the
-/// crate's or a deeper one (the crate names the enclosing value where its
-/// decoder had buffered the one that failed: an untagged or flattened union).
-#[test]
-fn mutated_corpus_messages_get_the_same_verdicts() {
-    let mut groups: BTreeMap<(String, String), Vec<Value>> = BTreeMap::new();
-    for (key, inputs) in corpus() {
-        let out = groups.entry(key).or_default();
-        for input in inputs {
-            let mut all = Vec::new();
-            paths(&input, &mut Vec::new(), &mut all);
-            for path in &all {
-                out.extend(replacements().iter().map(|r| mutated(&input, path, Some(r))));
-                if !path.is_empty() {
-                    out.push(mutated(&input, path, None));
-                }
+/// Each of `inputs` with every property replaced by each of
+/// [`replacements`] or removed (the value itself replaced too).
+fn mutations(inputs: &[Value]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for input in inputs {
+        let mut all = Vec::new();
+        paths(input, &mut Vec::new(), &mut all);
+        for path in &all {
+            out.extend(replacements().iter().map(|r| mutated(input, path, Some(r))));
+            if !path.is_empty() {
+                out.push(mutated(input, path, None));
             }
         }
     }
+    out
+}
+
+/// The same verdict, the same `differs` pointers, the same rejection
+/// message; a rejection's pointer is the crate's or a deeper one (the crate
+/// names the enclosing value where its decoder had buffered the one that
+/// failed: an untagged or flattened union).
+fn same_verdicts(what: &str, rust: &Output, node: &Output) {
+    assert_eq!(node.status.code(), rust.status.code(), "{what}");
+    let (ours, theirs) = (verdicts(node), verdicts(rust));
+    assert_eq!(ours.len(), theirs.len(), "{what}: {}", log(node));
+    for (i, (t, r)) in ours.iter().zip(theirs).enumerate() {
+        let same = match (t.strip_prefix("rejected at "), r.strip_prefix("rejected at ")) {
+            (Some(t), Some(r)) => {
+                let (tp, tm) = t.split_once(": ").unwrap();
+                let (rp, rm) = r.split_once(": ").unwrap();
+                let (tp, rp) = (tp.replace("(root)", ""), rp.replace("(root)", ""));
+                tm == rm && (tp == rp || tp.starts_with(&format!("{rp}/")))
+            }
+            _ => *t == r,
+        };
+        assert!(same, "{what}, line {}:\n  TypeScript: {t}\n  acp-tools:  {r}", i + 1);
+    }
+}
+
+/// Every corpus message with every property mutated ([`mutations`]), by definition.
+#[test]
+fn mutated_corpus_messages_get_the_same_verdicts() {
+    let groups: BTreeMap<(String, String), Vec<Value>> =
+        corpus().into_iter().map(|(key, inputs)| (key, mutations(&inputs))).collect();
     let total: usize = groups.values().map(Vec::len).sum();
     assert!(total > 20_000, "only {total} mutated messages");
-    let dir = scratch("mutated");
-    check_groups(&dir, &groups, |what, rust, node| {
-        assert_eq!(node.status.code(), rust.status.code(), "{what}");
-        let (ours, theirs) = (verdicts(node), verdicts(rust));
-        assert_eq!(ours.len(), theirs.len(), "{what}: {}", log(node));
-        for (i, (t, r)) in ours.iter().zip(theirs).enumerate() {
-            let same = match (t.strip_prefix("rejected at "), r.strip_prefix("rejected at ")) {
-                (Some(t), Some(r)) => {
-                    let (tp, tm) = t.split_once(": ").unwrap();
-                    let (rp, rm) = r.split_once(": ").unwrap();
-                    let (tp, rp) = (tp.replace("(root)", ""), rp.replace("(root)", ""));
-                    tm == rm && (tp == rp || tp.starts_with(&format!("{rp}/")))
+    check_groups(&scratch("mutated"), "--type", &groups, same_verdicts);
+}
+
+/// Every message of every trace with every property mutated, the envelope's
+/// included: requests and notifications together, responses by the method
+/// of the request they answer (`--method`).
+#[test]
+fn mutated_trace_messages_get_the_same_verdicts() {
+    let mut groups: BTreeMap<(String, String), Vec<Value>> = BTreeMap::new();
+    for entry in std::fs::read_dir(root().join("tests/traces")).unwrap() {
+        let path = entry.unwrap().path();
+        let version = if path.to_string_lossy().contains("v1") { "v1" } else { "v2" };
+        let mut methods: BTreeMap<String, String> = BTreeMap::new();
+        for line in std::fs::read_to_string(&path).unwrap().lines() {
+            let Ok(Value::Object(m)) = serde_json::from_str::<Value>(line) else { continue };
+            let id = m.get("id").map(Value::to_string);
+            let key = match (m.get("method").and_then(Value::as_str), id) {
+                (Some(method), Some(id)) => {
+                    methods.insert(id, method.to_owned());
+                    String::new()
                 }
-                _ => *t == r,
+                (Some(_), None) => String::new(),
+                (None, Some(id)) => match methods.get(&id) {
+                    Some(method) => method.clone(),
+                    None => continue,
+                },
+                (None, None) => continue,
             };
-            assert!(same, "{what}, line {}:\n  TypeScript: {t}\n  acp-tools:  {r}", i + 1);
+            groups.entry((version.to_owned(), key)).or_default().extend(mutations(&[Value::Object(m)]));
         }
-    });
+    }
+    let total: usize = groups.values().map(Vec::len).sum();
+    assert!(total > 3_000, "only {total} mutated messages");
+    check_groups(&scratch("mutated-traces"), "--method", &groups, same_verdicts);
 }
 
 fn turn(client: &mut Command, version: &str) -> Vec<String> {

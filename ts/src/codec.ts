@@ -1,7 +1,7 @@
 // Decoding and encoding by definition name, and JSON-RPC messages typed by
 // method and direction: what every generated module's `codec` offers.
 
-import { decodeAs, type Decoded, type Report } from "./decode.js";
+import { decodeAs, unexpected, type Decoded, type Report } from "./decode.js";
 import { DecodeError, parse } from "./json.js";
 import type { JsonObject, JsonValue } from "./runtime.js";
 import type { MethodShape, Methods, PayloadShape, Shapes } from "./shape.js";
@@ -106,8 +106,9 @@ export class Codec<Types, M = AnyMessage> {
    */
   decodeMessage(text: string, answers: (id: JsonValue) => string | undefined = () => undefined): Decoded<M> {
     let raw: JsonValue;
+    let floats: Set<string> | undefined;
     try {
-      raw = parse(text).value;
+      ({ value: raw, floats } = parse(text));
     } catch (e) {
       if (e instanceof DecodeError && e.syntax) throw new MessageError(`not JSON: ${e.message}`, "");
       throw e;
@@ -119,7 +120,7 @@ export class Codec<Types, M = AnyMessage> {
     if (o.jsonrpc !== "2.0") throw new MessageError('`jsonrpc` must be "2.0"', "/jsonrpc");
     const has = (k: string) => o[k] !== undefined;
     if (has("method") && typeof o.method !== "string") {
-      throw new MessageError(`not a JSON-RPC message: invalid type: ${typeof o.method}, expected a string`, "/method");
+      throw new MessageError(`not a JSON-RPC message: invalid type: ${unexpected(o.method, floats?.has("/method") === true)}, expected a string`, "/method");
     }
     const method = o.method as string | undefined;
     const reports: Report[] = [];
@@ -142,11 +143,11 @@ export class Codec<Types, M = AnyMessage> {
         } else if (p.null === "value") {
           input = null;
         } else {
-          throw new MessageError(`\`${method}\` needs a payload object, found ${v === null ? "null" : "none"}`, "");
+          throw new MessageError(`\`${method}\` needs a payload object, found ${v === null ? "null" : "none"}`, `/${member}`);
         }
       }
       try {
-        const d = decodeAs(this.shapes, p.def, { value: input as JsonValue });
+        const d = decodeAs(this.shapes, p.def, { value: input as JsonValue, floats, base: `/${member}` });
         for (const r of d.reports) reports.push({ ...r, pointer: `/${member}${r.pointer}` });
         return d.value;
       } catch (e) {
@@ -158,7 +159,7 @@ export class Codec<Types, M = AnyMessage> {
       const v = o.id as JsonValue;
       if (this.shapes.RequestId !== undefined) {
         try {
-          decodeAs(this.shapes, "RequestId", { value: v });
+          decodeAs(this.shapes, "RequestId", { value: v, floats, base: "/id" });
         } catch (e) {
           if (e instanceof DecodeError) throw new MessageError(`invalid request id: ${e.message}`, "/id");
           throw e;
@@ -171,8 +172,9 @@ export class Codec<Types, M = AnyMessage> {
     if (method !== undefined && !has("result") && !has("error")) {
       const m = this.method(method);
       if (has("id")) {
+        const rid = id();
         const params = payload("params", m?.request, "request", method);
-        message = { kind: "request", id: id(), method, ...(params === undefined ? {} : { params }) };
+        message = { kind: "request", id: rid, method, ...(params === undefined ? {} : { params }) };
       } else {
         const params = payload("params", m?.notification, "notification", method);
         message = { kind: "notification", method, ...(params === undefined ? {} : { params }) };

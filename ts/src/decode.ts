@@ -50,7 +50,7 @@ const INT: { [K in IntName]: [number, number] } = {
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** serde's words for a value of the wrong type (`integer \`7\``). */
-function unexpected(v: unknown, float: boolean): string {
+export function unexpected(v: unknown, float: boolean): string {
   if (v === null) return "null";
   if (typeof v === "boolean") return `boolean \`${v}\``;
   if (typeof v === "number") {
@@ -81,6 +81,8 @@ class Ctx {
   constructor(
     readonly shapes: Shapes,
     readonly floats: Set<string> | undefined,
+    /** The pointer of the decoded value in the text `floats` came from (`/params`). */
+    readonly base: string,
     /** Encoding: no leniency, every recovery is an error. */
     readonly strict: boolean,
   ) {}
@@ -97,7 +99,7 @@ class Ctx {
     return this.fail(`invalid type: ${unexpected(v, this.isFloat(v))}, expected ${expected}`);
   }
   isFloat(v: unknown): boolean {
-    return typeof v === "number" && this.floats !== undefined && this.floats.has(this.pointer());
+    return typeof v === "number" && this.floats !== undefined && this.floats.has(this.base + this.pointer());
   }
   report(rule: Report["rule"], e: unknown, pointer = this.pointer()): void {
     if (!(e instanceof DecodeError)) throw e;
@@ -272,6 +274,18 @@ function field(c: Ctx, f: FieldShape, v: JsonValue): Out {
   }
 }
 
+const fieldMaps = new WeakMap<StructShape, Map<string, FieldShape>>();
+
+/** A struct's fields by wire name (made once per shape). */
+function byName(s: StructShape): Map<string, FieldShape> {
+  let m = fieldMaps.get(s);
+  if (m === undefined) {
+    m = new Map(s.struct.map((f) => [f.name, f]));
+    fieldMaps.set(s, m);
+  }
+  return m;
+}
+
 function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readonly string[]): JsonObject {
   // A struct with a flattened union is read by serde's derive, which says "struct X".
   if (!isObject(v)) return c.invalid(v, s.flatten === undefined ? `a ${name} object` : `struct ${name}`);
@@ -284,7 +298,7 @@ function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readon
       out[k] = x;
       continue;
     }
-    const f = s.struct.find((f) => f.name === k);
+    const f = byName(s).get(k);
     if (f !== undefined) {
       const r = c.at(k, () => field(c, f, x));
       if (r !== DROP) define(out, k, r);
@@ -400,7 +414,7 @@ function catchAll(c: Ctx, name: string, u: UnionShape, v: JsonObject, tag: strin
     if (x === undefined) continue;
     const reports = c.reports.length;
     try {
-      ty(c, f.ty, x);
+      c.at(f.name, () => ty(c, f.ty, x));
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
       c.fail(`invalid field \`${f.name}\` in unknown variant of ${name}: ${e.message}`);
@@ -422,15 +436,19 @@ function untagged(c: Ctx, name: string, u: UnionShape, v: JsonValue): JsonValue 
   return c.fail(`data did not match any variant of ${name} (${errors.join("; ")})`);
 }
 
-/** Decodes `input` (JSON text, or a value `JSON.parse` gave) as definition `name` of `shapes`. */
+/**
+ * Decodes `input` as definition `name` of `shapes`: JSON text, or a value
+ * already read (with, from {@link parse}, the numbers written as floats and
+ * the value's pointer in that text).
+ */
 export function decodeAs(
   shapes: Shapes,
   name: string,
-  input: { text: string } | { value: JsonValue },
+  input: { text: string } | { value: JsonValue; floats?: Set<string> | undefined; base?: string },
   strict = false,
 ): Decoded<JsonValue> {
-  const { value, floats } = "text" in input ? parse(input.text) : { value: input.value, floats: undefined };
-  const c = new Ctx(shapes, floats, strict);
+  const { value, floats } = "text" in input ? parse(input.text) : input;
+  const c = new Ctx(shapes, floats, "base" in input ? (input.base ?? "") : "", strict);
   return { value: def(c, name, value), reports: c.reports };
 }
 

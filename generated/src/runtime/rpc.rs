@@ -523,11 +523,15 @@ impl<'a> RawMessage<'a> {
                 if let Err(syntax) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
                     return Err(not_json(syntax));
                 }
-                let message = format!("not a JSON-RPC message: {e}");
+                // The member at fault by its pointer (`/method`), the message without serde's position.
+                let pointer = if e.line() > 0 { pointer_at(text, e.line(), e.column()) } else { String::new() };
+                let message = e.to_string();
+                let message = message.rfind(" at line ").map_or(message.as_str(), |i| &message[..i]);
+                let message = format!("not a JSON-RPC message: {message}");
                 // Answer with the id when the object has a readable one.
                 let members = serde_json::from_str::<std::collections::HashMap<String, &RawValue>>(text).ok();
                 let id = members.as_ref().and_then(|m| m.get("id")).copied();
-                let err = DispatchError::new(DispatchErrorKind::InvalidMessage, "", message);
+                let err = DispatchError::new(DispatchErrorKind::InvalidMessage, pointer, message);
                 return Err(match id {
                     Some(id) => err.replying_to(id),
                     None => err.replying_to_null(),
