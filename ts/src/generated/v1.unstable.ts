@@ -7200,325 +7200,2070 @@ export interface Types {
  * interpreted by `decode.ts` (see there for what each member means).
  */
 export const shapes: Shapes = {
-    AgentRequest: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "method", ty: "string", required: true }, { name: "params", ty: { ref: "AgentRequestParams" }, nullable: true }] },
-    AgentRequestParams: { union: [{ name: "WriteTextFileRequest", ty: { ref: "WriteTextFileRequest" } }, { name: "ReadTextFileRequest", ty: { ref: "ReadTextFileRequest" } }, { name: "RequestPermissionRequest", ty: { ref: "RequestPermissionRequest" } }, { name: "CreateTerminalRequest", ty: { ref: "CreateTerminalRequest" } }, { name: "TerminalOutputRequest", ty: { ref: "TerminalOutputRequest" } }, { name: "ReleaseTerminalRequest", ty: { ref: "ReleaseTerminalRequest" } }, { name: "WaitForTerminalExitRequest", ty: { ref: "WaitForTerminalExitRequest" } }, { name: "KillTerminalRequest", ty: { ref: "KillTerminalRequest" } }, { name: "CreateElicitationRequest", ty: { ref: "CreateElicitationRequest" } }, { name: "MessageMcpRequest", ty: { ref: "MessageMcpRequest" } }, { name: "ExtMethodRequest", ty: { ref: "ExtRequest" } }] },
-    RequestId: { union: [{ name: "Null", ty: "null" }, { name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }] },
-    WriteTextFileRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "path", ty: "string", required: true }, { name: "content", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    AgentRequest: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: { ref: "AgentRequestParams" }, nullable: true },
+        ],
+    },
+    AgentRequestParams: {
+        union: [
+            { name: "WriteTextFileRequest", ty: { ref: "WriteTextFileRequest" } },
+            { name: "ReadTextFileRequest", ty: { ref: "ReadTextFileRequest" } },
+            { name: "RequestPermissionRequest", ty: { ref: "RequestPermissionRequest" } },
+            { name: "CreateTerminalRequest", ty: { ref: "CreateTerminalRequest" } },
+            { name: "TerminalOutputRequest", ty: { ref: "TerminalOutputRequest" } },
+            { name: "ReleaseTerminalRequest", ty: { ref: "ReleaseTerminalRequest" } },
+            { name: "WaitForTerminalExitRequest", ty: { ref: "WaitForTerminalExitRequest" } },
+            { name: "KillTerminalRequest", ty: { ref: "KillTerminalRequest" } },
+            { name: "CreateElicitationRequest", ty: { ref: "CreateElicitationRequest" } },
+            { name: "MessageMcpRequest", ty: { ref: "MessageMcpRequest" } },
+            { name: "ExtMethodRequest", ty: { ref: "ExtRequest" } },
+        ],
+    },
+    RequestId: {
+        union: [
+            { name: "Null", ty: "null" },
+            { name: "Number", ty: { int: "i64" } },
+            { name: "Str", ty: "string" },
+        ],
+    },
+    WriteTextFileRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "path", ty: "string", required: true },
+            { name: "content", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     SessionId: { newtype: "string" },
-    ReadTextFileRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "path", ty: "string", required: true }, { name: "line", ty: { int: "u32" }, nullable: true }, { name: "limit", ty: { int: "u32" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    RequestPermissionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "toolCall", ty: { ref: "ToolCallUpdate" }, required: true }, { name: "options", ty: { list: { ref: "PermissionOption" } }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ToolCallUpdate: { struct: [{ name: "toolCallId", ty: { ref: "ToolCallId" }, required: true }, { name: "kind", ty: { ref: "ToolKind" }, nullable: true, lenient: true }, { name: "status", ty: { ref: "ToolCallStatus" }, nullable: true, lenient: true }, { name: "title", ty: "string", nullable: true, lenient: true }, { name: "name", ty: "string", nullable: true, lenient: true }, { name: "content", ty: { list: { ref: "ToolCallContent" } }, nullable: true, lenient: true, skipItems: true }, { name: "locations", ty: { list: { ref: "ToolCallLocation" } }, nullable: true, lenient: true, skipItems: true }, { name: "rawInput", ty: "any", lenient: true }, { name: "rawOutput", ty: "any", lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ReadTextFileRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "path", ty: "string", required: true },
+            { name: "line", ty: { int: "u32" }, nullable: true },
+            { name: "limit", ty: { int: "u32" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    RequestPermissionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "toolCall", ty: { ref: "ToolCallUpdate" }, required: true },
+            { name: "options", ty: { list: { ref: "PermissionOption" } }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ToolCallUpdate: {
+        struct: [
+            { name: "toolCallId", ty: { ref: "ToolCallId" }, required: true },
+            { name: "kind", ty: { ref: "ToolKind" }, nullable: true, lenient: true },
+            { name: "status", ty: { ref: "ToolCallStatus" }, nullable: true, lenient: true },
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "name", ty: "string", nullable: true, lenient: true },
+            {
+                name: "content",
+                ty: { list: { ref: "ToolCallContent" } },
+                nullable: true,
+                lenient: true,
+                skipItems: true,
+            },
+            {
+                name: "locations",
+                ty: { list: { ref: "ToolCallLocation" } },
+                nullable: true,
+                lenient: true,
+                skipItems: true,
+            },
+            { name: "rawInput", ty: "any", lenient: true },
+            { name: "rawOutput", ty: "any", lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     ToolCallId: { newtype: "string" },
-    ToolKind: { enum: ["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"] },
+    ToolKind: {
+        enum: [
+            "read",
+            "edit",
+            "delete",
+            "move",
+            "search",
+            "execute",
+            "think",
+            "fetch",
+            "switch_mode",
+            "other",
+        ],
+    },
     ToolCallStatus: { enum: ["pending", "in_progress", "completed", "failed"] },
-    ToolCallContent: { union: [{ name: "Content", tag: "content", ty: { ref: "Content" } }, { name: "Diff", tag: "diff", ty: { ref: "Diff" } }, { name: "Terminal", tag: "terminal", ty: { ref: "Terminal" } }], tag: { key: "type" } },
-    ContentBlock: { union: [{ name: "Text", tag: "text", ty: { ref: "TextContent" } }, { name: "Image", tag: "image", ty: { ref: "ImageContent" } }, { name: "Audio", tag: "audio", ty: { ref: "AudioContent" } }, { name: "ResourceLink", tag: "resource_link", ty: { ref: "ResourceLink" } }, { name: "Resource", tag: "resource", ty: { ref: "EmbeddedResource" } }], tag: { key: "type" } },
-    Annotations: { struct: [{ name: "audience", ty: { list: { ref: "Role" } }, nullable: true, lenient: true, skipItems: true }, { name: "lastModified", ty: "string", nullable: true, lenient: true }, { name: "priority", ty: "number", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ToolCallContent: {
+        union: [
+            { name: "Content", tag: "content", ty: { ref: "Content" } },
+            { name: "Diff", tag: "diff", ty: { ref: "Diff" } },
+            { name: "Terminal", tag: "terminal", ty: { ref: "Terminal" } },
+        ],
+        tag: { key: "type" },
+    },
+    ContentBlock: {
+        union: [
+            { name: "Text", tag: "text", ty: { ref: "TextContent" } },
+            { name: "Image", tag: "image", ty: { ref: "ImageContent" } },
+            { name: "Audio", tag: "audio", ty: { ref: "AudioContent" } },
+            { name: "ResourceLink", tag: "resource_link", ty: { ref: "ResourceLink" } },
+            { name: "Resource", tag: "resource", ty: { ref: "EmbeddedResource" } },
+        ],
+        tag: { key: "type" },
+    },
+    Annotations: {
+        struct: [
+            { name: "audience", ty: { list: { ref: "Role" } }, nullable: true, lenient: true, skipItems: true },
+            { name: "lastModified", ty: "string", nullable: true, lenient: true },
+            { name: "priority", ty: "number", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     Role: { enum: ["assistant", "user"] },
-    TextContent: { struct: [{ name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true }, { name: "text", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ImageContent: { struct: [{ name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true }, { name: "data", ty: "string", required: true }, { name: "mimeType", ty: "string", required: true }, { name: "uri", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AudioContent: { struct: [{ name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true }, { name: "data", ty: "string", required: true }, { name: "mimeType", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ResourceLink: { struct: [{ name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "mimeType", ty: "string", nullable: true, lenient: true }, { name: "name", ty: "string", required: true }, { name: "size", ty: { int: "i64" }, nullable: true, lenient: true }, { name: "title", ty: "string", nullable: true, lenient: true }, { name: "uri", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    EmbeddedResourceResource: { union: [{ name: "TextResourceContents", ty: { ref: "TextResourceContents" } }, { name: "BlobResourceContents", ty: { ref: "BlobResourceContents" } }] },
-    TextResourceContents: { struct: [{ name: "mimeType", ty: "string", nullable: true, lenient: true }, { name: "text", ty: "string", required: true }, { name: "uri", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    BlobResourceContents: { struct: [{ name: "blob", ty: "string", required: true }, { name: "mimeType", ty: "string", nullable: true, lenient: true }, { name: "uri", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    EmbeddedResource: { struct: [{ name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true }, { name: "resource", ty: { ref: "EmbeddedResourceResource" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    Content: { struct: [{ name: "content", ty: { ref: "ContentBlock" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    Diff: { struct: [{ name: "path", ty: "string", required: true }, { name: "oldText", ty: "string", nullable: true, lenient: true }, { name: "newText", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    TextContent: {
+        struct: [
+            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
+            { name: "text", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ImageContent: {
+        struct: [
+            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
+            { name: "data", ty: "string", required: true },
+            { name: "mimeType", ty: "string", required: true },
+            { name: "uri", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    AudioContent: {
+        struct: [
+            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
+            { name: "data", ty: "string", required: true },
+            { name: "mimeType", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ResourceLink: {
+        struct: [
+            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "mimeType", ty: "string", nullable: true, lenient: true },
+            { name: "name", ty: "string", required: true },
+            { name: "size", ty: { int: "i64" }, nullable: true, lenient: true },
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "uri", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    EmbeddedResourceResource: {
+        union: [
+            { name: "TextResourceContents", ty: { ref: "TextResourceContents" } },
+            { name: "BlobResourceContents", ty: { ref: "BlobResourceContents" } },
+        ],
+    },
+    TextResourceContents: {
+        struct: [
+            { name: "mimeType", ty: "string", nullable: true, lenient: true },
+            { name: "text", ty: "string", required: true },
+            { name: "uri", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    BlobResourceContents: {
+        struct: [
+            { name: "blob", ty: "string", required: true },
+            { name: "mimeType", ty: "string", nullable: true, lenient: true },
+            { name: "uri", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    EmbeddedResource: {
+        struct: [
+            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
+            { name: "resource", ty: { ref: "EmbeddedResourceResource" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    Content: {
+        struct: [
+            { name: "content", ty: { ref: "ContentBlock" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    Diff: {
+        struct: [
+            { name: "path", ty: "string", required: true },
+            { name: "oldText", ty: "string", nullable: true, lenient: true },
+            { name: "newText", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     TerminalId: { newtype: "string" },
-    Terminal: { struct: [{ name: "terminalId", ty: { ref: "TerminalId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ToolCallLocation: { struct: [{ name: "path", ty: "string", required: true }, { name: "line", ty: { int: "u32" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PermissionOption: { struct: [{ name: "optionId", ty: { ref: "PermissionOptionId" }, required: true }, { name: "name", ty: "string", required: true }, { name: "kind", ty: { ref: "PermissionOptionKind" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    Terminal: {
+        struct: [
+            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ToolCallLocation: {
+        struct: [
+            { name: "path", ty: "string", required: true },
+            { name: "line", ty: { int: "u32" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PermissionOption: {
+        struct: [
+            { name: "optionId", ty: { ref: "PermissionOptionId" }, required: true },
+            { name: "name", ty: "string", required: true },
+            { name: "kind", ty: { ref: "PermissionOptionKind" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     PermissionOptionId: { newtype: "string" },
     PermissionOptionKind: { enum: ["allow_once", "allow_always", "reject_once", "reject_always"] },
-    CreateTerminalRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "command", ty: "string", required: true }, { name: "args", ty: { list: "string" } }, { name: "env", ty: { list: { ref: "EnvVariable" } } }, { name: "cwd", ty: "string", nullable: true }, { name: "outputByteLimit", ty: { int: "u64" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    EnvVariable: { struct: [{ name: "name", ty: "string", required: true }, { name: "value", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    TerminalOutputRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "terminalId", ty: { ref: "TerminalId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ReleaseTerminalRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "terminalId", ty: { ref: "TerminalId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    WaitForTerminalExitRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "terminalId", ty: { ref: "TerminalId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    KillTerminalRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "terminalId", ty: { ref: "TerminalId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CreateElicitationRequest: { struct: [{ name: "message", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }], flatten: "CreateElicitationRequestMode" },
-    CreateElicitationRequestMode: { union: [{ name: "Form", tag: "form", ty: { ref: "ElicitationFormMode" } }, { name: "Url", tag: "url", ty: { ref: "ElicitationUrlMode" } }], tag: { key: "mode" }, catchAll: { required: [], fields: [], reserved: [] } },
-    ElicitationSessionScope: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "toolCallId", ty: { ref: "ToolCallId" }, nullable: true, lenient: true }] },
-    ElicitationRequestScope: { struct: [{ name: "requestId", ty: { ref: "RequestId" }, required: true }] },
-    ElicitationSchema: { struct: [{ name: "type", ty: { ref: "ElicitationSchemaType" }, lenient: true }, { name: "title", ty: "string", nullable: true, lenient: true }, { name: "properties", ty: { map: { ref: "ElicitationPropertySchema" } } }, { name: "required", ty: { list: "string" }, nullable: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    CreateTerminalRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "command", ty: "string", required: true },
+            { name: "args", ty: { list: "string" } },
+            { name: "env", ty: { list: { ref: "EnvVariable" } } },
+            { name: "cwd", ty: "string", nullable: true },
+            { name: "outputByteLimit", ty: { int: "u64" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    EnvVariable: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "value", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    TerminalOutputRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ReleaseTerminalRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    WaitForTerminalExitRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    KillTerminalRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    CreateElicitationRequest: {
+        struct: [
+            { name: "message", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+        flatten: "CreateElicitationRequestMode",
+    },
+    CreateElicitationRequestMode: {
+        union: [
+            { name: "Form", tag: "form", ty: { ref: "ElicitationFormMode" } },
+            { name: "Url", tag: "url", ty: { ref: "ElicitationUrlMode" } },
+        ],
+        tag: { key: "mode" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    ElicitationSessionScope: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "toolCallId", ty: { ref: "ToolCallId" }, nullable: true, lenient: true },
+        ],
+    },
+    ElicitationRequestScope: {
+        struct: [{ name: "requestId", ty: { ref: "RequestId" }, required: true }],
+    },
+    ElicitationSchema: {
+        struct: [
+            { name: "type", ty: { ref: "ElicitationSchemaType" }, lenient: true },
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "properties", ty: { map: { ref: "ElicitationPropertySchema" } } },
+            { name: "required", ty: { list: "string" }, nullable: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     ElicitationSchemaType: { enum: ["object"] },
-    ElicitationPropertySchema: { union: [{ name: "String", tag: "string", ty: { ref: "StringPropertySchema" } }, { name: "Number", tag: "number", ty: { ref: "NumberPropertySchema" } }, { name: "Integer", tag: "integer", ty: { ref: "IntegerPropertySchema" } }, { name: "Boolean", tag: "boolean", ty: { ref: "BooleanPropertySchema" } }, { name: "Array", tag: "array", ty: { ref: "MultiSelectPropertySchema" } }], tag: { key: "type" }, catchAll: { required: [], fields: [], reserved: [] } },
+    ElicitationPropertySchema: {
+        union: [
+            { name: "String", tag: "string", ty: { ref: "StringPropertySchema" } },
+            { name: "Number", tag: "number", ty: { ref: "NumberPropertySchema" } },
+            { name: "Integer", tag: "integer", ty: { ref: "IntegerPropertySchema" } },
+            { name: "Boolean", tag: "boolean", ty: { ref: "BooleanPropertySchema" } },
+            { name: "Array", tag: "array", ty: { ref: "MultiSelectPropertySchema" } },
+        ],
+        tag: { key: "type" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
     StringFormat: { enum: ["email", "uri", "date", "date-time"] },
-    EnumOption: { struct: [{ name: "const", ty: "string", required: true }, { name: "title", ty: "string", required: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    StringPropertySchema: { struct: [{ name: "title", ty: "string", nullable: true, lenient: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "minLength", ty: { int: "u32" }, nullable: true }, { name: "maxLength", ty: { int: "u32" }, nullable: true }, { name: "pattern", ty: "string", nullable: true }, { name: "format", ty: { ref: "StringFormat" }, nullable: true }, { name: "default", ty: "string", nullable: true, lenient: true }, { name: "enum", ty: { list: "string" }, nullable: true }, { name: "oneOf", ty: { list: { ref: "EnumOption" } }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    NumberPropertySchema: { struct: [{ name: "title", ty: "string", nullable: true, lenient: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "minimum", ty: "number", nullable: true }, { name: "maximum", ty: "number", nullable: true }, { name: "default", ty: "number", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    IntegerPropertySchema: { struct: [{ name: "title", ty: "string", nullable: true, lenient: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "minimum", ty: { int: "i64" }, nullable: true }, { name: "maximum", ty: { int: "i64" }, nullable: true }, { name: "default", ty: { int: "i64" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    BooleanPropertySchema: { struct: [{ name: "title", ty: "string", nullable: true, lenient: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "default", ty: "boolean", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    MultiSelectItems: { union: [{ name: "String", tag: "string", ty: { ref: "StringMultiSelectItems" } }, { name: "Titled", ty: { ref: "TitledMultiSelectItems" } }], tag: { key: "type" }, catchAll: { required: [], fields: [], reserved: [] } },
-    StringMultiSelectItems: { struct: [{ name: "enum", ty: { list: "string" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    TitledMultiSelectItems: { struct: [{ name: "anyOf", ty: { list: { ref: "EnumOption" } }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    MultiSelectPropertySchema: { struct: [{ name: "title", ty: "string", nullable: true, lenient: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "minItems", ty: { int: "u64" }, nullable: true }, { name: "maxItems", ty: { int: "u64" }, nullable: true }, { name: "items", ty: { ref: "MultiSelectItems" }, required: true }, { name: "default", ty: { list: "string" }, nullable: true, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ElicitationFormMode: { struct: [{ name: "requestedSchema", ty: { ref: "ElicitationSchema" }, required: true }], flatten: "ElicitationFormModeScope" },
-    ElicitationFormModeScope: { union: [{ name: "Session", ty: { ref: "ElicitationSessionScope" } }, { name: "Request", ty: { ref: "ElicitationRequestScope" } }] },
+    EnumOption: {
+        struct: [
+            { name: "const", ty: "string", required: true },
+            { name: "title", ty: "string", required: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    StringPropertySchema: {
+        struct: [
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "minLength", ty: { int: "u32" }, nullable: true },
+            { name: "maxLength", ty: { int: "u32" }, nullable: true },
+            { name: "pattern", ty: "string", nullable: true },
+            { name: "format", ty: { ref: "StringFormat" }, nullable: true },
+            { name: "default", ty: "string", nullable: true, lenient: true },
+            { name: "enum", ty: { list: "string" }, nullable: true },
+            { name: "oneOf", ty: { list: { ref: "EnumOption" } }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    NumberPropertySchema: {
+        struct: [
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "minimum", ty: "number", nullable: true },
+            { name: "maximum", ty: "number", nullable: true },
+            { name: "default", ty: "number", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    IntegerPropertySchema: {
+        struct: [
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "minimum", ty: { int: "i64" }, nullable: true },
+            { name: "maximum", ty: { int: "i64" }, nullable: true },
+            { name: "default", ty: { int: "i64" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    BooleanPropertySchema: {
+        struct: [
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "default", ty: "boolean", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    MultiSelectItems: {
+        union: [
+            { name: "String", tag: "string", ty: { ref: "StringMultiSelectItems" } },
+            { name: "Titled", ty: { ref: "TitledMultiSelectItems" } },
+        ],
+        tag: { key: "type" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    StringMultiSelectItems: {
+        struct: [
+            { name: "enum", ty: { list: "string" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    TitledMultiSelectItems: {
+        struct: [
+            { name: "anyOf", ty: { list: { ref: "EnumOption" } }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    MultiSelectPropertySchema: {
+        struct: [
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "minItems", ty: { int: "u64" }, nullable: true },
+            { name: "maxItems", ty: { int: "u64" }, nullable: true },
+            { name: "items", ty: { ref: "MultiSelectItems" }, required: true },
+            { name: "default", ty: { list: "string" }, nullable: true, lenient: true, skipItems: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ElicitationFormMode: {
+        struct: [{ name: "requestedSchema", ty: { ref: "ElicitationSchema" }, required: true }],
+        flatten: "ElicitationFormModeScope",
+    },
+    ElicitationFormModeScope: {
+        union: [
+            { name: "Session", ty: { ref: "ElicitationSessionScope" } },
+            { name: "Request", ty: { ref: "ElicitationRequestScope" } },
+        ],
+    },
     ElicitationId: { newtype: "string" },
-    ElicitationUrlMode: { struct: [{ name: "elicitationId", ty: { ref: "ElicitationId" }, required: true }, { name: "url", ty: "string", required: true }], flatten: "ElicitationUrlModeScope" },
-    ElicitationUrlModeScope: { union: [{ name: "Session", ty: { ref: "ElicitationSessionScope" } }, { name: "Request", ty: { ref: "ElicitationRequestScope" } }] },
-    MessageMcpRequest: { struct: [{ name: "serverId", ty: { ref: "McpServerAcpId" }, required: true }, { name: "requestId", ty: { ref: "McpRequestId" }, required: true }, { name: "method", ty: "string", required: true }, { name: "params", ty: "object", nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ElicitationUrlMode: {
+        struct: [
+            { name: "elicitationId", ty: { ref: "ElicitationId" }, required: true },
+            { name: "url", ty: "string", required: true },
+        ],
+        flatten: "ElicitationUrlModeScope",
+    },
+    ElicitationUrlModeScope: {
+        union: [
+            { name: "Session", ty: { ref: "ElicitationSessionScope" } },
+            { name: "Request", ty: { ref: "ElicitationRequestScope" } },
+        ],
+    },
+    MessageMcpRequest: {
+        struct: [
+            { name: "serverId", ty: { ref: "McpServerAcpId" }, required: true },
+            { name: "requestId", ty: { ref: "McpRequestId" }, required: true },
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: "object", nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     McpServerAcpId: { newtype: "string" },
     McpRequestId: { newtype: "string" },
     ExtRequest: "any",
-    AgentResponse: { union: [{ name: "Result", ty: { ref: "AgentResponseResult" } }, { name: "Error", ty: { ref: "AgentResponseError" } }] },
-    AgentResponseResult: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "result", ty: { ref: "AgentResponseResultResult" }, required: true }] },
-    AgentResponseResultResult: { union: [{ name: "InitializeResponse", ty: { ref: "InitializeResponse" } }, { name: "AuthenticateResponse", ty: { ref: "AuthenticateResponse" } }, { name: "ListProvidersResponse", ty: { ref: "ListProvidersResponse" } }, { name: "SetProviderResponse", ty: { ref: "SetProviderResponse" } }, { name: "DisableProviderResponse", ty: { ref: "DisableProviderResponse" } }, { name: "LogoutResponse", ty: { ref: "LogoutResponse" } }, { name: "AuthStatusResponse", ty: { ref: "AuthStatusResponse" } }, { name: "NewSessionResponse", ty: { ref: "NewSessionResponse" } }, { name: "LoadSessionResponse", ty: { ref: "LoadSessionResponse" } }, { name: "ListSessionsResponse", ty: { ref: "ListSessionsResponse" } }, { name: "DeleteSessionResponse", ty: { ref: "DeleteSessionResponse" } }, { name: "ForkSessionResponse", ty: { ref: "ForkSessionResponse" } }, { name: "ArchiveSessionResponse", ty: { ref: "ArchiveSessionResponse" } }, { name: "UnarchiveSessionResponse", ty: { ref: "UnarchiveSessionResponse" } }, { name: "SessionStatusResponse", ty: { ref: "SessionStatusResponse" } }, { name: "SetSessionTitleResponse", ty: { ref: "SetSessionTitleResponse" } }, { name: "ResumeSessionResponse", ty: { ref: "ResumeSessionResponse" } }, { name: "CloseSessionResponse", ty: { ref: "CloseSessionResponse" } }, { name: "SetSessionModeResponse", ty: { ref: "SetSessionModeResponse" } }, { name: "SetSessionConfigOptionResponse", ty: { ref: "SetSessionConfigOptionResponse" } }, { name: "PromptResponse", ty: { ref: "PromptResponse" } }, { name: "ExtMethodResponse", ty: { ref: "ExtResponse" } }] },
-    AgentResponseError: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "error", ty: { ref: "Error" }, required: true }] },
-    InitializeResponse: { struct: [{ name: "protocolVersion", ty: { ref: "ProtocolVersion" }, required: true }, { name: "agentCapabilities", ty: { ref: "AgentCapabilities" }, lenient: true }, { name: "authMethods", ty: { list: { ref: "AuthMethod" } }, lenient: true, skipItems: true }, { name: "agentInfo", ty: { ref: "Implementation" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    AgentResponse: {
+        union: [
+            { name: "Result", ty: { ref: "AgentResponseResult" } },
+            { name: "Error", ty: { ref: "AgentResponseError" } },
+        ],
+    },
+    AgentResponseResult: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "result", ty: { ref: "AgentResponseResultResult" }, required: true },
+        ],
+    },
+    AgentResponseResultResult: {
+        union: [
+            { name: "InitializeResponse", ty: { ref: "InitializeResponse" } },
+            { name: "AuthenticateResponse", ty: { ref: "AuthenticateResponse" } },
+            { name: "ListProvidersResponse", ty: { ref: "ListProvidersResponse" } },
+            { name: "SetProviderResponse", ty: { ref: "SetProviderResponse" } },
+            { name: "DisableProviderResponse", ty: { ref: "DisableProviderResponse" } },
+            { name: "LogoutResponse", ty: { ref: "LogoutResponse" } },
+            { name: "AuthStatusResponse", ty: { ref: "AuthStatusResponse" } },
+            { name: "NewSessionResponse", ty: { ref: "NewSessionResponse" } },
+            { name: "LoadSessionResponse", ty: { ref: "LoadSessionResponse" } },
+            { name: "ListSessionsResponse", ty: { ref: "ListSessionsResponse" } },
+            { name: "DeleteSessionResponse", ty: { ref: "DeleteSessionResponse" } },
+            { name: "ForkSessionResponse", ty: { ref: "ForkSessionResponse" } },
+            { name: "ArchiveSessionResponse", ty: { ref: "ArchiveSessionResponse" } },
+            { name: "UnarchiveSessionResponse", ty: { ref: "UnarchiveSessionResponse" } },
+            { name: "SessionStatusResponse", ty: { ref: "SessionStatusResponse" } },
+            { name: "SetSessionTitleResponse", ty: { ref: "SetSessionTitleResponse" } },
+            { name: "ResumeSessionResponse", ty: { ref: "ResumeSessionResponse" } },
+            { name: "CloseSessionResponse", ty: { ref: "CloseSessionResponse" } },
+            { name: "SetSessionModeResponse", ty: { ref: "SetSessionModeResponse" } },
+            { name: "SetSessionConfigOptionResponse", ty: { ref: "SetSessionConfigOptionResponse" } },
+            { name: "PromptResponse", ty: { ref: "PromptResponse" } },
+            { name: "ExtMethodResponse", ty: { ref: "ExtResponse" } },
+        ],
+    },
+    AgentResponseError: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "error", ty: { ref: "Error" }, required: true },
+        ],
+    },
+    InitializeResponse: {
+        struct: [
+            { name: "protocolVersion", ty: { ref: "ProtocolVersion" }, required: true },
+            { name: "agentCapabilities", ty: { ref: "AgentCapabilities" }, lenient: true },
+            { name: "authMethods", ty: { list: { ref: "AuthMethod" } }, lenient: true, skipItems: true },
+            { name: "agentInfo", ty: { ref: "Implementation" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     ProtocolVersion: { newtype: { int: "u16" } },
-    AgentCapabilities: { struct: [{ name: "loadSession", ty: "boolean", lenient: true }, { name: "promptCapabilities", ty: { ref: "PromptCapabilities" }, lenient: true }, { name: "mcpCapabilities", ty: { ref: "McpCapabilities" }, lenient: true }, { name: "sessionCapabilities", ty: { ref: "SessionCapabilities" }, lenient: true }, { name: "auth", ty: { ref: "AgentAuthCapabilities" }, lenient: true }, { name: "providers", ty: { ref: "ProvidersCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PromptCapabilities: { struct: [{ name: "image", ty: "boolean", lenient: true }, { name: "audio", ty: "boolean", lenient: true }, { name: "embeddedContext", ty: "boolean", lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    McpCapabilities: { struct: [{ name: "http", ty: "boolean", lenient: true }, { name: "sse", ty: "boolean", lenient: true }, { name: "acp", ty: "boolean", lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionCapabilities: { struct: [{ name: "list", ty: { ref: "SessionListCapabilities" }, nullable: true, lenient: true }, { name: "delete", ty: { ref: "SessionDeleteCapabilities" }, nullable: true, lenient: true }, { name: "additionalDirectories", ty: { ref: "SessionAdditionalDirectoriesCapabilities" }, nullable: true, lenient: true }, { name: "systemPrompt", ty: { ref: "SessionSystemPromptCapabilities" }, nullable: true, lenient: true }, { name: "fork", ty: { ref: "SessionForkCapabilities" }, nullable: true, lenient: true }, { name: "archive", ty: { ref: "SessionArchiveCapabilities" }, nullable: true, lenient: true }, { name: "status", ty: { ref: "SessionStatusCapabilities" }, nullable: true, lenient: true }, { name: "title", ty: { ref: "SessionTitleCapabilities" }, nullable: true, lenient: true }, { name: "resume", ty: { ref: "SessionResumeCapabilities" }, nullable: true, lenient: true }, { name: "close", ty: { ref: "SessionCloseCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionListCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionDeleteCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionAdditionalDirectoriesCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionSystemPromptCapabilities: { struct: [{ name: "mode", ty: { ref: "SessionSystemPromptModeCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionSystemPromptModeCapabilities: { struct: [{ name: "override", ty: { ref: "SessionSystemPromptOverrideCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionSystemPromptOverrideCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionForkCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionArchiveCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionStatusCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionTitleCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionResumeCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionCloseCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AgentAuthCapabilities: { struct: [{ name: "status", ty: { ref: "AuthStatusCapabilities" }, nullable: true, lenient: true }, { name: "logout", ty: { ref: "LogoutCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthStatusCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    AgentCapabilities: {
+        struct: [
+            { name: "loadSession", ty: "boolean", lenient: true },
+            { name: "promptCapabilities", ty: { ref: "PromptCapabilities" }, lenient: true },
+            { name: "mcpCapabilities", ty: { ref: "McpCapabilities" }, lenient: true },
+            { name: "sessionCapabilities", ty: { ref: "SessionCapabilities" }, lenient: true },
+            { name: "auth", ty: { ref: "AgentAuthCapabilities" }, lenient: true },
+            { name: "providers", ty: { ref: "ProvidersCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PromptCapabilities: {
+        struct: [
+            { name: "image", ty: "boolean", lenient: true },
+            { name: "audio", ty: "boolean", lenient: true },
+            { name: "embeddedContext", ty: "boolean", lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    McpCapabilities: {
+        struct: [
+            { name: "http", ty: "boolean", lenient: true },
+            { name: "sse", ty: "boolean", lenient: true },
+            { name: "acp", ty: "boolean", lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionCapabilities: {
+        struct: [
+            { name: "list", ty: { ref: "SessionListCapabilities" }, nullable: true, lenient: true },
+            { name: "delete", ty: { ref: "SessionDeleteCapabilities" }, nullable: true, lenient: true },
+            {
+                name: "additionalDirectories",
+                ty: { ref: "SessionAdditionalDirectoriesCapabilities" },
+                nullable: true,
+                lenient: true,
+            },
+            {
+                name: "systemPrompt",
+                ty: { ref: "SessionSystemPromptCapabilities" },
+                nullable: true,
+                lenient: true,
+            },
+            { name: "fork", ty: { ref: "SessionForkCapabilities" }, nullable: true, lenient: true },
+            { name: "archive", ty: { ref: "SessionArchiveCapabilities" }, nullable: true, lenient: true },
+            { name: "status", ty: { ref: "SessionStatusCapabilities" }, nullable: true, lenient: true },
+            { name: "title", ty: { ref: "SessionTitleCapabilities" }, nullable: true, lenient: true },
+            { name: "resume", ty: { ref: "SessionResumeCapabilities" }, nullable: true, lenient: true },
+            { name: "close", ty: { ref: "SessionCloseCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionListCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionDeleteCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionAdditionalDirectoriesCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionSystemPromptCapabilities: {
+        struct: [
+            { name: "mode", ty: { ref: "SessionSystemPromptModeCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionSystemPromptModeCapabilities: {
+        struct: [
+            {
+                name: "override",
+                ty: { ref: "SessionSystemPromptOverrideCapabilities" },
+                nullable: true,
+                lenient: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionSystemPromptOverrideCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionForkCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionArchiveCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionStatusCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionTitleCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionResumeCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionCloseCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    AgentAuthCapabilities: {
+        struct: [
+            { name: "status", ty: { ref: "AuthStatusCapabilities" }, nullable: true, lenient: true },
+            { name: "logout", ty: { ref: "LogoutCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    AuthStatusCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
     LogoutCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     ProvidersCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthMethod: { union: [{ name: "Terminal", tag: "terminal", ty: { ref: "AuthMethodTerminal" } }, { name: "Agent", ty: { ref: "AuthMethodAgent" } }], tag: { key: "type" } },
+    AuthMethod: {
+        union: [
+            { name: "Terminal", tag: "terminal", ty: { ref: "AuthMethodTerminal" } },
+            { name: "Agent", ty: { ref: "AuthMethodAgent" } },
+        ],
+        tag: { key: "type" },
+    },
     AuthMethodId: { newtype: "string" },
-    AuthMethodTerminal: { struct: [{ name: "id", ty: { ref: "AuthMethodId" }, required: true }, { name: "name", ty: "string", required: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "args", ty: { list: "string" } }, { name: "env", ty: { map: "string" } }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthMethodAgent: { struct: [{ name: "id", ty: { ref: "AuthMethodId" }, required: true }, { name: "name", ty: "string", required: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    Implementation: { struct: [{ name: "name", ty: "string", required: true }, { name: "title", ty: "string", nullable: true, lenient: true }, { name: "version", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    AuthMethodTerminal: {
+        struct: [
+            { name: "id", ty: { ref: "AuthMethodId" }, required: true },
+            { name: "name", ty: "string", required: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "args", ty: { list: "string" } },
+            { name: "env", ty: { map: "string" } },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    AuthMethodAgent: {
+        struct: [
+            { name: "id", ty: { ref: "AuthMethodId" }, required: true },
+            { name: "name", ty: "string", required: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    Implementation: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "version", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     AuthenticateResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ListProvidersResponse: { struct: [{ name: "providers", ty: { list: { ref: "ProviderInfo" } }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ProviderInfo: { struct: [{ name: "providerId", ty: { ref: "ProviderId" }, required: true }, { name: "supported", ty: { list: { ref: "LlmProtocol" } }, required: true, lenient: true, skipItems: true, default: [] }, { name: "required", ty: "boolean", required: true }, { name: "current", ty: { ref: "ProviderCurrentConfig" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ListProvidersResponse: {
+        struct: [
+            { name: "providers", ty: { list: { ref: "ProviderInfo" } }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ProviderInfo: {
+        struct: [
+            { name: "providerId", ty: { ref: "ProviderId" }, required: true },
+            {
+                name: "supported",
+                ty: { list: { ref: "LlmProtocol" } },
+                required: true,
+                lenient: true,
+                skipItems: true,
+                default: [],
+            },
+            { name: "required", ty: "boolean", required: true },
+            { name: "current", ty: { ref: "ProviderCurrentConfig" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     ProviderId: { newtype: "string" },
     LlmProtocol: { enum: ["anthropic", "openai", "azure", "vertex", "bedrock"], open: true },
-    ProviderCurrentConfig: { struct: [{ name: "apiType", ty: { ref: "LlmProtocol" }, required: true }, { name: "baseUrl", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ProviderCurrentConfig: {
+        struct: [
+            { name: "apiType", ty: { ref: "LlmProtocol" }, required: true },
+            { name: "baseUrl", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     SetProviderResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    DisableProviderResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    DisableProviderResponse: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
     LogoutResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthStatusResponse: { struct: [{ name: "state", ty: { ref: "AuthState" }, required: true }, { name: "accounts", ty: { list: { ref: "AuthAccount" } }, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    AuthStatusResponse: {
+        struct: [
+            { name: "state", ty: { ref: "AuthState" }, required: true },
+            { name: "accounts", ty: { list: { ref: "AuthAccount" } }, lenient: true, skipItems: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     AuthState: { enum: ["authenticated", "unauthenticated", "not_required", "unknown"], open: true },
-    AuthAccount: { struct: [{ name: "label", ty: "string", required: true }, { name: "active", ty: "boolean", nullable: true, lenient: true }, { name: "name", ty: "string", nullable: true, lenient: true }, { name: "email", ty: "string", nullable: true, lenient: true }, { name: "organization", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    NewSessionResponse: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true }, { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, nullable: true, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionModeState: { struct: [{ name: "currentModeId", ty: { ref: "SessionModeId" }, required: true }, { name: "availableModes", ty: { list: { ref: "SessionMode" } }, required: true, lenient: true, skipItems: true, default: [] }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    AuthAccount: {
+        struct: [
+            { name: "label", ty: "string", required: true },
+            { name: "active", ty: "boolean", nullable: true, lenient: true },
+            { name: "name", ty: "string", nullable: true, lenient: true },
+            { name: "email", ty: "string", nullable: true, lenient: true },
+            { name: "organization", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    NewSessionResponse: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true },
+            {
+                name: "configOptions",
+                ty: { list: { ref: "SessionConfigOption" } },
+                nullable: true,
+                lenient: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionModeState: {
+        struct: [
+            { name: "currentModeId", ty: { ref: "SessionModeId" }, required: true },
+            {
+                name: "availableModes",
+                ty: { list: { ref: "SessionMode" } },
+                required: true,
+                lenient: true,
+                skipItems: true,
+                default: [],
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     SessionModeId: { newtype: "string" },
-    SessionMode: { struct: [{ name: "id", ty: { ref: "SessionModeId" }, required: true }, { name: "name", ty: "string", required: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionConfigOption: { struct: [{ name: "id", ty: { ref: "SessionConfigId" }, required: true }, { name: "name", ty: "string", required: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "category", ty: { ref: "SessionConfigOptionCategory" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }], flatten: "SessionConfigOptionType" },
-    SessionConfigOptionType: { union: [{ name: "Select", tag: "select", ty: { ref: "SessionConfigSelect" } }, { name: "Boolean", tag: "boolean", ty: { ref: "SessionConfigBoolean" } }], tag: { key: "type" } },
+    SessionMode: {
+        struct: [
+            { name: "id", ty: { ref: "SessionModeId" }, required: true },
+            { name: "name", ty: "string", required: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionConfigOption: {
+        struct: [
+            { name: "id", ty: { ref: "SessionConfigId" }, required: true },
+            { name: "name", ty: "string", required: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "category", ty: { ref: "SessionConfigOptionCategory" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+        flatten: "SessionConfigOptionType",
+    },
+    SessionConfigOptionType: {
+        union: [
+            { name: "Select", tag: "select", ty: { ref: "SessionConfigSelect" } },
+            { name: "Boolean", tag: "boolean", ty: { ref: "SessionConfigBoolean" } },
+        ],
+        tag: { key: "type" },
+    },
     SessionConfigId: { newtype: "string" },
-    SessionConfigOptionCategory: { enum: ["mode", "model", "model_config", "thought_level"], open: true },
+    SessionConfigOptionCategory: {
+        enum: ["mode", "model", "model_config", "thought_level"],
+        open: true,
+    },
     SessionConfigValueId: { newtype: "string" },
-    SessionConfigSelectOptions: { union: [{ name: "Ungrouped", ty: { list: { ref: "SessionConfigSelectOption" } } }, { name: "Grouped", ty: { list: { ref: "SessionConfigSelectGroup" } } }] },
-    SessionConfigSelectOption: { struct: [{ name: "value", ty: { ref: "SessionConfigValueId" }, required: true }, { name: "name", ty: "string", required: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionConfigSelectGroup: { struct: [{ name: "group", ty: { ref: "SessionConfigGroupId" }, required: true }, { name: "name", ty: "string", required: true }, { name: "options", ty: { list: { ref: "SessionConfigSelectOption" } }, required: true, lenient: true, skipItems: true, default: [] }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionConfigSelectOptions: {
+        union: [
+            { name: "Ungrouped", ty: { list: { ref: "SessionConfigSelectOption" } } },
+            { name: "Grouped", ty: { list: { ref: "SessionConfigSelectGroup" } } },
+        ],
+    },
+    SessionConfigSelectOption: {
+        struct: [
+            { name: "value", ty: { ref: "SessionConfigValueId" }, required: true },
+            { name: "name", ty: "string", required: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionConfigSelectGroup: {
+        struct: [
+            { name: "group", ty: { ref: "SessionConfigGroupId" }, required: true },
+            { name: "name", ty: "string", required: true },
+            {
+                name: "options",
+                ty: { list: { ref: "SessionConfigSelectOption" } },
+                required: true,
+                lenient: true,
+                skipItems: true,
+                default: [],
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     SessionConfigGroupId: { newtype: "string" },
-    SessionConfigSelect: { struct: [{ name: "currentValue", ty: { ref: "SessionConfigValueId" }, required: true }, { name: "options", ty: { ref: "SessionConfigSelectOptions" }, required: true }] },
+    SessionConfigSelect: {
+        struct: [
+            { name: "currentValue", ty: { ref: "SessionConfigValueId" }, required: true },
+            { name: "options", ty: { ref: "SessionConfigSelectOptions" }, required: true },
+        ],
+    },
     SessionConfigBoolean: { struct: [{ name: "currentValue", ty: "boolean", required: true }] },
-    LoadSessionResponse: { struct: [{ name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true }, { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, nullable: true, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ListSessionsResponse: { struct: [{ name: "sessions", ty: { list: { ref: "SessionInfo" } }, required: true, lenient: true, skipItems: true, default: [] }, { name: "nextCursor", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionInfo: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "cwd", ty: "string", required: true }, { name: "additionalDirectories", ty: { list: "string" }, lenient: true, skipItems: true }, { name: "title", ty: "string", nullable: true, lenient: true }, { name: "updatedAt", ty: "string", nullable: true, lenient: true }, { name: "archived", ty: "boolean", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    LoadSessionResponse: {
+        struct: [
+            { name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true },
+            {
+                name: "configOptions",
+                ty: { list: { ref: "SessionConfigOption" } },
+                nullable: true,
+                lenient: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ListSessionsResponse: {
+        struct: [
+            {
+                name: "sessions",
+                ty: { list: { ref: "SessionInfo" } },
+                required: true,
+                lenient: true,
+                skipItems: true,
+                default: [],
+            },
+            { name: "nextCursor", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionInfo: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "cwd", ty: "string", required: true },
+            { name: "additionalDirectories", ty: { list: "string" }, lenient: true, skipItems: true },
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "updatedAt", ty: "string", nullable: true, lenient: true },
+            { name: "archived", ty: "boolean", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     DeleteSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ForkSessionResponse: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true }, { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, nullable: true, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ArchiveSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    UnarchiveSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionStatusResponse: { struct: [{ name: "status", ty: { ref: "SessionStatus" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ForkSessionResponse: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true },
+            {
+                name: "configOptions",
+                ty: { list: { ref: "SessionConfigOption" } },
+                nullable: true,
+                lenient: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ArchiveSessionResponse: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    UnarchiveSessionResponse: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionStatusResponse: {
+        struct: [
+            { name: "status", ty: { ref: "SessionStatus" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     SessionStatus: { enum: ["open", "saved"], open: true },
-    SetSessionTitleResponse: { struct: [{ name: "title", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ResumeSessionResponse: { struct: [{ name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true }, { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, nullable: true, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SetSessionTitleResponse: {
+        struct: [
+            { name: "title", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ResumeSessionResponse: {
+        struct: [
+            { name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true },
+            {
+                name: "configOptions",
+                ty: { list: { ref: "SessionConfigOption" } },
+                nullable: true,
+                lenient: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     CloseSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SetSessionModeResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SetSessionConfigOptionResponse: { struct: [{ name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, required: true, lenient: true, skipItems: true, default: [] }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PromptResponse: { struct: [{ name: "stopReason", ty: { ref: "StopReason" }, required: true }, { name: "usage", ty: { ref: "Usage" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SetSessionModeResponse: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SetSessionConfigOptionResponse: {
+        struct: [
+            {
+                name: "configOptions",
+                ty: { list: { ref: "SessionConfigOption" } },
+                required: true,
+                lenient: true,
+                skipItems: true,
+                default: [],
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PromptResponse: {
+        struct: [
+            { name: "stopReason", ty: { ref: "StopReason" }, required: true },
+            { name: "usage", ty: { ref: "Usage" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     StopReason: { enum: ["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"] },
-    Usage: { struct: [{ name: "totalTokens", ty: { int: "u64" }, required: true }, { name: "inputTokens", ty: { int: "u64" }, required: true }, { name: "outputTokens", ty: { int: "u64" }, required: true }, { name: "thoughtTokens", ty: { int: "u64" }, nullable: true, lenient: true }, { name: "cachedReadTokens", ty: { int: "u64" }, nullable: true, lenient: true }, { name: "cachedWriteTokens", ty: { int: "u64" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    Usage: {
+        struct: [
+            { name: "totalTokens", ty: { int: "u64" }, required: true },
+            { name: "inputTokens", ty: { int: "u64" }, required: true },
+            { name: "outputTokens", ty: { int: "u64" }, required: true },
+            { name: "thoughtTokens", ty: { int: "u64" }, nullable: true, lenient: true },
+            { name: "cachedReadTokens", ty: { int: "u64" }, nullable: true, lenient: true },
+            { name: "cachedWriteTokens", ty: { int: "u64" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     ExtResponse: "any",
-    Error: { struct: [{ name: "code", ty: { ref: "ErrorCode" }, required: true }, { name: "message", ty: "string", required: true }, { name: "data", ty: "any", lenient: true }] },
-    ErrorCode: { enum: [-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002], open: true, int: "i32" },
-    AgentNotification: { struct: [{ name: "method", ty: "string", required: true }, { name: "params", ty: { ref: "AgentNotificationParams" }, nullable: true }] },
-    AgentNotificationParams: { union: [{ name: "SessionNotification", ty: { ref: "SessionNotification" } }, { name: "CompleteElicitationNotification", ty: { ref: "CompleteElicitationNotification" } }, { name: "AuthStatusUpdateNotification", ty: { ref: "AuthStatusUpdateNotification" } }, { name: "ExtNotification", ty: { ref: "ExtNotification" } }] },
-    SessionNotification: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "update", ty: { ref: "SessionUpdate" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionUpdate: { union: [{ name: "UserMessageChunk", tag: "user_message_chunk", ty: { ref: "ContentChunk" } }, { name: "AgentMessageChunk", tag: "agent_message_chunk", ty: { ref: "ContentChunk" } }, { name: "AgentThoughtChunk", tag: "agent_thought_chunk", ty: { ref: "ContentChunk" } }, { name: "ToolCall", tag: "tool_call", ty: { ref: "ToolCall" } }, { name: "ToolCallUpdate", tag: "tool_call_update", ty: { ref: "ToolCallUpdate" } }, { name: "Plan", tag: "plan", ty: { ref: "Plan" } }, { name: "PlanUpdate", tag: "plan_update", ty: { ref: "PlanUpdate" } }, { name: "PlanRemoved", tag: "plan_removed", ty: { ref: "PlanRemoved" } }, { name: "AvailableCommandsUpdate", tag: "available_commands_update", ty: { ref: "AvailableCommandsUpdate" } }, { name: "CurrentModeUpdate", tag: "current_mode_update", ty: { ref: "CurrentModeUpdate" } }, { name: "ConfigOptionUpdate", tag: "config_option_update", ty: { ref: "ConfigOptionUpdate" } }, { name: "SessionInfoUpdate", tag: "session_info_update", ty: { ref: "SessionInfoUpdate" } }, { name: "UsageUpdate", tag: "usage_update", ty: { ref: "UsageUpdate" } }, { name: "Notice", tag: "notice", ty: { ref: "Notice" } }, { name: "CompactionUpdate", tag: "compaction_update", ty: { ref: "CompactionUpdate" } }, { name: "CompactionSummaryChunk", tag: "compaction_summary_chunk", ty: { ref: "CompactionSummaryChunk" } }, { name: "SubagentUpdate", tag: "subagent_update", ty: { ref: "SubagentUpdate" } }, { name: "SessionMessage", tag: "session_message", ty: { ref: "SessionMessage" } }, { name: "SessionMessageChunk", tag: "session_message_chunk", ty: { ref: "SessionMessageChunk" } }], tag: { key: "sessionUpdate" } },
+    Error: {
+        struct: [
+            { name: "code", ty: { ref: "ErrorCode" }, required: true },
+            { name: "message", ty: "string", required: true },
+            { name: "data", ty: "any", lenient: true },
+        ],
+    },
+    ErrorCode: {
+        enum: [-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002],
+        open: true,
+        int: "i32",
+    },
+    AgentNotification: {
+        struct: [
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: { ref: "AgentNotificationParams" }, nullable: true },
+        ],
+    },
+    AgentNotificationParams: {
+        union: [
+            { name: "SessionNotification", ty: { ref: "SessionNotification" } },
+            { name: "CompleteElicitationNotification", ty: { ref: "CompleteElicitationNotification" } },
+            { name: "AuthStatusUpdateNotification", ty: { ref: "AuthStatusUpdateNotification" } },
+            { name: "ExtNotification", ty: { ref: "ExtNotification" } },
+        ],
+    },
+    SessionNotification: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "update", ty: { ref: "SessionUpdate" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionUpdate: {
+        union: [
+            { name: "UserMessageChunk", tag: "user_message_chunk", ty: { ref: "ContentChunk" } },
+            { name: "AgentMessageChunk", tag: "agent_message_chunk", ty: { ref: "ContentChunk" } },
+            { name: "AgentThoughtChunk", tag: "agent_thought_chunk", ty: { ref: "ContentChunk" } },
+            { name: "ToolCall", tag: "tool_call", ty: { ref: "ToolCall" } },
+            { name: "ToolCallUpdate", tag: "tool_call_update", ty: { ref: "ToolCallUpdate" } },
+            { name: "Plan", tag: "plan", ty: { ref: "Plan" } },
+            { name: "PlanUpdate", tag: "plan_update", ty: { ref: "PlanUpdate" } },
+            { name: "PlanRemoved", tag: "plan_removed", ty: { ref: "PlanRemoved" } },
+            {
+                name: "AvailableCommandsUpdate",
+                tag: "available_commands_update",
+                ty: { ref: "AvailableCommandsUpdate" },
+            },
+            { name: "CurrentModeUpdate", tag: "current_mode_update", ty: { ref: "CurrentModeUpdate" } },
+            { name: "ConfigOptionUpdate", tag: "config_option_update", ty: { ref: "ConfigOptionUpdate" } },
+            { name: "SessionInfoUpdate", tag: "session_info_update", ty: { ref: "SessionInfoUpdate" } },
+            { name: "UsageUpdate", tag: "usage_update", ty: { ref: "UsageUpdate" } },
+            { name: "Notice", tag: "notice", ty: { ref: "Notice" } },
+            { name: "CompactionUpdate", tag: "compaction_update", ty: { ref: "CompactionUpdate" } },
+            {
+                name: "CompactionSummaryChunk",
+                tag: "compaction_summary_chunk",
+                ty: { ref: "CompactionSummaryChunk" },
+            },
+            { name: "SubagentUpdate", tag: "subagent_update", ty: { ref: "SubagentUpdate" } },
+            { name: "SessionMessage", tag: "session_message", ty: { ref: "SessionMessage" } },
+            { name: "SessionMessageChunk", tag: "session_message_chunk", ty: { ref: "SessionMessageChunk" } },
+        ],
+        tag: { key: "sessionUpdate" },
+    },
     MessageId: { newtype: "string" },
-    ContentChunk: { struct: [{ name: "content", ty: { ref: "ContentBlock" }, required: true }, { name: "messageId", ty: { ref: "MessageId" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ToolCall: { struct: [{ name: "toolCallId", ty: { ref: "ToolCallId" }, required: true }, { name: "title", ty: "string", required: true }, { name: "name", ty: "string", nullable: true, lenient: true }, { name: "kind", ty: { ref: "ToolKind" }, lenient: true }, { name: "status", ty: { ref: "ToolCallStatus" }, lenient: true }, { name: "content", ty: { list: { ref: "ToolCallContent" } }, lenient: true, skipItems: true }, { name: "locations", ty: { list: { ref: "ToolCallLocation" } }, lenient: true, skipItems: true }, { name: "rawInput", ty: "any", lenient: true }, { name: "rawOutput", ty: "any", lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PlanEntry: { struct: [{ name: "content", ty: "string", required: true }, { name: "priority", ty: { ref: "PlanEntryPriority" }, required: true }, { name: "status", ty: { ref: "PlanEntryStatus" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ContentChunk: {
+        struct: [
+            { name: "content", ty: { ref: "ContentBlock" }, required: true },
+            { name: "messageId", ty: { ref: "MessageId" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ToolCall: {
+        struct: [
+            { name: "toolCallId", ty: { ref: "ToolCallId" }, required: true },
+            { name: "title", ty: "string", required: true },
+            { name: "name", ty: "string", nullable: true, lenient: true },
+            { name: "kind", ty: { ref: "ToolKind" }, lenient: true },
+            { name: "status", ty: { ref: "ToolCallStatus" }, lenient: true },
+            { name: "content", ty: { list: { ref: "ToolCallContent" } }, lenient: true, skipItems: true },
+            { name: "locations", ty: { list: { ref: "ToolCallLocation" } }, lenient: true, skipItems: true },
+            { name: "rawInput", ty: "any", lenient: true },
+            { name: "rawOutput", ty: "any", lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PlanEntry: {
+        struct: [
+            { name: "content", ty: "string", required: true },
+            { name: "priority", ty: { ref: "PlanEntryPriority" }, required: true },
+            { name: "status", ty: { ref: "PlanEntryStatus" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     PlanEntryPriority: { enum: ["high", "medium", "low"] },
     PlanEntryStatus: { enum: ["pending", "in_progress", "completed"] },
-    Plan: { struct: [{ name: "entries", ty: { list: { ref: "PlanEntry" } }, required: true, lenient: true, skipItems: true, default: [] }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PlanUpdateContent: { union: [{ name: "Items", tag: "items", ty: { ref: "PlanItems" } }, { name: "File", tag: "file", ty: { ref: "PlanFile" } }, { name: "Markdown", tag: "markdown", ty: { ref: "PlanMarkdown" } }], tag: { key: "type" } },
+    Plan: {
+        struct: [
+            {
+                name: "entries",
+                ty: { list: { ref: "PlanEntry" } },
+                required: true,
+                lenient: true,
+                skipItems: true,
+                default: [],
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PlanUpdateContent: {
+        union: [
+            { name: "Items", tag: "items", ty: { ref: "PlanItems" } },
+            { name: "File", tag: "file", ty: { ref: "PlanFile" } },
+            { name: "Markdown", tag: "markdown", ty: { ref: "PlanMarkdown" } },
+        ],
+        tag: { key: "type" },
+    },
     PlanId: { newtype: "string" },
-    PlanItems: { struct: [{ name: "planId", ty: { ref: "PlanId" }, required: true }, { name: "entries", ty: { list: { ref: "PlanEntry" } }, required: true, lenient: true, skipItems: true, default: [] }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PlanFile: { struct: [{ name: "planId", ty: { ref: "PlanId" }, required: true }, { name: "uri", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PlanMarkdown: { struct: [{ name: "planId", ty: { ref: "PlanId" }, required: true }, { name: "content", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PlanUpdate: { struct: [{ name: "plan", ty: { ref: "PlanUpdateContent" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PlanRemoved: { struct: [{ name: "planId", ty: { ref: "PlanId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AvailableCommand: { struct: [{ name: "name", ty: "string", required: true }, { name: "description", ty: "string", required: true }, { name: "input", ty: { ref: "AvailableCommandInput" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AvailableCommandInput: { union: [{ name: "Unstructured", ty: { ref: "UnstructuredCommandInput" } }] },
-    UnstructuredCommandInput: { struct: [{ name: "hint", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AvailableCommandsUpdate: { struct: [{ name: "availableCommands", ty: { list: { ref: "AvailableCommand" } }, required: true, lenient: true, skipItems: true, default: [] }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CurrentModeUpdate: { struct: [{ name: "currentModeId", ty: { ref: "SessionModeId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ConfigOptionUpdate: { struct: [{ name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, required: true, lenient: true, skipItems: true, default: [] }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionInfoUpdate: { struct: [{ name: "title", ty: "string", nullable: true, lenient: true }, { name: "updatedAt", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    Cost: { struct: [{ name: "amount", ty: "number", required: true }, { name: "currency", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    UsageUpdate: { struct: [{ name: "used", ty: { int: "u64" }, required: true }, { name: "size", ty: { int: "u64" }, required: true }, { name: "cost", ty: { ref: "Cost" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    PlanItems: {
+        struct: [
+            { name: "planId", ty: { ref: "PlanId" }, required: true },
+            {
+                name: "entries",
+                ty: { list: { ref: "PlanEntry" } },
+                required: true,
+                lenient: true,
+                skipItems: true,
+                default: [],
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PlanFile: {
+        struct: [
+            { name: "planId", ty: { ref: "PlanId" }, required: true },
+            { name: "uri", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PlanMarkdown: {
+        struct: [
+            { name: "planId", ty: { ref: "PlanId" }, required: true },
+            { name: "content", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PlanUpdate: {
+        struct: [
+            { name: "plan", ty: { ref: "PlanUpdateContent" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PlanRemoved: {
+        struct: [
+            { name: "planId", ty: { ref: "PlanId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    AvailableCommand: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "description", ty: "string", required: true },
+            { name: "input", ty: { ref: "AvailableCommandInput" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    AvailableCommandInput: {
+        union: [{ name: "Unstructured", ty: { ref: "UnstructuredCommandInput" } }],
+    },
+    UnstructuredCommandInput: {
+        struct: [
+            { name: "hint", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    AvailableCommandsUpdate: {
+        struct: [
+            {
+                name: "availableCommands",
+                ty: { list: { ref: "AvailableCommand" } },
+                required: true,
+                lenient: true,
+                skipItems: true,
+                default: [],
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    CurrentModeUpdate: {
+        struct: [
+            { name: "currentModeId", ty: { ref: "SessionModeId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ConfigOptionUpdate: {
+        struct: [
+            {
+                name: "configOptions",
+                ty: { list: { ref: "SessionConfigOption" } },
+                required: true,
+                lenient: true,
+                skipItems: true,
+                default: [],
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionInfoUpdate: {
+        struct: [
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "updatedAt", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    Cost: {
+        struct: [
+            { name: "amount", ty: "number", required: true },
+            { name: "currency", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    UsageUpdate: {
+        struct: [
+            { name: "used", ty: { int: "u64" }, required: true },
+            { name: "size", ty: { int: "u64" }, required: true },
+            { name: "cost", ty: { ref: "Cost" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     NoticeSeverity: { enum: ["info", "warning", "error"], open: true },
-    Notice: { struct: [{ name: "severity", ty: { ref: "NoticeSeverity" }, required: true }, { name: "title", ty: "string", required: true, str: { at: "#/$defs/Notice/properties/title", min: 1 } }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    Notice: {
+        struct: [
+            { name: "severity", ty: { ref: "NoticeSeverity" }, required: true },
+            {
+                name: "title",
+                ty: "string",
+                required: true,
+                str: { at: "#/$defs/Notice/properties/title", min: 1 },
+            },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     CompactionId: { newtype: "string" },
     CompactionStatus: { enum: ["in_progress", "completed", "failed", "cancelled"], open: true },
-    CompactionUpdate: { struct: [{ name: "compactionId", ty: { ref: "CompactionId" }, required: true }, { name: "status", ty: { ref: "CompactionStatus" }, required: true }, { name: "summary", ty: { list: { ref: "ContentBlock" } }, nullable: true, lenient: true, skipItems: true }, { name: "error", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CompactionSummaryChunk: { struct: [{ name: "compactionId", ty: { ref: "CompactionId" }, required: true }, { name: "content", ty: { ref: "ContentBlock" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SubagentSessionCapabilities: { struct: [{ name: "cancel", ty: { ref: "SessionCancelCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionCancelCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    StateUpdate: { union: [{ name: "Running", tag: "running", ty: { ref: "RunningStateUpdate" } }, { name: "Idle", tag: "idle", ty: { ref: "IdleStateUpdate" } }, { name: "RequiresAction", tag: "requires_action", ty: { ref: "RequiresActionStateUpdate" } }, { name: "Unknown", tag: "unknown", ty: { ref: "UnknownStateUpdate" } }], tag: { key: "state" }, catchAll: { required: [], fields: [], reserved: [] } },
+    CompactionUpdate: {
+        struct: [
+            { name: "compactionId", ty: { ref: "CompactionId" }, required: true },
+            { name: "status", ty: { ref: "CompactionStatus" }, required: true },
+            {
+                name: "summary",
+                ty: { list: { ref: "ContentBlock" } },
+                nullable: true,
+                lenient: true,
+                skipItems: true,
+            },
+            { name: "error", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    CompactionSummaryChunk: {
+        struct: [
+            { name: "compactionId", ty: { ref: "CompactionId" }, required: true },
+            { name: "content", ty: { ref: "ContentBlock" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SubagentSessionCapabilities: {
+        struct: [
+            { name: "cancel", ty: { ref: "SessionCancelCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionCancelCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    StateUpdate: {
+        union: [
+            { name: "Running", tag: "running", ty: { ref: "RunningStateUpdate" } },
+            { name: "Idle", tag: "idle", ty: { ref: "IdleStateUpdate" } },
+            { name: "RequiresAction", tag: "requires_action", ty: { ref: "RequiresActionStateUpdate" } },
+            { name: "Unknown", tag: "unknown", ty: { ref: "UnknownStateUpdate" } },
+        ],
+        tag: { key: "state" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
     RunningStateUpdate: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ErrorStopReason: { struct: [{ name: "error", ty: { ref: "Error" }, nullable: true, lenient: true }] },
-    IdleStateUpdate: { struct: [{ name: "usage", ty: { ref: "Usage" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }], flatten: "IdleStateUpdateStopReason" },
-    IdleStateUpdateStopReason: { union: [{ name: "EndTurn", tag: "end_turn", unit: true }, { name: "MaxTokens", tag: "max_tokens", unit: true }, { name: "MaxTurnRequests", tag: "max_turn_requests", unit: true }, { name: "Refusal", tag: "refusal", unit: true }, { name: "Cancelled", tag: "cancelled", unit: true }, { name: "Error", tag: "error", ty: { ref: "ErrorStopReason" } }, { name: "None", noTag: true }], tag: { key: "stopReason", lenient: true }, catchAll: { required: [], fields: [], reserved: [] } },
-    RequiresActionStateUpdate: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ErrorStopReason: {
+        struct: [{ name: "error", ty: { ref: "Error" }, nullable: true, lenient: true }],
+    },
+    IdleStateUpdate: {
+        struct: [
+            { name: "usage", ty: { ref: "Usage" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+        flatten: "IdleStateUpdateStopReason",
+    },
+    IdleStateUpdateStopReason: {
+        union: [
+            { name: "EndTurn", tag: "end_turn", unit: true },
+            { name: "MaxTokens", tag: "max_tokens", unit: true },
+            { name: "MaxTurnRequests", tag: "max_turn_requests", unit: true },
+            { name: "Refusal", tag: "refusal", unit: true },
+            { name: "Cancelled", tag: "cancelled", unit: true },
+            { name: "Error", tag: "error", ty: { ref: "ErrorStopReason" } },
+            { name: "None", noTag: true },
+        ],
+        tag: { key: "stopReason", lenient: true },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    RequiresActionStateUpdate: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
     UnknownStateUpdate: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SubagentUpdate: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "title", ty: "string", nullable: true, lenient: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "capabilities", ty: { ref: "SubagentSessionCapabilities" }, nullable: true, lenient: true }, { name: "state", ty: { ref: "StateUpdate" }, nullable: true, lenient: true }, { name: "cwd", ty: "string", nullable: true }, { name: "additionalDirectories", ty: { list: "string" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionMessage: { struct: [{ name: "messageId", ty: { ref: "MessageId" }, required: true }, { name: "senderSessionId", ty: { ref: "SessionId" }, nullable: true, lenient: true }, { name: "recipientSessionId", ty: { ref: "SessionId" }, nullable: true, lenient: true }, { name: "senderMessageId", ty: { ref: "MessageId" }, nullable: true, lenient: true }, { name: "recipientMessageId", ty: { ref: "MessageId" }, nullable: true, lenient: true }, { name: "content", ty: { list: { ref: "ContentBlock" } }, nullable: true, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionMessageChunk: { struct: [{ name: "messageId", ty: { ref: "MessageId" }, required: true }, { name: "content", ty: { ref: "ContentBlock" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CompleteElicitationNotification: { struct: [{ name: "elicitationId", ty: { ref: "ElicitationId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthStatusUpdateNotification: { struct: [{ name: "state", ty: { ref: "AuthState" }, required: true }, { name: "accounts", ty: { list: { ref: "AuthAccount" } }, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SubagentUpdate: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "capabilities", ty: { ref: "SubagentSessionCapabilities" }, nullable: true, lenient: true },
+            { name: "state", ty: { ref: "StateUpdate" }, nullable: true, lenient: true },
+            { name: "cwd", ty: "string", nullable: true },
+            { name: "additionalDirectories", ty: { list: "string" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionMessage: {
+        struct: [
+            { name: "messageId", ty: { ref: "MessageId" }, required: true },
+            { name: "senderSessionId", ty: { ref: "SessionId" }, nullable: true, lenient: true },
+            { name: "recipientSessionId", ty: { ref: "SessionId" }, nullable: true, lenient: true },
+            { name: "senderMessageId", ty: { ref: "MessageId" }, nullable: true, lenient: true },
+            { name: "recipientMessageId", ty: { ref: "MessageId" }, nullable: true, lenient: true },
+            {
+                name: "content",
+                ty: { list: { ref: "ContentBlock" } },
+                nullable: true,
+                lenient: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionMessageChunk: {
+        struct: [
+            { name: "messageId", ty: { ref: "MessageId" }, required: true },
+            { name: "content", ty: { ref: "ContentBlock" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    CompleteElicitationNotification: {
+        struct: [
+            { name: "elicitationId", ty: { ref: "ElicitationId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    AuthStatusUpdateNotification: {
+        struct: [
+            { name: "state", ty: { ref: "AuthState" }, required: true },
+            { name: "accounts", ty: { list: { ref: "AuthAccount" } }, lenient: true, skipItems: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     ExtNotification: "any",
-    ClientRequest: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "method", ty: "string", required: true }, { name: "params", ty: { ref: "ClientRequestParams" }, nullable: true }] },
-    ClientRequestParams: { union: [{ name: "InitializeRequest", ty: { ref: "InitializeRequest" } }, { name: "AuthenticateRequest", ty: { ref: "AuthenticateRequest" } }, { name: "ListProvidersRequest", ty: { ref: "ListProvidersRequest" } }, { name: "SetProviderRequest", ty: { ref: "SetProviderRequest" } }, { name: "DisableProviderRequest", ty: { ref: "DisableProviderRequest" } }, { name: "LogoutRequest", ty: { ref: "LogoutRequest" } }, { name: "AuthStatusRequest", ty: { ref: "AuthStatusRequest" } }, { name: "NewSessionRequest", ty: { ref: "NewSessionRequest" } }, { name: "LoadSessionRequest", ty: { ref: "LoadSessionRequest" } }, { name: "ListSessionsRequest", ty: { ref: "ListSessionsRequest" } }, { name: "DeleteSessionRequest", ty: { ref: "DeleteSessionRequest" } }, { name: "ForkSessionRequest", ty: { ref: "ForkSessionRequest" } }, { name: "ArchiveSessionRequest", ty: { ref: "ArchiveSessionRequest" } }, { name: "UnarchiveSessionRequest", ty: { ref: "UnarchiveSessionRequest" } }, { name: "SessionStatusRequest", ty: { ref: "SessionStatusRequest" } }, { name: "SetSessionTitleRequest", ty: { ref: "SetSessionTitleRequest" } }, { name: "ResumeSessionRequest", ty: { ref: "ResumeSessionRequest" } }, { name: "CloseSessionRequest", ty: { ref: "CloseSessionRequest" } }, { name: "SetSessionModeRequest", ty: { ref: "SetSessionModeRequest" } }, { name: "SetSessionConfigOptionRequest", ty: { ref: "SetSessionConfigOptionRequest" } }, { name: "PromptRequest", ty: { ref: "PromptRequest" } }, { name: "ExtMethodRequest", ty: { ref: "ExtRequest" } }] },
-    InitializeRequest: { struct: [{ name: "protocolVersion", ty: { ref: "ProtocolVersion" }, required: true }, { name: "clientCapabilities", ty: { ref: "ClientCapabilities" }, lenient: true }, { name: "clientInfo", ty: { ref: "Implementation" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ClientCapabilities: { struct: [{ name: "fs", ty: { ref: "FileSystemCapabilities" }, lenient: true }, { name: "terminal", ty: "boolean", lenient: true }, { name: "session", ty: { ref: "ClientSessionCapabilities" }, nullable: true, lenient: true }, { name: "subagents", ty: { ref: "SubagentCapabilities" }, nullable: true, lenient: true }, { name: "plan", ty: { ref: "PlanCapabilities" }, nullable: true, lenient: true }, { name: "auth", ty: { ref: "AuthCapabilities" }, lenient: true }, { name: "elicitation", ty: { ref: "ElicitationCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    FileSystemCapabilities: { struct: [{ name: "readTextFile", ty: "boolean", lenient: true }, { name: "writeTextFile", ty: "boolean", lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ClientSessionCapabilities: { struct: [{ name: "compaction", ty: { ref: "CompactionCapabilities" }, nullable: true, lenient: true }, { name: "configOptions", ty: { ref: "SessionConfigOptionsCapabilities" }, nullable: true, lenient: true }, { name: "notices", ty: { ref: "NoticeCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ClientRequest: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: { ref: "ClientRequestParams" }, nullable: true },
+        ],
+    },
+    ClientRequestParams: {
+        union: [
+            { name: "InitializeRequest", ty: { ref: "InitializeRequest" } },
+            { name: "AuthenticateRequest", ty: { ref: "AuthenticateRequest" } },
+            { name: "ListProvidersRequest", ty: { ref: "ListProvidersRequest" } },
+            { name: "SetProviderRequest", ty: { ref: "SetProviderRequest" } },
+            { name: "DisableProviderRequest", ty: { ref: "DisableProviderRequest" } },
+            { name: "LogoutRequest", ty: { ref: "LogoutRequest" } },
+            { name: "AuthStatusRequest", ty: { ref: "AuthStatusRequest" } },
+            { name: "NewSessionRequest", ty: { ref: "NewSessionRequest" } },
+            { name: "LoadSessionRequest", ty: { ref: "LoadSessionRequest" } },
+            { name: "ListSessionsRequest", ty: { ref: "ListSessionsRequest" } },
+            { name: "DeleteSessionRequest", ty: { ref: "DeleteSessionRequest" } },
+            { name: "ForkSessionRequest", ty: { ref: "ForkSessionRequest" } },
+            { name: "ArchiveSessionRequest", ty: { ref: "ArchiveSessionRequest" } },
+            { name: "UnarchiveSessionRequest", ty: { ref: "UnarchiveSessionRequest" } },
+            { name: "SessionStatusRequest", ty: { ref: "SessionStatusRequest" } },
+            { name: "SetSessionTitleRequest", ty: { ref: "SetSessionTitleRequest" } },
+            { name: "ResumeSessionRequest", ty: { ref: "ResumeSessionRequest" } },
+            { name: "CloseSessionRequest", ty: { ref: "CloseSessionRequest" } },
+            { name: "SetSessionModeRequest", ty: { ref: "SetSessionModeRequest" } },
+            { name: "SetSessionConfigOptionRequest", ty: { ref: "SetSessionConfigOptionRequest" } },
+            { name: "PromptRequest", ty: { ref: "PromptRequest" } },
+            { name: "ExtMethodRequest", ty: { ref: "ExtRequest" } },
+        ],
+    },
+    InitializeRequest: {
+        struct: [
+            { name: "protocolVersion", ty: { ref: "ProtocolVersion" }, required: true },
+            { name: "clientCapabilities", ty: { ref: "ClientCapabilities" }, lenient: true },
+            { name: "clientInfo", ty: { ref: "Implementation" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ClientCapabilities: {
+        struct: [
+            { name: "fs", ty: { ref: "FileSystemCapabilities" }, lenient: true },
+            { name: "terminal", ty: "boolean", lenient: true },
+            { name: "session", ty: { ref: "ClientSessionCapabilities" }, nullable: true, lenient: true },
+            { name: "subagents", ty: { ref: "SubagentCapabilities" }, nullable: true, lenient: true },
+            { name: "plan", ty: { ref: "PlanCapabilities" }, nullable: true, lenient: true },
+            { name: "auth", ty: { ref: "AuthCapabilities" }, lenient: true },
+            { name: "elicitation", ty: { ref: "ElicitationCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    FileSystemCapabilities: {
+        struct: [
+            { name: "readTextFile", ty: "boolean", lenient: true },
+            { name: "writeTextFile", ty: "boolean", lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ClientSessionCapabilities: {
+        struct: [
+            { name: "compaction", ty: { ref: "CompactionCapabilities" }, nullable: true, lenient: true },
+            {
+                name: "configOptions",
+                ty: { ref: "SessionConfigOptionsCapabilities" },
+                nullable: true,
+                lenient: true,
+            },
+            { name: "notices", ty: { ref: "NoticeCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     CompactionCapabilities: { struct: [] },
-    SessionConfigOptionsCapabilities: { struct: [{ name: "boolean", ty: { ref: "BooleanConfigOptionCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    BooleanConfigOptionCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionConfigOptionsCapabilities: {
+        struct: [
+            { name: "boolean", ty: { ref: "BooleanConfigOptionCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    BooleanConfigOptionCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
     NoticeCapabilities: { struct: [] },
     SubagentCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     PlanCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthCapabilities: { struct: [{ name: "terminal", ty: "boolean", lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ElicitationCapabilities: { struct: [{ name: "form", ty: { ref: "ElicitationFormCapabilities" }, nullable: true, lenient: true }, { name: "url", ty: { ref: "ElicitationUrlCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ElicitationFormCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ElicitationUrlCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthenticateRequest: { struct: [{ name: "methodId", ty: { ref: "AuthMethodId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    AuthCapabilities: {
+        struct: [
+            { name: "terminal", ty: "boolean", lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ElicitationCapabilities: {
+        struct: [
+            { name: "form", ty: { ref: "ElicitationFormCapabilities" }, nullable: true, lenient: true },
+            { name: "url", ty: { ref: "ElicitationUrlCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ElicitationFormCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    ElicitationUrlCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    AuthenticateRequest: {
+        struct: [
+            { name: "methodId", ty: { ref: "AuthMethodId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     ListProvidersRequest: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SetProviderRequest: { struct: [{ name: "providerId", ty: { ref: "ProviderId" }, required: true }, { name: "apiType", ty: { ref: "LlmProtocol" }, required: true }, { name: "baseUrl", ty: "string", required: true }, { name: "headers", ty: { map: "string" } }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    DisableProviderRequest: { struct: [{ name: "providerId", ty: { ref: "ProviderId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SetProviderRequest: {
+        struct: [
+            { name: "providerId", ty: { ref: "ProviderId" }, required: true },
+            { name: "apiType", ty: { ref: "LlmProtocol" }, required: true },
+            { name: "baseUrl", ty: "string", required: true },
+            { name: "headers", ty: { map: "string" } },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    DisableProviderRequest: {
+        struct: [
+            { name: "providerId", ty: { ref: "ProviderId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     LogoutRequest: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     AuthStatusRequest: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    NewSessionRequest: { struct: [{ name: "cwd", ty: "string", required: true }, { name: "additionalDirectories", ty: { list: "string" } }, { name: "mcpServers", ty: { list: { ref: "McpServer" } }, required: true, nullAsDefault: true, default: [] }, { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    McpServer: { union: [{ name: "Http", tag: "http", ty: { ref: "McpServerHttp" } }, { name: "Sse", tag: "sse", ty: { ref: "McpServerSse" } }, { name: "Acp", tag: "acp", ty: { ref: "McpServerAcp" } }, { name: "Stdio", ty: { ref: "McpServerStdio" } }], tag: { key: "type" } },
-    HttpHeader: { struct: [{ name: "name", ty: "string", required: true }, { name: "value", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    McpServerHttp: { struct: [{ name: "name", ty: "string", required: true }, { name: "url", ty: "string", required: true }, { name: "headers", ty: { list: { ref: "HttpHeader" } }, required: true, nullAsDefault: true, default: [] }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    McpServerSse: { struct: [{ name: "name", ty: "string", required: true }, { name: "url", ty: "string", required: true }, { name: "headers", ty: { list: { ref: "HttpHeader" } }, required: true, nullAsDefault: true, default: [] }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    McpServerAcp: { struct: [{ name: "name", ty: "string", required: true }, { name: "serverId", ty: { ref: "McpServerAcpId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    McpServerStdio: { struct: [{ name: "name", ty: "string", required: true }, { name: "command", ty: "string", required: true }, { name: "args", ty: { list: "string" }, required: true, nullAsDefault: true, default: [] }, { name: "env", ty: { list: { ref: "EnvVariable" } }, required: true, nullAsDefault: true, default: [] }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SystemPrompt: { struct: [{ name: "mode", ty: { ref: "SystemPromptMode" }, required: true }, { name: "content", ty: { list: { ref: "ContentBlock" } }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    NewSessionRequest: {
+        struct: [
+            { name: "cwd", ty: "string", required: true },
+            { name: "additionalDirectories", ty: { list: "string" } },
+            {
+                name: "mcpServers",
+                ty: { list: { ref: "McpServer" } },
+                required: true,
+                nullAsDefault: true,
+                default: [],
+            },
+            { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    McpServer: {
+        union: [
+            { name: "Http", tag: "http", ty: { ref: "McpServerHttp" } },
+            { name: "Sse", tag: "sse", ty: { ref: "McpServerSse" } },
+            { name: "Acp", tag: "acp", ty: { ref: "McpServerAcp" } },
+            { name: "Stdio", ty: { ref: "McpServerStdio" } },
+        ],
+        tag: { key: "type" },
+    },
+    HttpHeader: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "value", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    McpServerHttp: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "url", ty: "string", required: true },
+            {
+                name: "headers",
+                ty: { list: { ref: "HttpHeader" } },
+                required: true,
+                nullAsDefault: true,
+                default: [],
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    McpServerSse: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "url", ty: "string", required: true },
+            {
+                name: "headers",
+                ty: { list: { ref: "HttpHeader" } },
+                required: true,
+                nullAsDefault: true,
+                default: [],
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    McpServerAcp: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "serverId", ty: { ref: "McpServerAcpId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    McpServerStdio: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "command", ty: "string", required: true },
+            { name: "args", ty: { list: "string" }, required: true, nullAsDefault: true, default: [] },
+            {
+                name: "env",
+                ty: { list: { ref: "EnvVariable" } },
+                required: true,
+                nullAsDefault: true,
+                default: [],
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SystemPrompt: {
+        struct: [
+            { name: "mode", ty: { ref: "SystemPromptMode" }, required: true },
+            { name: "content", ty: { list: { ref: "ContentBlock" } }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     SystemPromptMode: { enum: ["append", "override"], open: true },
-    LoadSessionRequest: { struct: [{ name: "mcpServers", ty: { list: { ref: "McpServer" } }, required: true, nullAsDefault: true, default: [] }, { name: "cwd", ty: "string", required: true }, { name: "additionalDirectories", ty: { list: "string" } }, { name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ListSessionsRequest: { struct: [{ name: "cwd", ty: "string", nullable: true }, { name: "cursor", ty: "string", nullable: true }, { name: "archived", ty: { ref: "SessionArchiveFilter" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    LoadSessionRequest: {
+        struct: [
+            {
+                name: "mcpServers",
+                ty: { list: { ref: "McpServer" } },
+                required: true,
+                nullAsDefault: true,
+                default: [],
+            },
+            { name: "cwd", ty: "string", required: true },
+            { name: "additionalDirectories", ty: { list: "string" } },
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ListSessionsRequest: {
+        struct: [
+            { name: "cwd", ty: "string", nullable: true },
+            { name: "cursor", ty: "string", nullable: true },
+            { name: "archived", ty: { ref: "SessionArchiveFilter" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     SessionArchiveFilter: { enum: ["exclude", "include", "only"], open: true },
-    DeleteSessionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ForkSessionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "cwd", ty: "string", required: true }, { name: "additionalDirectories", ty: { list: "string" } }, { name: "mcpServers", ty: { list: { ref: "McpServer" } } }, { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ArchiveSessionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    UnarchiveSessionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionStatusRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SetSessionTitleRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "title", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ResumeSessionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "cwd", ty: "string", required: true }, { name: "additionalDirectories", ty: { list: "string" } }, { name: "mcpServers", ty: { list: { ref: "McpServer" } } }, { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CloseSessionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SetSessionModeRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "modeId", ty: { ref: "SessionModeId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SetSessionConfigOptionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "configId", ty: { ref: "SessionConfigId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }], flatten: "SetSessionConfigOptionRequestType" },
-    SetSessionConfigOptionRequestType: { union: [{ name: "Boolean", tag: "boolean", ty: { ref: "SetSessionConfigOptionRequestTypeBoolean" } }, { name: "ValueId", ty: { ref: "SetSessionConfigOptionRequestTypeValueId" } }], tag: { key: "type" } },
-    SetSessionConfigOptionRequestTypeBoolean: { struct: [{ name: "value", ty: "boolean", required: true }] },
-    SetSessionConfigOptionRequestTypeValueId: { struct: [{ name: "value", ty: { ref: "SessionConfigValueId" }, required: true }] },
-    PromptRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "prompt", ty: { list: { ref: "ContentBlock" } }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ClientResponse: { union: [{ name: "Result", ty: { ref: "ClientResponseResult" } }, { name: "Error", ty: { ref: "ClientResponseError" } }] },
-    ClientResponseResult: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "result", ty: { ref: "ClientResponseResultResult" }, required: true }] },
-    ClientResponseResultResult: { union: [{ name: "WriteTextFileResponse", ty: { ref: "WriteTextFileResponse" } }, { name: "ReadTextFileResponse", ty: { ref: "ReadTextFileResponse" } }, { name: "RequestPermissionResponse", ty: { ref: "RequestPermissionResponse" } }, { name: "CreateTerminalResponse", ty: { ref: "CreateTerminalResponse" } }, { name: "TerminalOutputResponse", ty: { ref: "TerminalOutputResponse" } }, { name: "ReleaseTerminalResponse", ty: { ref: "ReleaseTerminalResponse" } }, { name: "WaitForTerminalExitResponse", ty: { ref: "WaitForTerminalExitResponse" } }, { name: "KillTerminalResponse", ty: { ref: "KillTerminalResponse" } }, { name: "CreateElicitationResponse", ty: { ref: "CreateElicitationResponse" } }, { name: "MessageMcpResponse", ty: { ref: "MessageMcpResponse" } }, { name: "ExtMethodResponse", ty: { ref: "ExtResponse" } }] },
-    ClientResponseError: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "error", ty: { ref: "Error" }, required: true }] },
+    DeleteSessionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ForkSessionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "cwd", ty: "string", required: true },
+            { name: "additionalDirectories", ty: { list: "string" } },
+            { name: "mcpServers", ty: { list: { ref: "McpServer" } } },
+            { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ArchiveSessionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    UnarchiveSessionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionStatusRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SetSessionTitleRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "title", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ResumeSessionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "cwd", ty: "string", required: true },
+            { name: "additionalDirectories", ty: { list: "string" } },
+            { name: "mcpServers", ty: { list: { ref: "McpServer" } } },
+            { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    CloseSessionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SetSessionModeRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "modeId", ty: { ref: "SessionModeId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SetSessionConfigOptionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "configId", ty: { ref: "SessionConfigId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+        flatten: "SetSessionConfigOptionRequestType",
+    },
+    SetSessionConfigOptionRequestType: {
+        union: [
+            { name: "Boolean", tag: "boolean", ty: { ref: "SetSessionConfigOptionRequestTypeBoolean" } },
+            { name: "ValueId", ty: { ref: "SetSessionConfigOptionRequestTypeValueId" } },
+        ],
+        tag: { key: "type" },
+    },
+    SetSessionConfigOptionRequestTypeBoolean: {
+        struct: [{ name: "value", ty: "boolean", required: true }],
+    },
+    SetSessionConfigOptionRequestTypeValueId: {
+        struct: [{ name: "value", ty: { ref: "SessionConfigValueId" }, required: true }],
+    },
+    PromptRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "prompt", ty: { list: { ref: "ContentBlock" } }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ClientResponse: {
+        union: [
+            { name: "Result", ty: { ref: "ClientResponseResult" } },
+            { name: "Error", ty: { ref: "ClientResponseError" } },
+        ],
+    },
+    ClientResponseResult: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "result", ty: { ref: "ClientResponseResultResult" }, required: true },
+        ],
+    },
+    ClientResponseResultResult: {
+        union: [
+            { name: "WriteTextFileResponse", ty: { ref: "WriteTextFileResponse" } },
+            { name: "ReadTextFileResponse", ty: { ref: "ReadTextFileResponse" } },
+            { name: "RequestPermissionResponse", ty: { ref: "RequestPermissionResponse" } },
+            { name: "CreateTerminalResponse", ty: { ref: "CreateTerminalResponse" } },
+            { name: "TerminalOutputResponse", ty: { ref: "TerminalOutputResponse" } },
+            { name: "ReleaseTerminalResponse", ty: { ref: "ReleaseTerminalResponse" } },
+            { name: "WaitForTerminalExitResponse", ty: { ref: "WaitForTerminalExitResponse" } },
+            { name: "KillTerminalResponse", ty: { ref: "KillTerminalResponse" } },
+            { name: "CreateElicitationResponse", ty: { ref: "CreateElicitationResponse" } },
+            { name: "MessageMcpResponse", ty: { ref: "MessageMcpResponse" } },
+            { name: "ExtMethodResponse", ty: { ref: "ExtResponse" } },
+        ],
+    },
+    ClientResponseError: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "error", ty: { ref: "Error" }, required: true },
+        ],
+    },
     WriteTextFileResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ReadTextFileResponse: { struct: [{ name: "content", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    RequestPermissionResponse: { struct: [{ name: "outcome", ty: { ref: "RequestPermissionOutcome" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    RequestPermissionOutcome: { union: [{ name: "Cancelled", tag: "cancelled", unit: true }, { name: "Selected", tag: "selected", ty: { ref: "SelectedPermissionOutcome" } }], tag: { key: "outcome" } },
-    SelectedPermissionOutcome: { struct: [{ name: "optionId", ty: { ref: "PermissionOptionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CreateTerminalResponse: { struct: [{ name: "terminalId", ty: { ref: "TerminalId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    TerminalOutputResponse: { struct: [{ name: "output", ty: "string", required: true }, { name: "truncated", ty: "boolean", required: true }, { name: "exitStatus", ty: { ref: "TerminalExitStatus" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    TerminalExitStatus: { struct: [{ name: "exitCode", ty: { int: "u32" }, nullable: true, lenient: true }, { name: "signal", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ReleaseTerminalResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    WaitForTerminalExitResponse: { struct: [{ name: "exitCode", ty: { int: "u32" }, nullable: true, lenient: true }, { name: "signal", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ReadTextFileResponse: {
+        struct: [
+            { name: "content", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    RequestPermissionResponse: {
+        struct: [
+            { name: "outcome", ty: { ref: "RequestPermissionOutcome" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    RequestPermissionOutcome: {
+        union: [
+            { name: "Cancelled", tag: "cancelled", unit: true },
+            { name: "Selected", tag: "selected", ty: { ref: "SelectedPermissionOutcome" } },
+        ],
+        tag: { key: "outcome" },
+    },
+    SelectedPermissionOutcome: {
+        struct: [
+            { name: "optionId", ty: { ref: "PermissionOptionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    CreateTerminalResponse: {
+        struct: [
+            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    TerminalOutputResponse: {
+        struct: [
+            { name: "output", ty: "string", required: true },
+            { name: "truncated", ty: "boolean", required: true },
+            { name: "exitStatus", ty: { ref: "TerminalExitStatus" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    TerminalExitStatus: {
+        struct: [
+            { name: "exitCode", ty: { int: "u32" }, nullable: true, lenient: true },
+            { name: "signal", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ReleaseTerminalResponse: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    WaitForTerminalExitResponse: {
+        struct: [
+            { name: "exitCode", ty: { int: "u32" }, nullable: true, lenient: true },
+            { name: "signal", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     KillTerminalResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CreateElicitationResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }], flatten: "CreateElicitationResponseAction" },
-    CreateElicitationResponseAction: { union: [{ name: "Accept", tag: "accept", ty: { ref: "ElicitationAcceptAction" } }, { name: "Decline", tag: "decline", unit: true }, { name: "Cancel", tag: "cancel", unit: true }], tag: { key: "action" }, catchAll: { required: [], fields: [], reserved: [] } },
-    ElicitationContentValue: { union: [{ name: "String", ty: "string" }, { name: "Integer", ty: { int: "i64" } }, { name: "Number", ty: "number" }, { name: "Boolean", ty: "boolean" }, { name: "StringArray", ty: { list: "string" } }] },
-    ElicitationAcceptAction: { struct: [{ name: "content", ty: { map: { ref: "ElicitationContentValue" } }, nullable: true }] },
-    MessageMcpResponse: { union: [{ name: "Result", ty: { ref: "MessageMcpResponseResult" } }, { name: "Error", ty: { ref: "MessageMcpResponseError" } }] },
-    MessageMcpResponseResult: { struct: [{ name: "result", ty: "any", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    MessageMcpResponseError: { struct: [{ name: "error", ty: { ref: "McpError" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    McpError: { struct: [{ name: "code", ty: { int: "i32" }, required: true }, { name: "message", ty: "string", required: true }, { name: "data", ty: "any" }] },
-    ClientNotification: { struct: [{ name: "method", ty: "string", required: true }, { name: "params", ty: { ref: "ClientNotificationParams" }, nullable: true }] },
-    ClientNotificationParams: { union: [{ name: "CancelNotification", ty: { ref: "CancelNotification" } }, { name: "MessageMcpNotification", ty: { ref: "MessageMcpNotification" } }, { name: "ExtNotification", ty: { ref: "ExtNotification" } }] },
-    CancelNotification: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    MessageMcpNotification: { struct: [{ name: "serverId", ty: { ref: "McpServerAcpId" }, required: true }, { name: "requestId", ty: { ref: "McpRequestId" }, required: true }, { name: "method", ty: "string", required: true }, { name: "params", ty: "object", nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CancelRequestNotification: { struct: [{ name: "requestId", ty: { ref: "RequestId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ProxyRequest: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "method", ty: "string", required: true }, { name: "params", ty: { ref: "ProxyRequestParams" }, nullable: true }] },
-    ProxyRequestParams: { union: [{ name: "InitializeProxyRequest", ty: { ref: "InitializeProxyRequest" } }, { name: "ProxySuccessorRequest", ty: { ref: "ProxySuccessorRequest" } }] },
+    CreateElicitationResponse: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+        flatten: "CreateElicitationResponseAction",
+    },
+    CreateElicitationResponseAction: {
+        union: [
+            { name: "Accept", tag: "accept", ty: { ref: "ElicitationAcceptAction" } },
+            { name: "Decline", tag: "decline", unit: true },
+            { name: "Cancel", tag: "cancel", unit: true },
+        ],
+        tag: { key: "action" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    ElicitationContentValue: {
+        union: [
+            { name: "String", ty: "string" },
+            { name: "Integer", ty: { int: "i64" } },
+            { name: "Number", ty: "number" },
+            { name: "Boolean", ty: "boolean" },
+            { name: "StringArray", ty: { list: "string" } },
+        ],
+    },
+    ElicitationAcceptAction: {
+        struct: [{ name: "content", ty: { map: { ref: "ElicitationContentValue" } }, nullable: true }],
+    },
+    MessageMcpResponse: {
+        union: [
+            { name: "Result", ty: { ref: "MessageMcpResponseResult" } },
+            { name: "Error", ty: { ref: "MessageMcpResponseError" } },
+        ],
+    },
+    MessageMcpResponseResult: {
+        struct: [
+            { name: "result", ty: "any", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    MessageMcpResponseError: {
+        struct: [
+            { name: "error", ty: { ref: "McpError" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    McpError: {
+        struct: [
+            { name: "code", ty: { int: "i32" }, required: true },
+            { name: "message", ty: "string", required: true },
+            { name: "data", ty: "any" },
+        ],
+    },
+    ClientNotification: {
+        struct: [
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: { ref: "ClientNotificationParams" }, nullable: true },
+        ],
+    },
+    ClientNotificationParams: {
+        union: [
+            { name: "CancelNotification", ty: { ref: "CancelNotification" } },
+            { name: "MessageMcpNotification", ty: { ref: "MessageMcpNotification" } },
+            { name: "ExtNotification", ty: { ref: "ExtNotification" } },
+        ],
+    },
+    CancelNotification: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    MessageMcpNotification: {
+        struct: [
+            { name: "serverId", ty: { ref: "McpServerAcpId" }, required: true },
+            { name: "requestId", ty: { ref: "McpRequestId" }, required: true },
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: "object", nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    CancelRequestNotification: {
+        struct: [
+            { name: "requestId", ty: { ref: "RequestId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ProxyRequest: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: { ref: "ProxyRequestParams" }, nullable: true },
+        ],
+    },
+    ProxyRequestParams: {
+        union: [
+            { name: "InitializeProxyRequest", ty: { ref: "InitializeProxyRequest" } },
+            { name: "ProxySuccessorRequest", ty: { ref: "ProxySuccessorRequest" } },
+        ],
+    },
     InitializeProxyRequest: { alias: "InitializeRequest" },
-    ProxySuccessorRequest: { struct: [{ name: "method", ty: "string", required: true }, { name: "params", ty: "any" }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ProxyResponse: { union: [{ name: "Result", ty: { ref: "ProxyResponseResult" } }, { name: "Error", ty: { ref: "ProxyResponseError" } }] },
-    ProxyResponseResult: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "result", ty: { ref: "ProxyResponseResultResult" }, required: true }] },
-    ProxyResponseResultResult: { union: [{ name: "InitializeProxyResponse", ty: { ref: "InitializeProxyResponse" } }, { name: "ProxySuccessorResponse", ty: { ref: "ProxySuccessorResponse" } }] },
-    ProxyResponseError: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "error", ty: { ref: "Error" }, required: true }] },
+    ProxySuccessorRequest: {
+        struct: [
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: "any" },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ProxyResponse: {
+        union: [
+            { name: "Result", ty: { ref: "ProxyResponseResult" } },
+            { name: "Error", ty: { ref: "ProxyResponseError" } },
+        ],
+    },
+    ProxyResponseResult: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "result", ty: { ref: "ProxyResponseResultResult" }, required: true },
+        ],
+    },
+    ProxyResponseResultResult: {
+        union: [
+            { name: "InitializeProxyResponse", ty: { ref: "InitializeProxyResponse" } },
+            { name: "ProxySuccessorResponse", ty: { ref: "ProxySuccessorResponse" } },
+        ],
+    },
+    ProxyResponseError: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "error", ty: { ref: "Error" }, required: true },
+        ],
+    },
     InitializeProxyResponse: { alias: "InitializeResponse" },
     ProxySuccessorResponse: "any",
-    ProxyNotification: { struct: [{ name: "method", ty: "string", required: true }, { name: "params", ty: { ref: "ProxySuccessorNotification" }, nullable: true }] },
-    ProxySuccessorNotification: { struct: [{ name: "method", ty: "string", required: true }, { name: "params", ty: "any" }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ProxyNotification: {
+        struct: [
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: { ref: "ProxySuccessorNotification" }, nullable: true },
+        ],
+    },
+    ProxySuccessorNotification: {
+        struct: [
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: "any" },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
 };
 
 /** The JSON-RPC methods: the side that handles each, and its payloads' definitions. */
 export const methods: Methods = {
-    "$/cancel_request": { side: "protocol", notification: { def: "CancelRequestNotification", name: "CancelRequestNotification", null: "refuse" } },
-    "auth/status": { side: "agent", response: { def: "AuthStatusResponse", name: "AuthStatusResponse", null: "refuse" }, request: { def: "AuthStatusRequest", name: "AuthStatusRequest", null: "empty" } },
-    "auth/status_update": { side: "client", notification: { def: "AuthStatusUpdateNotification", name: "AuthStatusUpdateNotification", null: "refuse" } },
-    "authenticate": { side: "agent", response: { def: "AuthenticateResponse", name: "AuthenticateResponse", null: "empty" }, request: { def: "AuthenticateRequest", name: "AuthenticateRequest", null: "refuse" } },
-    "elicitation/complete": { side: "client", notification: { def: "CompleteElicitationNotification", name: "CompleteElicitationNotification", null: "refuse" } },
-    "elicitation/create": { side: "client", request: { def: "CreateElicitationRequest", name: "CreateElicitationRequest", null: "refuse" }, response: { def: "CreateElicitationResponse", name: "CreateElicitationResponse", null: "refuse" } },
-    "fs/read_text_file": { side: "client", request: { def: "ReadTextFileRequest", name: "ReadTextFileRequest", null: "refuse" }, response: { def: "ReadTextFileResponse", name: "ReadTextFileResponse", null: "refuse" } },
-    "fs/write_text_file": { side: "client", request: { def: "WriteTextFileRequest", name: "WriteTextFileRequest", null: "refuse" }, response: { def: "WriteTextFileResponse", name: "WriteTextFileResponse", null: "empty" } },
-    "initialize": { side: "agent", response: { def: "InitializeResponse", name: "InitializeResponse", null: "refuse" }, request: { def: "InitializeRequest", name: "InitializeRequest", null: "refuse" } },
-    "logout": { side: "agent", response: { def: "LogoutResponse", name: "LogoutResponse", null: "empty" }, request: { def: "LogoutRequest", name: "LogoutRequest", null: "empty" } },
-    "mcp/message": { side: "agent", request: { def: "MessageMcpRequest", name: "MessageMcpRequest", null: "refuse" }, response: { def: "MessageMcpResponse", name: "MessageMcpResponse", null: "refuse" }, notification: { def: "MessageMcpNotification", name: "MessageMcpNotification", null: "refuse" } },
-    "providers/disable": { side: "agent", response: { def: "DisableProviderResponse", name: "DisableProviderResponse", null: "empty" }, request: { def: "DisableProviderRequest", name: "DisableProviderRequest", null: "refuse" } },
-    "providers/list": { side: "agent", response: { def: "ListProvidersResponse", name: "ListProvidersResponse", null: "refuse" }, request: { def: "ListProvidersRequest", name: "ListProvidersRequest", null: "empty" } },
-    "providers/set": { side: "agent", response: { def: "SetProviderResponse", name: "SetProviderResponse", null: "empty" }, request: { def: "SetProviderRequest", name: "SetProviderRequest", null: "refuse" } },
-    "proxy/initialize": { side: "proxy", request: { def: "InitializeRequest", name: "InitializeProxyRequest", null: "refuse" }, response: { def: "InitializeResponse", name: "InitializeProxyResponse", null: "refuse" } },
-    "proxy/successor": { side: "proxy", request: { def: "ProxySuccessorRequest", name: "ProxySuccessorRequest", null: "refuse" }, response: { def: "ProxySuccessorResponse", name: "ProxySuccessorResponse", null: "value" }, notification: { def: "ProxySuccessorNotification", name: "ProxySuccessorNotification", null: "refuse" } },
-    "session/archive": { side: "agent", response: { def: "ArchiveSessionResponse", name: "ArchiveSessionResponse", null: "empty" }, request: { def: "ArchiveSessionRequest", name: "ArchiveSessionRequest", null: "refuse" } },
-    "session/cancel": { side: "agent", notification: { def: "CancelNotification", name: "CancelNotification", null: "refuse" } },
-    "session/close": { side: "agent", response: { def: "CloseSessionResponse", name: "CloseSessionResponse", null: "empty" }, request: { def: "CloseSessionRequest", name: "CloseSessionRequest", null: "refuse" } },
-    "session/delete": { side: "agent", response: { def: "DeleteSessionResponse", name: "DeleteSessionResponse", null: "empty" }, request: { def: "DeleteSessionRequest", name: "DeleteSessionRequest", null: "refuse" } },
-    "session/fork": { side: "agent", response: { def: "ForkSessionResponse", name: "ForkSessionResponse", null: "refuse" }, request: { def: "ForkSessionRequest", name: "ForkSessionRequest", null: "refuse" } },
-    "session/list": { side: "agent", response: { def: "ListSessionsResponse", name: "ListSessionsResponse", null: "refuse" }, request: { def: "ListSessionsRequest", name: "ListSessionsRequest", null: "empty" } },
-    "session/load": { side: "agent", response: { def: "LoadSessionResponse", name: "LoadSessionResponse", null: "empty" }, request: { def: "LoadSessionRequest", name: "LoadSessionRequest", null: "refuse" } },
-    "session/new": { side: "agent", response: { def: "NewSessionResponse", name: "NewSessionResponse", null: "refuse" }, request: { def: "NewSessionRequest", name: "NewSessionRequest", null: "refuse" } },
-    "session/prompt": { side: "agent", response: { def: "PromptResponse", name: "PromptResponse", null: "refuse" }, request: { def: "PromptRequest", name: "PromptRequest", null: "refuse" } },
-    "session/request_permission": { side: "client", request: { def: "RequestPermissionRequest", name: "RequestPermissionRequest", null: "refuse" }, response: { def: "RequestPermissionResponse", name: "RequestPermissionResponse", null: "refuse" } },
-    "session/resume": { side: "agent", response: { def: "ResumeSessionResponse", name: "ResumeSessionResponse", null: "empty" }, request: { def: "ResumeSessionRequest", name: "ResumeSessionRequest", null: "refuse" } },
-    "session/set_config_option": { side: "agent", response: { def: "SetSessionConfigOptionResponse", name: "SetSessionConfigOptionResponse", null: "refuse" }, request: { def: "SetSessionConfigOptionRequest", name: "SetSessionConfigOptionRequest", null: "refuse" } },
-    "session/set_mode": { side: "agent", response: { def: "SetSessionModeResponse", name: "SetSessionModeResponse", null: "empty" }, request: { def: "SetSessionModeRequest", name: "SetSessionModeRequest", null: "refuse" } },
-    "session/set_title": { side: "agent", response: { def: "SetSessionTitleResponse", name: "SetSessionTitleResponse", null: "refuse" }, request: { def: "SetSessionTitleRequest", name: "SetSessionTitleRequest", null: "refuse" } },
-    "session/status": { side: "agent", response: { def: "SessionStatusResponse", name: "SessionStatusResponse", null: "refuse" }, request: { def: "SessionStatusRequest", name: "SessionStatusRequest", null: "refuse" } },
-    "session/unarchive": { side: "agent", response: { def: "UnarchiveSessionResponse", name: "UnarchiveSessionResponse", null: "empty" }, request: { def: "UnarchiveSessionRequest", name: "UnarchiveSessionRequest", null: "refuse" } },
-    "session/update": { side: "client", notification: { def: "SessionNotification", name: "SessionNotification", null: "refuse" } },
-    "terminal/create": { side: "client", request: { def: "CreateTerminalRequest", name: "CreateTerminalRequest", null: "refuse" }, response: { def: "CreateTerminalResponse", name: "CreateTerminalResponse", null: "refuse" } },
-    "terminal/kill": { side: "client", request: { def: "KillTerminalRequest", name: "KillTerminalRequest", null: "refuse" }, response: { def: "KillTerminalResponse", name: "KillTerminalResponse", null: "empty" } },
-    "terminal/output": { side: "client", request: { def: "TerminalOutputRequest", name: "TerminalOutputRequest", null: "refuse" }, response: { def: "TerminalOutputResponse", name: "TerminalOutputResponse", null: "refuse" } },
-    "terminal/release": { side: "client", request: { def: "ReleaseTerminalRequest", name: "ReleaseTerminalRequest", null: "refuse" }, response: { def: "ReleaseTerminalResponse", name: "ReleaseTerminalResponse", null: "empty" } },
-    "terminal/wait_for_exit": { side: "client", request: { def: "WaitForTerminalExitRequest", name: "WaitForTerminalExitRequest", null: "refuse" }, response: { def: "WaitForTerminalExitResponse", name: "WaitForTerminalExitResponse", null: "empty" } },
+    "$/cancel_request": {
+        side: "protocol",
+        notification: {
+            def: "CancelRequestNotification",
+            name: "CancelRequestNotification",
+            null: "refuse",
+        },
+    },
+    "auth/status": {
+        side: "agent",
+        response: { def: "AuthStatusResponse", name: "AuthStatusResponse", null: "refuse" },
+        request: { def: "AuthStatusRequest", name: "AuthStatusRequest", null: "empty" },
+    },
+    "auth/status_update": {
+        side: "client",
+        notification: {
+            def: "AuthStatusUpdateNotification",
+            name: "AuthStatusUpdateNotification",
+            null: "refuse",
+        },
+    },
+    "authenticate": {
+        side: "agent",
+        response: { def: "AuthenticateResponse", name: "AuthenticateResponse", null: "empty" },
+        request: { def: "AuthenticateRequest", name: "AuthenticateRequest", null: "refuse" },
+    },
+    "elicitation/complete": {
+        side: "client",
+        notification: {
+            def: "CompleteElicitationNotification",
+            name: "CompleteElicitationNotification",
+            null: "refuse",
+        },
+    },
+    "elicitation/create": {
+        side: "client",
+        request: { def: "CreateElicitationRequest", name: "CreateElicitationRequest", null: "refuse" },
+        response: { def: "CreateElicitationResponse", name: "CreateElicitationResponse", null: "refuse" },
+    },
+    "fs/read_text_file": {
+        side: "client",
+        request: { def: "ReadTextFileRequest", name: "ReadTextFileRequest", null: "refuse" },
+        response: { def: "ReadTextFileResponse", name: "ReadTextFileResponse", null: "refuse" },
+    },
+    "fs/write_text_file": {
+        side: "client",
+        request: { def: "WriteTextFileRequest", name: "WriteTextFileRequest", null: "refuse" },
+        response: { def: "WriteTextFileResponse", name: "WriteTextFileResponse", null: "empty" },
+    },
+    "initialize": {
+        side: "agent",
+        response: { def: "InitializeResponse", name: "InitializeResponse", null: "refuse" },
+        request: { def: "InitializeRequest", name: "InitializeRequest", null: "refuse" },
+    },
+    "logout": {
+        side: "agent",
+        response: { def: "LogoutResponse", name: "LogoutResponse", null: "empty" },
+        request: { def: "LogoutRequest", name: "LogoutRequest", null: "empty" },
+    },
+    "mcp/message": {
+        side: "agent",
+        request: { def: "MessageMcpRequest", name: "MessageMcpRequest", null: "refuse" },
+        response: { def: "MessageMcpResponse", name: "MessageMcpResponse", null: "refuse" },
+        notification: { def: "MessageMcpNotification", name: "MessageMcpNotification", null: "refuse" },
+    },
+    "providers/disable": {
+        side: "agent",
+        response: { def: "DisableProviderResponse", name: "DisableProviderResponse", null: "empty" },
+        request: { def: "DisableProviderRequest", name: "DisableProviderRequest", null: "refuse" },
+    },
+    "providers/list": {
+        side: "agent",
+        response: { def: "ListProvidersResponse", name: "ListProvidersResponse", null: "refuse" },
+        request: { def: "ListProvidersRequest", name: "ListProvidersRequest", null: "empty" },
+    },
+    "providers/set": {
+        side: "agent",
+        response: { def: "SetProviderResponse", name: "SetProviderResponse", null: "empty" },
+        request: { def: "SetProviderRequest", name: "SetProviderRequest", null: "refuse" },
+    },
+    "proxy/initialize": {
+        side: "proxy",
+        request: { def: "InitializeRequest", name: "InitializeProxyRequest", null: "refuse" },
+        response: { def: "InitializeResponse", name: "InitializeProxyResponse", null: "refuse" },
+    },
+    "proxy/successor": {
+        side: "proxy",
+        request: { def: "ProxySuccessorRequest", name: "ProxySuccessorRequest", null: "refuse" },
+        response: { def: "ProxySuccessorResponse", name: "ProxySuccessorResponse", null: "value" },
+        notification: {
+            def: "ProxySuccessorNotification",
+            name: "ProxySuccessorNotification",
+            null: "refuse",
+        },
+    },
+    "session/archive": {
+        side: "agent",
+        response: { def: "ArchiveSessionResponse", name: "ArchiveSessionResponse", null: "empty" },
+        request: { def: "ArchiveSessionRequest", name: "ArchiveSessionRequest", null: "refuse" },
+    },
+    "session/cancel": {
+        side: "agent",
+        notification: { def: "CancelNotification", name: "CancelNotification", null: "refuse" },
+    },
+    "session/close": {
+        side: "agent",
+        response: { def: "CloseSessionResponse", name: "CloseSessionResponse", null: "empty" },
+        request: { def: "CloseSessionRequest", name: "CloseSessionRequest", null: "refuse" },
+    },
+    "session/delete": {
+        side: "agent",
+        response: { def: "DeleteSessionResponse", name: "DeleteSessionResponse", null: "empty" },
+        request: { def: "DeleteSessionRequest", name: "DeleteSessionRequest", null: "refuse" },
+    },
+    "session/fork": {
+        side: "agent",
+        response: { def: "ForkSessionResponse", name: "ForkSessionResponse", null: "refuse" },
+        request: { def: "ForkSessionRequest", name: "ForkSessionRequest", null: "refuse" },
+    },
+    "session/list": {
+        side: "agent",
+        response: { def: "ListSessionsResponse", name: "ListSessionsResponse", null: "refuse" },
+        request: { def: "ListSessionsRequest", name: "ListSessionsRequest", null: "empty" },
+    },
+    "session/load": {
+        side: "agent",
+        response: { def: "LoadSessionResponse", name: "LoadSessionResponse", null: "empty" },
+        request: { def: "LoadSessionRequest", name: "LoadSessionRequest", null: "refuse" },
+    },
+    "session/new": {
+        side: "agent",
+        response: { def: "NewSessionResponse", name: "NewSessionResponse", null: "refuse" },
+        request: { def: "NewSessionRequest", name: "NewSessionRequest", null: "refuse" },
+    },
+    "session/prompt": {
+        side: "agent",
+        response: { def: "PromptResponse", name: "PromptResponse", null: "refuse" },
+        request: { def: "PromptRequest", name: "PromptRequest", null: "refuse" },
+    },
+    "session/request_permission": {
+        side: "client",
+        request: { def: "RequestPermissionRequest", name: "RequestPermissionRequest", null: "refuse" },
+        response: { def: "RequestPermissionResponse", name: "RequestPermissionResponse", null: "refuse" },
+    },
+    "session/resume": {
+        side: "agent",
+        response: { def: "ResumeSessionResponse", name: "ResumeSessionResponse", null: "empty" },
+        request: { def: "ResumeSessionRequest", name: "ResumeSessionRequest", null: "refuse" },
+    },
+    "session/set_config_option": {
+        side: "agent",
+        response: {
+            def: "SetSessionConfigOptionResponse",
+            name: "SetSessionConfigOptionResponse",
+            null: "refuse",
+        },
+        request: {
+            def: "SetSessionConfigOptionRequest",
+            name: "SetSessionConfigOptionRequest",
+            null: "refuse",
+        },
+    },
+    "session/set_mode": {
+        side: "agent",
+        response: { def: "SetSessionModeResponse", name: "SetSessionModeResponse", null: "empty" },
+        request: { def: "SetSessionModeRequest", name: "SetSessionModeRequest", null: "refuse" },
+    },
+    "session/set_title": {
+        side: "agent",
+        response: { def: "SetSessionTitleResponse", name: "SetSessionTitleResponse", null: "refuse" },
+        request: { def: "SetSessionTitleRequest", name: "SetSessionTitleRequest", null: "refuse" },
+    },
+    "session/status": {
+        side: "agent",
+        response: { def: "SessionStatusResponse", name: "SessionStatusResponse", null: "refuse" },
+        request: { def: "SessionStatusRequest", name: "SessionStatusRequest", null: "refuse" },
+    },
+    "session/unarchive": {
+        side: "agent",
+        response: { def: "UnarchiveSessionResponse", name: "UnarchiveSessionResponse", null: "empty" },
+        request: { def: "UnarchiveSessionRequest", name: "UnarchiveSessionRequest", null: "refuse" },
+    },
+    "session/update": {
+        side: "client",
+        notification: { def: "SessionNotification", name: "SessionNotification", null: "refuse" },
+    },
+    "terminal/create": {
+        side: "client",
+        request: { def: "CreateTerminalRequest", name: "CreateTerminalRequest", null: "refuse" },
+        response: { def: "CreateTerminalResponse", name: "CreateTerminalResponse", null: "refuse" },
+    },
+    "terminal/kill": {
+        side: "client",
+        request: { def: "KillTerminalRequest", name: "KillTerminalRequest", null: "refuse" },
+        response: { def: "KillTerminalResponse", name: "KillTerminalResponse", null: "empty" },
+    },
+    "terminal/output": {
+        side: "client",
+        request: { def: "TerminalOutputRequest", name: "TerminalOutputRequest", null: "refuse" },
+        response: { def: "TerminalOutputResponse", name: "TerminalOutputResponse", null: "refuse" },
+    },
+    "terminal/release": {
+        side: "client",
+        request: { def: "ReleaseTerminalRequest", name: "ReleaseTerminalRequest", null: "refuse" },
+        response: { def: "ReleaseTerminalResponse", name: "ReleaseTerminalResponse", null: "empty" },
+    },
+    "terminal/wait_for_exit": {
+        side: "client",
+        request: { def: "WaitForTerminalExitRequest", name: "WaitForTerminalExitRequest", null: "refuse" },
+        response: {
+            def: "WaitForTerminalExitResponse",
+            name: "WaitForTerminalExitResponse",
+            null: "empty",
+        },
+    },
 };
 
 /** The requests an agent handles, by method. */

@@ -7671,332 +7671,2140 @@ export interface Types {
  * interpreted by `decode.ts` (see there for what each member means).
  */
 export const shapes: Shapes = {
-    AgentRequest: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "method", ty: "string", required: true }, { name: "params", ty: { ref: "AgentRequestParams" }, nullable: true }] },
-    AgentRequestParams: { union: [{ name: "RequestPermissionRequest", ty: { ref: "RequestPermissionRequest" } }, { name: "CreateElicitationRequest", ty: { ref: "CreateElicitationRequest" } }, { name: "MessageMcpRequest", ty: { ref: "MessageMcpRequest" } }, { name: "ExtMethodRequest", ty: { ref: "ExtRequest" } }] },
+    AgentRequest: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: { ref: "AgentRequestParams" }, nullable: true },
+        ],
+    },
+    AgentRequestParams: {
+        union: [
+            { name: "RequestPermissionRequest", ty: { ref: "RequestPermissionRequest" } },
+            { name: "CreateElicitationRequest", ty: { ref: "CreateElicitationRequest" } },
+            { name: "MessageMcpRequest", ty: { ref: "MessageMcpRequest" } },
+            { name: "ExtMethodRequest", ty: { ref: "ExtRequest" } },
+        ],
+    },
     RequestId: { union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }] },
-    RequestPermissionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "title", ty: "string", required: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "subject", ty: { ref: "RequestPermissionSubject" }, nullable: true }, { name: "options", ty: { list: { ref: "PermissionOption" } }, required: true, items: { min: 1, at: "#/$defs/RequestPermissionRequest/properties/options" } }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    RequestPermissionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "title", ty: "string", required: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "subject", ty: { ref: "RequestPermissionSubject" }, nullable: true },
+            {
+                name: "options",
+                ty: { list: { ref: "PermissionOption" } },
+                required: true,
+                items: { min: 1, at: "#/$defs/RequestPermissionRequest/properties/options" },
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     SessionId: { newtype: "string" },
-    RequestPermissionSubject: { union: [{ name: "ToolCall", tag: "tool_call", ty: { ref: "ToolCallPermissionSubject" } }, { name: "Command", tag: "command", ty: { ref: "CommandPermissionSubject" } }], tag: { key: "type" }, catchAll: { required: [], fields: [], reserved: [] } },
-    ToolCallUpdate: { struct: [{ name: "toolCallId", ty: { ref: "ToolCallId" }, required: true }, { name: "name", ty: "string", nullable: true, patch: true }, { name: "title", ty: "string", nullable: true, patch: true }, { name: "kind", ty: { ref: "ToolKind" }, nullable: true, patch: true }, { name: "status", ty: { ref: "ToolCallStatus" }, nullable: true, patch: true }, { name: "content", ty: { list: { ref: "ToolCallContent" } }, nullable: true, patch: true, skipItems: true }, { name: "locations", ty: { list: { ref: "ToolCallLocation" } }, nullable: true, patch: true, skipItems: true }, { name: "rawInput", ty: "any", patch: true }, { name: "rawOutput", ty: "any", patch: true }, { name: "capabilities", ty: { ref: "ToolCallCapabilities" }, nullable: true, patch: true }, { name: "_meta", ty: "object", nullable: true, patch: true }] },
+    RequestPermissionSubject: {
+        union: [
+            { name: "ToolCall", tag: "tool_call", ty: { ref: "ToolCallPermissionSubject" } },
+            { name: "Command", tag: "command", ty: { ref: "CommandPermissionSubject" } },
+        ],
+        tag: { key: "type" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    ToolCallUpdate: {
+        struct: [
+            { name: "toolCallId", ty: { ref: "ToolCallId" }, required: true },
+            { name: "name", ty: "string", nullable: true, patch: true },
+            { name: "title", ty: "string", nullable: true, patch: true },
+            { name: "kind", ty: { ref: "ToolKind" }, nullable: true, patch: true },
+            { name: "status", ty: { ref: "ToolCallStatus" }, nullable: true, patch: true },
+            {
+                name: "content",
+                ty: { list: { ref: "ToolCallContent" } },
+                nullable: true,
+                patch: true,
+                skipItems: true,
+            },
+            {
+                name: "locations",
+                ty: { list: { ref: "ToolCallLocation" } },
+                nullable: true,
+                patch: true,
+                skipItems: true,
+            },
+            { name: "rawInput", ty: "any", patch: true },
+            { name: "rawOutput", ty: "any", patch: true },
+            { name: "capabilities", ty: { ref: "ToolCallCapabilities" }, nullable: true, patch: true },
+            { name: "_meta", ty: "object", nullable: true, patch: true },
+        ],
+    },
     ToolCallId: { newtype: "string" },
-    ToolKind: { enum: ["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"], open: true },
-    ToolCallStatus: { enum: ["pending", "in_progress", "paused", "completed", "failed", "cancelled"], open: true },
-    ToolCallContent: { union: [{ name: "Content", tag: "content", ty: { ref: "Content" } }, { name: "Diff", tag: "diff", ty: { ref: "Diff" } }, { name: "Terminal", tag: "terminal", ty: { ref: "Terminal" } }], tag: { key: "type" }, catchAll: { required: [], fields: [], reserved: [] } },
-    ContentBlock: { union: [{ name: "Text", tag: "text", ty: { ref: "TextContent" } }, { name: "Image", tag: "image", ty: { ref: "ImageContent" } }, { name: "Audio", tag: "audio", ty: { ref: "AudioContent" } }, { name: "ResourceLink", tag: "resource_link", ty: { ref: "ResourceLink" } }, { name: "Resource", tag: "resource", ty: { ref: "EmbeddedResource" } }], tag: { key: "type" }, catchAll: { required: [], fields: [], reserved: [] } },
-    Annotations: { struct: [{ name: "audience", ty: { list: { ref: "Role" } }, nullable: true, lenient: true, skipItems: true }, { name: "lastModified", ty: "string", nullable: true, lenient: true }, { name: "priority", ty: "number", nullable: true, lenient: true, range: { float: true, min: 0.0, max: 1.0, at: "#/$defs/Annotations/properties/priority" } }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ToolKind: {
+        enum: [
+            "read",
+            "edit",
+            "delete",
+            "move",
+            "search",
+            "execute",
+            "think",
+            "fetch",
+            "switch_mode",
+            "other",
+        ],
+        open: true,
+    },
+    ToolCallStatus: {
+        enum: ["pending", "in_progress", "paused", "completed", "failed", "cancelled"],
+        open: true,
+    },
+    ToolCallContent: {
+        union: [
+            { name: "Content", tag: "content", ty: { ref: "Content" } },
+            { name: "Diff", tag: "diff", ty: { ref: "Diff" } },
+            { name: "Terminal", tag: "terminal", ty: { ref: "Terminal" } },
+        ],
+        tag: { key: "type" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    ContentBlock: {
+        union: [
+            { name: "Text", tag: "text", ty: { ref: "TextContent" } },
+            { name: "Image", tag: "image", ty: { ref: "ImageContent" } },
+            { name: "Audio", tag: "audio", ty: { ref: "AudioContent" } },
+            { name: "ResourceLink", tag: "resource_link", ty: { ref: "ResourceLink" } },
+            { name: "Resource", tag: "resource", ty: { ref: "EmbeddedResource" } },
+        ],
+        tag: { key: "type" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    Annotations: {
+        struct: [
+            { name: "audience", ty: { list: { ref: "Role" } }, nullable: true, lenient: true, skipItems: true },
+            { name: "lastModified", ty: "string", nullable: true, lenient: true },
+            {
+                name: "priority",
+                ty: "number",
+                nullable: true,
+                lenient: true,
+                range: { float: true, min: 0.0, max: 1.0, at: "#/$defs/Annotations/properties/priority" },
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     Role: { enum: ["assistant", "user"], open: true },
-    TextContent: { struct: [{ name: "text", ty: "string", required: true }, { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    TextContent: {
+        struct: [
+            { name: "text", ty: "string", required: true },
+            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     MediaType: { newtype: "string" },
-    ImageContent: { struct: [{ name: "data", ty: "string", required: true }, { name: "mimeType", ty: { ref: "MediaType" }, required: true }, { name: "uri", ty: "string", nullable: true, lenient: true }, { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AudioContent: { struct: [{ name: "data", ty: "string", required: true }, { name: "mimeType", ty: { ref: "MediaType" }, required: true }, { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    Icon: { struct: [{ name: "src", ty: "string", required: true }, { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true }, { name: "sizes", ty: { list: "string" }, nullable: true, lenient: true, skipItems: true }, { name: "theme", ty: { ref: "IconTheme" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ImageContent: {
+        struct: [
+            { name: "data", ty: "string", required: true },
+            { name: "mimeType", ty: { ref: "MediaType" }, required: true },
+            { name: "uri", ty: "string", nullable: true, lenient: true },
+            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    AudioContent: {
+        struct: [
+            { name: "data", ty: "string", required: true },
+            { name: "mimeType", ty: { ref: "MediaType" }, required: true },
+            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    Icon: {
+        struct: [
+            { name: "src", ty: "string", required: true },
+            { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true },
+            { name: "sizes", ty: { list: "string" }, nullable: true, lenient: true, skipItems: true },
+            { name: "theme", ty: { ref: "IconTheme" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     IconTheme: { enum: ["light", "dark"], open: true },
-    ResourceLink: { struct: [{ name: "name", ty: "string", required: true }, { name: "uri", ty: "string", required: true }, { name: "title", ty: "string", nullable: true, lenient: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "icons", ty: { list: { ref: "Icon" } }, nullable: true, lenient: true, skipItems: true }, { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true }, { name: "size", ty: { int: "u64" }, nullable: true, lenient: true }, { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    EmbeddedResourceResource: { union: [{ name: "TextResourceContents", ty: { ref: "TextResourceContents" } }, { name: "BlobResourceContents", ty: { ref: "BlobResourceContents" } }] },
-    TextResourceContents: { struct: [{ name: "text", ty: "string", required: true }, { name: "uri", ty: "string", required: true }, { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    BlobResourceContents: { struct: [{ name: "blob", ty: "string", required: true }, { name: "uri", ty: "string", required: true }, { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    EmbeddedResource: { struct: [{ name: "resource", ty: { ref: "EmbeddedResourceResource" }, required: true }, { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    Content: { struct: [{ name: "content", ty: { ref: "ContentBlock" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    DiffChange: { struct: [{ name: "fileType", ty: { ref: "DiffFileType" }, nullable: true, lenient: true }, { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }], flatten: "DiffChangeOperation" },
-    DiffChangeOperation: { union: [{ name: "Add", tag: "add", ty: { ref: "DiffPathChange" } }, { name: "Delete", tag: "delete", ty: { ref: "DiffPathChange" } }, { name: "Modify", tag: "modify", ty: { ref: "DiffPathChange" } }, { name: "Move", tag: "move", ty: { ref: "DiffPathPairChange" } }, { name: "Copy", tag: "copy", ty: { ref: "DiffPathPairChange" } }], tag: { key: "operation" }, catchAll: { required: [], fields: [], reserved: [] } },
+    ResourceLink: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "uri", ty: "string", required: true },
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "icons", ty: { list: { ref: "Icon" } }, nullable: true, lenient: true, skipItems: true },
+            { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true },
+            { name: "size", ty: { int: "u64" }, nullable: true, lenient: true },
+            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    EmbeddedResourceResource: {
+        union: [
+            { name: "TextResourceContents", ty: { ref: "TextResourceContents" } },
+            { name: "BlobResourceContents", ty: { ref: "BlobResourceContents" } },
+        ],
+    },
+    TextResourceContents: {
+        struct: [
+            { name: "text", ty: "string", required: true },
+            { name: "uri", ty: "string", required: true },
+            { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    BlobResourceContents: {
+        struct: [
+            { name: "blob", ty: "string", required: true },
+            { name: "uri", ty: "string", required: true },
+            { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    EmbeddedResource: {
+        struct: [
+            { name: "resource", ty: { ref: "EmbeddedResourceResource" }, required: true },
+            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    Content: {
+        struct: [
+            { name: "content", ty: { ref: "ContentBlock" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    DiffChange: {
+        struct: [
+            { name: "fileType", ty: { ref: "DiffFileType" }, nullable: true, lenient: true },
+            { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+        flatten: "DiffChangeOperation",
+    },
+    DiffChangeOperation: {
+        union: [
+            { name: "Add", tag: "add", ty: { ref: "DiffPathChange" } },
+            { name: "Delete", tag: "delete", ty: { ref: "DiffPathChange" } },
+            { name: "Modify", tag: "modify", ty: { ref: "DiffPathChange" } },
+            { name: "Move", tag: "move", ty: { ref: "DiffPathPairChange" } },
+            { name: "Copy", tag: "copy", ty: { ref: "DiffPathPairChange" } },
+        ],
+        tag: { key: "operation" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
     DiffFileType: { enum: ["text", "binary", "directory", "symlink"], open: true },
     AbsolutePath: { newtype: "string" },
     DiffPathChange: { struct: [{ name: "path", ty: { ref: "AbsolutePath" }, required: true }] },
-    DiffPathPairChange: { struct: [{ name: "oldPath", ty: { ref: "AbsolutePath" }, required: true }, { name: "path", ty: { ref: "AbsolutePath" }, required: true }] },
-    DiffPatch: { struct: [{ name: "format", ty: { ref: "DiffPatchFormat" }, required: true }, { name: "text", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    DiffPathPairChange: {
+        struct: [
+            { name: "oldPath", ty: { ref: "AbsolutePath" }, required: true },
+            { name: "path", ty: { ref: "AbsolutePath" }, required: true },
+        ],
+    },
+    DiffPatch: {
+        struct: [
+            { name: "format", ty: { ref: "DiffPatchFormat" }, required: true },
+            { name: "text", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     DiffPatchFormat: { enum: ["git_patch"], open: true },
-    Diff: { struct: [{ name: "changes", ty: { list: { ref: "DiffChange" } }, required: true, skipItems: true }, { name: "patch", ty: { ref: "DiffPatch" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    Diff: {
+        struct: [
+            { name: "changes", ty: { list: { ref: "DiffChange" } }, required: true, skipItems: true },
+            { name: "patch", ty: { ref: "DiffPatch" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     TerminalId: { newtype: "string" },
-    Terminal: { struct: [{ name: "terminalId", ty: { ref: "TerminalId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ToolCallLocation: { struct: [{ name: "path", ty: { ref: "AbsolutePath" }, required: true }, { name: "line", ty: { int: "u32" }, nullable: true, lenient: true, range: { min: "1", max: "4294967295", at: "#/$defs/ToolCallLocation/properties/line" } }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ToolCallCapabilities: { struct: [{ name: "cancel", ty: { ref: "ToolCallCancelCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ToolCallCancelCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ToolCallPermissionSubject: { struct: [{ name: "toolCall", ty: { ref: "ToolCallUpdate" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CommandPermissionSubject: { struct: [{ name: "command", ty: "string", required: true }, { name: "cwd", ty: { ref: "AbsolutePath" }, required: true }, { name: "toolCallId", ty: { ref: "ToolCallId" }, nullable: true, lenient: true }, { name: "terminalId", ty: { ref: "TerminalId" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PermissionOption: { struct: [{ name: "optionId", ty: { ref: "PermissionOptionId" }, required: true }, { name: "name", ty: "string", required: true }, { name: "kind", ty: { ref: "PermissionOptionKind" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    Terminal: {
+        struct: [
+            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ToolCallLocation: {
+        struct: [
+            { name: "path", ty: { ref: "AbsolutePath" }, required: true },
+            {
+                name: "line",
+                ty: { int: "u32" },
+                nullable: true,
+                lenient: true,
+                range: { min: "1", max: "4294967295", at: "#/$defs/ToolCallLocation/properties/line" },
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ToolCallCapabilities: {
+        struct: [
+            { name: "cancel", ty: { ref: "ToolCallCancelCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ToolCallCancelCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    ToolCallPermissionSubject: {
+        struct: [
+            { name: "toolCall", ty: { ref: "ToolCallUpdate" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    CommandPermissionSubject: {
+        struct: [
+            { name: "command", ty: "string", required: true },
+            { name: "cwd", ty: { ref: "AbsolutePath" }, required: true },
+            { name: "toolCallId", ty: { ref: "ToolCallId" }, nullable: true, lenient: true },
+            { name: "terminalId", ty: { ref: "TerminalId" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PermissionOption: {
+        struct: [
+            { name: "optionId", ty: { ref: "PermissionOptionId" }, required: true },
+            { name: "name", ty: "string", required: true },
+            { name: "kind", ty: { ref: "PermissionOptionKind" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     PermissionOptionId: { newtype: "string" },
-    PermissionOptionKind: { enum: ["allow_once", "allow_always", "reject_once", "reject_always"], open: true },
-    CreateElicitationRequest: { struct: [{ name: "message", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }], flatten: "CreateElicitationRequestMode" },
-    CreateElicitationRequestMode: { union: [{ name: "Form", tag: "form", ty: { ref: "ElicitationFormMode" } }, { name: "Url", tag: "url", ty: { ref: "ElicitationUrlMode" } }], tag: { key: "mode" }, catchAll: { required: [], fields: [], reserved: [] } },
-    ElicitationSessionScope: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "toolCallId", ty: { ref: "ToolCallId" }, nullable: true, lenient: true }] },
-    ElicitationRequestScope: { struct: [{ name: "requestId", ty: { ref: "RequestId" }, required: true }] },
-    ElicitationSchema: { struct: [{ name: "type", ty: { ref: "ElicitationSchemaType" }, required: true }, { name: "title", ty: "string", nullable: true, lenient: true }, { name: "properties", ty: { map: { ref: "ElicitationPropertySchema" } }, required: true }, { name: "required", ty: { list: "string" }, nullable: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    PermissionOptionKind: {
+        enum: ["allow_once", "allow_always", "reject_once", "reject_always"],
+        open: true,
+    },
+    CreateElicitationRequest: {
+        struct: [
+            { name: "message", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+        flatten: "CreateElicitationRequestMode",
+    },
+    CreateElicitationRequestMode: {
+        union: [
+            { name: "Form", tag: "form", ty: { ref: "ElicitationFormMode" } },
+            { name: "Url", tag: "url", ty: { ref: "ElicitationUrlMode" } },
+        ],
+        tag: { key: "mode" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    ElicitationSessionScope: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "toolCallId", ty: { ref: "ToolCallId" }, nullable: true, lenient: true },
+        ],
+    },
+    ElicitationRequestScope: {
+        struct: [{ name: "requestId", ty: { ref: "RequestId" }, required: true }],
+    },
+    ElicitationSchema: {
+        struct: [
+            { name: "type", ty: { ref: "ElicitationSchemaType" }, required: true },
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "properties", ty: { map: { ref: "ElicitationPropertySchema" } }, required: true },
+            { name: "required", ty: { list: "string" }, nullable: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     ElicitationSchemaType: { enum: ["object"] },
-    ElicitationPropertySchema: { union: [{ name: "String", tag: "string", ty: { ref: "StringPropertySchema" } }, { name: "Number", tag: "number", ty: { ref: "NumberPropertySchema" } }, { name: "Integer", tag: "integer", ty: { ref: "IntegerPropertySchema" } }, { name: "Boolean", tag: "boolean", ty: { ref: "BooleanPropertySchema" } }, { name: "Array", tag: "array", ty: { ref: "MultiSelectPropertySchema" } }], tag: { key: "type" }, catchAll: { required: [], fields: [], reserved: [] } },
+    ElicitationPropertySchema: {
+        union: [
+            { name: "String", tag: "string", ty: { ref: "StringPropertySchema" } },
+            { name: "Number", tag: "number", ty: { ref: "NumberPropertySchema" } },
+            { name: "Integer", tag: "integer", ty: { ref: "IntegerPropertySchema" } },
+            { name: "Boolean", tag: "boolean", ty: { ref: "BooleanPropertySchema" } },
+            { name: "Array", tag: "array", ty: { ref: "MultiSelectPropertySchema" } },
+        ],
+        tag: { key: "type" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
     StringFormat: { enum: ["email", "uri", "date", "date-time"], open: true },
-    EnumOption: { struct: [{ name: "const", ty: "string", required: true }, { name: "title", ty: "string", required: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    StringPropertySchema: { struct: [{ name: "title", ty: "string", nullable: true, lenient: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "minLength", ty: { int: "u32" }, nullable: true }, { name: "maxLength", ty: { int: "u32" }, nullable: true }, { name: "pattern", ty: "string", nullable: true }, { name: "format", ty: { ref: "StringFormat" }, nullable: true }, { name: "default", ty: "string", nullable: true, lenient: true }, { name: "enum", ty: { list: "string" }, nullable: true, items: { min: 1, at: "#/$defs/StringPropertySchema/properties/enum" } }, { name: "oneOf", ty: { list: { ref: "EnumOption" } }, nullable: true, items: { min: 1, at: "#/$defs/StringPropertySchema/properties/oneOf" } }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    NumberPropertySchema: { struct: [{ name: "title", ty: "string", nullable: true, lenient: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "minimum", ty: "number", nullable: true }, { name: "maximum", ty: "number", nullable: true }, { name: "default", ty: "number", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    IntegerPropertySchema: { struct: [{ name: "title", ty: "string", nullable: true, lenient: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "minimum", ty: { int: "i64" }, nullable: true }, { name: "maximum", ty: { int: "i64" }, nullable: true }, { name: "default", ty: { int: "i64" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    BooleanPropertySchema: { struct: [{ name: "title", ty: "string", nullable: true, lenient: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "default", ty: "boolean", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    MultiSelectItems: { union: [{ name: "String", tag: "string", ty: { ref: "StringMultiSelectItems" } }, { name: "Titled", ty: { ref: "TitledMultiSelectItems" } }], tag: { key: "type" }, catchAll: { required: [], fields: [], reserved: [] } },
-    StringMultiSelectItems: { struct: [{ name: "enum", ty: { list: "string" }, required: true, items: { min: 1, at: "#/$defs/StringMultiSelectItems/properties/enum" } }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    TitledMultiSelectItems: { struct: [{ name: "anyOf", ty: { list: { ref: "EnumOption" } }, required: true, items: { min: 1, at: "#/$defs/TitledMultiSelectItems/properties/anyOf" } }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    MultiSelectPropertySchema: { struct: [{ name: "title", ty: "string", nullable: true, lenient: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "minItems", ty: { int: "u64" }, nullable: true }, { name: "maxItems", ty: { int: "u64" }, nullable: true }, { name: "items", ty: { ref: "MultiSelectItems" }, required: true }, { name: "default", ty: { list: "string" }, nullable: true, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ElicitationFormMode: { struct: [{ name: "requestedSchema", ty: { ref: "ElicitationSchema" }, required: true }], flatten: "ElicitationFormModeScope" },
-    ElicitationFormModeScope: { union: [{ name: "Session", ty: { ref: "ElicitationSessionScope" } }, { name: "Request", ty: { ref: "ElicitationRequestScope" } }] },
+    EnumOption: {
+        struct: [
+            { name: "const", ty: "string", required: true },
+            { name: "title", ty: "string", required: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    StringPropertySchema: {
+        struct: [
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "minLength", ty: { int: "u32" }, nullable: true },
+            { name: "maxLength", ty: { int: "u32" }, nullable: true },
+            { name: "pattern", ty: "string", nullable: true },
+            { name: "format", ty: { ref: "StringFormat" }, nullable: true },
+            { name: "default", ty: "string", nullable: true, lenient: true },
+            {
+                name: "enum",
+                ty: { list: "string" },
+                nullable: true,
+                items: { min: 1, at: "#/$defs/StringPropertySchema/properties/enum" },
+            },
+            {
+                name: "oneOf",
+                ty: { list: { ref: "EnumOption" } },
+                nullable: true,
+                items: { min: 1, at: "#/$defs/StringPropertySchema/properties/oneOf" },
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    NumberPropertySchema: {
+        struct: [
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "minimum", ty: "number", nullable: true },
+            { name: "maximum", ty: "number", nullable: true },
+            { name: "default", ty: "number", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    IntegerPropertySchema: {
+        struct: [
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "minimum", ty: { int: "i64" }, nullable: true },
+            { name: "maximum", ty: { int: "i64" }, nullable: true },
+            { name: "default", ty: { int: "i64" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    BooleanPropertySchema: {
+        struct: [
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "default", ty: "boolean", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    MultiSelectItems: {
+        union: [
+            { name: "String", tag: "string", ty: { ref: "StringMultiSelectItems" } },
+            { name: "Titled", ty: { ref: "TitledMultiSelectItems" } },
+        ],
+        tag: { key: "type" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    StringMultiSelectItems: {
+        struct: [
+            {
+                name: "enum",
+                ty: { list: "string" },
+                required: true,
+                items: { min: 1, at: "#/$defs/StringMultiSelectItems/properties/enum" },
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    TitledMultiSelectItems: {
+        struct: [
+            {
+                name: "anyOf",
+                ty: { list: { ref: "EnumOption" } },
+                required: true,
+                items: { min: 1, at: "#/$defs/TitledMultiSelectItems/properties/anyOf" },
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    MultiSelectPropertySchema: {
+        struct: [
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "minItems", ty: { int: "u64" }, nullable: true },
+            { name: "maxItems", ty: { int: "u64" }, nullable: true },
+            { name: "items", ty: { ref: "MultiSelectItems" }, required: true },
+            { name: "default", ty: { list: "string" }, nullable: true, lenient: true, skipItems: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ElicitationFormMode: {
+        struct: [{ name: "requestedSchema", ty: { ref: "ElicitationSchema" }, required: true }],
+        flatten: "ElicitationFormModeScope",
+    },
+    ElicitationFormModeScope: {
+        union: [
+            { name: "Session", ty: { ref: "ElicitationSessionScope" } },
+            { name: "Request", ty: { ref: "ElicitationRequestScope" } },
+        ],
+    },
     ElicitationId: { newtype: "string" },
-    ElicitationUrlMode: { struct: [{ name: "elicitationId", ty: { ref: "ElicitationId" }, required: true }, { name: "url", ty: "string", required: true }], flatten: "ElicitationUrlModeScope" },
-    ElicitationUrlModeScope: { union: [{ name: "Session", ty: { ref: "ElicitationSessionScope" } }, { name: "Request", ty: { ref: "ElicitationRequestScope" } }] },
-    MessageMcpRequest: { struct: [{ name: "serverId", ty: { ref: "McpServerAcpId" }, required: true }, { name: "requestId", ty: { ref: "McpRequestId" }, required: true }, { name: "method", ty: "string", required: true }, { name: "params", ty: "object", nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ElicitationUrlMode: {
+        struct: [
+            { name: "elicitationId", ty: { ref: "ElicitationId" }, required: true },
+            { name: "url", ty: "string", required: true },
+        ],
+        flatten: "ElicitationUrlModeScope",
+    },
+    ElicitationUrlModeScope: {
+        union: [
+            { name: "Session", ty: { ref: "ElicitationSessionScope" } },
+            { name: "Request", ty: { ref: "ElicitationRequestScope" } },
+        ],
+    },
+    MessageMcpRequest: {
+        struct: [
+            { name: "serverId", ty: { ref: "McpServerAcpId" }, required: true },
+            { name: "requestId", ty: { ref: "McpRequestId" }, required: true },
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: "object", nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     McpServerAcpId: { newtype: "string" },
     McpRequestId: { newtype: "string" },
     ExtRequest: "any",
-    AgentResponse: { union: [{ name: "Result", ty: { ref: "AgentResponseResult" } }, { name: "Error", ty: { ref: "AgentResponseError" } }] },
-    AgentResponseResult: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "result", ty: { ref: "AgentResponseResultResult" }, required: true }] },
-    AgentResponseResultResult: { union: [{ name: "InitializeResponse", ty: { ref: "InitializeResponse" } }, { name: "LoginAuthResponse", ty: { ref: "LoginAuthResponse" } }, { name: "ListProvidersResponse", ty: { ref: "ListProvidersResponse" } }, { name: "SetProviderResponse", ty: { ref: "SetProviderResponse" } }, { name: "DisableProviderResponse", ty: { ref: "DisableProviderResponse" } }, { name: "LogoutAuthResponse", ty: { ref: "LogoutAuthResponse" } }, { name: "AuthStatusResponse", ty: { ref: "AuthStatusResponse" } }, { name: "NewSessionResponse", ty: { ref: "NewSessionResponse" } }, { name: "ListSessionsResponse", ty: { ref: "ListSessionsResponse" } }, { name: "DeleteSessionResponse", ty: { ref: "DeleteSessionResponse" } }, { name: "ForkSessionResponse", ty: { ref: "ForkSessionResponse" } }, { name: "ArchiveSessionResponse", ty: { ref: "ArchiveSessionResponse" } }, { name: "UnarchiveSessionResponse", ty: { ref: "UnarchiveSessionResponse" } }, { name: "SessionStatusResponse", ty: { ref: "SessionStatusResponse" } }, { name: "SetSessionTitleResponse", ty: { ref: "SetSessionTitleResponse" } }, { name: "ResumeSessionResponse", ty: { ref: "ResumeSessionResponse" } }, { name: "CloseSessionResponse", ty: { ref: "CloseSessionResponse" } }, { name: "CancelToolCallResponse", ty: { ref: "CancelToolCallResponse" } }, { name: "CancelTerminalResponse", ty: { ref: "CancelTerminalResponse" } }, { name: "SetSessionConfigOptionResponse", ty: { ref: "SetSessionConfigOptionResponse" } }, { name: "PromptResponse", ty: { ref: "PromptResponse" } }, { name: "ExtMethodResponse", ty: { ref: "ExtResponse" } }] },
-    AgentResponseError: { struct: [{ name: "id", ty: { ref: "AgentResponseErrorId" }, required: true, nullable: true }, { name: "error", ty: { ref: "Error" }, required: true }] },
-    AgentResponseErrorId: { union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }] },
-    InitializeResponse: { struct: [{ name: "protocolVersion", ty: { ref: "ProtocolVersion" }, required: true }, { name: "info", ty: { ref: "Implementation" }, required: true }, { name: "capabilities", ty: { ref: "AgentCapabilities" }, lenient: true }, { name: "authMethods", ty: { list: { ref: "AuthMethod" } }, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    AgentResponse: {
+        union: [
+            { name: "Result", ty: { ref: "AgentResponseResult" } },
+            { name: "Error", ty: { ref: "AgentResponseError" } },
+        ],
+    },
+    AgentResponseResult: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "result", ty: { ref: "AgentResponseResultResult" }, required: true },
+        ],
+    },
+    AgentResponseResultResult: {
+        union: [
+            { name: "InitializeResponse", ty: { ref: "InitializeResponse" } },
+            { name: "LoginAuthResponse", ty: { ref: "LoginAuthResponse" } },
+            { name: "ListProvidersResponse", ty: { ref: "ListProvidersResponse" } },
+            { name: "SetProviderResponse", ty: { ref: "SetProviderResponse" } },
+            { name: "DisableProviderResponse", ty: { ref: "DisableProviderResponse" } },
+            { name: "LogoutAuthResponse", ty: { ref: "LogoutAuthResponse" } },
+            { name: "AuthStatusResponse", ty: { ref: "AuthStatusResponse" } },
+            { name: "NewSessionResponse", ty: { ref: "NewSessionResponse" } },
+            { name: "ListSessionsResponse", ty: { ref: "ListSessionsResponse" } },
+            { name: "DeleteSessionResponse", ty: { ref: "DeleteSessionResponse" } },
+            { name: "ForkSessionResponse", ty: { ref: "ForkSessionResponse" } },
+            { name: "ArchiveSessionResponse", ty: { ref: "ArchiveSessionResponse" } },
+            { name: "UnarchiveSessionResponse", ty: { ref: "UnarchiveSessionResponse" } },
+            { name: "SessionStatusResponse", ty: { ref: "SessionStatusResponse" } },
+            { name: "SetSessionTitleResponse", ty: { ref: "SetSessionTitleResponse" } },
+            { name: "ResumeSessionResponse", ty: { ref: "ResumeSessionResponse" } },
+            { name: "CloseSessionResponse", ty: { ref: "CloseSessionResponse" } },
+            { name: "CancelToolCallResponse", ty: { ref: "CancelToolCallResponse" } },
+            { name: "CancelTerminalResponse", ty: { ref: "CancelTerminalResponse" } },
+            { name: "SetSessionConfigOptionResponse", ty: { ref: "SetSessionConfigOptionResponse" } },
+            { name: "PromptResponse", ty: { ref: "PromptResponse" } },
+            { name: "ExtMethodResponse", ty: { ref: "ExtResponse" } },
+        ],
+    },
+    AgentResponseError: {
+        struct: [
+            { name: "id", ty: { ref: "AgentResponseErrorId" }, required: true, nullable: true },
+            { name: "error", ty: { ref: "Error" }, required: true },
+        ],
+    },
+    AgentResponseErrorId: {
+        union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }],
+    },
+    InitializeResponse: {
+        struct: [
+            { name: "protocolVersion", ty: { ref: "ProtocolVersion" }, required: true },
+            { name: "info", ty: { ref: "Implementation" }, required: true },
+            { name: "capabilities", ty: { ref: "AgentCapabilities" }, lenient: true },
+            { name: "authMethods", ty: { list: { ref: "AuthMethod" } }, lenient: true, skipItems: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     ProtocolVersion: { newtype: { int: "u16" } },
-    Implementation: { struct: [{ name: "name", ty: "string", required: true }, { name: "title", ty: "string", nullable: true, lenient: true }, { name: "version", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AgentCapabilities: { struct: [{ name: "session", ty: { ref: "SessionCapabilities" }, nullable: true, lenient: true }, { name: "auth", ty: { ref: "AgentAuthCapabilities" }, nullable: true, lenient: true }, { name: "providers", ty: { ref: "ProvidersCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionCapabilities: { struct: [{ name: "prompt", ty: { ref: "PromptCapabilities" }, nullable: true, lenient: true }, { name: "mcp", ty: { ref: "McpCapabilities" }, nullable: true, lenient: true }, { name: "delete", ty: { ref: "SessionDeleteCapabilities" }, nullable: true, lenient: true }, { name: "additionalDirectories", ty: { ref: "SessionAdditionalDirectoriesCapabilities" }, nullable: true, lenient: true }, { name: "systemPrompt", ty: { ref: "SessionSystemPromptCapabilities" }, nullable: true, lenient: true }, { name: "fork", ty: { ref: "SessionForkCapabilities" }, nullable: true, lenient: true }, { name: "archive", ty: { ref: "SessionArchiveCapabilities" }, nullable: true, lenient: true }, { name: "status", ty: { ref: "SessionStatusCapabilities" }, nullable: true, lenient: true }, { name: "title", ty: { ref: "SessionTitleCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PromptCapabilities: { struct: [{ name: "image", ty: { ref: "PromptImageCapabilities" }, nullable: true, lenient: true }, { name: "audio", ty: { ref: "PromptAudioCapabilities" }, nullable: true, lenient: true }, { name: "embeddedContext", ty: { ref: "PromptEmbeddedContextCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PromptImageCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PromptAudioCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PromptEmbeddedContextCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    McpCapabilities: { struct: [{ name: "stdio", ty: { ref: "McpStdioCapabilities" }, nullable: true, lenient: true }, { name: "http", ty: { ref: "McpHttpCapabilities" }, nullable: true, lenient: true }, { name: "acp", ty: { ref: "McpAcpCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    Implementation: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "version", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    AgentCapabilities: {
+        struct: [
+            { name: "session", ty: { ref: "SessionCapabilities" }, nullable: true, lenient: true },
+            { name: "auth", ty: { ref: "AgentAuthCapabilities" }, nullable: true, lenient: true },
+            { name: "providers", ty: { ref: "ProvidersCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionCapabilities: {
+        struct: [
+            { name: "prompt", ty: { ref: "PromptCapabilities" }, nullable: true, lenient: true },
+            { name: "mcp", ty: { ref: "McpCapabilities" }, nullable: true, lenient: true },
+            { name: "delete", ty: { ref: "SessionDeleteCapabilities" }, nullable: true, lenient: true },
+            {
+                name: "additionalDirectories",
+                ty: { ref: "SessionAdditionalDirectoriesCapabilities" },
+                nullable: true,
+                lenient: true,
+            },
+            {
+                name: "systemPrompt",
+                ty: { ref: "SessionSystemPromptCapabilities" },
+                nullable: true,
+                lenient: true,
+            },
+            { name: "fork", ty: { ref: "SessionForkCapabilities" }, nullable: true, lenient: true },
+            { name: "archive", ty: { ref: "SessionArchiveCapabilities" }, nullable: true, lenient: true },
+            { name: "status", ty: { ref: "SessionStatusCapabilities" }, nullable: true, lenient: true },
+            { name: "title", ty: { ref: "SessionTitleCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PromptCapabilities: {
+        struct: [
+            { name: "image", ty: { ref: "PromptImageCapabilities" }, nullable: true, lenient: true },
+            { name: "audio", ty: { ref: "PromptAudioCapabilities" }, nullable: true, lenient: true },
+            {
+                name: "embeddedContext",
+                ty: { ref: "PromptEmbeddedContextCapabilities" },
+                nullable: true,
+                lenient: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PromptImageCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    PromptAudioCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    PromptEmbeddedContextCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    McpCapabilities: {
+        struct: [
+            { name: "stdio", ty: { ref: "McpStdioCapabilities" }, nullable: true, lenient: true },
+            { name: "http", ty: { ref: "McpHttpCapabilities" }, nullable: true, lenient: true },
+            { name: "acp", ty: { ref: "McpAcpCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     McpStdioCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     McpHttpCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     McpAcpCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionDeleteCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionAdditionalDirectoriesCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionSystemPromptCapabilities: { struct: [{ name: "mode", ty: { ref: "SessionSystemPromptModeCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionSystemPromptModeCapabilities: { struct: [{ name: "override", ty: { ref: "SessionSystemPromptOverrideCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionSystemPromptOverrideCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionForkCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionArchiveCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionStatusCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionTitleCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AgentAuthCapabilities: { struct: [{ name: "status", ty: { ref: "AuthStatusCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthStatusCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionDeleteCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionAdditionalDirectoriesCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionSystemPromptCapabilities: {
+        struct: [
+            { name: "mode", ty: { ref: "SessionSystemPromptModeCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionSystemPromptModeCapabilities: {
+        struct: [
+            {
+                name: "override",
+                ty: { ref: "SessionSystemPromptOverrideCapabilities" },
+                nullable: true,
+                lenient: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionSystemPromptOverrideCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionForkCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionArchiveCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionStatusCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionTitleCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    AgentAuthCapabilities: {
+        struct: [
+            { name: "status", ty: { ref: "AuthStatusCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    AuthStatusCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
     ProvidersCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthMethod: { union: [{ name: "Terminal", tag: "terminal", ty: { ref: "AuthMethodTerminal" } }, { name: "Agent", tag: "agent", ty: { ref: "AuthMethodAgent" } }], tag: { key: "type" }, catchAll: { required: ["methodId", "name"], fields: [{ name: "methodId", ty: { ref: "AuthMethodId" } }, { name: "name", ty: "string" }], reserved: [] } },
+    AuthMethod: {
+        union: [
+            { name: "Terminal", tag: "terminal", ty: { ref: "AuthMethodTerminal" } },
+            { name: "Agent", tag: "agent", ty: { ref: "AuthMethodAgent" } },
+        ],
+        tag: { key: "type" },
+        catchAll: {
+            required: ["methodId", "name"],
+            fields: [{ name: "methodId", ty: { ref: "AuthMethodId" } }, { name: "name", ty: "string" }],
+            reserved: [],
+        },
+    },
     AuthMethodId: { newtype: "string" },
-    EnvVariable: { struct: [{ name: "name", ty: "string", required: true }, { name: "value", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthMethodTerminal: { struct: [{ name: "methodId", ty: { ref: "AuthMethodId" }, required: true }, { name: "name", ty: "string", required: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "args", ty: { list: "string" } }, { name: "env", ty: { list: { ref: "EnvVariable" } } }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthMethodAgent: { struct: [{ name: "methodId", ty: { ref: "AuthMethodId" }, required: true }, { name: "name", ty: "string", required: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    EnvVariable: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "value", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    AuthMethodTerminal: {
+        struct: [
+            { name: "methodId", ty: { ref: "AuthMethodId" }, required: true },
+            { name: "name", ty: "string", required: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "args", ty: { list: "string" } },
+            { name: "env", ty: { list: { ref: "EnvVariable" } } },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    AuthMethodAgent: {
+        struct: [
+            { name: "methodId", ty: { ref: "AuthMethodId" }, required: true },
+            { name: "name", ty: "string", required: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     LoginAuthResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ListProvidersResponse: { struct: [{ name: "providers", ty: { list: { ref: "ProviderInfo" } }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ProviderInfo: { struct: [{ name: "providerId", ty: { ref: "ProviderId" }, required: true }, { name: "supported", ty: { list: { ref: "LlmProtocol" } }, required: true, lenient: true, skipItems: true, default: [] }, { name: "required", ty: "boolean", required: true }, { name: "current", ty: { ref: "ProviderCurrentConfig" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ListProvidersResponse: {
+        struct: [
+            { name: "providers", ty: { list: { ref: "ProviderInfo" } }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ProviderInfo: {
+        struct: [
+            { name: "providerId", ty: { ref: "ProviderId" }, required: true },
+            {
+                name: "supported",
+                ty: { list: { ref: "LlmProtocol" } },
+                required: true,
+                lenient: true,
+                skipItems: true,
+                default: [],
+            },
+            { name: "required", ty: "boolean", required: true },
+            { name: "current", ty: { ref: "ProviderCurrentConfig" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     ProviderId: { newtype: "string" },
     LlmProtocol: { enum: ["anthropic", "openai", "azure", "vertex", "bedrock"], open: true },
-    ProviderCurrentConfig: { struct: [{ name: "apiType", ty: { ref: "LlmProtocol" }, required: true }, { name: "baseUrl", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ProviderCurrentConfig: {
+        struct: [
+            { name: "apiType", ty: { ref: "LlmProtocol" }, required: true },
+            { name: "baseUrl", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     SetProviderResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    DisableProviderResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    DisableProviderResponse: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
     LogoutAuthResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthStatusResponse: { struct: [{ name: "state", ty: { ref: "AuthState" }, required: true }, { name: "accounts", ty: { list: { ref: "AuthAccount" } }, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    AuthStatusResponse: {
+        struct: [
+            { name: "state", ty: { ref: "AuthState" }, required: true },
+            { name: "accounts", ty: { list: { ref: "AuthAccount" } }, lenient: true, skipItems: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     AuthState: { enum: ["authenticated", "unauthenticated", "not_required", "unknown"], open: true },
-    AuthAccount: { struct: [{ name: "label", ty: "string", required: true }, { name: "active", ty: "boolean", nullable: true, lenient: true }, { name: "name", ty: "string", nullable: true, lenient: true }, { name: "email", ty: "string", nullable: true, lenient: true }, { name: "organization", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    NewSessionResponse: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, lenient: true, skipItems: true }, { name: "availableCommands", ty: { list: { ref: "AvailableCommand" } }, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionConfigOption: { struct: [{ name: "configId", ty: { ref: "SessionConfigId" }, required: true }, { name: "name", ty: "string", required: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "category", ty: { ref: "SessionConfigOptionCategory" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }], flatten: "SessionConfigOptionType" },
-    SessionConfigOptionType: { union: [{ name: "Select", tag: "select", ty: { ref: "SessionConfigSelect" } }, { name: "Boolean", tag: "boolean", ty: { ref: "SessionConfigBoolean" } }], tag: { key: "type" }, catchAll: { required: [], fields: [], reserved: [] } },
+    AuthAccount: {
+        struct: [
+            { name: "label", ty: "string", required: true },
+            { name: "active", ty: "boolean", nullable: true, lenient: true },
+            { name: "name", ty: "string", nullable: true, lenient: true },
+            { name: "email", ty: "string", nullable: true, lenient: true },
+            { name: "organization", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    NewSessionResponse: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            {
+                name: "configOptions",
+                ty: { list: { ref: "SessionConfigOption" } },
+                lenient: true,
+                skipItems: true,
+            },
+            {
+                name: "availableCommands",
+                ty: { list: { ref: "AvailableCommand" } },
+                lenient: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionConfigOption: {
+        struct: [
+            { name: "configId", ty: { ref: "SessionConfigId" }, required: true },
+            { name: "name", ty: "string", required: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "category", ty: { ref: "SessionConfigOptionCategory" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+        flatten: "SessionConfigOptionType",
+    },
+    SessionConfigOptionType: {
+        union: [
+            { name: "Select", tag: "select", ty: { ref: "SessionConfigSelect" } },
+            { name: "Boolean", tag: "boolean", ty: { ref: "SessionConfigBoolean" } },
+        ],
+        tag: { key: "type" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
     SessionConfigId: { newtype: "string" },
-    SessionConfigOptionCategory: { enum: ["mode", "model", "model_config", "thought_level"], open: true },
+    SessionConfigOptionCategory: {
+        enum: ["mode", "model", "model_config", "thought_level"],
+        open: true,
+    },
     SessionConfigValueId: { newtype: "string" },
-    SessionConfigSelectOptions: { union: [{ name: "Ungrouped", ty: { list: { ref: "SessionConfigSelectOption" } } }, { name: "Grouped", ty: { list: { ref: "SessionConfigSelectGroup" } } }] },
-    SessionConfigSelectOption: { struct: [{ name: "value", ty: { ref: "SessionConfigValueId" }, required: true }, { name: "name", ty: "string", required: true }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionConfigSelectGroup: { struct: [{ name: "groupId", ty: { ref: "SessionConfigGroupId" }, required: true }, { name: "name", ty: "string", required: true }, { name: "options", ty: { list: { ref: "SessionConfigSelectOption" } }, required: true, lenient: true, skipItems: true, items: { min: 1, at: "#/$defs/SessionConfigSelectGroup/properties/options" }, default: [] }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionConfigSelectOptions: {
+        union: [
+            { name: "Ungrouped", ty: { list: { ref: "SessionConfigSelectOption" } } },
+            { name: "Grouped", ty: { list: { ref: "SessionConfigSelectGroup" } } },
+        ],
+    },
+    SessionConfigSelectOption: {
+        struct: [
+            { name: "value", ty: { ref: "SessionConfigValueId" }, required: true },
+            { name: "name", ty: "string", required: true },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionConfigSelectGroup: {
+        struct: [
+            { name: "groupId", ty: { ref: "SessionConfigGroupId" }, required: true },
+            { name: "name", ty: "string", required: true },
+            {
+                name: "options",
+                ty: { list: { ref: "SessionConfigSelectOption" } },
+                required: true,
+                lenient: true,
+                skipItems: true,
+                items: { min: 1, at: "#/$defs/SessionConfigSelectGroup/properties/options" },
+                default: [],
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     SessionConfigGroupId: { newtype: "string" },
-    SessionConfigSelect: { struct: [{ name: "currentValue", ty: { ref: "SessionConfigValueId" }, required: true }, { name: "options", ty: { ref: "SessionConfigSelectOptions" }, required: true }] },
+    SessionConfigSelect: {
+        struct: [
+            { name: "currentValue", ty: { ref: "SessionConfigValueId" }, required: true },
+            { name: "options", ty: { ref: "SessionConfigSelectOptions" }, required: true },
+        ],
+    },
     SessionConfigBoolean: { struct: [{ name: "currentValue", ty: "boolean", required: true }] },
-    AvailableCommand: { union: [{ name: "Command", tag: "command", ty: { ref: "Command" } }], tag: { key: "type" }, catchAll: { required: ["description", "name"], fields: [{ name: "name", ty: "string" }, { name: "description", ty: "string" }], reserved: [] } },
-    AvailableCommandInput: { union: [{ name: "Text", tag: "text", ty: { ref: "TextCommandInput" } }], tag: { key: "type" }, catchAll: { required: [], fields: [], reserved: [] } },
-    TextCommandInput: { struct: [{ name: "hint", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    Command: { struct: [{ name: "name", ty: "string", required: true }, { name: "description", ty: "string", required: true }, { name: "input", ty: { ref: "AvailableCommandInput" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ListSessionsResponse: { struct: [{ name: "sessions", ty: { list: { ref: "SessionInfo" } }, required: true, lenient: true, skipItems: true, default: [] }, { name: "nextCursor", ty: { ref: "SessionListCursor" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionInfo: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "cwd", ty: { ref: "AbsolutePath" }, required: true }, { name: "additionalDirectories", ty: { list: { ref: "AbsolutePath" } } }, { name: "title", ty: "string", nullable: true, lenient: true }, { name: "updatedAt", ty: "string", nullable: true, lenient: true }, { name: "archived", ty: "boolean", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    AvailableCommand: {
+        union: [{ name: "Command", tag: "command", ty: { ref: "Command" } }],
+        tag: { key: "type" },
+        catchAll: {
+            required: ["description", "name"],
+            fields: [{ name: "name", ty: "string" }, { name: "description", ty: "string" }],
+            reserved: [],
+        },
+    },
+    AvailableCommandInput: {
+        union: [{ name: "Text", tag: "text", ty: { ref: "TextCommandInput" } }],
+        tag: { key: "type" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    TextCommandInput: {
+        struct: [
+            { name: "hint", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    Command: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "description", ty: "string", required: true },
+            { name: "input", ty: { ref: "AvailableCommandInput" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ListSessionsResponse: {
+        struct: [
+            {
+                name: "sessions",
+                ty: { list: { ref: "SessionInfo" } },
+                required: true,
+                lenient: true,
+                skipItems: true,
+                default: [],
+            },
+            { name: "nextCursor", ty: { ref: "SessionListCursor" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionInfo: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "cwd", ty: { ref: "AbsolutePath" }, required: true },
+            { name: "additionalDirectories", ty: { list: { ref: "AbsolutePath" } } },
+            { name: "title", ty: "string", nullable: true, lenient: true },
+            { name: "updatedAt", ty: "string", nullable: true, lenient: true },
+            { name: "archived", ty: "boolean", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     SessionListCursor: { newtype: "string" },
     DeleteSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ForkSessionResponse: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, lenient: true, skipItems: true }, { name: "availableCommands", ty: { list: { ref: "AvailableCommand" } }, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ArchiveSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    UnarchiveSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionStatusResponse: { struct: [{ name: "status", ty: { ref: "SessionStatus" }, required: true }, { name: "state", ty: { ref: "StateUpdate" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ForkSessionResponse: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            {
+                name: "configOptions",
+                ty: { list: { ref: "SessionConfigOption" } },
+                lenient: true,
+                skipItems: true,
+            },
+            {
+                name: "availableCommands",
+                ty: { list: { ref: "AvailableCommand" } },
+                lenient: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ArchiveSessionResponse: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    UnarchiveSessionResponse: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SessionStatusResponse: {
+        struct: [
+            { name: "status", ty: { ref: "SessionStatus" }, required: true },
+            { name: "state", ty: { ref: "StateUpdate" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     SessionStatus: { enum: ["open", "saved"], open: true },
-    StateUpdate: { union: [{ name: "Running", tag: "running", ty: { ref: "RunningStateUpdate" } }, { name: "Idle", tag: "idle", ty: { ref: "IdleStateUpdate" } }, { name: "RequiresAction", tag: "requires_action", ty: { ref: "RequiresActionStateUpdate" } }, { name: "Unknown", tag: "unknown", ty: { ref: "UnknownStateUpdate" } }], tag: { key: "state" }, catchAll: { required: [], fields: [], reserved: [] } },
-    BackgroundWork: { union: [{ name: "Terminal", tag: "terminal", ty: { ref: "BackgroundTerminal" } }, { name: "ToolCall", tag: "tool_call", ty: { ref: "BackgroundToolCall" } }, { name: "Subagent", tag: "subagent", ty: { ref: "BackgroundSubagent" } }], tag: { key: "type" }, catchAll: { required: [], fields: [], reserved: [] } },
-    BackgroundTerminal: { struct: [{ name: "terminalId", ty: { ref: "TerminalId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    BackgroundToolCall: { struct: [{ name: "toolCallId", ty: { ref: "ToolCallId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    BackgroundSubagent: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    RunningStateUpdate: { struct: [{ name: "background", ty: { list: { ref: "BackgroundWork" } }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    Error: { struct: [{ name: "code", ty: { ref: "ErrorCode" }, required: true }, { name: "message", ty: "string", required: true }, { name: "data", ty: { ref: "ErrorData" }, nullable: true, lenient: true }] },
-    ErrorCode: { enum: [-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002, -32022], open: true, int: "i32" },
-    ErrorData: { union: [{ name: "UnsupportedProtocolVersion", ty: { ref: "UnsupportedProtocolVersionErrorData" } }, { name: "SessionNotFound", ty: { ref: "SessionNotFoundErrorData" } }, { name: "Other", ty: "any" }] },
-    UnsupportedProtocolVersionErrorData: { struct: [{ name: "requested", ty: { ref: "ProtocolVersion" }, required: true }, { name: "supported", ty: { list: { ref: "ProtocolVersion" } }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionNotFoundErrorData: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ErrorStopReason: { struct: [{ name: "error", ty: { ref: "Error" }, nullable: true, lenient: true }] },
-    Usage: { struct: [{ name: "totalTokens", ty: { int: "u64" }, required: true }, { name: "inputTokens", ty: { int: "u64" }, required: true }, { name: "outputTokens", ty: { int: "u64" }, required: true }, { name: "thoughtTokens", ty: { int: "u64" }, nullable: true, lenient: true }, { name: "cachedReadTokens", ty: { int: "u64" }, nullable: true, lenient: true }, { name: "cachedWriteTokens", ty: { int: "u64" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    IdleStateUpdate: { struct: [{ name: "usage", ty: { ref: "Usage" }, nullable: true, lenient: true }, { name: "background", ty: { list: { ref: "BackgroundWork" } }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }], flatten: "IdleStateUpdateStopReason" },
-    IdleStateUpdateStopReason: { union: [{ name: "EndTurn", tag: "end_turn", unit: true }, { name: "MaxTokens", tag: "max_tokens", unit: true }, { name: "MaxTurnRequests", tag: "max_turn_requests", unit: true }, { name: "Refusal", tag: "refusal", unit: true }, { name: "Cancelled", tag: "cancelled", unit: true }, { name: "Error", tag: "error", ty: { ref: "ErrorStopReason" } }, { name: "None", noTag: true }], tag: { key: "stopReason", lenient: true }, catchAll: { required: [], fields: [], reserved: [] } },
-    RequiresActionStateUpdate: { struct: [{ name: "background", ty: { list: { ref: "BackgroundWork" } }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    UnknownStateUpdate: { struct: [{ name: "background", ty: { list: { ref: "BackgroundWork" } }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SetSessionTitleResponse: { struct: [{ name: "title", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ResumeSessionResponse: { struct: [{ name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, lenient: true, skipItems: true }, { name: "availableCommands", ty: { list: { ref: "AvailableCommand" } }, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    StateUpdate: {
+        union: [
+            { name: "Running", tag: "running", ty: { ref: "RunningStateUpdate" } },
+            { name: "Idle", tag: "idle", ty: { ref: "IdleStateUpdate" } },
+            { name: "RequiresAction", tag: "requires_action", ty: { ref: "RequiresActionStateUpdate" } },
+            { name: "Unknown", tag: "unknown", ty: { ref: "UnknownStateUpdate" } },
+        ],
+        tag: { key: "state" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    BackgroundWork: {
+        union: [
+            { name: "Terminal", tag: "terminal", ty: { ref: "BackgroundTerminal" } },
+            { name: "ToolCall", tag: "tool_call", ty: { ref: "BackgroundToolCall" } },
+            { name: "Subagent", tag: "subagent", ty: { ref: "BackgroundSubagent" } },
+        ],
+        tag: { key: "type" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    BackgroundTerminal: {
+        struct: [
+            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    BackgroundToolCall: {
+        struct: [
+            { name: "toolCallId", ty: { ref: "ToolCallId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    BackgroundSubagent: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    RunningStateUpdate: {
+        struct: [
+            { name: "background", ty: { list: { ref: "BackgroundWork" } }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    Error: {
+        struct: [
+            { name: "code", ty: { ref: "ErrorCode" }, required: true },
+            { name: "message", ty: "string", required: true },
+            { name: "data", ty: { ref: "ErrorData" }, nullable: true, lenient: true },
+        ],
+    },
+    ErrorCode: {
+        enum: [-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002, -32022],
+        open: true,
+        int: "i32",
+    },
+    ErrorData: {
+        union: [
+            { name: "UnsupportedProtocolVersion", ty: { ref: "UnsupportedProtocolVersionErrorData" } },
+            { name: "SessionNotFound", ty: { ref: "SessionNotFoundErrorData" } },
+            { name: "Other", ty: "any" },
+        ],
+    },
+    UnsupportedProtocolVersionErrorData: {
+        struct: [
+            { name: "requested", ty: { ref: "ProtocolVersion" }, required: true },
+            { name: "supported", ty: { list: { ref: "ProtocolVersion" } }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionNotFoundErrorData: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ErrorStopReason: {
+        struct: [{ name: "error", ty: { ref: "Error" }, nullable: true, lenient: true }],
+    },
+    Usage: {
+        struct: [
+            { name: "totalTokens", ty: { int: "u64" }, required: true },
+            { name: "inputTokens", ty: { int: "u64" }, required: true },
+            { name: "outputTokens", ty: { int: "u64" }, required: true },
+            { name: "thoughtTokens", ty: { int: "u64" }, nullable: true, lenient: true },
+            { name: "cachedReadTokens", ty: { int: "u64" }, nullable: true, lenient: true },
+            { name: "cachedWriteTokens", ty: { int: "u64" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    IdleStateUpdate: {
+        struct: [
+            { name: "usage", ty: { ref: "Usage" }, nullable: true, lenient: true },
+            { name: "background", ty: { list: { ref: "BackgroundWork" } }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+        flatten: "IdleStateUpdateStopReason",
+    },
+    IdleStateUpdateStopReason: {
+        union: [
+            { name: "EndTurn", tag: "end_turn", unit: true },
+            { name: "MaxTokens", tag: "max_tokens", unit: true },
+            { name: "MaxTurnRequests", tag: "max_turn_requests", unit: true },
+            { name: "Refusal", tag: "refusal", unit: true },
+            { name: "Cancelled", tag: "cancelled", unit: true },
+            { name: "Error", tag: "error", ty: { ref: "ErrorStopReason" } },
+            { name: "None", noTag: true },
+        ],
+        tag: { key: "stopReason", lenient: true },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    RequiresActionStateUpdate: {
+        struct: [
+            { name: "background", ty: { list: { ref: "BackgroundWork" } }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    UnknownStateUpdate: {
+        struct: [
+            { name: "background", ty: { list: { ref: "BackgroundWork" } }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SetSessionTitleResponse: {
+        struct: [
+            { name: "title", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ResumeSessionResponse: {
+        struct: [
+            {
+                name: "configOptions",
+                ty: { list: { ref: "SessionConfigOption" } },
+                lenient: true,
+                skipItems: true,
+            },
+            {
+                name: "availableCommands",
+                ty: { list: { ref: "AvailableCommand" } },
+                lenient: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     CloseSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CancelToolCallResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CancelTerminalResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SetSessionConfigOptionResponse: { struct: [{ name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, required: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PromptResponse: { struct: [{ name: "messageId", ty: { ref: "MessageId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    CancelToolCallResponse: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    CancelTerminalResponse: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SetSessionConfigOptionResponse: {
+        struct: [
+            {
+                name: "configOptions",
+                ty: { list: { ref: "SessionConfigOption" } },
+                required: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PromptResponse: {
+        struct: [
+            { name: "messageId", ty: { ref: "MessageId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     MessageId: { newtype: "string" },
     ExtResponse: "any",
-    AgentNotification: { struct: [{ name: "method", ty: "string", required: true }, { name: "params", ty: { ref: "AgentNotificationParams" }, nullable: true }] },
-    AgentNotificationParams: { union: [{ name: "UpdateSessionNotification", ty: { ref: "UpdateSessionNotification" } }, { name: "CompleteElicitationNotification", ty: { ref: "CompleteElicitationNotification" } }, { name: "AuthStatusUpdateNotification", ty: { ref: "AuthStatusUpdateNotification" } }, { name: "ExtNotification", ty: { ref: "ExtNotification" } }] },
-    UpdateSessionNotification: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "update", ty: { ref: "SessionUpdate" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionUpdate: { union: [{ name: "UserMessageChunk", tag: "user_message_chunk", ty: { ref: "ContentChunk" } }, { name: "UserMessage", tag: "user_message", ty: { ref: "UserMessage" } }, { name: "AgentMessageChunk", tag: "agent_message_chunk", ty: { ref: "ContentChunk" } }, { name: "AgentMessage", tag: "agent_message", ty: { ref: "AgentMessage" } }, { name: "AgentThoughtChunk", tag: "agent_thought_chunk", ty: { ref: "ContentChunk" } }, { name: "AgentThought", tag: "agent_thought", ty: { ref: "AgentThought" } }, { name: "StateUpdate", tag: "state_update", ty: { ref: "StateUpdate" } }, { name: "ToolCallContentChunk", tag: "tool_call_content_chunk", ty: { ref: "ToolCallContentChunk" } }, { name: "ToolCallUpdate", tag: "tool_call_update", ty: { ref: "ToolCallUpdate" } }, { name: "TerminalUpdate", tag: "terminal_update", ty: { ref: "TerminalUpdate" } }, { name: "TerminalOutputChunk", tag: "terminal_output_chunk", ty: { ref: "TerminalOutputChunk" } }, { name: "PlanUpdate", tag: "plan_update", ty: { ref: "PlanUpdate" } }, { name: "PlanRemoved", tag: "plan_removed", ty: { ref: "PlanRemoved" } }, { name: "AvailableCommandsUpdate", tag: "available_commands_update", ty: { ref: "AvailableCommandsUpdate" } }, { name: "ConfigOptionUpdate", tag: "config_option_update", ty: { ref: "ConfigOptionUpdate" } }, { name: "SessionInfoUpdate", tag: "session_info_update", ty: { ref: "SessionInfoUpdate" } }, { name: "UsageUpdate", tag: "usage_update", ty: { ref: "UsageUpdate" } }, { name: "Notice", tag: "notice", ty: { ref: "Notice" } }, { name: "CompactionUpdate", tag: "compaction_update", ty: { ref: "CompactionUpdate" } }, { name: "CompactionSummaryChunk", tag: "compaction_summary_chunk", ty: { ref: "CompactionSummaryChunk" } }, { name: "SubagentUpdate", tag: "subagent_update", ty: { ref: "SubagentUpdate" } }, { name: "SessionMessage", tag: "session_message", ty: { ref: "SessionMessage" } }, { name: "SessionMessageChunk", tag: "session_message_chunk", ty: { ref: "SessionMessageChunk" } }], tag: { key: "sessionUpdate" }, catchAll: { required: [], fields: [], reserved: [] } },
-    ContentChunk: { struct: [{ name: "messageId", ty: { ref: "MessageId" }, required: true }, { name: "content", ty: { ref: "ContentBlock" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    UserMessage: { struct: [{ name: "messageId", ty: { ref: "MessageId" }, required: true }, { name: "content", ty: { list: { ref: "ContentBlock" } }, nullable: true, patch: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, patch: true }] },
-    AgentMessage: { struct: [{ name: "messageId", ty: { ref: "MessageId" }, required: true }, { name: "content", ty: { list: { ref: "ContentBlock" } }, nullable: true, patch: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, patch: true }] },
-    AgentThought: { struct: [{ name: "messageId", ty: { ref: "MessageId" }, required: true }, { name: "content", ty: { list: { ref: "ContentBlock" } }, nullable: true, patch: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, patch: true }] },
-    ToolCallContentChunk: { struct: [{ name: "toolCallId", ty: { ref: "ToolCallId" }, required: true }, { name: "content", ty: { ref: "ToolCallContent" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    TerminalOutput: { struct: [{ name: "data", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    TerminalExitStatus: { struct: [{ name: "exitCode", ty: { int: "i64" }, nullable: true, lenient: true }, { name: "signal", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    TerminalSize: { struct: [{ name: "cols", ty: { int: "u16" }, required: true, range: { min: "1", max: "65535", at: "#/$defs/TerminalSize/properties/cols" } }, { name: "rows", ty: { int: "u16" }, required: true, range: { min: "1", max: "65535", at: "#/$defs/TerminalSize/properties/rows" } }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    TerminalCapabilities: { struct: [{ name: "cancel", ty: { ref: "TerminalCancelCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    TerminalCancelCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    TerminalUpdate: { struct: [{ name: "terminalId", ty: { ref: "TerminalId" }, required: true }, { name: "command", ty: "string", nullable: true, patch: true }, { name: "cwd", ty: { ref: "AbsolutePath" }, nullable: true, patch: true }, { name: "output", ty: { ref: "TerminalOutput" }, nullable: true, patch: true }, { name: "exitStatus", ty: { ref: "TerminalExitStatus" }, nullable: true, patch: true }, { name: "size", ty: { ref: "TerminalSize" }, nullable: true, patch: true }, { name: "capabilities", ty: { ref: "TerminalCapabilities" }, nullable: true, patch: true }, { name: "_meta", ty: "object", nullable: true, patch: true }] },
-    TerminalOutputChunk: { struct: [{ name: "terminalId", ty: { ref: "TerminalId" }, required: true }, { name: "data", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PlanUpdateContent: { union: [{ name: "Items", tag: "items", ty: { ref: "PlanItems" } }, { name: "File", tag: "file", ty: { ref: "PlanFile" } }, { name: "Markdown", tag: "markdown", ty: { ref: "PlanMarkdown" } }], tag: { key: "type" }, catchAll: { required: ["planId"], fields: [{ name: "planId", ty: { ref: "PlanId" } }], reserved: [] } },
+    AgentNotification: {
+        struct: [
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: { ref: "AgentNotificationParams" }, nullable: true },
+        ],
+    },
+    AgentNotificationParams: {
+        union: [
+            { name: "UpdateSessionNotification", ty: { ref: "UpdateSessionNotification" } },
+            { name: "CompleteElicitationNotification", ty: { ref: "CompleteElicitationNotification" } },
+            { name: "AuthStatusUpdateNotification", ty: { ref: "AuthStatusUpdateNotification" } },
+            { name: "ExtNotification", ty: { ref: "ExtNotification" } },
+        ],
+    },
+    UpdateSessionNotification: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "update", ty: { ref: "SessionUpdate" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionUpdate: {
+        union: [
+            { name: "UserMessageChunk", tag: "user_message_chunk", ty: { ref: "ContentChunk" } },
+            { name: "UserMessage", tag: "user_message", ty: { ref: "UserMessage" } },
+            { name: "AgentMessageChunk", tag: "agent_message_chunk", ty: { ref: "ContentChunk" } },
+            { name: "AgentMessage", tag: "agent_message", ty: { ref: "AgentMessage" } },
+            { name: "AgentThoughtChunk", tag: "agent_thought_chunk", ty: { ref: "ContentChunk" } },
+            { name: "AgentThought", tag: "agent_thought", ty: { ref: "AgentThought" } },
+            { name: "StateUpdate", tag: "state_update", ty: { ref: "StateUpdate" } },
+            {
+                name: "ToolCallContentChunk",
+                tag: "tool_call_content_chunk",
+                ty: { ref: "ToolCallContentChunk" },
+            },
+            { name: "ToolCallUpdate", tag: "tool_call_update", ty: { ref: "ToolCallUpdate" } },
+            { name: "TerminalUpdate", tag: "terminal_update", ty: { ref: "TerminalUpdate" } },
+            { name: "TerminalOutputChunk", tag: "terminal_output_chunk", ty: { ref: "TerminalOutputChunk" } },
+            { name: "PlanUpdate", tag: "plan_update", ty: { ref: "PlanUpdate" } },
+            { name: "PlanRemoved", tag: "plan_removed", ty: { ref: "PlanRemoved" } },
+            {
+                name: "AvailableCommandsUpdate",
+                tag: "available_commands_update",
+                ty: { ref: "AvailableCommandsUpdate" },
+            },
+            { name: "ConfigOptionUpdate", tag: "config_option_update", ty: { ref: "ConfigOptionUpdate" } },
+            { name: "SessionInfoUpdate", tag: "session_info_update", ty: { ref: "SessionInfoUpdate" } },
+            { name: "UsageUpdate", tag: "usage_update", ty: { ref: "UsageUpdate" } },
+            { name: "Notice", tag: "notice", ty: { ref: "Notice" } },
+            { name: "CompactionUpdate", tag: "compaction_update", ty: { ref: "CompactionUpdate" } },
+            {
+                name: "CompactionSummaryChunk",
+                tag: "compaction_summary_chunk",
+                ty: { ref: "CompactionSummaryChunk" },
+            },
+            { name: "SubagentUpdate", tag: "subagent_update", ty: { ref: "SubagentUpdate" } },
+            { name: "SessionMessage", tag: "session_message", ty: { ref: "SessionMessage" } },
+            { name: "SessionMessageChunk", tag: "session_message_chunk", ty: { ref: "SessionMessageChunk" } },
+        ],
+        tag: { key: "sessionUpdate" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    ContentChunk: {
+        struct: [
+            { name: "messageId", ty: { ref: "MessageId" }, required: true },
+            { name: "content", ty: { ref: "ContentBlock" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    UserMessage: {
+        struct: [
+            { name: "messageId", ty: { ref: "MessageId" }, required: true },
+            {
+                name: "content",
+                ty: { list: { ref: "ContentBlock" } },
+                nullable: true,
+                patch: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, patch: true },
+        ],
+    },
+    AgentMessage: {
+        struct: [
+            { name: "messageId", ty: { ref: "MessageId" }, required: true },
+            {
+                name: "content",
+                ty: { list: { ref: "ContentBlock" } },
+                nullable: true,
+                patch: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, patch: true },
+        ],
+    },
+    AgentThought: {
+        struct: [
+            { name: "messageId", ty: { ref: "MessageId" }, required: true },
+            {
+                name: "content",
+                ty: { list: { ref: "ContentBlock" } },
+                nullable: true,
+                patch: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, patch: true },
+        ],
+    },
+    ToolCallContentChunk: {
+        struct: [
+            { name: "toolCallId", ty: { ref: "ToolCallId" }, required: true },
+            { name: "content", ty: { ref: "ToolCallContent" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    TerminalOutput: {
+        struct: [
+            { name: "data", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    TerminalExitStatus: {
+        struct: [
+            { name: "exitCode", ty: { int: "i64" }, nullable: true, lenient: true },
+            { name: "signal", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    TerminalSize: {
+        struct: [
+            {
+                name: "cols",
+                ty: { int: "u16" },
+                required: true,
+                range: { min: "1", max: "65535", at: "#/$defs/TerminalSize/properties/cols" },
+            },
+            {
+                name: "rows",
+                ty: { int: "u16" },
+                required: true,
+                range: { min: "1", max: "65535", at: "#/$defs/TerminalSize/properties/rows" },
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    TerminalCapabilities: {
+        struct: [
+            { name: "cancel", ty: { ref: "TerminalCancelCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    TerminalCancelCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    TerminalUpdate: {
+        struct: [
+            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
+            { name: "command", ty: "string", nullable: true, patch: true },
+            { name: "cwd", ty: { ref: "AbsolutePath" }, nullable: true, patch: true },
+            { name: "output", ty: { ref: "TerminalOutput" }, nullable: true, patch: true },
+            { name: "exitStatus", ty: { ref: "TerminalExitStatus" }, nullable: true, patch: true },
+            { name: "size", ty: { ref: "TerminalSize" }, nullable: true, patch: true },
+            { name: "capabilities", ty: { ref: "TerminalCapabilities" }, nullable: true, patch: true },
+            { name: "_meta", ty: "object", nullable: true, patch: true },
+        ],
+    },
+    TerminalOutputChunk: {
+        struct: [
+            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
+            { name: "data", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PlanUpdateContent: {
+        union: [
+            { name: "Items", tag: "items", ty: { ref: "PlanItems" } },
+            { name: "File", tag: "file", ty: { ref: "PlanFile" } },
+            { name: "Markdown", tag: "markdown", ty: { ref: "PlanMarkdown" } },
+        ],
+        tag: { key: "type" },
+        catchAll: {
+            required: ["planId"],
+            fields: [{ name: "planId", ty: { ref: "PlanId" } }],
+            reserved: [],
+        },
+    },
     PlanId: { newtype: "string" },
-    PlanEntry: { struct: [{ name: "content", ty: "string", required: true }, { name: "priority", ty: { ref: "PlanEntryPriority" }, required: true }, { name: "status", ty: { ref: "PlanEntryStatus" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    PlanEntry: {
+        struct: [
+            { name: "content", ty: "string", required: true },
+            { name: "priority", ty: { ref: "PlanEntryPriority" }, required: true },
+            { name: "status", ty: { ref: "PlanEntryStatus" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     PlanEntryPriority: { enum: ["high", "medium", "low"], open: true },
     PlanEntryStatus: { enum: ["pending", "in_progress", "completed", "cancelled"], open: true },
-    PlanItems: { struct: [{ name: "planId", ty: { ref: "PlanId" }, required: true }, { name: "entries", ty: { list: { ref: "PlanEntry" } }, required: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PlanFile: { struct: [{ name: "planId", ty: { ref: "PlanId" }, required: true }, { name: "uri", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PlanMarkdown: { struct: [{ name: "planId", ty: { ref: "PlanId" }, required: true }, { name: "content", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PlanUpdate: { struct: [{ name: "plan", ty: { ref: "PlanUpdateContent" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    PlanRemoved: { struct: [{ name: "planId", ty: { ref: "PlanId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AvailableCommandsUpdate: { struct: [{ name: "availableCommands", ty: { list: { ref: "AvailableCommand" } }, required: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ConfigOptionUpdate: { struct: [{ name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, required: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionInfoUpdate: { struct: [{ name: "title", ty: "string", nullable: true, patch: true }, { name: "updatedAt", ty: "string", nullable: true, patch: true }, { name: "_meta", ty: "object", nullable: true, patch: true }] },
-    Cost: { struct: [{ name: "amount", ty: "number", required: true }, { name: "currency", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    UsageUpdate: { struct: [{ name: "used", ty: { int: "u64" }, required: true }, { name: "size", ty: { int: "u64" }, required: true }, { name: "cost", ty: { ref: "Cost" }, nullable: true, patch: true }, { name: "_meta", ty: "object", nullable: true, patch: true }] },
+    PlanItems: {
+        struct: [
+            { name: "planId", ty: { ref: "PlanId" }, required: true },
+            { name: "entries", ty: { list: { ref: "PlanEntry" } }, required: true, skipItems: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PlanFile: {
+        struct: [
+            { name: "planId", ty: { ref: "PlanId" }, required: true },
+            { name: "uri", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PlanMarkdown: {
+        struct: [
+            { name: "planId", ty: { ref: "PlanId" }, required: true },
+            { name: "content", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PlanUpdate: {
+        struct: [
+            { name: "plan", ty: { ref: "PlanUpdateContent" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    PlanRemoved: {
+        struct: [
+            { name: "planId", ty: { ref: "PlanId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    AvailableCommandsUpdate: {
+        struct: [
+            {
+                name: "availableCommands",
+                ty: { list: { ref: "AvailableCommand" } },
+                required: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ConfigOptionUpdate: {
+        struct: [
+            {
+                name: "configOptions",
+                ty: { list: { ref: "SessionConfigOption" } },
+                required: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionInfoUpdate: {
+        struct: [
+            { name: "title", ty: "string", nullable: true, patch: true },
+            { name: "updatedAt", ty: "string", nullable: true, patch: true },
+            { name: "_meta", ty: "object", nullable: true, patch: true },
+        ],
+    },
+    Cost: {
+        struct: [
+            { name: "amount", ty: "number", required: true },
+            { name: "currency", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    UsageUpdate: {
+        struct: [
+            { name: "used", ty: { int: "u64" }, required: true },
+            { name: "size", ty: { int: "u64" }, required: true },
+            { name: "cost", ty: { ref: "Cost" }, nullable: true, patch: true },
+            { name: "_meta", ty: "object", nullable: true, patch: true },
+        ],
+    },
     NoticeSeverity: { enum: ["info", "warning", "error"], open: true },
-    Notice: { struct: [{ name: "severity", ty: { ref: "NoticeSeverity" }, required: true }, { name: "title", ty: "string", required: true, str: { at: "#/$defs/Notice/properties/title", min: 1 } }, { name: "description", ty: "string", nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    Notice: {
+        struct: [
+            { name: "severity", ty: { ref: "NoticeSeverity" }, required: true },
+            {
+                name: "title",
+                ty: "string",
+                required: true,
+                str: { at: "#/$defs/Notice/properties/title", min: 1 },
+            },
+            { name: "description", ty: "string", nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     CompactionId: { newtype: "string" },
     CompactionStatus: { enum: ["in_progress", "completed", "failed", "cancelled"], open: true },
-    CompactionUpdate: { struct: [{ name: "compactionId", ty: { ref: "CompactionId" }, required: true }, { name: "status", ty: { ref: "CompactionStatus" }, required: true }, { name: "summary", ty: { list: { ref: "ContentBlock" } }, nullable: true, patch: true, skipItems: true }, { name: "error", ty: "string", nullable: true, patch: true }, { name: "_meta", ty: "object", nullable: true, patch: true }] },
-    CompactionSummaryChunk: { struct: [{ name: "compactionId", ty: { ref: "CompactionId" }, required: true }, { name: "content", ty: { ref: "ContentBlock" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SubagentSessionCapabilities: { struct: [{ name: "cancel", ty: { ref: "SessionCancelCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionCancelCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SubagentUpdate: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "title", ty: "string", nullable: true, patch: true }, { name: "description", ty: "string", nullable: true, patch: true }, { name: "capabilities", ty: { ref: "SubagentSessionCapabilities" }, nullable: true, patch: true }, { name: "state", ty: { ref: "StateUpdate" }, nullable: true, patch: true }, { name: "cwd", ty: { ref: "AbsolutePath" }, nullable: true, patch: true }, { name: "additionalDirectories", ty: { list: { ref: "AbsolutePath" } }, nullable: true, patch: true }, { name: "_meta", ty: "object", nullable: true, patch: true }] },
-    SessionMessage: { struct: [{ name: "messageId", ty: { ref: "MessageId" }, required: true }, { name: "senderSessionId", ty: { ref: "SessionId" }, nullable: true, patch: true }, { name: "recipientSessionId", ty: { ref: "SessionId" }, nullable: true, patch: true }, { name: "senderMessageId", ty: { ref: "MessageId" }, nullable: true, patch: true }, { name: "recipientMessageId", ty: { ref: "MessageId" }, nullable: true, patch: true }, { name: "content", ty: { list: { ref: "ContentBlock" } }, nullable: true, patch: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, patch: true }] },
-    SessionMessageChunk: { struct: [{ name: "messageId", ty: { ref: "MessageId" }, required: true }, { name: "content", ty: { ref: "ContentBlock" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CompleteElicitationNotification: { struct: [{ name: "elicitationId", ty: { ref: "ElicitationId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthStatusUpdateNotification: { struct: [{ name: "state", ty: { ref: "AuthState" }, required: true }, { name: "accounts", ty: { list: { ref: "AuthAccount" } }, lenient: true, skipItems: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    CompactionUpdate: {
+        struct: [
+            { name: "compactionId", ty: { ref: "CompactionId" }, required: true },
+            { name: "status", ty: { ref: "CompactionStatus" }, required: true },
+            {
+                name: "summary",
+                ty: { list: { ref: "ContentBlock" } },
+                nullable: true,
+                patch: true,
+                skipItems: true,
+            },
+            { name: "error", ty: "string", nullable: true, patch: true },
+            { name: "_meta", ty: "object", nullable: true, patch: true },
+        ],
+    },
+    CompactionSummaryChunk: {
+        struct: [
+            { name: "compactionId", ty: { ref: "CompactionId" }, required: true },
+            { name: "content", ty: { ref: "ContentBlock" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SubagentSessionCapabilities: {
+        struct: [
+            { name: "cancel", ty: { ref: "SessionCancelCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionCancelCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SubagentUpdate: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "title", ty: "string", nullable: true, patch: true },
+            { name: "description", ty: "string", nullable: true, patch: true },
+            { name: "capabilities", ty: { ref: "SubagentSessionCapabilities" }, nullable: true, patch: true },
+            { name: "state", ty: { ref: "StateUpdate" }, nullable: true, patch: true },
+            { name: "cwd", ty: { ref: "AbsolutePath" }, nullable: true, patch: true },
+            {
+                name: "additionalDirectories",
+                ty: { list: { ref: "AbsolutePath" } },
+                nullable: true,
+                patch: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, patch: true },
+        ],
+    },
+    SessionMessage: {
+        struct: [
+            { name: "messageId", ty: { ref: "MessageId" }, required: true },
+            { name: "senderSessionId", ty: { ref: "SessionId" }, nullable: true, patch: true },
+            { name: "recipientSessionId", ty: { ref: "SessionId" }, nullable: true, patch: true },
+            { name: "senderMessageId", ty: { ref: "MessageId" }, nullable: true, patch: true },
+            { name: "recipientMessageId", ty: { ref: "MessageId" }, nullable: true, patch: true },
+            {
+                name: "content",
+                ty: { list: { ref: "ContentBlock" } },
+                nullable: true,
+                patch: true,
+                skipItems: true,
+            },
+            { name: "_meta", ty: "object", nullable: true, patch: true },
+        ],
+    },
+    SessionMessageChunk: {
+        struct: [
+            { name: "messageId", ty: { ref: "MessageId" }, required: true },
+            { name: "content", ty: { ref: "ContentBlock" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    CompleteElicitationNotification: {
+        struct: [
+            { name: "elicitationId", ty: { ref: "ElicitationId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    AuthStatusUpdateNotification: {
+        struct: [
+            { name: "state", ty: { ref: "AuthState" }, required: true },
+            { name: "accounts", ty: { list: { ref: "AuthAccount" } }, lenient: true, skipItems: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     ExtNotification: "any",
-    ClientRequest: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "method", ty: "string", required: true }, { name: "params", ty: { ref: "ClientRequestParams" }, nullable: true }] },
-    ClientRequestParams: { union: [{ name: "InitializeRequest", ty: { ref: "InitializeRequest" } }, { name: "LoginAuthRequest", ty: { ref: "LoginAuthRequest" } }, { name: "ListProvidersRequest", ty: { ref: "ListProvidersRequest" } }, { name: "SetProviderRequest", ty: { ref: "SetProviderRequest" } }, { name: "DisableProviderRequest", ty: { ref: "DisableProviderRequest" } }, { name: "LogoutAuthRequest", ty: { ref: "LogoutAuthRequest" } }, { name: "AuthStatusRequest", ty: { ref: "AuthStatusRequest" } }, { name: "NewSessionRequest", ty: { ref: "NewSessionRequest" } }, { name: "ListSessionsRequest", ty: { ref: "ListSessionsRequest" } }, { name: "DeleteSessionRequest", ty: { ref: "DeleteSessionRequest" } }, { name: "ForkSessionRequest", ty: { ref: "ForkSessionRequest" } }, { name: "ArchiveSessionRequest", ty: { ref: "ArchiveSessionRequest" } }, { name: "UnarchiveSessionRequest", ty: { ref: "UnarchiveSessionRequest" } }, { name: "SessionStatusRequest", ty: { ref: "SessionStatusRequest" } }, { name: "SetSessionTitleRequest", ty: { ref: "SetSessionTitleRequest" } }, { name: "ResumeSessionRequest", ty: { ref: "ResumeSessionRequest" } }, { name: "CloseSessionRequest", ty: { ref: "CloseSessionRequest" } }, { name: "CancelToolCallRequest", ty: { ref: "CancelToolCallRequest" } }, { name: "CancelTerminalRequest", ty: { ref: "CancelTerminalRequest" } }, { name: "SetSessionConfigOptionRequest", ty: { ref: "SetSessionConfigOptionRequest" } }, { name: "PromptRequest", ty: { ref: "PromptRequest" } }, { name: "ExtMethodRequest", ty: { ref: "ExtRequest" } }] },
-    InitializeRequest: { struct: [{ name: "protocolVersion", ty: { ref: "ProtocolVersion" }, required: true }, { name: "info", ty: { ref: "Implementation" }, required: true }, { name: "capabilities", ty: { ref: "ClientCapabilities" }, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ClientCapabilities: { struct: [{ name: "auth", ty: { ref: "ClientAuthCapabilities" }, nullable: true, lenient: true }, { name: "elicitation", ty: { ref: "ElicitationCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ClientAuthCapabilities: { struct: [{ name: "terminal", ty: { ref: "TerminalAuthCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    TerminalAuthCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ElicitationCapabilities: { struct: [{ name: "form", ty: { ref: "ElicitationFormCapabilities" }, nullable: true, lenient: true }, { name: "url", ty: { ref: "ElicitationUrlCapabilities" }, nullable: true, lenient: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ElicitationFormCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ElicitationUrlCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    LoginAuthRequest: { struct: [{ name: "methodId", ty: { ref: "AuthMethodId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ClientRequest: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: { ref: "ClientRequestParams" }, nullable: true },
+        ],
+    },
+    ClientRequestParams: {
+        union: [
+            { name: "InitializeRequest", ty: { ref: "InitializeRequest" } },
+            { name: "LoginAuthRequest", ty: { ref: "LoginAuthRequest" } },
+            { name: "ListProvidersRequest", ty: { ref: "ListProvidersRequest" } },
+            { name: "SetProviderRequest", ty: { ref: "SetProviderRequest" } },
+            { name: "DisableProviderRequest", ty: { ref: "DisableProviderRequest" } },
+            { name: "LogoutAuthRequest", ty: { ref: "LogoutAuthRequest" } },
+            { name: "AuthStatusRequest", ty: { ref: "AuthStatusRequest" } },
+            { name: "NewSessionRequest", ty: { ref: "NewSessionRequest" } },
+            { name: "ListSessionsRequest", ty: { ref: "ListSessionsRequest" } },
+            { name: "DeleteSessionRequest", ty: { ref: "DeleteSessionRequest" } },
+            { name: "ForkSessionRequest", ty: { ref: "ForkSessionRequest" } },
+            { name: "ArchiveSessionRequest", ty: { ref: "ArchiveSessionRequest" } },
+            { name: "UnarchiveSessionRequest", ty: { ref: "UnarchiveSessionRequest" } },
+            { name: "SessionStatusRequest", ty: { ref: "SessionStatusRequest" } },
+            { name: "SetSessionTitleRequest", ty: { ref: "SetSessionTitleRequest" } },
+            { name: "ResumeSessionRequest", ty: { ref: "ResumeSessionRequest" } },
+            { name: "CloseSessionRequest", ty: { ref: "CloseSessionRequest" } },
+            { name: "CancelToolCallRequest", ty: { ref: "CancelToolCallRequest" } },
+            { name: "CancelTerminalRequest", ty: { ref: "CancelTerminalRequest" } },
+            { name: "SetSessionConfigOptionRequest", ty: { ref: "SetSessionConfigOptionRequest" } },
+            { name: "PromptRequest", ty: { ref: "PromptRequest" } },
+            { name: "ExtMethodRequest", ty: { ref: "ExtRequest" } },
+        ],
+    },
+    InitializeRequest: {
+        struct: [
+            { name: "protocolVersion", ty: { ref: "ProtocolVersion" }, required: true },
+            { name: "info", ty: { ref: "Implementation" }, required: true },
+            { name: "capabilities", ty: { ref: "ClientCapabilities" }, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ClientCapabilities: {
+        struct: [
+            { name: "auth", ty: { ref: "ClientAuthCapabilities" }, nullable: true, lenient: true },
+            { name: "elicitation", ty: { ref: "ElicitationCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ClientAuthCapabilities: {
+        struct: [
+            { name: "terminal", ty: { ref: "TerminalAuthCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    TerminalAuthCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    ElicitationCapabilities: {
+        struct: [
+            { name: "form", ty: { ref: "ElicitationFormCapabilities" }, nullable: true, lenient: true },
+            { name: "url", ty: { ref: "ElicitationUrlCapabilities" }, nullable: true, lenient: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ElicitationFormCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    ElicitationUrlCapabilities: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    LoginAuthRequest: {
+        struct: [
+            { name: "methodId", ty: { ref: "AuthMethodId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     ListProvidersRequest: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SetProviderRequest: { struct: [{ name: "providerId", ty: { ref: "ProviderId" }, required: true }, { name: "apiType", ty: { ref: "LlmProtocol" }, required: true }, { name: "baseUrl", ty: "string", required: true }, { name: "headers", ty: { map: "string" } }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    DisableProviderRequest: { struct: [{ name: "providerId", ty: { ref: "ProviderId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SetProviderRequest: {
+        struct: [
+            { name: "providerId", ty: { ref: "ProviderId" }, required: true },
+            { name: "apiType", ty: { ref: "LlmProtocol" }, required: true },
+            { name: "baseUrl", ty: "string", required: true },
+            { name: "headers", ty: { map: "string" } },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    DisableProviderRequest: {
+        struct: [
+            { name: "providerId", ty: { ref: "ProviderId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     LogoutAuthRequest: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     AuthStatusRequest: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    NewSessionRequest: { struct: [{ name: "cwd", ty: { ref: "AbsolutePath" }, required: true }, { name: "additionalDirectories", ty: { list: { ref: "AbsolutePath" } } }, { name: "mcpServers", ty: { list: { ref: "McpServer" } } }, { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    McpServer: { union: [{ name: "Http", tag: "http", ty: { ref: "McpServerHttp" } }, { name: "Acp", tag: "acp", ty: { ref: "McpServerAcp" } }, { name: "Stdio", tag: "stdio", ty: { ref: "McpServerStdio" } }], tag: { key: "type" }, catchAll: { required: [], fields: [], reserved: [] } },
-    HttpHeader: { struct: [{ name: "name", ty: "string", required: true }, { name: "value", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    McpServerHttp: { struct: [{ name: "name", ty: "string", required: true }, { name: "url", ty: "string", required: true }, { name: "headers", ty: { list: { ref: "HttpHeader" } } }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    McpServerAcp: { struct: [{ name: "name", ty: "string", required: true }, { name: "serverId", ty: { ref: "McpServerAcpId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    McpServerStdio: { struct: [{ name: "name", ty: "string", required: true }, { name: "command", ty: { ref: "AbsolutePath" }, required: true }, { name: "args", ty: { list: "string" } }, { name: "env", ty: { list: { ref: "EnvVariable" } } }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SystemPrompt: { struct: [{ name: "mode", ty: { ref: "SystemPromptMode" }, required: true }, { name: "content", ty: { list: { ref: "ContentBlock" } }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    NewSessionRequest: {
+        struct: [
+            { name: "cwd", ty: { ref: "AbsolutePath" }, required: true },
+            { name: "additionalDirectories", ty: { list: { ref: "AbsolutePath" } } },
+            { name: "mcpServers", ty: { list: { ref: "McpServer" } } },
+            { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    McpServer: {
+        union: [
+            { name: "Http", tag: "http", ty: { ref: "McpServerHttp" } },
+            { name: "Acp", tag: "acp", ty: { ref: "McpServerAcp" } },
+            { name: "Stdio", tag: "stdio", ty: { ref: "McpServerStdio" } },
+        ],
+        tag: { key: "type" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    HttpHeader: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "value", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    McpServerHttp: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "url", ty: "string", required: true },
+            { name: "headers", ty: { list: { ref: "HttpHeader" } } },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    McpServerAcp: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "serverId", ty: { ref: "McpServerAcpId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    McpServerStdio: {
+        struct: [
+            { name: "name", ty: "string", required: true },
+            { name: "command", ty: { ref: "AbsolutePath" }, required: true },
+            { name: "args", ty: { list: "string" } },
+            { name: "env", ty: { list: { ref: "EnvVariable" } } },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SystemPrompt: {
+        struct: [
+            { name: "mode", ty: { ref: "SystemPromptMode" }, required: true },
+            { name: "content", ty: { list: { ref: "ContentBlock" } }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     SystemPromptMode: { enum: ["append", "override"], open: true },
-    ListSessionsRequest: { struct: [{ name: "cwd", ty: { ref: "AbsolutePath" }, nullable: true }, { name: "cursor", ty: { ref: "SessionListCursor" }, nullable: true }, { name: "archived", ty: { ref: "SessionArchiveFilter" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ListSessionsRequest: {
+        struct: [
+            { name: "cwd", ty: { ref: "AbsolutePath" }, nullable: true },
+            { name: "cursor", ty: { ref: "SessionListCursor" }, nullable: true },
+            { name: "archived", ty: { ref: "SessionArchiveFilter" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
     SessionArchiveFilter: { enum: ["exclude", "include", "only"], open: true },
-    DeleteSessionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ForkSessionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "cwd", ty: { ref: "AbsolutePath" }, required: true }, { name: "additionalDirectories", ty: { list: { ref: "AbsolutePath" } } }, { name: "mcpServers", ty: { list: { ref: "McpServer" } } }, { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ArchiveSessionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    UnarchiveSessionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionStatusRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SetSessionTitleRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "title", ty: "string", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ResumeSessionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "cwd", ty: { ref: "AbsolutePath" }, required: true }, { name: "additionalDirectories", ty: { list: { ref: "AbsolutePath" } } }, { name: "mcpServers", ty: { list: { ref: "McpServer" } } }, { name: "replayFrom", ty: { ref: "ReplayFrom" }, nullable: true }, { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ReplayFrom: { union: [{ name: "Start", tag: "start", ty: { ref: "ReplayFromStart" } }], tag: { key: "type" }, catchAll: { required: [], fields: [], reserved: [] } },
+    DeleteSessionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ForkSessionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "cwd", ty: { ref: "AbsolutePath" }, required: true },
+            { name: "additionalDirectories", ty: { list: { ref: "AbsolutePath" } } },
+            { name: "mcpServers", ty: { list: { ref: "McpServer" } } },
+            { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ArchiveSessionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    UnarchiveSessionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SessionStatusRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SetSessionTitleRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "title", ty: "string", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ResumeSessionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "cwd", ty: { ref: "AbsolutePath" }, required: true },
+            { name: "additionalDirectories", ty: { list: { ref: "AbsolutePath" } } },
+            { name: "mcpServers", ty: { list: { ref: "McpServer" } } },
+            { name: "replayFrom", ty: { ref: "ReplayFrom" }, nullable: true },
+            { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ReplayFrom: {
+        union: [{ name: "Start", tag: "start", ty: { ref: "ReplayFromStart" } }],
+        tag: { key: "type" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
     ReplayFromStart: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CloseSessionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CancelToolCallRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "toolCallId", ty: { ref: "ToolCallId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CancelTerminalRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "terminalId", ty: { ref: "TerminalId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SetSessionConfigOptionRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "configId", ty: { ref: "SessionConfigId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }], flatten: "SetSessionConfigOptionRequestType" },
-    SetSessionConfigOptionRequestType: { union: [{ name: "Id", tag: "id", ty: { ref: "SetSessionConfigOptionRequestTypeId" } }, { name: "Boolean", tag: "boolean", ty: { ref: "SetSessionConfigOptionRequestTypeBoolean" } }], tag: { key: "type" }, catchAll: { required: ["value"], fields: [{ name: "value", ty: "any" }], reserved: [] } },
-    SetSessionConfigOptionRequestTypeId: { struct: [{ name: "value", ty: { ref: "SessionConfigValueId" }, required: true }] },
-    SetSessionConfigOptionRequestTypeBoolean: { struct: [{ name: "value", ty: "boolean", required: true }] },
-    PromptRequest: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "prompt", ty: { list: { ref: "ContentBlock" } }, required: true, items: { min: 1, at: "#/$defs/PromptRequest/properties/prompt" } }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ClientResponse: { union: [{ name: "Result", ty: { ref: "ClientResponseResult" } }, { name: "Error", ty: { ref: "ClientResponseError" } }] },
-    ClientResponseResult: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "result", ty: { ref: "ClientResponseResultResult" }, required: true }] },
-    ClientResponseResultResult: { union: [{ name: "RequestPermissionResponse", ty: { ref: "RequestPermissionResponse" } }, { name: "CreateElicitationResponse", ty: { ref: "CreateElicitationResponse" } }, { name: "MessageMcpResponse", ty: { ref: "MessageMcpResponse" } }, { name: "ExtMethodResponse", ty: { ref: "ExtResponse" } }] },
-    ClientResponseError: { struct: [{ name: "id", ty: { ref: "ClientResponseErrorId" }, required: true, nullable: true }, { name: "error", ty: { ref: "Error" }, required: true }] },
-    ClientResponseErrorId: { union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }] },
-    RequestPermissionResponse: { struct: [{ name: "outcome", ty: { ref: "RequestPermissionOutcome" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    RequestPermissionOutcome: { union: [{ name: "Cancelled", tag: "cancelled", ty: { ref: "CancelledPermissionOutcome" } }, { name: "Selected", tag: "selected", ty: { ref: "SelectedPermissionOutcome" } }], tag: { key: "outcome" }, catchAll: { required: [], fields: [], reserved: [] } },
-    CancelledPermissionOutcome: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SelectedPermissionOutcome: { struct: [{ name: "optionId", ty: { ref: "PermissionOptionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CreateElicitationResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }], flatten: "CreateElicitationResponseAction" },
-    CreateElicitationResponseAction: { union: [{ name: "Accept", tag: "accept", ty: { ref: "ElicitationAcceptAction" } }, { name: "Decline", tag: "decline", unit: true }, { name: "Cancel", tag: "cancel", unit: true }], tag: { key: "action" }, catchAll: { required: [], fields: [], reserved: [] } },
-    ElicitationContentValue: { union: [{ name: "String", ty: "string" }, { name: "Integer", ty: { int: "i64" } }, { name: "Number", ty: "number" }, { name: "Boolean", ty: "boolean" }, { name: "StringArray", ty: { list: "string" } }, { name: "Other", ty: "any" }] },
-    ElicitationAcceptAction: { struct: [{ name: "content", ty: { map: { ref: "ElicitationContentValue" } }, nullable: true }] },
-    MessageMcpResponse: { union: [{ name: "Result", ty: { ref: "MessageMcpResponseResult" } }, { name: "Error", ty: { ref: "MessageMcpResponseError" } }] },
-    MessageMcpResponseResult: { struct: [{ name: "result", ty: "any", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    MessageMcpResponseError: { struct: [{ name: "error", ty: { ref: "McpError" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    McpError: { struct: [{ name: "code", ty: { int: "i32" }, required: true }, { name: "message", ty: "string", required: true }, { name: "data", ty: "any" }] },
-    ClientNotification: { struct: [{ name: "method", ty: "string", required: true }, { name: "params", ty: { ref: "ClientNotificationParams" }, nullable: true }] },
-    ClientNotificationParams: { union: [{ name: "CancelSessionNotification", ty: { ref: "CancelSessionNotification" } }, { name: "MessageMcpNotification", ty: { ref: "MessageMcpNotification" } }, { name: "ExtNotification", ty: { ref: "ExtNotification" } }] },
-    CancelSessionNotification: { struct: [{ name: "sessionId", ty: { ref: "SessionId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    MessageMcpNotification: { struct: [{ name: "serverId", ty: { ref: "McpServerAcpId" }, required: true }, { name: "requestId", ty: { ref: "McpRequestId" }, required: true }, { name: "method", ty: "string", required: true }, { name: "params", ty: "object", nullable: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CancelRequestNotification: { struct: [{ name: "requestId", ty: { ref: "RequestId" }, required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ProxyRequest: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "method", ty: "string", required: true }, { name: "params", ty: { ref: "ProxyRequestParams" }, nullable: true }] },
-    ProxyRequestParams: { union: [{ name: "InitializeProxyRequest", ty: { ref: "InitializeProxyRequest" } }, { name: "ProxySuccessorRequest", ty: { ref: "ProxySuccessorRequest" } }] },
+    CloseSessionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    CancelToolCallRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "toolCallId", ty: { ref: "ToolCallId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    CancelTerminalRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    SetSessionConfigOptionRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "configId", ty: { ref: "SessionConfigId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+        flatten: "SetSessionConfigOptionRequestType",
+    },
+    SetSessionConfigOptionRequestType: {
+        union: [
+            { name: "Id", tag: "id", ty: { ref: "SetSessionConfigOptionRequestTypeId" } },
+            { name: "Boolean", tag: "boolean", ty: { ref: "SetSessionConfigOptionRequestTypeBoolean" } },
+        ],
+        tag: { key: "type" },
+        catchAll: { required: ["value"], fields: [{ name: "value", ty: "any" }], reserved: [] },
+    },
+    SetSessionConfigOptionRequestTypeId: {
+        struct: [{ name: "value", ty: { ref: "SessionConfigValueId" }, required: true }],
+    },
+    SetSessionConfigOptionRequestTypeBoolean: {
+        struct: [{ name: "value", ty: "boolean", required: true }],
+    },
+    PromptRequest: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            {
+                name: "prompt",
+                ty: { list: { ref: "ContentBlock" } },
+                required: true,
+                items: { min: 1, at: "#/$defs/PromptRequest/properties/prompt" },
+            },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ClientResponse: {
+        union: [
+            { name: "Result", ty: { ref: "ClientResponseResult" } },
+            { name: "Error", ty: { ref: "ClientResponseError" } },
+        ],
+    },
+    ClientResponseResult: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "result", ty: { ref: "ClientResponseResultResult" }, required: true },
+        ],
+    },
+    ClientResponseResultResult: {
+        union: [
+            { name: "RequestPermissionResponse", ty: { ref: "RequestPermissionResponse" } },
+            { name: "CreateElicitationResponse", ty: { ref: "CreateElicitationResponse" } },
+            { name: "MessageMcpResponse", ty: { ref: "MessageMcpResponse" } },
+            { name: "ExtMethodResponse", ty: { ref: "ExtResponse" } },
+        ],
+    },
+    ClientResponseError: {
+        struct: [
+            { name: "id", ty: { ref: "ClientResponseErrorId" }, required: true, nullable: true },
+            { name: "error", ty: { ref: "Error" }, required: true },
+        ],
+    },
+    ClientResponseErrorId: {
+        union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }],
+    },
+    RequestPermissionResponse: {
+        struct: [
+            { name: "outcome", ty: { ref: "RequestPermissionOutcome" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    RequestPermissionOutcome: {
+        union: [
+            { name: "Cancelled", tag: "cancelled", ty: { ref: "CancelledPermissionOutcome" } },
+            { name: "Selected", tag: "selected", ty: { ref: "SelectedPermissionOutcome" } },
+        ],
+        tag: { key: "outcome" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    CancelledPermissionOutcome: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+    },
+    SelectedPermissionOutcome: {
+        struct: [
+            { name: "optionId", ty: { ref: "PermissionOptionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    CreateElicitationResponse: {
+        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
+        flatten: "CreateElicitationResponseAction",
+    },
+    CreateElicitationResponseAction: {
+        union: [
+            { name: "Accept", tag: "accept", ty: { ref: "ElicitationAcceptAction" } },
+            { name: "Decline", tag: "decline", unit: true },
+            { name: "Cancel", tag: "cancel", unit: true },
+        ],
+        tag: { key: "action" },
+        catchAll: { required: [], fields: [], reserved: [] },
+    },
+    ElicitationContentValue: {
+        union: [
+            { name: "String", ty: "string" },
+            { name: "Integer", ty: { int: "i64" } },
+            { name: "Number", ty: "number" },
+            { name: "Boolean", ty: "boolean" },
+            { name: "StringArray", ty: { list: "string" } },
+            { name: "Other", ty: "any" },
+        ],
+    },
+    ElicitationAcceptAction: {
+        struct: [{ name: "content", ty: { map: { ref: "ElicitationContentValue" } }, nullable: true }],
+    },
+    MessageMcpResponse: {
+        union: [
+            { name: "Result", ty: { ref: "MessageMcpResponseResult" } },
+            { name: "Error", ty: { ref: "MessageMcpResponseError" } },
+        ],
+    },
+    MessageMcpResponseResult: {
+        struct: [
+            { name: "result", ty: "any", required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    MessageMcpResponseError: {
+        struct: [
+            { name: "error", ty: { ref: "McpError" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    McpError: {
+        struct: [
+            { name: "code", ty: { int: "i32" }, required: true },
+            { name: "message", ty: "string", required: true },
+            { name: "data", ty: "any" },
+        ],
+    },
+    ClientNotification: {
+        struct: [
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: { ref: "ClientNotificationParams" }, nullable: true },
+        ],
+    },
+    ClientNotificationParams: {
+        union: [
+            { name: "CancelSessionNotification", ty: { ref: "CancelSessionNotification" } },
+            { name: "MessageMcpNotification", ty: { ref: "MessageMcpNotification" } },
+            { name: "ExtNotification", ty: { ref: "ExtNotification" } },
+        ],
+    },
+    CancelSessionNotification: {
+        struct: [
+            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    MessageMcpNotification: {
+        struct: [
+            { name: "serverId", ty: { ref: "McpServerAcpId" }, required: true },
+            { name: "requestId", ty: { ref: "McpRequestId" }, required: true },
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: "object", nullable: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    CancelRequestNotification: {
+        struct: [
+            { name: "requestId", ty: { ref: "RequestId" }, required: true },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ProxyRequest: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: { ref: "ProxyRequestParams" }, nullable: true },
+        ],
+    },
+    ProxyRequestParams: {
+        union: [
+            { name: "InitializeProxyRequest", ty: { ref: "InitializeProxyRequest" } },
+            { name: "ProxySuccessorRequest", ty: { ref: "ProxySuccessorRequest" } },
+        ],
+    },
     InitializeProxyRequest: { alias: "InitializeRequest" },
-    ProxySuccessorRequest: { struct: [{ name: "method", ty: "string", required: true }, { name: "params", ty: "any" }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ProxyResponse: { union: [{ name: "Result", ty: { ref: "ProxyResponseResult" } }, { name: "Error", ty: { ref: "ProxyResponseError" } }] },
-    ProxyResponseResult: { struct: [{ name: "id", ty: { ref: "RequestId" }, required: true }, { name: "result", ty: { ref: "ProxyResponseResultResult" }, required: true }] },
-    ProxyResponseResultResult: { union: [{ name: "InitializeProxyResponse", ty: { ref: "InitializeProxyResponse" } }, { name: "ProxySuccessorResponse", ty: { ref: "ProxySuccessorResponse" } }] },
-    ProxyResponseError: { struct: [{ name: "id", ty: { ref: "ProxyResponseErrorId" }, required: true, nullable: true }, { name: "error", ty: { ref: "Error" }, required: true }] },
-    ProxyResponseErrorId: { union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }] },
+    ProxySuccessorRequest: {
+        struct: [
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: "any" },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
+    ProxyResponse: {
+        union: [
+            { name: "Result", ty: { ref: "ProxyResponseResult" } },
+            { name: "Error", ty: { ref: "ProxyResponseError" } },
+        ],
+    },
+    ProxyResponseResult: {
+        struct: [
+            { name: "id", ty: { ref: "RequestId" }, required: true },
+            { name: "result", ty: { ref: "ProxyResponseResultResult" }, required: true },
+        ],
+    },
+    ProxyResponseResultResult: {
+        union: [
+            { name: "InitializeProxyResponse", ty: { ref: "InitializeProxyResponse" } },
+            { name: "ProxySuccessorResponse", ty: { ref: "ProxySuccessorResponse" } },
+        ],
+    },
+    ProxyResponseError: {
+        struct: [
+            { name: "id", ty: { ref: "ProxyResponseErrorId" }, required: true, nullable: true },
+            { name: "error", ty: { ref: "Error" }, required: true },
+        ],
+    },
+    ProxyResponseErrorId: {
+        union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }],
+    },
     InitializeProxyResponse: { alias: "InitializeResponse" },
     ProxySuccessorResponse: "any",
-    ProxyNotification: { struct: [{ name: "method", ty: "string", required: true }, { name: "params", ty: { ref: "ProxySuccessorNotification" }, nullable: true }] },
-    ProxySuccessorNotification: { struct: [{ name: "method", ty: "string", required: true }, { name: "params", ty: "any" }, { name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ProxyNotification: {
+        struct: [
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: { ref: "ProxySuccessorNotification" }, nullable: true },
+        ],
+    },
+    ProxySuccessorNotification: {
+        struct: [
+            { name: "method", ty: "string", required: true },
+            { name: "params", ty: "any" },
+            { name: "_meta", ty: "object", nullable: true, lenient: true },
+        ],
+    },
 };
 
 /** The JSON-RPC methods: the side that handles each, and its payloads' definitions. */
 export const methods: Methods = {
-    "$/cancel_request": { side: "protocol", notification: { def: "CancelRequestNotification", name: "CancelRequestNotification", null: "refuse" } },
-    "auth/login": { side: "agent", response: { def: "LoginAuthResponse", name: "LoginAuthResponse", null: "empty" }, request: { def: "LoginAuthRequest", name: "LoginAuthRequest", null: "refuse" } },
-    "auth/logout": { side: "agent", response: { def: "LogoutAuthResponse", name: "LogoutAuthResponse", null: "empty" }, request: { def: "LogoutAuthRequest", name: "LogoutAuthRequest", null: "empty" } },
-    "auth/status": { side: "agent", response: { def: "AuthStatusResponse", name: "AuthStatusResponse", null: "refuse" }, request: { def: "AuthStatusRequest", name: "AuthStatusRequest", null: "empty" } },
-    "auth/status_update": { side: "client", notification: { def: "AuthStatusUpdateNotification", name: "AuthStatusUpdateNotification", null: "refuse" } },
-    "elicitation/complete": { side: "client", notification: { def: "CompleteElicitationNotification", name: "CompleteElicitationNotification", null: "refuse" } },
-    "elicitation/create": { side: "client", request: { def: "CreateElicitationRequest", name: "CreateElicitationRequest", null: "refuse" }, response: { def: "CreateElicitationResponse", name: "CreateElicitationResponse", null: "refuse" } },
-    "initialize": { side: "agent", response: { def: "InitializeResponse", name: "InitializeResponse", null: "refuse" }, request: { def: "InitializeRequest", name: "InitializeRequest", null: "refuse" } },
-    "mcp/message": { side: "agent", request: { def: "MessageMcpRequest", name: "MessageMcpRequest", null: "refuse" }, response: { def: "MessageMcpResponse", name: "MessageMcpResponse", null: "refuse" }, notification: { def: "MessageMcpNotification", name: "MessageMcpNotification", null: "refuse" } },
-    "providers/disable": { side: "agent", response: { def: "DisableProviderResponse", name: "DisableProviderResponse", null: "empty" }, request: { def: "DisableProviderRequest", name: "DisableProviderRequest", null: "refuse" } },
-    "providers/list": { side: "agent", response: { def: "ListProvidersResponse", name: "ListProvidersResponse", null: "refuse" }, request: { def: "ListProvidersRequest", name: "ListProvidersRequest", null: "empty" } },
-    "providers/set": { side: "agent", response: { def: "SetProviderResponse", name: "SetProviderResponse", null: "empty" }, request: { def: "SetProviderRequest", name: "SetProviderRequest", null: "refuse" } },
-    "proxy/initialize": { side: "proxy", request: { def: "InitializeRequest", name: "InitializeProxyRequest", null: "refuse" }, response: { def: "InitializeResponse", name: "InitializeProxyResponse", null: "refuse" } },
-    "proxy/successor": { side: "proxy", request: { def: "ProxySuccessorRequest", name: "ProxySuccessorRequest", null: "refuse" }, response: { def: "ProxySuccessorResponse", name: "ProxySuccessorResponse", null: "value" }, notification: { def: "ProxySuccessorNotification", name: "ProxySuccessorNotification", null: "refuse" } },
-    "session/archive": { side: "agent", response: { def: "ArchiveSessionResponse", name: "ArchiveSessionResponse", null: "empty" }, request: { def: "ArchiveSessionRequest", name: "ArchiveSessionRequest", null: "refuse" } },
-    "session/cancel": { side: "agent", notification: { def: "CancelSessionNotification", name: "CancelSessionNotification", null: "refuse" } },
-    "session/close": { side: "agent", response: { def: "CloseSessionResponse", name: "CloseSessionResponse", null: "empty" }, request: { def: "CloseSessionRequest", name: "CloseSessionRequest", null: "refuse" } },
-    "session/delete": { side: "agent", response: { def: "DeleteSessionResponse", name: "DeleteSessionResponse", null: "empty" }, request: { def: "DeleteSessionRequest", name: "DeleteSessionRequest", null: "refuse" } },
-    "session/fork": { side: "agent", response: { def: "ForkSessionResponse", name: "ForkSessionResponse", null: "refuse" }, request: { def: "ForkSessionRequest", name: "ForkSessionRequest", null: "refuse" } },
-    "session/list": { side: "agent", response: { def: "ListSessionsResponse", name: "ListSessionsResponse", null: "refuse" }, request: { def: "ListSessionsRequest", name: "ListSessionsRequest", null: "empty" } },
-    "session/new": { side: "agent", response: { def: "NewSessionResponse", name: "NewSessionResponse", null: "refuse" }, request: { def: "NewSessionRequest", name: "NewSessionRequest", null: "refuse" } },
-    "session/prompt": { side: "agent", response: { def: "PromptResponse", name: "PromptResponse", null: "refuse" }, request: { def: "PromptRequest", name: "PromptRequest", null: "refuse" } },
-    "session/request_permission": { side: "client", request: { def: "RequestPermissionRequest", name: "RequestPermissionRequest", null: "refuse" }, response: { def: "RequestPermissionResponse", name: "RequestPermissionResponse", null: "refuse" } },
-    "session/resume": { side: "agent", response: { def: "ResumeSessionResponse", name: "ResumeSessionResponse", null: "empty" }, request: { def: "ResumeSessionRequest", name: "ResumeSessionRequest", null: "refuse" } },
-    "session/set_config_option": { side: "agent", response: { def: "SetSessionConfigOptionResponse", name: "SetSessionConfigOptionResponse", null: "refuse" }, request: { def: "SetSessionConfigOptionRequest", name: "SetSessionConfigOptionRequest", null: "refuse" } },
-    "session/set_title": { side: "agent", response: { def: "SetSessionTitleResponse", name: "SetSessionTitleResponse", null: "refuse" }, request: { def: "SetSessionTitleRequest", name: "SetSessionTitleRequest", null: "refuse" } },
-    "session/status": { side: "agent", response: { def: "SessionStatusResponse", name: "SessionStatusResponse", null: "refuse" }, request: { def: "SessionStatusRequest", name: "SessionStatusRequest", null: "refuse" } },
-    "session/unarchive": { side: "agent", response: { def: "UnarchiveSessionResponse", name: "UnarchiveSessionResponse", null: "empty" }, request: { def: "UnarchiveSessionRequest", name: "UnarchiveSessionRequest", null: "refuse" } },
-    "session/update": { side: "client", notification: { def: "UpdateSessionNotification", name: "UpdateSessionNotification", null: "refuse" } },
-    "terminal/cancel": { side: "agent", response: { def: "CancelTerminalResponse", name: "CancelTerminalResponse", null: "empty" }, request: { def: "CancelTerminalRequest", name: "CancelTerminalRequest", null: "refuse" } },
-    "tool_call/cancel": { side: "agent", response: { def: "CancelToolCallResponse", name: "CancelToolCallResponse", null: "empty" }, request: { def: "CancelToolCallRequest", name: "CancelToolCallRequest", null: "refuse" } },
+    "$/cancel_request": {
+        side: "protocol",
+        notification: {
+            def: "CancelRequestNotification",
+            name: "CancelRequestNotification",
+            null: "refuse",
+        },
+    },
+    "auth/login": {
+        side: "agent",
+        response: { def: "LoginAuthResponse", name: "LoginAuthResponse", null: "empty" },
+        request: { def: "LoginAuthRequest", name: "LoginAuthRequest", null: "refuse" },
+    },
+    "auth/logout": {
+        side: "agent",
+        response: { def: "LogoutAuthResponse", name: "LogoutAuthResponse", null: "empty" },
+        request: { def: "LogoutAuthRequest", name: "LogoutAuthRequest", null: "empty" },
+    },
+    "auth/status": {
+        side: "agent",
+        response: { def: "AuthStatusResponse", name: "AuthStatusResponse", null: "refuse" },
+        request: { def: "AuthStatusRequest", name: "AuthStatusRequest", null: "empty" },
+    },
+    "auth/status_update": {
+        side: "client",
+        notification: {
+            def: "AuthStatusUpdateNotification",
+            name: "AuthStatusUpdateNotification",
+            null: "refuse",
+        },
+    },
+    "elicitation/complete": {
+        side: "client",
+        notification: {
+            def: "CompleteElicitationNotification",
+            name: "CompleteElicitationNotification",
+            null: "refuse",
+        },
+    },
+    "elicitation/create": {
+        side: "client",
+        request: { def: "CreateElicitationRequest", name: "CreateElicitationRequest", null: "refuse" },
+        response: { def: "CreateElicitationResponse", name: "CreateElicitationResponse", null: "refuse" },
+    },
+    "initialize": {
+        side: "agent",
+        response: { def: "InitializeResponse", name: "InitializeResponse", null: "refuse" },
+        request: { def: "InitializeRequest", name: "InitializeRequest", null: "refuse" },
+    },
+    "mcp/message": {
+        side: "agent",
+        request: { def: "MessageMcpRequest", name: "MessageMcpRequest", null: "refuse" },
+        response: { def: "MessageMcpResponse", name: "MessageMcpResponse", null: "refuse" },
+        notification: { def: "MessageMcpNotification", name: "MessageMcpNotification", null: "refuse" },
+    },
+    "providers/disable": {
+        side: "agent",
+        response: { def: "DisableProviderResponse", name: "DisableProviderResponse", null: "empty" },
+        request: { def: "DisableProviderRequest", name: "DisableProviderRequest", null: "refuse" },
+    },
+    "providers/list": {
+        side: "agent",
+        response: { def: "ListProvidersResponse", name: "ListProvidersResponse", null: "refuse" },
+        request: { def: "ListProvidersRequest", name: "ListProvidersRequest", null: "empty" },
+    },
+    "providers/set": {
+        side: "agent",
+        response: { def: "SetProviderResponse", name: "SetProviderResponse", null: "empty" },
+        request: { def: "SetProviderRequest", name: "SetProviderRequest", null: "refuse" },
+    },
+    "proxy/initialize": {
+        side: "proxy",
+        request: { def: "InitializeRequest", name: "InitializeProxyRequest", null: "refuse" },
+        response: { def: "InitializeResponse", name: "InitializeProxyResponse", null: "refuse" },
+    },
+    "proxy/successor": {
+        side: "proxy",
+        request: { def: "ProxySuccessorRequest", name: "ProxySuccessorRequest", null: "refuse" },
+        response: { def: "ProxySuccessorResponse", name: "ProxySuccessorResponse", null: "value" },
+        notification: {
+            def: "ProxySuccessorNotification",
+            name: "ProxySuccessorNotification",
+            null: "refuse",
+        },
+    },
+    "session/archive": {
+        side: "agent",
+        response: { def: "ArchiveSessionResponse", name: "ArchiveSessionResponse", null: "empty" },
+        request: { def: "ArchiveSessionRequest", name: "ArchiveSessionRequest", null: "refuse" },
+    },
+    "session/cancel": {
+        side: "agent",
+        notification: {
+            def: "CancelSessionNotification",
+            name: "CancelSessionNotification",
+            null: "refuse",
+        },
+    },
+    "session/close": {
+        side: "agent",
+        response: { def: "CloseSessionResponse", name: "CloseSessionResponse", null: "empty" },
+        request: { def: "CloseSessionRequest", name: "CloseSessionRequest", null: "refuse" },
+    },
+    "session/delete": {
+        side: "agent",
+        response: { def: "DeleteSessionResponse", name: "DeleteSessionResponse", null: "empty" },
+        request: { def: "DeleteSessionRequest", name: "DeleteSessionRequest", null: "refuse" },
+    },
+    "session/fork": {
+        side: "agent",
+        response: { def: "ForkSessionResponse", name: "ForkSessionResponse", null: "refuse" },
+        request: { def: "ForkSessionRequest", name: "ForkSessionRequest", null: "refuse" },
+    },
+    "session/list": {
+        side: "agent",
+        response: { def: "ListSessionsResponse", name: "ListSessionsResponse", null: "refuse" },
+        request: { def: "ListSessionsRequest", name: "ListSessionsRequest", null: "empty" },
+    },
+    "session/new": {
+        side: "agent",
+        response: { def: "NewSessionResponse", name: "NewSessionResponse", null: "refuse" },
+        request: { def: "NewSessionRequest", name: "NewSessionRequest", null: "refuse" },
+    },
+    "session/prompt": {
+        side: "agent",
+        response: { def: "PromptResponse", name: "PromptResponse", null: "refuse" },
+        request: { def: "PromptRequest", name: "PromptRequest", null: "refuse" },
+    },
+    "session/request_permission": {
+        side: "client",
+        request: { def: "RequestPermissionRequest", name: "RequestPermissionRequest", null: "refuse" },
+        response: { def: "RequestPermissionResponse", name: "RequestPermissionResponse", null: "refuse" },
+    },
+    "session/resume": {
+        side: "agent",
+        response: { def: "ResumeSessionResponse", name: "ResumeSessionResponse", null: "empty" },
+        request: { def: "ResumeSessionRequest", name: "ResumeSessionRequest", null: "refuse" },
+    },
+    "session/set_config_option": {
+        side: "agent",
+        response: {
+            def: "SetSessionConfigOptionResponse",
+            name: "SetSessionConfigOptionResponse",
+            null: "refuse",
+        },
+        request: {
+            def: "SetSessionConfigOptionRequest",
+            name: "SetSessionConfigOptionRequest",
+            null: "refuse",
+        },
+    },
+    "session/set_title": {
+        side: "agent",
+        response: { def: "SetSessionTitleResponse", name: "SetSessionTitleResponse", null: "refuse" },
+        request: { def: "SetSessionTitleRequest", name: "SetSessionTitleRequest", null: "refuse" },
+    },
+    "session/status": {
+        side: "agent",
+        response: { def: "SessionStatusResponse", name: "SessionStatusResponse", null: "refuse" },
+        request: { def: "SessionStatusRequest", name: "SessionStatusRequest", null: "refuse" },
+    },
+    "session/unarchive": {
+        side: "agent",
+        response: { def: "UnarchiveSessionResponse", name: "UnarchiveSessionResponse", null: "empty" },
+        request: { def: "UnarchiveSessionRequest", name: "UnarchiveSessionRequest", null: "refuse" },
+    },
+    "session/update": {
+        side: "client",
+        notification: {
+            def: "UpdateSessionNotification",
+            name: "UpdateSessionNotification",
+            null: "refuse",
+        },
+    },
+    "terminal/cancel": {
+        side: "agent",
+        response: { def: "CancelTerminalResponse", name: "CancelTerminalResponse", null: "empty" },
+        request: { def: "CancelTerminalRequest", name: "CancelTerminalRequest", null: "refuse" },
+    },
+    "tool_call/cancel": {
+        side: "agent",
+        response: { def: "CancelToolCallResponse", name: "CancelToolCallResponse", null: "empty" },
+        request: { def: "CancelToolCallRequest", name: "CancelToolCallRequest", null: "refuse" },
+    },
 };
 
 /**
@@ -8004,16 +9812,121 @@ export const methods: Methods = {
  * property of the state takes a patch (`reducer.ts`).
  */
 export const upserts = {
-    ToolCallUpdate: { state: "ToolCall", key: "toolCallId", fields: [{ name: "toolCallId", rule: "key" }, { name: "name", rule: "optional" }, { name: "title", rule: "optional" }, { name: "kind", rule: { reset: "other" } }, { name: "status", rule: { reset: "pending" } }, { name: "content", rule: "list" }, { name: "locations", rule: "list" }, { name: "rawInput", rule: "any" }, { name: "rawOutput", rule: "any" }, { name: "capabilities", rule: "optional" }, { name: "_meta", rule: "by_key" }] },
-    UserMessage: { state: "UserMessageState", key: "messageId", fields: [{ name: "messageId", rule: "key" }, { name: "content", rule: "list" }, { name: "_meta", rule: "by_key" }] },
-    AgentMessage: { state: "AgentMessageState", key: "messageId", fields: [{ name: "messageId", rule: "key" }, { name: "content", rule: "list" }, { name: "_meta", rule: "by_key" }] },
-    AgentThought: { state: "AgentThoughtState", key: "messageId", fields: [{ name: "messageId", rule: "key" }, { name: "content", rule: "list" }, { name: "_meta", rule: "by_key" }] },
-    TerminalUpdate: { state: "TerminalState", key: "terminalId", fields: [{ name: "terminalId", rule: "key" }, { name: "command", rule: "optional" }, { name: "cwd", rule: "optional" }, { name: "output", rule: "optional" }, { name: "exitStatus", rule: "optional" }, { name: "size", rule: "optional" }, { name: "capabilities", rule: "optional" }, { name: "_meta", rule: "by_key" }] },
-    SessionInfoUpdate: { state: "SessionInfoState", key: null, fields: [{ name: "title", rule: "optional" }, { name: "updatedAt", rule: "optional" }, { name: "_meta", rule: "by_key" }] },
-    UsageUpdate: { state: "UsageState", key: null, fields: [{ name: "used", rule: "required" }, { name: "size", rule: "required" }, { name: "cost", rule: "optional" }, { name: "_meta", rule: "by_key" }] },
-    CompactionUpdate: { state: "CompactionState", key: "compactionId", fields: [{ name: "compactionId", rule: "key" }, { name: "status", rule: "required" }, { name: "summary", rule: "list" }, { name: "error", rule: "optional" }, { name: "_meta", rule: "by_key" }] },
-    SubagentUpdate: { state: "SubagentState", key: "sessionId", fields: [{ name: "sessionId", rule: "key" }, { name: "title", rule: "optional" }, { name: "description", rule: "optional" }, { name: "capabilities", rule: "optional" }, { name: "state", rule: "optional" }, { name: "cwd", rule: "optional" }, { name: "additionalDirectories", rule: "optional" }, { name: "_meta", rule: "by_key" }] },
-    SessionMessage: { state: "SessionMessageState", key: "messageId", fields: [{ name: "messageId", rule: "key" }, { name: "senderSessionId", rule: "optional" }, { name: "recipientSessionId", rule: "optional" }, { name: "senderMessageId", rule: "optional" }, { name: "recipientMessageId", rule: "optional" }, { name: "content", rule: "list" }, { name: "_meta", rule: "by_key" }] },
+    ToolCallUpdate: {
+        state: "ToolCall",
+        key: "toolCallId",
+        fields: [
+            { name: "toolCallId", rule: "key" },
+            { name: "name", rule: "optional" },
+            { name: "title", rule: "optional" },
+            { name: "kind", rule: { reset: "other" } },
+            { name: "status", rule: { reset: "pending" } },
+            { name: "content", rule: "list" },
+            { name: "locations", rule: "list" },
+            { name: "rawInput", rule: "any" },
+            { name: "rawOutput", rule: "any" },
+            { name: "capabilities", rule: "optional" },
+            { name: "_meta", rule: "by_key" },
+        ],
+    },
+    UserMessage: {
+        state: "UserMessageState",
+        key: "messageId",
+        fields: [
+            { name: "messageId", rule: "key" },
+            { name: "content", rule: "list" },
+            { name: "_meta", rule: "by_key" },
+        ],
+    },
+    AgentMessage: {
+        state: "AgentMessageState",
+        key: "messageId",
+        fields: [
+            { name: "messageId", rule: "key" },
+            { name: "content", rule: "list" },
+            { name: "_meta", rule: "by_key" },
+        ],
+    },
+    AgentThought: {
+        state: "AgentThoughtState",
+        key: "messageId",
+        fields: [
+            { name: "messageId", rule: "key" },
+            { name: "content", rule: "list" },
+            { name: "_meta", rule: "by_key" },
+        ],
+    },
+    TerminalUpdate: {
+        state: "TerminalState",
+        key: "terminalId",
+        fields: [
+            { name: "terminalId", rule: "key" },
+            { name: "command", rule: "optional" },
+            { name: "cwd", rule: "optional" },
+            { name: "output", rule: "optional" },
+            { name: "exitStatus", rule: "optional" },
+            { name: "size", rule: "optional" },
+            { name: "capabilities", rule: "optional" },
+            { name: "_meta", rule: "by_key" },
+        ],
+    },
+    SessionInfoUpdate: {
+        state: "SessionInfoState",
+        key: null,
+        fields: [
+            { name: "title", rule: "optional" },
+            { name: "updatedAt", rule: "optional" },
+            { name: "_meta", rule: "by_key" },
+        ],
+    },
+    UsageUpdate: {
+        state: "UsageState",
+        key: null,
+        fields: [
+            { name: "used", rule: "required" },
+            { name: "size", rule: "required" },
+            { name: "cost", rule: "optional" },
+            { name: "_meta", rule: "by_key" },
+        ],
+    },
+    CompactionUpdate: {
+        state: "CompactionState",
+        key: "compactionId",
+        fields: [
+            { name: "compactionId", rule: "key" },
+            { name: "status", rule: "required" },
+            { name: "summary", rule: "list" },
+            { name: "error", rule: "optional" },
+            { name: "_meta", rule: "by_key" },
+        ],
+    },
+    SubagentUpdate: {
+        state: "SubagentState",
+        key: "sessionId",
+        fields: [
+            { name: "sessionId", rule: "key" },
+            { name: "title", rule: "optional" },
+            { name: "description", rule: "optional" },
+            { name: "capabilities", rule: "optional" },
+            { name: "state", rule: "optional" },
+            { name: "cwd", rule: "optional" },
+            { name: "additionalDirectories", rule: "optional" },
+            { name: "_meta", rule: "by_key" },
+        ],
+    },
+    SessionMessage: {
+        state: "SessionMessageState",
+        key: "messageId",
+        fields: [
+            { name: "messageId", rule: "key" },
+            { name: "senderSessionId", rule: "optional" },
+            { name: "recipientSessionId", rule: "optional" },
+            { name: "senderMessageId", rule: "optional" },
+            { name: "recipientMessageId", rule: "optional" },
+            { name: "content", rule: "list" },
+            { name: "_meta", rule: "by_key" },
+        ],
+    },
 } satisfies Upserts;
 
 /** The requests an agent handles, by method. */

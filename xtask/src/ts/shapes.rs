@@ -23,7 +23,8 @@ pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions, rt: &s
         }
     };
     out.line();
-    let entries: Vec<String> = defs.iter().map(|d| format!("{}: {},", prop(&d.rust_name), lit(&s.def(d)))).collect();
+    let entries: Vec<String> =
+        defs.iter().flat_map(|d| lines(&format!("{}: ", prop(&d.rust_name)), &s.def(d), ",")).collect();
     quote_in! { *out =>
         $("/**")
         $(" * How each definition decodes: the plan's rule for every property,")
@@ -34,7 +35,7 @@ pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions, rt: &s
         };
     };
     out.line();
-    let methods = methods(module);
+    let methods: Vec<String> = methods(module).iter().flat_map(|(k, v)| lines(&format!("{k}: "), v, ",")).collect();
     quote_in! { *out =>
         $("/** The JSON-RPC methods: the side that handles each, and its payloads' definitions. */")
         export const methods: $(rt.name("Methods")) = {
@@ -403,13 +404,14 @@ fn upserts(defs: &[&Def], decisions: &Decisions) -> Vec<String> {
                 })
                 .collect();
             let entry = json!({ "state": u.state, "key": u.key, "fields": fields });
-            Some(format!("{}: {},", prop(&d.rust_name), lit(&entry)))
+            Some(lines(&format!("{}: ", prop(&d.rust_name)), &entry, ","))
         })
+        .flatten()
         .collect()
 }
 
-/// The JSON-RPC methods of `module`, one `"method": { ... },` line each.
-fn methods(module: &Module) -> Vec<String> {
+/// The JSON-RPC methods of `module`: the quoted method name and its entry.
+fn methods(module: &Module) -> Vec<(String, Value)> {
     let gated: Vec<(&Def, Gate)> = module.defs.iter().map(|d| (d, Gate::Always)).collect();
     let payloads = Payloads::of(&gated);
     let mut by_method: std::collections::BTreeMap<&str, Map<String, Value>> = Default::default();
@@ -430,7 +432,7 @@ fn methods(module: &Module) -> Vec<String> {
         };
         entry.insert(kind.into(), json!({ "def": plan.stands_for, "name": d.rust_name, "null": null_mode }));
     }
-    by_method.into_iter().map(|(m, o)| format!("{}: {},", lit(&Value::from(m)), lit(&Value::Object(o)))).collect()
+    by_method.into_iter().map(|(m, o)| (lit(&Value::from(m)), Value::Object(o))).collect()
 }
 
 fn obj<const N: usize>(entries: [(&str, Value); N]) -> Map<String, Value> {
@@ -448,6 +450,30 @@ pub fn prop(name: &str) -> String {
     } else {
         serde_json::to_string(name).expect("a string serializes")
     }
+}
+
+/// How wide a line of the tables may be before a value is broken over lines.
+const WIDTH: usize = 100;
+
+/// `head`, the value and `tail` as lines of a table: on one line when it
+/// fits in [`WIDTH`], else an object or array one member a line (indented by
+/// four spaces a level), each broken again as needed.
+fn lines(head: &str, v: &Value, tail: &str) -> Vec<String> {
+    let one = format!("{head}{}{tail}", lit(v));
+    let (open, close, members): (&str, &str, Vec<(String, &Value)>) = match v {
+        Value::Object(o) if !o.is_empty() => ("{", "}", o.iter().map(|(k, x)| (format!("{}: ", prop(k)), x)).collect()),
+        Value::Array(a) if !a.is_empty() => ("[", "]", a.iter().map(|x| (String::new(), x)).collect()),
+        _ => return vec![one],
+    };
+    if one.len() <= WIDTH {
+        return vec![one];
+    }
+    let mut out = vec![format!("{head}{open}")];
+    for (k, x) in members {
+        out.extend(lines(&k, x, ",").into_iter().map(|l| format!("    {l}")));
+    }
+    out.push(format!("{close}{tail}"));
+    out
 }
 
 /// A JSON value as a TypeScript literal on one line, identifier keys unquoted.
