@@ -53,9 +53,27 @@ const CASES: &[Case] = &[
     Case { command: "cargo xtask codegen", dir: Dir::Root, status: 0, writes: &[] },
     Case { command: "cargo xtask codegen --check", dir: Dir::Root, status: 0, writes: &[] },
     Case {
-        command: "cd ts && npm ci --no-audit --no-fund --silent && npm run --silent check",
+        command: "cd ts && npm ci --no-audit --no-fund --silent && npm run --silent build",
         dir: Dir::Root,
         status: 0,
+        writes: &["ts/dist/src/cli.js"],
+    },
+    Case {
+        command: "node ts/dist/src/cli.js check-messages --protocol v1 tests/traces/v1-tool-call.jsonl",
+        dir: Dir::Root,
+        status: 0,
+        writes: &[],
+    },
+    Case {
+        command: "node ts/dist/src/cli.js replay --protocol v2 tests/traces/v2-rfd-chunks.jsonl",
+        dir: Dir::Root,
+        status: 1,
+        writes: &[],
+    },
+    Case {
+        command: "node ts/dist/src/cli.js check-messages --protocol v2 tests/traces/v2-prompt-turn.jsonl",
+        dir: Dir::Root,
+        status: 1,
         writes: &[],
     },
     Case { command: "cargo xtask ir v2 ToolCallUpdate", dir: Dir::Root, status: 0, writes: &[] },
@@ -98,6 +116,18 @@ const CASES: &[Case] = &[
     },
     Case {
         command: "cargo build -p acp-bindings --examples && cargo build -p acp-tools",
+        dir: Dir::Root,
+        status: 0,
+        writes: &[],
+    },
+    Case {
+        command: "ACP_NODE_MODULES=ts/node_modules node interop/node/client.mjs --protocol v2 node ts/dist/examples/agent.js --protocol v2",
+        dir: Dir::Root,
+        status: 0,
+        writes: &[],
+    },
+    Case {
+        command: "target/debug/examples/client_v1 node ts/dist/examples/agent.js --protocol v1",
         dir: Dir::Root,
         status: 0,
         writes: &[],

@@ -363,3 +363,18 @@ fn the_example_agent_completes_a_turn_with_the_official_sdk_client_and_the_rust_
         ]
     );
 }
+
+/// The README's TypeScript example is the text `ts/test/readme.test.ts`
+/// compiles and runs (`npm test`), the package's own path in its import.
+#[test]
+fn the_readme_shows_the_tested_typescript_example() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let tested = std::fs::read_to_string(ts().join("test/readme.test.ts")).unwrap();
+    let blocks: Vec<&str> =
+        readme.split("```ts\n").skip(1).map(|rest| rest.split("```").next().unwrap_or_default()).collect();
+    assert!(!blocks.is_empty(), "the README shows no TypeScript");
+    for block in blocks {
+        let block = block.replace("from \"acp-bindings\"", "from \"../src/index.js\"");
+        assert!(tested.contains(&block), "ts/test/readme.test.ts does not hold the README's example:\n{block}");
+    }
+}
