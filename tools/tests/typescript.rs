@@ -157,8 +157,16 @@ fn every_trace_checks_and_replays_the_same_in_both_clis() {
         n += 1;
     }
     assert!(n >= 3, "only {n} traces");
-    let (rust, node) = both(&["replay", "--protocol", "v1", "nowhere.jsonl"]);
-    same_output("replay --protocol v1", &rust, &node);
+    // Errors of use: the same messages and exit codes.
+    for args in [
+        &["replay", "--protocol", "v1", "nowhere.jsonl"][..],
+        &["replay", "--protocol", "v2", "nowhere.jsonl"],
+        &["check-messages", "--protocol", "v2", "nowhere.json"],
+        &["check-messages", "--protocol", "v2", "--type", "NoSuchDefinition", "Cargo.toml"],
+    ] {
+        let (rust, node) = both(args);
+        same_output(&args.join(" "), &rust, &node);
+    }
 }
 
 /// The replacements every property of every corpus message is mutated to.

@@ -30,6 +30,27 @@ function oneLine(text: string): string {
   });
 }
 
+/** An unreadable file's error as Rust's `std::io::Error` words it (`No such file or directory (os error 2)`). */
+function ioError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  const known: { [code: string]: string } = {
+    ENOENT: "No such file or directory (os error 2)",
+    EACCES: "Permission denied (os error 13)",
+    EISDIR: "Is a directory (os error 21)",
+  };
+  return (err.code !== undefined ? known[err.code] : undefined) ?? err.message;
+}
+
+/** Reads a file, or says why not on stderr (`undefined`). */
+function read(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    stderr.write(`error: ${path}: ${ioError(e)}\n`);
+    return undefined;
+  }
+}
+
 function say(line: string): void {
   stdout.write(line + "\n");
 }
@@ -146,13 +167,8 @@ function checkMessages(a: Args): number {
   if (a.files.length === 0) usage("the following required arguments were not provided: <PATHS>...");
   const total = { exact: 0, differs: 0, rejected: 0 };
   for (const path of a.files) {
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch (e) {
-      stderr.write(`error: ${path}: ${(e as Error).message}\n`);
-      return 2;
-    }
+    const text = read(path);
+    if (text === undefined) return 2;
     const checker = new Checker(codec, a);
     const tally = (at: string, outcome: string) => {
       say(`${at}: ${outcome}`);
@@ -181,13 +197,8 @@ function replay(a: Args): number {
   const [path] = a.files;
   if (path === undefined || a.files.length > 1) usage("replay takes one trace");
   const codec = codecOf(a);
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    stderr.write(`error: ${path}: ${(e as Error).message}\n`);
-    return 2;
-  }
+  const text = read(path);
+  if (text === undefined) return 2;
   const state = new SessionReducer((a.unstable ? v2u : v2).upserts);
   const pending = new Map<string, string>();
   let rejected = 0;
@@ -217,6 +228,10 @@ function replay(a: Args): number {
 
 function main(): number {
   const [command, ...rest] = argv.slice(2);
+  if (command === "--help" || command === "-h" || rest.includes("--help") || rest.includes("-h")) {
+    say(USAGE);
+    return 0;
+  }
   if (command === "check-messages") return checkMessages(args(rest));
   if (command === "replay") return replay(args(rest));
   return usage(command === undefined ? "a command is required" : `unrecognized subcommand '${command}'`);
