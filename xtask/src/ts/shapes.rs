@@ -23,23 +23,22 @@ pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions, rt: &s
         }
     };
     out.line();
-    let entries: Vec<String> =
-        defs.iter().flat_map(|d| lines(&format!("{}: ", prop(&d.rust_name)), &s.def(d), ",")).collect();
+    let entries: Vec<(String, Value)> = defs.iter().map(|d| (prop(&d.rust_name), s.def(d))).collect();
     quote_in! { *out =>
         $("/**")
         $(" * How each definition decodes: the plan's rule for every property,")
         $(" * interpreted by `decode.ts` (see there for what each member means).")
         $(" */")
         export const shapes: $(rt.name("Shapes")) = {
-            $(for e in &entries => $e$['\r'])
+            $(table(&entries))
         };
     };
     out.line();
-    let methods: Vec<String> = methods(module).iter().flat_map(|(k, v)| lines(&format!("{k}: "), v, ",")).collect();
+    let methods = methods(module);
     quote_in! { *out =>
         $("/** The JSON-RPC methods: the side that handles each, and its payloads' definitions. */")
         export const methods: $(rt.name("Methods")) = {
-            $(for m in &methods => $m$['\r'])
+            $(table(&methods))
         };
     };
     let upserts = upserts(&defs, decisions);
@@ -51,7 +50,7 @@ pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions, rt: &s
             $(" * property of the state takes a patch (`reducer.ts`).")
             $(" */")
             export const upserts = {
-                $(for u in &upserts => $u$['\r'])
+                $(table(&upserts))
             } satisfies $(rt.name("Upserts"));
         };
     }
@@ -379,10 +378,10 @@ fn int_name(f: IntFormat) -> &'static str {
     }
 }
 
-/// The upserts among `defs`, one `Name: { ... },` line each: the state's
+/// The upserts among `defs`, by name: the state's
 /// fields in order, each with its rule (`key`, `required`, `by_key`, `list`,
 /// `reset` with its value, `optional`, `any`).
-fn upserts(defs: &[&Def], decisions: &Decisions) -> Vec<String> {
+fn upserts(defs: &[&Def], decisions: &Decisions) -> Vec<(String, Value)> {
     use crate::plan::StateRepr;
     defs.iter()
         .filter_map(|d| {
@@ -404,13 +403,12 @@ fn upserts(defs: &[&Def], decisions: &Decisions) -> Vec<String> {
                 })
                 .collect();
             let entry = json!({ "state": u.state, "key": u.key, "fields": fields });
-            Some(lines(&format!("{}: ", prop(&d.rust_name)), &entry, ","))
+            Some((prop(&d.rust_name), entry))
         })
-        .flatten()
         .collect()
 }
 
-/// The JSON-RPC methods of `module`: the quoted method name and its entry.
+/// The JSON-RPC methods of `module`: the method name, quoted, and its entry.
 fn methods(module: &Module) -> Vec<(String, Value)> {
     let gated: Vec<(&Def, Gate)> = module.defs.iter().map(|d| (d, Gate::Always)).collect();
     let payloads = Payloads::of(&gated);
@@ -455,25 +453,80 @@ pub fn prop(name: &str) -> String {
 /// How wide a line of the tables may be before a value is broken over lines.
 const WIDTH: usize = 100;
 
-/// `head`, the value and `tail` as lines of a table: on one line when it
-/// fits in [`WIDTH`], else an object or array one member a line (indented by
-/// four spaces a level), each broken again as needed.
-fn lines(head: &str, v: &Value, tail: &str) -> Vec<String> {
-    let one = format!("{head}{}{tail}", lit(v));
-    let (open, close, members): (&str, &str, Vec<(String, &Value)>) = match v {
-        Value::Object(o) if !o.is_empty() => ("{", "}", o.iter().map(|(k, x)| (format!("{}: ", prop(k)), x)).collect()),
-        Value::Array(a) if !a.is_empty() => ("[", "]", a.iter().map(|x| (String::new(), x)).collect()),
-        _ => return vec![one],
-    };
-    if one.len() <= WIDTH {
-        return vec![one];
+/// The members of a table, `name: value,` each on a line of its own.
+fn table(entries: &[(String, Value)]) -> js::Tokens {
+    let mut t = js::Tokens::new();
+    for (k, v) in entries {
+        member(&mut t, k, v);
     }
-    let mut out = vec![format!("{head}{open}")];
-    for (k, x) in members {
-        out.extend(lines(&k, x, ",").into_iter().map(|l| format!("    {l}")));
+    t
+}
+
+/// `key: value,` and a line break; the value on one line when the whole fits
+/// in [`WIDTH`], else broken over lines by [`literal`].
+fn member(t: &mut js::Tokens, key: &str, v: &Value) {
+    quote_in!(*t => $key:);
+    t.space();
+    literal(t, v, key.len() + 2);
+    t.append(",");
+    t.push();
+}
+
+/// A JSON value as a TypeScript literal (identifier keys unquoted), after
+/// `used` characters of its line: on that line when it fits in [`WIDTH`],
+/// else an object or array one member a line, each broken again as needed.
+fn literal(t: &mut js::Tokens, v: &Value, used: usize) {
+    let fits = lit(v).len() + used < WIDTH;
+    match v {
+        Value::Object(o) if !o.is_empty() && !fits => {
+            t.append("{");
+            t.indent();
+            for (k, x) in o {
+                member(t, &prop(k), x);
+            }
+            t.unindent();
+            t.append("}");
+        }
+        Value::Array(a) if !a.is_empty() && !fits => {
+            t.append("[");
+            t.indent();
+            for x in a {
+                literal(t, x, 0);
+                t.append(",");
+                t.push();
+            }
+            t.unindent();
+            t.append("]");
+        }
+        Value::Object(o) if !o.is_empty() => {
+            t.append("{");
+            for (i, (k, x)) in o.iter().enumerate() {
+                t.space();
+                quote_in!(*t => $(prop(k)):);
+                t.space();
+                literal(t, x, 0);
+                if i + 1 < o.len() {
+                    t.append(",");
+                }
+            }
+            t.space();
+            t.append("}");
+        }
+        Value::Array(a) => {
+            t.append("[");
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    t.append(",");
+                    t.space();
+                }
+                literal(t, x, 0);
+            }
+            t.append("]");
+        }
+        Value::Object(_) => t.append("{}"),
+        Value::String(s) => quote_in!(*t => $(quoted(s))),
+        other => quote_in!(*t => $(other.to_string())),
     }
-    out.push(format!("{close}{tail}"));
-    out
 }
 
 /// A JSON value as a TypeScript literal on one line, identifier keys unquoted.
