@@ -150,11 +150,14 @@ function ty(c: Ctx, t: Ty, v: JsonValue, skipItems = false): JsonValue {
     const out: JsonValue[] = [];
     for (let i = 0; i < v.length; i++) {
       const item = v[i] as JsonValue;
+      const reports = c.reports.length;
       c.path.push(String(i));
       try {
         out.push(item === null && t.nullable ? null : ty(c, t.list, item));
       } catch (e) {
         if (!skipItems) throw e;
+        // What the dropped item's own lenient members reported goes with it.
+        c.reports.length = reports;
         c.report("skip-invalid-items", e);
       } finally {
         c.path.pop();
