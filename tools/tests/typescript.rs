@@ -386,3 +386,82 @@ fn the_readme_shows_the_tested_typescript_example() {
         assert!(tested.contains(&block), "ts/test/readme.test.ts does not hold the README's example:\n{block}");
     }
 }
+
+/// `v` as JSON text, with the object at `target` naming its first member a
+/// second time at its end (`{"a":1,"b":2,"a":1}`).
+fn with_repeat(v: &Value, at: &mut Vec<Value>, target: &[Value]) -> String {
+    match v {
+        Value::Object(o) => {
+            let mut members: Vec<String> = o
+                .iter()
+                .map(|(k, x)| {
+                    at.push(Value::from(k.as_str()));
+                    let text = format!("{}:{}", Value::from(k.as_str()), with_repeat(x, at, target));
+                    at.pop();
+                    text
+                })
+                .collect();
+            if at.as_slice() == target {
+                if let Some(first) = members.first().cloned() {
+                    members.push(first);
+                }
+            }
+            format!("{{{}}}", members.join(","))
+        }
+        Value::Array(a) => {
+            let items: Vec<String> = a
+                .iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    at.push(Value::from(i));
+                    let text = with_repeat(x, at, target);
+                    at.pop();
+                    text
+                })
+                .collect();
+            format!("[{}]", items.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Every corpus message with each of its objects repeating a member name:
+/// both refuse it with the same message (an error of the whole message,
+/// inside lenient members too). The pointers are not compared: the crate's
+/// can land inside a key where its reader had a slice of the text.
+#[test]
+fn repeated_member_names_are_refused_alike() {
+    let dir = scratch("repeated");
+    let mut n = 0;
+    for ((version, type_name), inputs) in corpus() {
+        let mut text = String::new();
+        for input in &inputs {
+            let mut all = Vec::new();
+            paths(input, &mut Vec::new(), &mut all);
+            for path in all.iter().filter(|p| mutated(input, p, None) != *input || p.is_empty()) {
+                let object = path.iter().try_fold(input, |v, k| match k {
+                    Value::String(k) => v.get(k.as_str()),
+                    _ => v.get(k.as_u64().unwrap() as usize),
+                });
+                if object.is_some_and(|o| o.as_object().is_some_and(|o| !o.is_empty())) {
+                    text.push_str(&with_repeat(input, &mut Vec::new(), path));
+                    text.push('\n');
+                    n += 1;
+                }
+            }
+        }
+        let path = dir.join(format!("{version}-{type_name}.jsonl"));
+        std::fs::write(&path, text).unwrap();
+        let mut args = vec!["check-messages", "--protocol", version.as_str(), "--type", type_name.as_str()];
+        args.extend(unstable());
+        args.push(path.to_str().unwrap());
+        let (rust, node) = both(&args);
+        let message =
+            |l: &String| l.strip_prefix("rejected at ").and_then(|r| r.split_once(": ")).map(|(_, m)| m.to_owned());
+        for (t, r) in verdicts(&node).iter().zip(verdicts(&rust)) {
+            assert_eq!(message(t), message(&r), "{version} {type_name}:\n  TypeScript: {t}\n  acp-tools:  {r}");
+            assert!(t.starts_with("rejected"), "{t}");
+        }
+    }
+    assert!(n > 300, "only {n} messages");
+}

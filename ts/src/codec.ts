@@ -2,7 +2,7 @@
 // method and direction: what every generated module's `codec` offers.
 
 import { decodeAs, unexpected, type Decoded, type Report } from "./decode.js";
-import { DecodeError, parse } from "./json.js";
+import { DecodeError, read, type Duplicates } from "./json.js";
 import type { JsonObject, JsonValue } from "./runtime.js";
 import type { MethodShape, Methods, PayloadShape, Shapes } from "./shape.js";
 
@@ -107,8 +107,9 @@ export class Codec<Types, M = AnyMessage> {
   decodeMessage(text: string, answers: (id: JsonValue) => string | undefined = () => undefined): Decoded<M> {
     let raw: JsonValue;
     let floats: Set<string> | undefined;
+    let duplicates: Duplicates | undefined;
     try {
-      ({ value: raw, floats } = parse(text));
+      ({ value: raw, floats, duplicates } = read(text));
     } catch (e) {
       if (e instanceof DecodeError && e.syntax) throw new MessageError(`not JSON: ${e.message}`, "");
       throw e;
@@ -117,6 +118,10 @@ export class Codec<Types, M = AnyMessage> {
       throw new MessageError("a JSON-RPC message is an object", "");
     }
     const o = raw;
+    const repeated = duplicates?.repeated.get(o)?.key;
+    if (repeated !== undefined) {
+      throw new MessageError(`not a JSON-RPC message: duplicate field \`${repeated}\``, `/${repeated}`);
+    }
     if (o.jsonrpc !== "2.0") throw new MessageError('`jsonrpc` must be "2.0"', "/jsonrpc");
     const has = (k: string) => o[k] !== undefined;
     if (has("method") && typeof o.method !== "string") {
@@ -147,7 +152,7 @@ export class Codec<Types, M = AnyMessage> {
         }
       }
       try {
-        const d = decodeAs(this.shapes, p.def, { value: input as JsonValue, floats, base: `/${member}` });
+        const d = decodeAs(this.shapes, p.def, { value: input as JsonValue, floats, duplicates, base: `/${member}` });
         for (const r of d.reports) reports.push({ ...r, pointer: `/${member}${r.pointer}` });
         return d.value;
       } catch (e) {
@@ -159,7 +164,7 @@ export class Codec<Types, M = AnyMessage> {
       const v = o.id as JsonValue;
       if (this.shapes.RequestId !== undefined) {
         try {
-          decodeAs(this.shapes, "RequestId", { value: v, floats, base: "/id" });
+          decodeAs(this.shapes, "RequestId", { value: v, floats, duplicates, base: "/id" });
         } catch (e) {
           if (e instanceof DecodeError) throw new MessageError(`invalid request id: ${e.message}`, "/id");
           throw e;

@@ -4,7 +4,7 @@
 // reported with its JSON pointer. Members the schema does not name are kept,
 // in their order, so a decoded value is written back as it came.
 
-import { DecodeError, escapeToken, parse, define } from "./json.js";
+import { DecodeError, escapeToken, parse, read, define, type Duplicates } from "./json.js";
 import type { JsonObject, JsonValue } from "./runtime.js";
 import { unknownArm } from "./runtime.js";
 import type { ArmShape, FieldShape, IntName, Shape, Shapes, StructShape, Ty, UnionShape } from "./shape.js";
@@ -83,6 +83,8 @@ class Ctx {
     readonly floats: Set<string> | undefined,
     /** The pointer of the decoded value in the text `floats` came from (`/params`). */
     readonly base: string,
+    /** Where the text repeats a member name. */
+    readonly duplicates: Duplicates | undefined,
     /** Encoding: no leniency, every recovery is an error. */
     readonly strict: boolean,
   ) {}
@@ -122,6 +124,30 @@ class Ctx {
   }
 }
 
+/** The error of an object that repeats a member name (as the crate's, at the repeated member). */
+function noRepeat(c: Ctx, v: JsonValue, after?: number): void {
+  const r = c.duplicates?.repeated.get(v as object);
+  if (r === undefined || (after !== undefined && r.after !== after)) return;
+  c.path.push(r.key);
+  const e = new DecodeError(`duplicate field \`${r.key}\``, c.pointer(), false, true);
+  c.path.pop();
+  throw e;
+}
+
+/** Rethrows what no lenient rule recovers from: anything but a decode error, and a repeated member name. */
+function recoverable(e: unknown): DecodeError {
+  if (!(e instanceof DecodeError) || e.fatal) throw e;
+  return e;
+}
+
+/** A value kept as received: the error of the first object in it that repeats a member name. */
+function kept(c: Ctx, v: JsonValue): JsonValue {
+  if (c.duplicates === undefined || typeof v !== "object" || v === null || !c.duplicates.within.has(v)) return v;
+  noRepeat(c, v);
+  for (const [k, x] of Object.entries(v)) c.at(k, () => kept(c, x));
+  return v;
+}
+
 function ty(c: Ctx, t: Ty, v: JsonValue, skipItems = false): JsonValue {
   switch (t) {
     case "string":
@@ -138,9 +164,9 @@ function ty(c: Ctx, t: Ty, v: JsonValue, skipItems = false): JsonValue {
       // serde reads `null` as an `Option`: anything else is "Some" to it.
       return v === null ? v : c.fail("invalid type: Option value, expected null");
     case "any":
-      return v;
+      return kept(c, v);
     case "object":
-      return isObject(v) ? v : c.invalid(v, "a map");
+      return isObject(v) ? kept(c, v) : c.invalid(v, "a map");
   }
   if ("int" in t) return int(c, v, t.int, t.int);
   if ("ref" in t) return def(c, t.ref, v);
@@ -152,10 +178,13 @@ function ty(c: Ctx, t: Ty, v: JsonValue, skipItems = false): JsonValue {
       const item = v[i] as JsonValue;
       const reports = c.reports.length;
       c.path.push(String(i));
+      // The crate reads each item whole before it decodes it: a repeated name fails unwrapped.
+      if (skipItems) kept(c, item);
       try {
         out.push(item === null && t.nullable ? null : ty(c, t.list, item));
       } catch (e) {
         if (!skipItems) throw e;
+        recoverable(e);
         // What the dropped item's own lenient members reported goes with it.
         c.reports.length = reports;
         c.report("skip-invalid-items", e);
@@ -173,6 +202,7 @@ function ty(c: Ctx, t: Ty, v: JsonValue, skipItems = false): JsonValue {
     );
   }
   if (!isObject(v)) return c.invalid(v, "a map");
+  noRepeat(c, v);
   const out: JsonObject = {};
   for (const k of Object.keys(v)) {
     const x = v[k] as JsonValue;
@@ -195,7 +225,7 @@ function int(c: Ctx, v: JsonValue, name: IntName, expected: string): number {
  */
 function def(c: Ctx, name: string, v: JsonValue, tags: readonly string[] = []): JsonValue {
   const s = c.shape(name);
-  if (s === "any") return v;
+  if (s === "any") return kept(c, v);
   if ("alias" in s) return def(c, s.alias, v, tags);
   if ("struct" in s) return struct(c, name, s, v, tags);
   if ("union" in s) return union(c, name, s, v, tags);
@@ -264,13 +294,16 @@ function field(c: Ctx, f: FieldShape, v: JsonValue): Out {
       return DROP;
     }
   }
+  // A lenient member is read whole before it is decoded: a repeated name in it fails unwrapped.
+  if ((f.lenient || f.patch) && !(f.skipItems && Array.isArray(v))) kept(c, v);
   const reports = c.reports.length;
   try {
     const out = ty(c, f.ty, v, f.skipItems === true);
     checks(c, f, out);
     return out;
   } catch (e) {
-    if (!(e instanceof DecodeError) || (!f.patch && !f.lenient)) throw e;
+    if (!f.patch && !f.lenient) throw e;
+    recoverable(e);
     c.reports.length = reports;
     c.report(f.patch ? "patch-keeps" : "default-on-error", e, c.pointer());
     return f.required && f.default !== undefined ? f.default : DROP;
@@ -294,7 +327,14 @@ function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readon
   if (!isObject(v)) return c.invalid(v, s.flatten === undefined ? `a ${name} object` : `struct ${name}`);
   const out: JsonObject = {};
   let rest: JsonObject | undefined;
-  for (const k of Object.keys(v)) {
+  const keys = Object.keys(v);
+  /** A member the struct reads itself (not its flattened union): a field, or an enclosing discriminator. */
+  const own = (k: string | undefined) => k !== undefined && (byName(s).has(k) || tags.includes(k));
+  for (let i = 0; i < keys.length; i++) {
+    // A repeated name fails where the crate's reader meets its second
+    // occurrence; one the flattened union takes fails inside the union.
+    if (s.flatten === undefined || own(c.duplicates?.repeated.get(v)?.key)) noRepeat(c, v, i);
+    const k = keys[i] as string;
     const x = v[k];
     if (x === undefined) continue;
     if (tags.includes(k)) {
@@ -316,14 +356,23 @@ function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readon
       const t = s.rest;
       define(out, k, c.at(k, () => ty(c, t, x)));
     } else {
-      define(out, k, x);
+      define(out, k, c.at(k, () => kept(c, x)));
     }
   }
+  if (s.flatten === undefined || own(c.duplicates?.repeated.get(v)?.key)) noRepeat(c, v, keys.length);
   for (const f of s.struct) {
     if (f.required && v[f.name] === undefined) c.fail(`missing field \`${f.name}\``);
   }
   if (s.flatten === undefined) return out;
-  const arm = union(c, s.flatten, c.shape(s.flatten) as UnionShape, rest ?? {}, []);
+  const others = rest ?? {};
+  const repeated = c.duplicates?.repeated.get(v);
+  if (c.duplicates !== undefined && repeated !== undefined && !own(repeated.key)) {
+    c.duplicates.repeated.set(others, { key: repeated.key, after: Object.keys(others).length });
+    c.duplicates.within.add(others);
+  } else if (c.duplicates?.within.has(v)) {
+    c.duplicates.within.add(others);
+  }
+  const arm = union(c, s.flatten, c.shape(s.flatten) as UnionShape, others, []);
   if (!isObject(arm)) return out;
   // The members in the order they came.
   const merged: JsonObject = {};
@@ -342,14 +391,22 @@ function union(c: Ctx, name: string, u: UnionShape, v: JsonValue, tags: readonly
   const known = typeof tag === "string" ? u.union.find((a) => a.tag === tag) : undefined;
   if (known !== undefined && typeof tag === "string") {
     const inner = [...tags, key];
-    if (known.unit) return pick(v, inner);
+    if (known.unit) {
+      noRepeat(c, v);
+      return pick(v, inner);
+    }
     try {
       return payload(c, known, v, inner);
     } catch (e) {
-      if (e instanceof DecodeError) throw new DecodeError(`invalid \`${tag}\` variant of ${name}: ${e.message}`, e.pointer);
+      if (e instanceof DecodeError) {
+        throw new DecodeError(`invalid \`${tag}\` variant of ${name}: ${e.message}`, e.pointer, false, e.fatal);
+      }
       throw e;
     }
   }
+  // The crate reads an object of an absent, unknown or odd discriminator
+  // whole before it looks at it: a repeated name anywhere in it fails first.
+  kept(c, v);
   const state =
     tag === undefined ? "missing" : tag === null ? "null" : typeof tag === "string" ? "str" : u.tag.lenient ? "missing" : "invalid";
   const noTag = u.union.find((a) => a.noTag);
@@ -395,9 +452,9 @@ function attempt(c: Ctx, a: ArmShape, v: JsonValue, errors: string[]): Out {
   try {
     return ty(c, a.ty ?? "null", v);
   } catch (e) {
-    if (!(e instanceof DecodeError)) throw e;
+    recoverable(e);
     c.reports.length = reports;
-    errors.push(`${a.name}: ${e.message}`);
+    errors.push(`${a.name}: ${(e as DecodeError).message}`);
     return DROP;
   }
 }
@@ -419,17 +476,19 @@ function catchAll(c: Ctx, name: string, u: UnionShape, v: JsonObject, tag: strin
     try {
       c.at(f.name, () => ty(c, f.ty, x));
     } catch (e) {
-      if (!(e instanceof DecodeError)) throw e;
-      c.fail(`invalid field \`${f.name}\` in unknown variant of ${name}: ${e.message}`);
+      recoverable(e);
+      c.fail(`invalid field \`${f.name}\` in unknown variant of ${name}: ${(e as DecodeError).message}`);
     }
     c.reports.length = reports;
   }
+  kept(c, v);
   const out: JsonObject = { ...v };
   Object.defineProperty(out, unknownArm, { value: true, enumerable: false });
   return out;
 }
 
 function untagged(c: Ctx, name: string, u: UnionShape, v: JsonValue): JsonValue {
+  kept(c, v); // read whole first, as above
   const errors: string[] = [];
   for (const a of u.union) {
     const r = attempt(c, a, v, errors);
@@ -447,11 +506,14 @@ function untagged(c: Ctx, name: string, u: UnionShape, v: JsonValue): JsonValue 
 export function decodeAs(
   shapes: Shapes,
   name: string,
-  input: { text: string } | { value: JsonValue; floats?: Set<string> | undefined; base?: string },
+  input:
+    | { text: string }
+    | { value: JsonValue; floats?: Set<string> | undefined; duplicates?: Duplicates | undefined; base?: string },
   strict = false,
 ): Decoded<JsonValue> {
-  const { value, floats } = "text" in input ? parse(input.text) : input;
-  const c = new Ctx(shapes, floats, "base" in input ? (input.base ?? "") : "", strict);
+  const { value, floats, duplicates } = "text" in input ? read(input.text) : input;
+  const base = "base" in input ? (input.base ?? "") : "";
+  const c = new Ctx(shapes, floats, base, duplicates, strict);
   return { value: def(c, name, value), reports: c.reports };
 }
 

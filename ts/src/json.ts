@@ -13,6 +13,8 @@ export class DecodeError extends Error {
     readonly pointer: string,
     /** The text is not JSON (as opposed to JSON the schema refuses). */
     readonly syntax = false,
+    /** A repeated member name: an error of the whole value, which no lenient rule recovers from. */
+    readonly fatal = false,
   ) {
     super(message);
     this.name = "DecodeError";
@@ -35,6 +37,17 @@ export interface Parsed {
   floats: Set<string> | undefined;
 }
 
+/**
+ * Where a text repeats a member name ({@link read}): the first repeated name
+ * of each object that repeats one, and every object or array that holds such
+ * an object at any depth (itself included).
+ */
+export interface Duplicates {
+  /** The repeated name, and how many distinct members came before its second occurrence. */
+  repeated: WeakMap<object, { key: string; after: number }>;
+  within: WeakSet<object>;
+}
+
 const WS = (c: number) => c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 const DIGIT = (c: number) => c >= 0x30 && c <= 0x39;
 /** serde_json's nesting limit: the 128th open bracket is refused. */
@@ -46,6 +59,9 @@ class Reader {
   path: string[] = [];
   floats: Set<string> | undefined;
   duplicate: DecodeError | undefined;
+  duplicates: Duplicates | undefined;
+  /** The objects and arrays open at the current position, outermost first. */
+  open: object[] = [];
 
   constructor(
     readonly text: string,
@@ -225,6 +241,7 @@ class Reader {
   array(): JsonValue[] {
     this.enter();
     const out: JsonValue[] = [];
+    this.open.push(out);
     for (let first = true; ; first = false) {
       let c = this.ws();
       if (c === 0x5d) break;
@@ -242,12 +259,14 @@ class Reader {
     }
     this.i++;
     this.depth--;
+    this.open.pop();
     return out;
   }
 
   object(): { [key: string]: JsonValue } {
     this.enter();
     const out: { [key: string]: JsonValue } = {};
+    this.open.push(out);
     for (let first = true; ; first = false) {
       let c = this.ws();
       if (c === 0x7d) break;
@@ -268,16 +287,23 @@ class Reader {
       this.i++;
       this.path.push(key);
       const seen = Object.prototype.hasOwnProperty.call(out, key);
-      if (seen && !this.keepLast && this.duplicate === undefined) {
-        this.duplicate = new DecodeError(`duplicate field \`${key}\``, this.pointer());
-      }
+      if (seen && !this.keepLast) this.repeated(out, key);
       const v = this.value();
       if (!seen || this.keepLast) define(out, key, v);
       this.path.pop();
     }
     this.i++;
     this.depth--;
+    this.open.pop();
     return out;
+  }
+
+  /** Notes that `out` repeats `key` (at the current pointer). */
+  repeated(out: object, key: string): void {
+    this.duplicate ??= new DecodeError(`duplicate field \`${key}\``, this.pointer(), false, true);
+    const d = (this.duplicates ??= { repeated: new WeakMap(), within: new WeakSet() });
+    if (!d.repeated.has(out)) d.repeated.set(out, { key, after: Object.keys(out).length });
+    for (const o of this.open) d.within.add(o);
   }
 
   pointer(): string {
@@ -301,9 +327,27 @@ export function define(o: { [key: string]: JsonValue }, key: string, v: JsonValu
  * `duplicates` is `"last"` (the last one is kept, as `JSON.parse` does).
  */
 export function parse(text: string, options: { duplicates?: "error" | "last" } = {}): Parsed {
-  const r = new Reader(text, options.duplicates === "last");
+  const r = reader(text, options.duplicates === "last");
+  if (r.duplicate !== undefined) throw r.duplicate;
+  return { value: r.value, floats: r.floats };
+}
+
+/**
+ * {@link parse} for the decoders: a repeated member name is not thrown but
+ * noted (the first value kept), so that the decoder meets it where the
+ * crate's does, inside the variant that holds it.
+ */
+export function read(text: string): Parsed & { duplicates: Duplicates | undefined } {
+  const r = reader(text, false);
+  return { value: r.value, floats: r.floats, duplicates: r.duplicates };
+}
+
+function reader(
+  text: string,
+  keepLast: boolean,
+): { value: JsonValue; floats: Set<string> | undefined; duplicate: DecodeError | undefined; duplicates: Duplicates | undefined } {
+  const r = new Reader(text, keepLast);
   const value = r.value();
   if (r.ws() !== -1) r.peekFail("trailing characters");
-  if (r.duplicate !== undefined) throw r.duplicate;
-  return { value, floats: r.floats };
+  return { value, floats: r.floats, duplicate: r.duplicate, duplicates: r.duplicates };
 }

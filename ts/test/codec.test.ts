@@ -82,7 +82,9 @@ test("errors name what is wrong and where", () => {
       (e: unknown) => e instanceof DecodeError && e.message === message && e.pointer === pointer,
     );
   check("ContentBlock", '{"type":"text","text":7}', "invalid `text` variant of ContentBlock: invalid type: integer `7`, expected a string", "/text");
-  check("ContentBlock", '{"type":"text","text":"a","text":"b"}', "duplicate field `text`", "/text");
+  check("ContentBlock", '{"type":"text","text":"a","text":"b"}', "invalid `text` variant of ContentBlock: duplicate field `text`", "/text");
+  // A repeated name fails the message even inside a lenient member (`_meta`).
+  check("TextContent", '{"text":"a","_meta":{"k":1,"k":2}}', "duplicate field `k`", "/_meta/k");
   check("TerminalSize", '{"cols":0,"rows":24}', "0 is out of range: expected 1 to 65535 (#/$defs/TerminalSize/properties/cols)", "/cols");
   check("ContentBlock", '{"type":"text"', "EOF while parsing an object at line 1 column 14", "");
   check("ProtocolVersion", "1.0", "invalid type: floating point `1.0`, expected u16", "");
