@@ -17,167 +17,17 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use std::collections::HashMap;
-
 use criterion::{criterion_group, BatchSize, Criterion, Throughput};
 use serde::de::IgnoredAny;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 #[path = "session_update/direct.rs"]
 mod direct;
 #[path = "session_update/reference.rs"]
 mod reference;
-
-type Ours = acp_bindings::v2::UpdateSessionNotification;
-type Official = agent_client_protocol_schema::v2::UpdateSessionNotification;
-
-/// A tool-call-heavy stream: `tool_call_update` patches (with explicit nulls),
-/// `tool_call_content_chunk`s, message and thought chunks, and a few others.
-fn stream() -> Vec<String> {
-    let mut out = Vec::new();
-    for i in 0..400 {
-        let id = format!("call_{i:04}");
-        let update = |u: Value| json!({"sessionId": "sess_abc123", "update": u}).to_string();
-        out.push(update(json!({"sessionUpdate": "tool_call_update", "toolCallId": id, "title": format!("Reading src/module_{i}.rs"),
-            "kind": "read", "status": "pending", "locations": [{"path": format!("/work/src/module_{i}.rs"), "line": 12}],
-            "rawInput": {"path": format!("/work/src/module_{i}.rs"), "limit": 200}})));
-        out.push(update(json!({"sessionUpdate": "tool_call_update", "toolCallId": id, "status": "in_progress", "title": null, "rawOutput": null})));
-        for c in 0..3 {
-            out.push(update(json!({"sessionUpdate": "tool_call_content_chunk", "toolCallId": id,
-                "content": {"type": "content", "content": {"type": "text", "text": format!("line {c} of the output of tool call {i}: fn main() {{ println!(\"hello\"); }}")}}})));
-        }
-        out.push(update(json!({"sessionUpdate": "tool_call_update", "toolCallId": id, "status": "completed", "kind": null,
-            "content": [{"type": "content", "content": {"type": "text", "text": "Found 3 matches"}},
-                        {"type": "diff", "changes": [{"operation": "modify", "path": format!("/work/src/module_{i}.rs")}]}],
-            "locations": null, "_meta": {"traceId": format!("t-{i}")}})));
-        for m in 0..3 {
-            out.push(update(json!({"sessionUpdate": "agent_message_chunk", "messageId": format!("msg_{i}"),
-                "content": {"type": "text", "text": format!("Chunk {m}: the agent explains what it found in module {i}. ")}})));
-        }
-        out.push(update(json!({"sessionUpdate": "agent_thought_chunk", "messageId": format!("thought_{i}"),
-            "content": {"type": "text", "text": "Considering the next step."}})));
-        if i % 20 == 0 {
-            out.push(update(
-                json!({"sessionUpdate": "plan_update", "plan": {"type": "items", "planId": "main", "entries": [
-                {"content": "Read the modules", "priority": "high", "status": "completed"},
-                {"content": "Write the fix", "priority": "medium", "status": "in_progress"}]}}),
-            ));
-            out.push(update(json!({"sessionUpdate": "usage_update", "used": 1000 + i, "size": 200000})));
-            out.push(update(json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})));
-            out.push(update(
-                json!({"sessionUpdate": "session_info_update", "title": "Fix the parser", "updatedAt": null}),
-            ));
-        }
-    }
-    out
-}
-
-/// Tool-call patches only: each call created, patched with nulls, filled, completed.
-fn tool_call_patches() -> Vec<Value> {
-    let mut out = Vec::new();
-    for i in 0..1000 {
-        let id = format!("call_{i:04}");
-        out.push(json!({"toolCallId": id, "title": format!("Edit src/m{i}.rs"), "kind": "edit", "status": "pending",
-            "rawInput": {"path": format!("src/m{i}.rs")}}));
-        out.push(json!({"toolCallId": id, "status": "in_progress", "title": null, "_meta": {"progress": 0.5}}));
-        out.push(json!({"toolCallId": id, "content": [{"type": "content", "content": {"type": "text", "text": "patched 3 lines"}}],
-            "locations": [{"path": format!("src/m{i}.rs"), "line": 3}]}));
-        out.push(json!({"toolCallId": id, "status": "completed", "kind": null, "rawOutput": {"ok": true}, "_meta": {"progress": null}}));
-    }
-    out
-}
-
-fn fold_ours(updates: Vec<acp_bindings::v2::ToolCallUpdate>) -> acp_bindings::v2::SessionReducer {
-    let mut r = acp_bindings::v2::SessionReducer::new();
-    for u in updates {
-        r.apply(acp_bindings::v2::SessionUpdate::ToolCallUpdate(u));
-    }
-    r
-}
-
-fn fold_official(
-    updates: Vec<agent_client_protocol_schema::v2::ToolCallUpdate>,
-) -> HashMap<agent_client_protocol_schema::v2::ToolCallId, agent_client_protocol_schema::v2::ToolCallUpdate> {
-    let mut map: HashMap<_, agent_client_protocol_schema::v2::ToolCallUpdate> = HashMap::new();
-    for u in updates {
-        match map.get_mut(&u.tool_call_id) {
-            Some(existing) => existing.apply_update(u),
-            None => {
-                map.insert(u.tool_call_id.clone(), u);
-            }
-        }
-    }
-    map
-}
-
-/// The stream as JSON-RPC `session/update` notifications (a v2 trace).
-fn messages(lines: &[String]) -> Vec<String> {
-    lines.iter().map(|l| format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{l}}}"#)).collect()
-}
-
-/// Decodes each v2 message with typed dispatch and encodes it again.
-fn roundtrip_v2(msgs: &[String]) -> usize {
-    msgs.iter()
-        .map(|m| {
-            let d = acp_bindings::v2::rpc::Message::decode(m, |_| None).expect("decodes");
-            acp_bindings::json::to_string(&d).expect("encodes").len()
-        })
-        .sum()
-}
-
-/// Decodes each v2 message, converts it to v1 (`V2ToV1`), encodes the output.
-fn convert_to_v1(msgs: &[String]) -> usize {
-    let mut a = acp_bindings::convert::V2ToV1::new();
-    let mut n = 0;
-    for m in msgs {
-        // Losses (`cancelled`, clears) are reported, not failures.
-        if let Ok(out) = a.convert(m) {
-            n += out.messages.iter().map(|o| acp_bindings::json::to_string(o).expect("encodes").len()).sum::<usize>();
-        }
-    }
-    n
-}
-
-/// Decodes each line with `f` and drops the value before the next line, as
-/// a consumer of a stream does; returns how many lines were decoded. The
-/// timed decode rows all use this. Collecting the values into a `Vec`
-/// instead made each run allocate and free one to two megabytes, and the
-/// result then depended on glibc's heap policy, not on the decoder: the same
-/// binary measured `ours` at 1.6 or 2.7 ms and the hand-written reference at
-/// 1.3 or 2.0 ms depending on `MALLOC_TRIM_THRESHOLD_` (whether the freed
-/// heap top goes back to the kernel and comes back page by page).
-fn each<T>(lines: &[String], f: impl Fn(&str) -> T) -> usize {
-    lines.iter().map(|l| drop(black_box(f(l)))).count()
-}
-
-/// One line with the crate's own reader (`acp_bindings::json::from_str`).
-fn ours_fast(line: &str) -> Ours {
-    acp_bindings::json::from_str(line).expect("the stream decodes")
-}
-
-/// One line with `serde_json::from_str`.
-fn serde<T: serde::de::DeserializeOwned>(line: &str) -> T {
-    serde_json::from_str(line).expect("the stream decodes")
-}
-
-/// One line with the hand-written, non-serde reference decoder.
-fn direct_one(line: &str) -> reference::owned::Notification {
-    direct::notification(line).expect("the stream decodes")
-}
-
-/// Every line with `serde_json::from_str`, kept (the inputs of the encode rows).
-fn decode<T: serde::de::DeserializeOwned>(lines: &[String]) -> Vec<T> {
-    lines.iter().map(|l| serde(l)).collect()
-}
-
-fn encode<T: serde::Serialize>(items: &[T]) -> usize {
-    items.iter().map(|i| serde_json::to_string(i).expect("encodes").len()).sum()
-}
-
-/// [`encode`] with the crate's own encoder (`acp_bindings::json`, the same bytes).
-fn encode_fast<T: serde::Serialize>(items: &[T]) -> usize {
-    items.iter().map(|i| acp_bindings::json::to_string(i).expect("encodes").len()).sum()
-}
+#[path = "session_update/rows.rs"]
+mod rows;
+use rows::*;
 
 fn bench(c: &mut Criterion) {
     let lines = stream();
@@ -434,50 +284,9 @@ fn print_sizes() {
 
 criterion_group!(benches, bench);
 
-/// `ACP_BENCH_COUNT=<row>:<passes>`: decodes the stream `passes` times with
-/// one row (`ours`, `official`, `reference` (hand-written) or `IgnoredAny`;
-/// or, over the stream as v2 messages, `roundtrip` (decode + encode) and
-/// `convert` (decode + `V2ToV1` + encode)) and exits, without criterion. For counting
-/// instructions under valgrind, which unlike the timings does not depend on
-/// the machine's load: `scripts/instructions.sh` runs each row with two
-/// numbers of passes and prints the difference per message.
-fn count(spec: &str) {
-    let (row, passes) = spec.split_once(':').unwrap_or((spec, "1"));
-    let Ok(passes) = passes.parse::<usize>() else {
-        eprintln!("ACP_BENCH_COUNT: `{spec}`: the passes after `:` must be a whole number");
-        std::process::exit(2);
-    };
-    let decode: fn(&[String]) -> usize = match row {
-        "ours" => |l| each(l, ours_fast),
-        "official" => |l| each(l, serde::<Official>),
-        "reference" => |l| each(l, direct_one),
-        "IgnoredAny" => |l| each(l, serde::<IgnoredAny>),
-        "roundtrip" => roundtrip_v2,
-        "convert" => convert_to_v1,
-        other => {
-            eprintln!(
-                "ACP_BENCH_COUNT: unknown row `{other}` (ours, official, reference, IgnoredAny, roundtrip, convert)"
-            );
-            std::process::exit(2);
-        }
-    };
-    let mut lines = stream();
-    // `ACP_BENCH_FILTER=TEXT`: only the lines that contain TEXT (to see which
-    // kind of update costs what).
-    if let Ok(only) = std::env::var("ACP_BENCH_FILTER") {
-        lines.retain(|l| l.contains(&only));
-    }
-    let lines = if matches!(row, "roundtrip" | "convert") { messages(&lines) } else { lines };
-    let mut out = 0;
-    for _ in 0..passes {
-        out = black_box(decode(black_box(&lines)));
-    }
-    println!("{row}: {passes} passes over {} messages (a pass gave {out})", lines.len());
-}
-
 fn main() {
     if let Ok(spec) = std::env::var("ACP_BENCH_COUNT") {
-        count(&spec);
+        rows::count(&spec);
         return;
     }
     benches();
