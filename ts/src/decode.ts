@@ -63,8 +63,7 @@ export function unexpected(v: unknown, float: boolean): string {
 
 /** Rust's `Display` of an `f64` as serde shows it (`1.0`, `0.5`). */
 function floatText(v: number): string {
-  const s = Number.isInteger(v) && Math.abs(v) < 1e16 ? `${v}.0` : String(v);
-  return s;
+  return Number.isInteger(v) && Math.abs(v) < 1e16 ? `${v}.0` : String(v);
 }
 
 /** serde's list of the values it expected (`one of \`a\`, \`b\``). */
