@@ -58,15 +58,55 @@ fn needs_escape(b: u8) -> bool {
 #[inline]
 pub(super) fn write_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
+    let n = bytes.len();
     let first = next_escape(bytes, 0);
-    out.reserve(bytes.len() + 2);
+    if first == n && (4..=16).contains(&n) {
+        quoted_short(out, bytes);
+        return;
+    }
+    out.reserve(n + 2);
     out.push(b'"');
-    if first == bytes.len() {
+    if first == n {
         put(out, bytes);
     } else {
         write_escaped(out, bytes, first);
     }
     out.push(b'"');
+}
+
+/// `"bytes"` for 4 to 16 bytes that need no escape (most keys, identifiers
+/// and tags): one `reserve` and one length update for the quotes and the
+/// bytes, the bytes moved as two overlapping words.
+#[inline]
+fn quoted_short(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    debug_assert!((4..=16).contains(&n));
+    out.reserve(n + 2);
+    let len = out.len();
+    let src = bytes.as_ptr();
+    // SAFETY: `reserve` made room for `n + 2` bytes after `len`; the reads
+    // are within `bytes` (`n >= 8` for the eight-byte words, `n >= 4` for
+    // the four-byte ones) and the writes within `len..len + n + 2`, which
+    // they cover whole (the quotes at both ends, the bytes between), so
+    // `set_len` exposes only initialised bytes.
+    unsafe {
+        let dst = out.as_mut_ptr().add(len);
+        *dst = b'"';
+        let body = dst.add(1);
+        if n >= 8 {
+            let head = std::ptr::read_unaligned(src.cast::<u64>());
+            let tail = std::ptr::read_unaligned(src.add(n - 8).cast::<u64>());
+            std::ptr::write_unaligned(body.cast::<u64>(), head);
+            std::ptr::write_unaligned(body.add(n - 8).cast::<u64>(), tail);
+        } else {
+            let head = std::ptr::read_unaligned(src.cast::<u32>());
+            let tail = std::ptr::read_unaligned(src.add(n - 4).cast::<u32>());
+            std::ptr::write_unaligned(body.cast::<u32>(), head);
+            std::ptr::write_unaligned(body.add(n - 4).cast::<u32>(), tail);
+        }
+        *body.add(n) = b'"';
+        out.set_len(len + n + 2);
+    }
 }
 
 /// `out.extend_from_slice(bytes)` without a `memcpy` call for the short
