@@ -64,7 +64,7 @@ use std::io;
 
 mod de;
 mod text;
-use self::text::{next_escape, write_str};
+use self::text::{next_escape, write_key, write_str};
 #[doc(hidden)]
 pub mod fast;
 
@@ -406,8 +406,7 @@ impl<'a, 'b> Compound<'a, 'b> {
             };
         }
         self.separator();
-        write_str(self.enc.out, key);
-        self.enc.out.push(b':');
+        write_key(self.enc.out, key);
         value.serialize(&mut *self.enc)
     }
 
@@ -477,9 +476,9 @@ impl ser::SerializeMap for Compound<'_, '_> {
         self.separator();
         key.serialize(KeyEncoder(self.enc.out))
     }
+    /// The `:` is the key's: [`KeyEncoder`] writes it.
     #[inline]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.enc.out.push(b':');
         value.serialize(&mut *self.enc)
     }
     #[inline]
@@ -493,7 +492,7 @@ fn key_must_be_a_string() -> Error {
 }
 
 /// Map keys: strings, and what `serde_json` quotes into one (integers,
-/// booleans, finite floats, chars, unit variants).
+/// booleans, finite floats, chars, unit variants), each with the `:` after it.
 struct KeyEncoder<'a>(&'a mut Vec<u8>);
 
 macro_rules! quoted {
@@ -502,7 +501,7 @@ macro_rules! quoted {
         fn $method(self, v: $t) -> Result<(), Error> {
             self.0.push(b'"');
             fmt(serde_json::ser::CompactFormatter.$write(self.0, v));
-            self.0.push(b'"');
+            self.0.extend_from_slice(b"\":");
             Ok(())
         }
     )*};
@@ -531,19 +530,19 @@ impl ser::Serializer for KeyEncoder<'_> {
 
     #[inline]
     fn serialize_str(self, v: &str) -> Result<(), Error> {
-        write_str(self.0, v);
+        write_key(self.0, v);
         Ok(())
     }
 
     #[inline]
     fn serialize_char(self, v: char) -> Result<(), Error> {
-        write_str(self.0, v.encode_utf8(&mut [0; 4]));
+        write_key(self.0, v.encode_utf8(&mut [0; 4]));
         Ok(())
     }
 
     #[inline]
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<(), Error> {
-        write_str(self.0, variant);
+        write_key(self.0, variant);
         Ok(())
     }
 
@@ -573,7 +572,7 @@ impl ser::Serializer for KeyEncoder<'_> {
         }
         self.0.push(b'"');
         fmt(serde_json::ser::CompactFormatter.write_f32(self.0, v));
-        self.0.push(b'"');
+        self.0.extend_from_slice(b"\":");
         Ok(())
     }
 
@@ -584,7 +583,7 @@ impl ser::Serializer for KeyEncoder<'_> {
         }
         self.0.push(b'"');
         fmt(serde_json::ser::CompactFormatter.write_f64(self.0, v));
-        self.0.push(b'"');
+        self.0.extend_from_slice(b"\":");
         Ok(())
     }
 

@@ -61,7 +61,7 @@ pub(super) fn write_str(out: &mut Vec<u8>, s: &str) {
     let n = bytes.len();
     let first = next_escape(bytes, 0);
     if first == n && (4..=16).contains(&n) {
-        quoted_short(out, bytes);
+        quoted_short::<false>(out, bytes);
         return;
     }
     out.reserve(n + 2);
@@ -74,21 +74,36 @@ pub(super) fn write_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
 }
 
-/// `"bytes"` for 4 to 16 bytes that need no escape (most keys, identifiers
-/// and tags): one `reserve` and one length update for the quotes and the
-/// bytes, the bytes moved as two overlapping words.
+/// Writes `s` as an object key: [`write_str`] and the `:` after it.
 #[inline]
-fn quoted_short(out: &mut Vec<u8>, bytes: &[u8]) {
+pub(super) fn write_key(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    let n = bytes.len();
+    if (4..=16).contains(&n) && next_escape(bytes, 0) == n {
+        quoted_short::<true>(out, bytes);
+    } else {
+        write_str(out, s);
+        out.push(b':');
+    }
+}
+
+/// `"bytes"` (and `:` after it with `COLON`) for 4 to 16 bytes that need no
+/// escape (most keys, identifiers and tags): one `reserve` and one length
+/// update for the quotes and the bytes, the bytes moved as two overlapping
+/// words.
+#[inline]
+fn quoted_short<const COLON: bool>(out: &mut Vec<u8>, bytes: &[u8]) {
     let n = bytes.len();
     debug_assert!((4..=16).contains(&n));
-    out.reserve(n + 2);
+    let total = n + 2 + usize::from(COLON);
+    out.reserve(total);
     let len = out.len();
     let src = bytes.as_ptr();
-    // SAFETY: `reserve` made room for `n + 2` bytes after `len`; the reads
+    // SAFETY: `reserve` made room for `total` bytes after `len`; the reads
     // are within `bytes` (`n >= 8` for the eight-byte words, `n >= 4` for
-    // the four-byte ones) and the writes within `len..len + n + 2`, which
-    // they cover whole (the quotes at both ends, the bytes between), so
-    // `set_len` exposes only initialised bytes.
+    // the four-byte ones) and the writes within `len..len + total`, which
+    // they cover whole (the quotes at both ends, the bytes between, the
+    // colon last), so `set_len` exposes only initialised bytes.
     unsafe {
         let dst = out.as_mut_ptr().add(len);
         *dst = b'"';
@@ -105,7 +120,10 @@ fn quoted_short(out: &mut Vec<u8>, bytes: &[u8]) {
             std::ptr::write_unaligned(body.add(n - 4).cast::<u32>(), tail);
         }
         *body.add(n) = b'"';
-        out.set_len(len + n + 2);
+        if COLON {
+            *body.add(n + 1) = b':';
+        }
+        out.set_len(len + total);
     }
 }
 
