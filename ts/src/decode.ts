@@ -4,7 +4,7 @@
 // reported with its JSON pointer. Members the schema does not name are kept,
 // in their order, so a decoded value is written back as it came.
 
-import { DecodeError, escapeToken, parse, read, define, type Duplicates } from "./json.js";
+import { DecodeError, parse, pointerOf, read, define, type Duplicates } from "./json.js";
 import type { JsonObject, JsonValue } from "./runtime.js";
 import { unknownArm } from "./runtime.js";
 import type { ArmShape, FieldShape, IntName, Shape, Shapes, StructShape, Ty, UnionShape } from "./shape.js";
@@ -89,9 +89,7 @@ class Ctx {
   ) {}
 
   pointer(): string {
-    let p = "";
-    for (const t of this.path) p += "/" + escapeToken(t);
-    return p;
+    return pointerOf(this.path);
   }
   fail(message: string): never {
     throw new DecodeError(message, this.pointer());
@@ -124,9 +122,9 @@ class Ctx {
 }
 
 /** The error of an object that repeats a member name (as the crate's, at the repeated member). */
-function noRepeat(c: Ctx, v: JsonValue, after?: number): void {
+function noRepeat(c: Ctx, v: JsonValue): void {
   const r = c.duplicates?.repeated.get(v as object);
-  if (r === undefined || (after !== undefined && r.after !== after)) return;
+  if (r === undefined) return;
   c.path.push(r.key);
   const e = new DecodeError(`duplicate field \`${r.key}\``, c.pointer(), false, true);
   c.path.pop();
@@ -327,12 +325,14 @@ function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readon
   const out: JsonObject = {};
   let rest: JsonObject | undefined;
   const keys = Object.keys(v);
-  /** A member the struct reads itself (not its flattened union): a field, or an enclosing discriminator. */
-  const own = (k: string | undefined) => k !== undefined && (byName(s).has(k) || tags.includes(k));
+  // A repeated name fails where the crate's reader meets its second
+  // occurrence: here when the struct reads the member itself (a field, or an
+  // enclosing discriminator), inside the flattened union otherwise.
+  const repeated = c.duplicates?.repeated.get(v);
+  const ownRepeat =
+    repeated !== undefined && (s.flatten === undefined || byName(s).has(repeated.key) || tags.includes(repeated.key));
   for (let i = 0; i < keys.length; i++) {
-    // A repeated name fails where the crate's reader meets its second
-    // occurrence; one the flattened union takes fails inside the union.
-    if (s.flatten === undefined || own(c.duplicates?.repeated.get(v)?.key)) noRepeat(c, v, i);
+    if (ownRepeat && repeated.after === i) noRepeat(c, v);
     const k = keys[i] as string;
     const x = v[k];
     if (x === undefined) continue;
@@ -350,7 +350,7 @@ function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readon
       define((rest ??= {}), k, x);
     } else if (s.rest === "deny") {
       const known = s.struct.map((f) => f.name);
-      c.fail(`unknown field \`${k}\`, ${known.length ? oneOf(known).replace("variants", "fields") : "there are no fields"}`);
+      c.fail(`unknown field \`${k}\`, ${known.length ? oneOf(known) : "there are no fields"}`);
     } else if (s.rest !== undefined) {
       const t = s.rest;
       define(out, k, c.at(k, () => ty(c, t, x)));
@@ -358,14 +358,13 @@ function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readon
       define(out, k, c.at(k, () => kept(c, x)));
     }
   }
-  if (s.flatten === undefined || own(c.duplicates?.repeated.get(v)?.key)) noRepeat(c, v, keys.length);
+  if (ownRepeat && repeated.after === keys.length) noRepeat(c, v);
   for (const f of s.struct) {
     if (f.required && v[f.name] === undefined) c.fail(`missing field \`${f.name}\``);
   }
   if (s.flatten === undefined) return out;
   const others = rest ?? {};
-  const repeated = c.duplicates?.repeated.get(v);
-  if (c.duplicates !== undefined && repeated !== undefined && !own(repeated.key)) {
+  if (c.duplicates !== undefined && repeated !== undefined && !ownRepeat) {
     c.duplicates.repeated.set(others, { key: repeated.key, after: Object.keys(others).length });
     c.duplicates.within.add(others);
   } else if (c.duplicates?.within.has(v)) {

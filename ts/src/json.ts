@@ -307,10 +307,15 @@ class Reader {
   }
 
   pointer(): string {
-    let p = "";
-    for (const t of this.path) p += "/" + escapeToken(t);
-    return p;
+    return pointerOf(this.path);
   }
+}
+
+/** The JSON pointer of a path of member names and item indexes. */
+export function pointerOf(path: readonly string[]): string {
+  let p = "";
+  for (const t of path) p += "/" + escapeToken(t);
+  return p;
 }
 
 /** Sets a member, `__proto__` included, as `JSON.parse` does. */

@@ -65,6 +65,16 @@ function appendBase64(a: string, b: string): string {
 
 type Kind = "user_message" | "agent_message" | "agent_thought";
 
+/** The value of `key` in `map`, made by `make` and stored first when there is none. */
+function entry<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    map.set(key, v);
+  }
+  return v;
+}
+
 /**
  * The state of one v2 session, built from its `session/update` stream:
  * tool calls, messages, plans, terminals, compactions by id (in first-seen
@@ -73,7 +83,8 @@ type Kind = "user_message" | "agent_message" | "agent_thought";
  */
 export class SessionReducer {
   toolCalls = new Map<string, State>();
-  messages = new Map<string, State & { kind?: Kind }>();
+  /** Each message's state, and which kind of message it is (written as `kind`). */
+  messages = new Map<string, { kind: Kind; state: State }>();
   plans = new Map<string, JsonValue>();
   terminals = new Map<string, State>();
   sessionInfo: State | null = null;
@@ -97,21 +108,19 @@ export class SessionReducer {
     else applyPatch(u, stored, patch);
   }
 
+  /** A whole message: patches the stored one of the same kind, else replaces it. */
   private message(kind: Kind, name: string, patch: JsonObject): void {
     const key = String(patch.messageId);
     const stored = this.messages.get(key);
-    if (stored !== undefined && stored.kind === kind) applyPatch(this.rule(name), stored, patch);
-    else this.messages.set(key, { ...fromPatch(this.rule(name), patch), kind });
+    if (stored !== undefined && stored.kind === kind) applyPatch(this.rule(name), stored.state, patch);
+    else this.messages.set(key, { kind, state: fromPatch(this.rule(name), patch) });
   }
 
+  /** A chunk: appended to its message, which it creates (of its kind) if need be. */
   private chunk(kind: Kind, name: string, c: JsonObject): void {
     const key = String(c.messageId);
-    let stored = this.messages.get(key);
-    if (stored === undefined) {
-      stored = { ...fromPatch(this.rule(name), { messageId: key }), kind };
-      this.messages.set(key, stored);
-    }
-    (stored.content as JsonValue[]).push(c.content as JsonValue);
+    const { state } = entry(this.messages, key, () => ({ kind, state: fromPatch(this.rule(name), { messageId: key }) }));
+    (state.content as JsonValue[]).push(c.content as JsonValue);
   }
 
   /** Applies one decoded update (a `v2.SessionUpdate`). Kinds the reducer does not track leave it unchanged. */
@@ -124,11 +133,7 @@ export class SessionReducer {
         return this.upsert(this.toolCalls, "ToolCallUpdate", u);
       case "tool_call_content_chunk": {
         const id = String(u.toolCallId);
-        let call = this.toolCalls.get(id);
-        if (call === undefined) {
-          call = fromPatch(this.rule("ToolCallUpdate"), { toolCallId: id });
-          this.toolCalls.set(id, call);
-        }
+        const call = entry(this.toolCalls, id, () => fromPatch(this.rule("ToolCallUpdate"), { toolCallId: id }));
         (call.content as JsonValue[]).push(u.content as JsonValue);
         return;
       }
@@ -148,11 +153,7 @@ export class SessionReducer {
         return this.upsert(this.terminals, "TerminalUpdate", u);
       case "terminal_output_chunk": {
         const id = String(u.terminalId);
-        let t = this.terminals.get(id);
-        if (t === undefined) {
-          t = fromPatch(this.rule("TerminalUpdate"), { terminalId: id });
-          this.terminals.set(id, t);
-        }
+        const t = entry(this.terminals, id, () => fromPatch(this.rule("TerminalUpdate"), { terminalId: id }));
         const data = String(u.data);
         if (isObject(t.output)) t.output = { ...t.output, data: appendBase64(String(t.output.data), data) };
         else t.output = { data };
@@ -190,12 +191,8 @@ export class SessionReducer {
 
   /** The state as the Rust reducer writes it: entities in first-seen order, every property present. */
   toJSON(): JsonObject {
-    const strip = (s: State): JsonObject => {
-      const { kind: _kind, ...rest } = s;
-      return rest;
-    };
     const messages: JsonObject = {};
-    for (const [k, m] of this.messages) messages[k] = { ...strip(m), kind: m.kind ?? null };
+    for (const [k, m] of this.messages) messages[k] = { ...m.state, kind: m.kind };
     return {
       toolCalls: Object.fromEntries(this.toolCalls),
       messages,

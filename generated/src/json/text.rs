@@ -67,7 +67,7 @@ pub(super) fn write_str(out: &mut Vec<u8>, s: &str) {
     out.reserve(n + 2);
     out.push(b'"');
     if first == n {
-        put(out, bytes);
+        out.extend_from_slice(bytes);
     } else {
         write_escaped(out, bytes, first);
     }
@@ -90,7 +90,8 @@ pub(super) fn write_key(out: &mut Vec<u8>, s: &str) {
 /// `"bytes"` (and `:` after it with `COLON`) for 4 to 16 bytes that need no
 /// escape (most keys, identifiers and tags): one `reserve` and one length
 /// update for the quotes and the bytes, the bytes moved as two overlapping
-/// words.
+/// words, without a call to `memcpy` (half the encode's copying was such
+/// calls for a few bytes each).
 #[inline]
 fn quoted_short<const COLON: bool>(out: &mut Vec<u8>, bytes: &[u8]) {
     let n = bytes.len();
@@ -124,41 +125,6 @@ fn quoted_short<const COLON: bool>(out: &mut Vec<u8>, bytes: &[u8]) {
             *body.add(n + 1) = b':';
         }
         out.set_len(len + total);
-    }
-}
-
-/// `out.extend_from_slice(bytes)` without a `memcpy` call for the short
-/// strings most of a message is made of (keys, identifiers, tags): up to 16
-/// bytes move as two overlapping words (half the encode's copying was calls
-/// to `memcpy` for a few bytes each).
-#[inline]
-fn put(out: &mut Vec<u8>, bytes: &[u8]) {
-    let n = bytes.len();
-    if !(4..=16).contains(&n) {
-        out.extend_from_slice(bytes);
-        return;
-    }
-    out.reserve(n);
-    let len = out.len();
-    let src = bytes.as_ptr();
-    // SAFETY: `reserve` made room for `n` more bytes after `len`; every read
-    // is within `bytes` (`n >= 8`, or `n >= 4` for the four-byte words) and
-    // every write within `len..len + n`; the writes cover all of it, so
-    // `set_len` exposes only initialised bytes.
-    unsafe {
-        let dst = out.as_mut_ptr().add(len);
-        if n >= 8 {
-            let head = std::ptr::read_unaligned(src.cast::<u64>());
-            let tail = std::ptr::read_unaligned(src.add(n - 8).cast::<u64>());
-            std::ptr::write_unaligned(dst.cast::<u64>(), head);
-            std::ptr::write_unaligned(dst.add(n - 8).cast::<u64>(), tail);
-        } else {
-            let head = std::ptr::read_unaligned(src.cast::<u32>());
-            let tail = std::ptr::read_unaligned(src.add(n - 4).cast::<u32>());
-            std::ptr::write_unaligned(dst.cast::<u32>(), head);
-            std::ptr::write_unaligned(dst.add(n - 4).cast::<u32>(), tail);
-        }
-        out.set_len(len + n);
     }
 }
 

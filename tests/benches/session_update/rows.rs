@@ -209,7 +209,7 @@ pub fn count(spec: &str) {
         lines.retain(|l| l.contains(&only));
     }
     let msgs = messages(&lines);
-    let n = lines.len();
+    let mut n = lines.len();
     let work: Box<dyn Fn() -> usize> = match row {
         "decode" => Box::new(|| each(&msgs, decode_message)),
         "ours" => Box::new(|| each(&lines, ours_fast)),
@@ -232,20 +232,16 @@ pub fn count(spec: &str) {
         }
         "roundtrip" => Box::new(|| roundtrip_v2(&msgs)),
         "convert" => Box::new(|| convert_to_v1(&msgs)),
-        "reducer" | "reducer-official" => {
-            let (ours, official) = (patches(), patches());
-            let n = tool_call_patches().len();
-            let work: Box<dyn Fn() -> usize> = if row == "reducer" {
-                Box::new(move || fold_ours(ours.clone()).tool_calls.len())
-            } else {
-                Box::new(move || fold_official(official.clone()).len())
-            };
-            let mut out = 0;
-            for _ in 0..passes {
-                out = black_box(work());
-            }
-            println!("{row}: {passes} passes over {n} messages (a pass gave {out})");
-            return;
+        // The reducer rows count tool-call patches, not lines.
+        "reducer" => {
+            let ours: Vec<acp_bindings::v2::ToolCallUpdate> = patches();
+            n = ours.len();
+            Box::new(move || fold_ours(ours.clone()).tool_calls.len())
+        }
+        "reducer-official" => {
+            let official: Vec<agent_client_protocol_schema::v2::ToolCallUpdate> = patches();
+            n = official.len();
+            Box::new(move || fold_official(official.clone()).len())
         }
         other => {
             let names: Vec<&str> = ROWS.iter().map(|(r, _)| *r).collect();

@@ -34,7 +34,9 @@ pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions, rt: &s
         };
     };
     out.line();
-    let methods = methods(module);
+    let gated: Vec<(&Def, Gate)> = module.defs.iter().map(|d| (d, Gate::Always)).collect();
+    let payloads = Payloads::of(&gated);
+    let methods = methods(module, &payloads);
     quote_in! { *out =>
         $("/** The JSON-RPC methods: the side that handles each, and its payloads' definitions. */")
         export const methods: $(rt.name("Methods")) = {
@@ -54,7 +56,7 @@ pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions, rt: &s
             } satisfies $(rt.name("Upserts"));
         };
     }
-    let message = dispatch(out, module, rt);
+    let message = dispatch(out, module, &payloads, rt);
     let codec = rt.name("Codec");
     out.line();
     quote_in! { *out =>
@@ -67,39 +69,31 @@ pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions, rt: &s
 /// (`RequestToAgent`: every request an agent handles, with its params).
 /// Returns the message type the codec decodes to (`Message`, or
 /// `AnyMessage` for a file without methods).
-fn dispatch(out: &mut js::Tokens, module: &Module, rt: &super::Runtime) -> String {
-    let mut groups: std::collections::BTreeMap<(Side, MethodKind), Vec<(&str, &str)>> = Default::default();
-    for d in &module.defs {
-        if let Some(m) = &d.method {
-            groups.entry((m.side, m.kind)).or_default().push((m.name.as_str(), d.rust_name.as_str()));
-        }
-    }
-    if groups.is_empty() {
+fn dispatch(out: &mut js::Tokens, module: &Module, payloads: &Payloads, rt: &super::Runtime) -> String {
+    if payloads.groups().is_empty() {
         return rt.name("AnyMessage");
     }
+    let by_name: std::collections::BTreeMap<&str, &Def> = module.defs.iter().map(|d| (d.name.as_str(), d)).collect();
     let mut by_kind: std::collections::BTreeMap<MethodKind, Vec<String>> = Default::default();
-    for ((side, kind), mut members) in groups {
+    for ((side, kind), group) in payloads.groups() {
+        // The payload's method and type, by method (the crate's enums keep definition order).
+        let mut members: Vec<(&str, &str)> = group
+            .iter()
+            .filter_map(|(def, _)| by_name.get(def.as_str()))
+            .filter_map(|d| Some((d.method.as_ref()?.name.as_str(), d.rust_name.as_str())))
+            .collect();
         members.sort();
-        let who = match side {
-            Side::Agent => "Agent",
-            Side::Client => "Client",
-            Side::Protocol => "AnySide",
-            Side::Proxy => "Proxy",
-        };
-        let (name, member, doc) = match kind {
-            MethodKind::Request => {
-                (format!("RequestTo{who}"), "params", format!("The requests {} handles, by method.", handler(side)))
+        // A group the crate keeps for extensions alone has no method of the schema.
+        if members.is_empty() {
+            continue;
+        }
+        let name = crate::rpc::enum_name(*side, *kind);
+        let (member, doc) = match kind {
+            MethodKind::Request => ("params", format!("The requests {} handles, by method.", handler(*side))),
+            MethodKind::Response => {
+                ("result", format!("The responses {} sends, by the method of the request.", handler(*side)))
             }
-            MethodKind::Response => (
-                format!("ResponseFrom{who}"),
-                "result",
-                format!("The responses {} sends, by the method of the request.", handler(side)),
-            ),
-            MethodKind::Notification => (
-                format!("NotificationTo{who}"),
-                "params",
-                format!("The notifications {} handles, by method.", handler(side)),
-            ),
+            MethodKind::Notification => ("params", format!("The notifications {} handles, by method.", handler(*side))),
         };
         let arms: Vec<String> =
             members.iter().map(|(m, t)| format!("{{ method: {}; {member}: {t} }}", Value::from(*m))).collect();
@@ -109,7 +103,7 @@ fn dispatch(out: &mut js::Tokens, module: &Module, rt: &super::Runtime) -> Strin
             export type $(&name) =
                 $(for a in &arms => $['\r']| $a);
         };
-        by_kind.entry(kind).or_default().push(name);
+        by_kind.entry(*kind).or_default().push(name);
     }
     let all = |kind: MethodKind, ext: &str| {
         let mut v = by_kind.get(&kind).cloned().unwrap_or_default();
@@ -409,9 +403,7 @@ fn upserts(defs: &[&Def], decisions: &Decisions) -> Vec<(String, Value)> {
 }
 
 /// The JSON-RPC methods of `module`: the method name, quoted, and its entry.
-fn methods(module: &Module) -> Vec<(String, Value)> {
-    let gated: Vec<(&Def, Gate)> = module.defs.iter().map(|d| (d, Gate::Always)).collect();
-    let payloads = Payloads::of(&gated);
+fn methods(module: &Module, payloads: &Payloads) -> Vec<(String, Value)> {
     let mut by_method: std::collections::BTreeMap<&str, Map<String, Value>> = Default::default();
     for d in &module.defs {
         let Some(m) = &d.method else { continue };
