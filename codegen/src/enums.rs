@@ -75,7 +75,17 @@ fn string_enum(e: &Enum, paths: &Paths) -> TokenStream {
         }
     });
     let direct = e.direct.then(|| crate::scalar_from_json(name, paths));
+    let strings: Vec<(Ident, String)> = e
+        .values
+        .iter()
+        .filter_map(|(v, value)| match value {
+            Value::Str(s) => Some((v.clone(), s.clone())),
+            Value::Int(_) => None,
+        })
+        .collect();
+    let to_json = crate::encode::string_enum_to_json(name, &strings, e.fallback.as_ref(), paths);
     quote! {
+        #to_json
         impl #name {
             /// Every value this version knows, as on the wire.
             pub const VALUES: &'static [&'static str] = &[#(#values),*];

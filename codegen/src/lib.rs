@@ -32,11 +32,13 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 pub mod case;
+mod encode;
 mod enums;
 mod newtype;
 pub mod runtime;
 mod union;
 
+pub use encode::{json_string, object_serialize, FieldWrite, ObjectWrite};
 pub use enums::{enum_impls, Enum, Value};
 pub use newtype::{string_newtype_impls, StringNewtype};
 pub use runtime::{Named, PatchReader, Paths, Reader};

@@ -42,7 +42,9 @@ pub fn string_newtype_impls(n: &StringNewtype, paths: &Paths) -> TokenStream {
         }
     };
     let direct = n.direct.then(|| crate::scalar_from_json(name, paths));
+    let to_json = crate::encode::string_newtype_to_json(name, paths);
     quote! {
+        #to_json
         impl ::serde::Serialize for #name {
             fn serialize<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
                 s.serialize_str(&self.0)

@@ -1,4 +1,4 @@
-//! Unions (`#[derive(AcpUnion)]`): the serializer, the streaming or buffered
+//! Unions (`#[derive(AcpUnion)]`): the serializer and direct encoder, the streaming or buffered
 //! decoder, `tag()`, the `From` conversions and the direct decoder of an enum
 //! whose variants are the arms of a JSON Schema `oneOf`/`anyOf`.
 
@@ -89,7 +89,6 @@ pub fn union_impls(u: &Union, paths: &Paths) -> TokenStream {
 
 fn serialize(u: &Union, paths: &Paths) -> TokenStream {
     let rt = &paths.runtime;
-    let name = &u.ident;
     let mut arms = Vec::new();
     for a in &u.arms {
         let vn = &a.variant;
@@ -122,14 +121,11 @@ fn serialize(u: &Union, paths: &Paths) -> TokenStream {
         let key = str_lit(&t.key);
         quote!(const K: &str = #key;)
     });
-    quote! {
-        impl ::serde::Serialize for #name {
-            fn serialize<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
-                #k
-                match self { #(#arms)* }
-            }
-        }
-    }
+    let serde_side = quote! {
+        #k
+        match self { #(#arms)* }
+    };
+    crate::encode::union_encoders(u, &serde_side, paths)
 }
 
 fn tagged_deserialize(u: &Union, tag: &UnionTag, paths: &Paths) -> TokenStream {

@@ -63,6 +63,7 @@ use std::cell::RefCell;
 use std::io;
 
 mod de;
+mod encode;
 mod text;
 use self::text::{next_escape, write_key, write_str};
 #[doc(hidden)]
@@ -258,7 +259,10 @@ impl<'a, 'b> ser::Serializer for &'a mut Encoder<'b> {
     }
 
     #[inline]
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result<(), Error> {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, name: &'static str, value: &T) -> Result<(), Error> {
+        if name == encode::ENCODE {
+            return encode::lend(self.out, value);
+        }
         value.serialize(self)
     }
 

@@ -23,7 +23,7 @@ pub mod patch;
 pub mod runtime;
 mod session;
 
-pub use acp_bindings_macros::{AcpDeserialize, AcpEnum, AcpPatch, AcpString, AcpUnion};
+pub use acp_bindings_macros::{AcpDeserialize, AcpEnum, AcpPatch, AcpSerialize, AcpString, AcpUnion};
 pub use patch::{Patch, PatchOps, Patchable};
 
 /// The names most code on the bindings uses, for one glob import:

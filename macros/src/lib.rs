@@ -9,14 +9,17 @@
 //!   keeps the properties it does not name, each field read as its
 //!   attributes say (`object.rs`).
 //!
+//! - `#[derive(AcpSerialize)]`: serde's `Serialize` for the same structs,
+//!   and their direct encoder for `acp_bindings::json` (`encode.rs`).
 //! - `#[derive(AcpUnion)]` and `#[derive(AcpEnum)]`: serde's traits and the
 //!   bindings' conversions for an enum that is a union of arms (tagged or
 //!   not, open or closed) or a set of string or integer values (`choice.rs`).
 //!
 //! Use them through `acp_bindings::AcpPatch`, `acp_bindings::AcpDeserialize`,
-//! `acp_bindings::AcpUnion` and `acp_bindings::AcpEnum`.
+//! `acp_bindings::AcpSerialize`, `acp_bindings::AcpUnion` and `acp_bindings::AcpEnum`.
 
 mod choice;
+mod encode;
 mod expand;
 mod model;
 mod object;
@@ -46,6 +49,22 @@ pub fn derive_acp_patch(input: TokenStream) -> TokenStream {
 pub fn derive_acp_deserialize(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     match object::derive(&input) {
+        Ok(tokens) => tokens.into(),
+        Err(errors) => errors.into_iter().map(|e| e.to_compile_error()).collect::<proc_macro2::TokenStream>().into(),
+    }
+}
+
+/// `serde::Serialize` and the direct encoder of `acp_bindings::json` for a
+/// struct that keeps the properties it does not name in
+/// `additional_properties`: the fields in order under their
+/// `#[serde(rename)]` (or `rename_all`) names, each left out when its
+/// `#[serde(skip_serializing_if)]` says so, then the unknown properties:
+/// what serde's derive writes, with each key written by `acp_bindings::json`
+/// as pre-quoted bytes.
+#[proc_macro_derive(AcpSerialize, attributes(acp, serde))]
+pub fn derive_acp_serialize(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    match encode::derive(&input) {
         Ok(tokens) => tokens.into(),
         Err(errors) => errors.into_iter().map(|e| e.to_compile_error()).collect::<proc_macro2::TokenStream>().into(),
     }

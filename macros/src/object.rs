@@ -132,13 +132,13 @@ fn params(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> Vec<syn::Ident> 
 }
 
 /// The key of a nested meta item (`rename` in `rename = ".."`).
-fn key_of(meta: &ParseNestedMeta<'_>) -> String {
+pub(crate) fn key_of(meta: &ParseNestedMeta<'_>) -> String {
     meta.path.get_ident().map(ToString::to_string).unwrap_or_default()
 }
 
 /// Consumes the value of a meta item this derive does not read (`= expr` or
 /// `(..)`), so that the items after it are checked too.
-fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+pub(crate) fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(syn::Token![=]) {
         let _: syn::Expr = meta.value()?.parse()?;
     } else if meta.input.peek(syn::token::Paren) {

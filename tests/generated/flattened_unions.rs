@@ -19,9 +19,11 @@ use ::serde::Deserialize;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpDeserialize;
 #[allow(unused_imports)]
+use ::acp_bindings::AcpSerialize;
+#[allow(unused_imports)]
 use ::acp_bindings::AcpUnion;
 /// `ErrorStopReason` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ErrorStopReason {
     /// The `message` property.
@@ -131,7 +133,7 @@ pub enum SetConfigOptionRequestType {
     Id(SetConfigOptionRequestTypeId),
 }
 /// `SetConfigOptionRequestTypeBoolean` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetConfigOptionRequestTypeBoolean {
     /// The `value` property.
@@ -151,7 +153,7 @@ impl SetConfigOptionRequestTypeBoolean {
     }
 }
 /// `SetConfigOptionRequestTypeId` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetConfigOptionRequestTypeId {
     /// The `value` property.
@@ -171,7 +173,7 @@ impl SetConfigOptionRequestTypeId {
     }
 }
 /// `SessionScope` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionScope {
     /// The `sessionId` property.
@@ -192,7 +194,7 @@ impl SessionScope {
     }
 }
 /// `RequestScope` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct RequestScope {
     /// The `requestId` property.

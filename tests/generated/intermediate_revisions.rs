@@ -23,11 +23,13 @@ use ::acp_bindings::AcpDeserialize;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpEnum;
 #[allow(unused_imports)]
+use ::acp_bindings::AcpSerialize;
+#[allow(unused_imports)]
 use ::acp_bindings::AcpString;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpUnion;
 /// `Image` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Image {
     /// The `data` property.
@@ -60,7 +62,7 @@ pub enum Block {
     Other(runtime::UnknownVariant),
 }
 /// `BlockText` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct BlockText {
     /// The `text` property.
@@ -167,7 +169,7 @@ pub enum Shape {
     Other(runtime::UnknownVariant),
 }
 /// `Holder` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Holder {
     /// The `name` property.
@@ -228,7 +230,7 @@ pub enum RpcCode {
     Other(runtime::UnknownInteger),
 }
 /// Boolean schemas and fixed values on plain properties, as schemars writes them.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(forbidden = "legacy")]
 #[non_exhaustive]
 pub struct Envelope {
@@ -326,7 +328,7 @@ impl From<::serde_json::Value> for Anything {
     }
 }
 /// A definition that holds itself: in place (boxed), through `null`, and in a list.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct TreeNode {
     /// The `label` property.
@@ -385,7 +387,7 @@ pub enum Expr {
     Sum(Box<Sum>),
 }
 /// `Sum` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Sum {
     /// The `left` property.
@@ -408,7 +410,7 @@ impl Sum {
     }
 }
 /// `not` forbidding a property: the object has no `type` member.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(forbidden = "type")]
 #[non_exhaustive]
 pub struct LocalServer {
@@ -429,7 +431,7 @@ impl LocalServer {
     }
 }
 /// `RemoteServer` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct RemoteServer {
     /// The `url` property.
@@ -461,7 +463,7 @@ pub enum Server {
     Local(LocalServer),
 }
 /// `not` making one tag the default: `type` is absent or `agent`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Participant {
     /// The `name` property.
@@ -511,7 +513,7 @@ pub enum Party {
     Agent(Participant),
 }
 /// `PartyHuman` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct PartyHuman {
     /// The `handle` property.

@@ -21,9 +21,11 @@ use ::serde::Deserialize;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpDeserialize;
 #[allow(unused_imports)]
+use ::acp_bindings::AcpSerialize;
+#[allow(unused_imports)]
 use ::acp_bindings::AcpUnion;
 /// A request payload.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct InitializeRequest {
     /// The `protocolVersion` property.
@@ -65,7 +67,7 @@ impl InitializeProxyRequest {
     pub const SIDE: &'static str = "proxy";
 }
 /// A payload with no required field.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LogoutRequest {
     /// The `_meta` property.
@@ -123,7 +125,7 @@ pub enum RequestId {
     Str(String),
 }
 /// A JSON-RPC envelope (plumbing).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientRequest {
     /// The `id` property.
@@ -176,7 +178,7 @@ pub enum ClientResponse {
     Error(ClientResponseError),
 }
 /// `ClientResponseResult` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseResult {
     /// The `id` property.
@@ -203,7 +205,7 @@ impl ClientResponseResult {
     }
 }
 /// `ClientResponseError` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseError {
     /// The `id` property.
@@ -239,7 +241,7 @@ pub enum ClientResponseErrorId {
     Str(String),
 }
 /// `ClientResponseErrorError` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseErrorError {
     /// The `code` property.
@@ -262,7 +264,7 @@ impl ClientResponseErrorError {
     }
 }
 /// JSON-RPC error object (typed dispatch's `Message` carries it).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Error {
     /// The `code` property.

@@ -23,12 +23,14 @@ use ::serde::Deserialize;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpDeserialize;
 #[allow(unused_imports)]
+use ::acp_bindings::AcpSerialize;
+#[allow(unused_imports)]
 use ::acp_bindings::AcpString;
 /// A string newtype.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
 pub struct SessionId(pub runtime::SmolStr);
 /// Named like a prelude item: the file writes `::core::result::Result` in full, and shortens the other prelude paths.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Result {
     /// The `ok` property.
@@ -120,7 +122,7 @@ impl fmt::Display for Port {
     }
 }
 /// A definition named like a std type, with keyword-named properties.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Error {
@@ -212,7 +214,7 @@ impl de::Pointer for __Items__defs_Error_properties_anyOf {
     const POINTER: &'static str = "#/$defs/Error/properties/anyOf";
 }
 /// Bounds, formats and base64.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Limits {
@@ -351,7 +353,7 @@ impl From<::serde_json::Value> for ExtRequest {
     }
 }
 /// A capability marker with no properties.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Empty {
     /// Properties the schema does not name, in the order they came; written

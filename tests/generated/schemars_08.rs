@@ -23,6 +23,8 @@ use ::acp_bindings::AcpDeserialize;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpEnum;
 #[allow(unused_imports)]
+use ::acp_bindings::AcpSerialize;
+#[allow(unused_imports)]
 use ::acp_bindings::AcpUnion;
 /// Adjacently tagged: unit, newtype, tuple and struct variants.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
@@ -39,7 +41,7 @@ pub enum Adjacent {
     Named(AdjacentNamed),
 }
 /// `AdjacentNumber` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNumber {
     /// The `c` property.
@@ -59,7 +61,7 @@ impl AdjacentNumber {
     }
 }
 /// `AdjacentPair` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentPair {
     /// The `c` property.
@@ -79,7 +81,7 @@ impl AdjacentPair {
     }
 }
 /// `AdjacentNamed` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNamed {
     /// The `c` property.
@@ -99,7 +101,7 @@ impl AdjacentNamed {
     }
 }
 /// `AdjacentNamedC` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNamedC {
     /// The `x` property.
@@ -122,7 +124,7 @@ impl AdjacentNamedC {
     }
 }
 /// `rename_all`, `rename`, `alias`, `default`, `skip_serializing_if` and the tri-state `Option<Option<T>>` (omitted, `null`, a value).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Attributes {
@@ -203,7 +205,7 @@ impl Attributes {
     }
 }
 /// Recursive through `Option<Box<_>>`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Chain {
     /// The `value` property.
@@ -233,7 +235,7 @@ impl Chain {
     }
 }
 /// Maps, sets, tuples, fixed arrays, `Option`, `serde_json::Value`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Collections {
     /// The `list` property.
@@ -392,7 +394,7 @@ pub enum Expr {
     Let(Box<ExprLet>),
 }
 /// `ExprLit` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprLit {
     /// The `value` property.
@@ -412,7 +414,7 @@ impl ExprLit {
     }
 }
 /// `ExprNeg` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprNeg {
     /// The `arg` property.
@@ -432,7 +434,7 @@ impl ExprNeg {
     }
 }
 /// `ExprSum` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprSum {
     /// The `args` property.
@@ -452,7 +454,7 @@ impl ExprSum {
     }
 }
 /// `ExprLet` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprLet {
     /// The `bindings` property.
@@ -559,7 +561,7 @@ impl ExternalStruct {
     }
 }
 /// `ExternalStructStruct` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExternalStructStruct {
     /// The `a` property.
@@ -589,7 +591,7 @@ impl ExternalStructStruct {
     }
 }
 /// `flatten` of a struct and of a map that keeps every other property.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Flattened {
     /// The `id` property.
@@ -622,7 +624,7 @@ impl Flattened {
     }
 }
 /// The struct [`Flattened`] flattens.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Inner {
     /// The `inner_name` property.
@@ -679,7 +681,7 @@ impl From<(i32, i32, String)> for Point {
     }
 }
 /// Every integer width, both floats, `char`, `bool`, `String` and `()`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Scalars {
     /// The `i8` property.
@@ -782,7 +784,7 @@ pub enum Shape {
     Empty,
 }
 /// `ShapeCircle` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ShapeCircle {
     /// The `radius` property.
@@ -802,7 +804,7 @@ impl ShapeCircle {
     }
 }
 /// The payload of [`Shape::Rect`].
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ShapeRect {
     /// The `width` property.
@@ -850,7 +852,7 @@ impl Strict {
     }
 }
 /// Recursive through a list.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Tree {
     /// The `label` property.
@@ -873,7 +875,7 @@ impl Tree {
     }
 }
 /// `flatten` of a map with a value type: every other property is a number.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct TypedRest {
     /// The `id` property.
@@ -912,7 +914,7 @@ pub enum Untagged {
     Null(runtime::ExplicitNull),
 }
 /// `UntaggedObject` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct UntaggedObject {
     /// The `id` property.
@@ -966,7 +968,7 @@ pub enum WithShapeType {
     Empty,
 }
 /// `WithShapeTypeCircle` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct WithShapeTypeCircle {
     /// The `radius` property.
@@ -986,7 +988,7 @@ impl WithShapeTypeCircle {
     }
 }
 /// The payload of [`Shape::Rect`].
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct WithShapeTypeRect {
     /// The `width` property.

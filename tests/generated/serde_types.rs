@@ -23,6 +23,8 @@ use ::acp_bindings::AcpDeserialize;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpEnum;
 #[allow(unused_imports)]
+use ::acp_bindings::AcpSerialize;
+#[allow(unused_imports)]
 use ::acp_bindings::AcpString;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpUnion;
@@ -41,7 +43,7 @@ pub enum Adjacent {
     Named(AdjacentNamed),
 }
 /// `AdjacentNumber` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNumber {
     /// The `c` property.
@@ -61,7 +63,7 @@ impl AdjacentNumber {
     }
 }
 /// `AdjacentPair` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentPair {
     /// The `c` property.
@@ -81,7 +83,7 @@ impl AdjacentPair {
     }
 }
 /// `AdjacentNamed` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNamed {
     /// The `c` property.
@@ -101,7 +103,7 @@ impl AdjacentNamed {
     }
 }
 /// `AdjacentNamedC` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNamedC {
     /// The `x` property.
@@ -125,7 +127,7 @@ impl AdjacentNamedC {
 }
 /// `rename_all`, `rename`, `alias`, `default`, `skip_serializing_if` and the
 /// tri-state `Option<Option<T>>` (omitted, `null`, a value).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Attributes {
@@ -206,7 +208,7 @@ impl Attributes {
     }
 }
 /// Recursive through `Option<Box<_>>`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Chain {
     /// The `value` property.
@@ -236,7 +238,7 @@ impl Chain {
     }
 }
 /// Maps, sets, tuples, fixed arrays, `Option`, `serde_json::Value`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Collections {
     /// The `list` property.
@@ -395,7 +397,7 @@ pub enum Expr {
     Let(Box<ExprLet>),
 }
 /// `ExprLit` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprLit {
     /// The `value` property.
@@ -415,7 +417,7 @@ impl ExprLit {
     }
 }
 /// `ExprNeg` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprNeg {
     /// The `arg` property.
@@ -435,7 +437,7 @@ impl ExprNeg {
     }
 }
 /// `ExprSum` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprSum {
     /// The `args` property.
@@ -455,7 +457,7 @@ impl ExprSum {
     }
 }
 /// `ExprLet` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprLet {
     /// The `bindings` property.
@@ -562,7 +564,7 @@ impl ExternalStruct {
     }
 }
 /// `ExternalStructStruct` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExternalStructStruct {
     /// The `a` property.
@@ -592,7 +594,7 @@ impl ExternalStructStruct {
     }
 }
 /// `flatten` of a struct and of a map that keeps every other property.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Flattened {
     /// The `id` property.
@@ -625,7 +627,7 @@ impl Flattened {
     }
 }
 /// The struct [`Flattened`] flattens.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Inner {
     /// The `inner_name` property.
@@ -685,7 +687,7 @@ impl From<(i32, i32, String)> for Point {
     }
 }
 /// The payload of [`Shape::Rect`].
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Rect {
     /// The `width` property.
@@ -708,7 +710,7 @@ impl Rect {
     }
 }
 /// Every integer width, both floats, `char`, `bool`, `String` and `()`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Scalars {
     /// The `i8` property.
@@ -811,7 +813,7 @@ pub enum Shape {
     Empty,
 }
 /// `ShapeCircle` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ShapeCircle {
     /// The `radius` property.
@@ -856,7 +858,7 @@ impl Strict {
     }
 }
 /// Recursive through a list.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Tree {
     /// The `label` property.
@@ -918,7 +920,7 @@ pub enum Untagged {
     Null(runtime::ExplicitNull),
 }
 /// `UntaggedObject` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct UntaggedObject {
     /// The `id` property.
@@ -972,7 +974,7 @@ pub enum WithShapeType {
     Empty,
 }
 /// `WithShapeTypeCircle` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct WithShapeTypeCircle {
     /// The `radius` property.

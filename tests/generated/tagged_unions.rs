@@ -11,13 +11,13 @@
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
 #[allow(unused_imports)]
-use ::serde::Serialize;
-#[allow(unused_imports)]
 use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpSerialize;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpUnion;
 /// `TextContent` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct TextContent {
     /// The `text` property.
@@ -37,7 +37,7 @@ impl TextContent {
     }
 }
 /// `ImageContent` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ImageContent {
@@ -79,7 +79,7 @@ pub enum ContentBlock {
     Other(runtime::UnknownVariant),
 }
 /// `AuthMethodAgent` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AuthMethodAgent {
@@ -121,7 +121,7 @@ pub enum AuthMethod {
     Other(runtime::UnknownVariant),
 }
 /// `McpServerHttp` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerHttp {
     /// The `name` property.
@@ -144,7 +144,7 @@ impl McpServerHttp {
     }
 }
 /// `McpServerStdio` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// The `name` property.
@@ -189,7 +189,7 @@ pub enum Outcome {
     Selected(OutcomeSelected),
 }
 /// `OutcomeSelected` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct OutcomeSelected {
     /// The `optionId` property.

@@ -11,9 +11,9 @@
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
 #[allow(unused_imports)]
-use ::serde::Serialize;
-#[allow(unused_imports)]
 use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpSerialize;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpUnion;
 /// Untagged object arms written inline, with a catch-all whose `not` lists them inline too: copies without their annotations.
@@ -29,7 +29,7 @@ pub enum EmbeddedResourceResource {
     Other(runtime::UnknownVariant),
 }
 /// Text contents of a resource.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EmbeddedResourceResourceTextResourceContents {
@@ -63,7 +63,7 @@ impl EmbeddedResourceResourceTextResourceContents {
     }
 }
 /// Binary contents of a resource.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EmbeddedResourceResourceBlobResourceContents {
@@ -97,7 +97,7 @@ impl EmbeddedResourceResourceBlobResourceContents {
     }
 }
 /// `ResourceLink` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ResourceLink {
     /// The `name` property.
@@ -132,7 +132,7 @@ pub enum ResourceRef {
     Other(runtime::UnknownVariant),
 }
 /// `McpServerStdio` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// The `name` property.
@@ -162,7 +162,7 @@ impl McpServerStdio {
     }
 }
 /// `McpServerSse` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerSse {
     /// The `name` property.

@@ -11,9 +11,9 @@
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
 #[allow(unused_imports)]
-use ::serde::Serialize;
-#[allow(unused_imports)]
 use ::acp_bindings::AcpDeserialize;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpSerialize;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpUnion;
 /// Null, a number or a string (v1).
@@ -28,7 +28,7 @@ pub enum RequestId {
     Str(String),
 }
 /// `TextResourceContents` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct TextResourceContents {
     /// The `uri` property.
@@ -51,7 +51,7 @@ impl TextResourceContents {
     }
 }
 /// `BlobResourceContents` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct BlobResourceContents {
     /// The `uri` property.

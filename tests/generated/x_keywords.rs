@@ -13,11 +13,11 @@ use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
 #[allow(unused_imports)]
-use ::serde::Serialize;
-#[allow(unused_imports)]
 use ::acp_bindings::AcpDeserialize;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpEnum;
+#[allow(unused_imports)]
+use ::acp_bindings::AcpSerialize;
 /// `Kind` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[non_exhaustive]
@@ -30,7 +30,7 @@ pub enum Kind {
     Other(runtime::UnknownString),
 }
 /// `Location` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Location {
     /// The `path` property.
@@ -50,7 +50,7 @@ impl Location {
     }
 }
 /// Every x-deserialize keyword and both spellings of nullability.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Update {

@@ -42,6 +42,7 @@ const MODULES: &[&str] = &[
     "::acp_bindings::AcpDeserialize",
     "::acp_bindings::AcpEnum",
     "::acp_bindings::AcpPatch",
+    "::acp_bindings::AcpSerialize",
     "::acp_bindings::AcpString",
     "::acp_bindings::AcpUnion",
 ];

@@ -41,6 +41,10 @@ use serde_json::Value;
 use crate::runtime::de::{Scalar, Shape};
 
 pub use super::de::Reader;
+pub use super::encode::{
+    close_object, extra, key, members_via_serde, raw, serialize, string, Error, SerdeSide, ToJson, ToJsonMembers,
+    ViaMembers, ViaSerde, ViaSerdeMembers, ViaToJson, ENCODE,
+};
 
 /// The struct name the generated `Deserialize` impls of direct-decodable
 /// types ask for: [`Reader`] hands those to [`visit`].

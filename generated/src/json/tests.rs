@@ -110,3 +110,92 @@ fn a_failed_encode_leaves_the_buffer_as_it_was() {
     assert!(written.is_empty());
     assert_eq!(to_vec(&Value::Null).unwrap(), b"null");
 }
+
+/// A value whose `Serialize` fails (the direct encoders' fallback must
+/// return the error and leave nothing behind).
+struct Fails;
+
+impl Serialize for Fails {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        Err(ser::Error::custom("no"))
+    }
+}
+
+/// A value whose `Serialize` runs another serializer on a type with a
+/// direct encoder while the bindings' encoder is writing.
+struct Nested(crate::v2::ContentBlock);
+
+impl Serialize for Nested {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let inner = serde_json::to_value(&self.0).map_err(ser::Error::custom)?;
+        let text = serde_json::to_string(&self.0).map_err(ser::Error::custom)?;
+        (inner, text).serialize(s)
+    }
+}
+
+#[derive(crate::AcpSerialize)]
+#[serde(rename_all = "camelCase")]
+struct Holder {
+    block_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nested: Option<Nested>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fails: Option<Fails>,
+    #[serde(rename = "say \"what\"")]
+    quoted: crate::v2::ToolKind,
+    #[serde(flatten)]
+    additional_properties: crate::runtime::Extra,
+}
+
+fn holder() -> Holder {
+    let mut additional_properties = crate::runtime::Extra::new();
+    additional_properties.insert("blockId".into(), json!("again"));
+    Holder {
+        block_id: "b".into(),
+        nested: None,
+        fails: None,
+        quoted: crate::v2::ToolKind::Execute,
+        additional_properties,
+    }
+}
+
+#[test]
+fn a_direct_encoder_writes_what_serde_writes() {
+    let h = holder();
+    same(&h);
+    assert_eq!(to_string(&h).unwrap(), r#"{"blockId":"b","say \"what\"":"execute","blockId":"again"}"#);
+    // Through serde's flattening and other serializers alike.
+    assert_eq!(serde_json::to_value(&h).unwrap(), json!({"blockId":"again","say \"what\"":"execute"}));
+}
+
+#[test]
+fn another_serializer_inside_a_direct_encoder_writes_its_own_output() {
+    let block = crate::v2::ContentBlock::from(crate::v2::TextContent::new("hi"));
+    let h = Holder { nested: Some(Nested(block)), ..holder() };
+    same(&h);
+    assert!(to_string(&h).unwrap().contains(r#"[{"type":"text","text":"hi"},"{\"type\":\"text\",\"text\":\"hi\"}"]"#));
+}
+
+#[test]
+fn an_error_inside_a_direct_encoder_is_returned_and_writes_nothing() {
+    let h = Holder { fails: Some(Fails), ..holder() };
+    same(&h);
+    let mut out = b"kept".to_vec();
+    let e = append(&mut out, &vec![h]).unwrap_err();
+    assert_eq!(e.to_string(), "no");
+    assert_eq!(out, b"kept");
+    // The buffer lent to the direct encoder came back: the next encode works.
+    assert_eq!(to_string(&holder()).unwrap(), serde_json::to_string(&holder()).unwrap());
+}
+
+#[test]
+fn the_direct_encoder_marker_on_another_type_is_an_error() {
+    struct Impostor;
+    impl Serialize for Impostor {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_newtype_struct(fast::ENCODE, &1u8)
+        }
+    }
+    assert!(to_string(&Impostor).unwrap_err().to_string().contains("direct-encoder marker"));
+    assert_eq!(serde_json::to_string(&Impostor).unwrap(), "1");
+}

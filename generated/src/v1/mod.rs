@@ -29,11 +29,13 @@ use ::acp_bindings::AcpDeserialize;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpEnum;
 #[allow(unused_imports)]
+use ::acp_bindings::AcpSerialize;
+#[allow(unused_imports)]
 use ::acp_bindings::AcpString;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpUnion;
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentRequest {
     /// The request id used to correlate the matching response.
@@ -193,7 +195,7 @@ pub enum RequestId {
 /// Request to write content to a text file.
 ///
 /// Only available if the client supports the `fs.writeTextFile` capability.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct WriteTextFileRequest {
@@ -260,7 +262,7 @@ pub struct SessionId(pub runtime::SmolStr);
 /// Request to read content from a text file.
 ///
 /// Only available if the client supports the `fs.readTextFile` capability.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ReadTextFileRequest {
@@ -333,7 +335,7 @@ impl ReadTextFileRequest {
 /// Sent when the agent needs authorization before performing a sensitive operation.
 ///
 /// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct RequestPermissionRequest {
@@ -394,7 +396,7 @@ impl RequestPermissionRequest {
 /// the tool call ID are optional - only changed fields need to be included.
 ///
 /// See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -640,7 +642,7 @@ pub enum ContentBlock {
     Resource(Box<EmbeddedResource>),
 }
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -721,7 +723,7 @@ pub enum Role {
     User,
 }
 /// Text provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TextContent {
@@ -772,7 +774,7 @@ impl TextContent {
     }
 }
 /// An image provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -838,7 +840,7 @@ impl ImageContent {
     }
 }
 /// Audio provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -893,7 +895,7 @@ impl AudioContent {
     }
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1002,7 +1004,7 @@ pub enum EmbeddedResourceResource {
     BlobResourceContents(BlobResourceContents),
 }
 /// Text-based resource contents.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1057,7 +1059,7 @@ impl TextResourceContents {
     }
 }
 /// Binary resource contents.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1112,7 +1114,7 @@ impl BlobResourceContents {
     }
 }
 /// The contents of a resource, embedded into a prompt or tool call result.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct EmbeddedResource {
@@ -1163,7 +1165,7 @@ impl EmbeddedResource {
     }
 }
 /// Standard content block (text, images, resources).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Content {
@@ -1207,7 +1209,7 @@ impl Content {
 /// Shows changes to files in a format suitable for display in the client UI.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1270,7 +1272,7 @@ pub struct TerminalId(pub runtime::SmolStr);
 /// The terminal must be added before calling `terminal/release`.
 ///
 /// See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Terminal {
@@ -1316,7 +1318,7 @@ impl Terminal {
 /// which files the agent is working with in real-time.
 ///
 /// See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallLocation {
@@ -1367,7 +1369,7 @@ impl ToolCallLocation {
     }
 }
 /// An option presented to the user when requesting permission.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PermissionOption {
@@ -1436,7 +1438,7 @@ pub enum PermissionOptionKind {
     RejectAlways,
 }
 /// Request to create a new terminal and execute a command.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CreateTerminalRequest {
@@ -1532,7 +1534,7 @@ impl CreateTerminalRequest {
     pub const SIDE: &'static str = "client";
 }
 /// An environment variable to set when launching an MCP server.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct EnvVariable {
     /// The name of the environment variable.
@@ -1574,7 +1576,7 @@ impl EnvVariable {
     }
 }
 /// Request to get the current output and status of a terminal.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TerminalOutputRequest {
@@ -1626,7 +1628,7 @@ impl TerminalOutputRequest {
     pub const SIDE: &'static str = "client";
 }
 /// Request to release a terminal and free its resources.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ReleaseTerminalRequest {
@@ -1678,7 +1680,7 @@ impl ReleaseTerminalRequest {
     pub const SIDE: &'static str = "client";
 }
 /// Request to wait for a terminal command to exit.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct WaitForTerminalExitRequest {
@@ -1730,7 +1732,7 @@ impl WaitForTerminalExitRequest {
     pub const SIDE: &'static str = "client";
 }
 /// Request to kill a terminal without releasing it.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct KillTerminalRequest {
@@ -1860,7 +1862,7 @@ pub enum CreateElicitationRequestMode {
 /// When `toolCallId` is set, the elicitation is tied to a specific tool call.
 /// This is useful when an agent receives an elicitation from an MCP server
 /// during a tool call and needs to redirect it to the user.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitationSessionScope {
@@ -1896,7 +1898,7 @@ impl ElicitationSessionScope {
 }
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationRequestScope {
     /// The request this elicitation is tied to.
@@ -1920,7 +1922,7 @@ impl ElicitationRequestScope {
 ///
 /// This represents a JSON Schema object with primitive-typed properties,
 /// as required by the elicitation specification.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationSchema {
     /// Type discriminator. Always `"object"`.
@@ -2080,7 +2082,7 @@ pub enum StringFormat {
     DateTime,
 }
 /// A titled enum option with a const value, human-readable title, and optional description.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct EnumOption {
     /// The constant value for this option.
@@ -2140,7 +2142,7 @@ impl EnumOption {
 ///
 /// When `enum` or `oneOf` is set, this represents a single-select enum
 /// with `"type": "string"`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct StringPropertySchema {
@@ -2290,7 +2292,7 @@ impl StringPropertySchema {
     }
 }
 /// Schema for number (floating-point) properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct NumberPropertySchema {
     /// Optional title for the property.
@@ -2391,7 +2393,7 @@ impl NumberPropertySchema {
     }
 }
 /// Schema for integer properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct IntegerPropertySchema {
     /// Optional title for the property.
@@ -2492,7 +2494,7 @@ impl IntegerPropertySchema {
     }
 }
 /// Schema for boolean properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct BooleanPropertySchema {
     /// Optional title for the property.
@@ -2586,7 +2588,7 @@ pub enum MultiSelectItems {
     Other(runtime::UnknownVariant),
 }
 /// String item schema for multi-select enum properties.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct StringMultiSelectItems {
     /// Allowed enum values.
@@ -2627,7 +2629,7 @@ impl StringMultiSelectItems {
     }
 }
 /// Items definition for titled multi-select enum properties.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct TitledMultiSelectItems {
     /// Titled enum options.
@@ -2669,7 +2671,7 @@ impl TitledMultiSelectItems {
     }
 }
 /// Schema for multi-select (array) properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MultiSelectPropertySchema {
@@ -2873,7 +2875,7 @@ pub enum AgentResponse {
     Error(AgentResponseError),
 }
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentResponseResult {
     /// The id of the request this response answers.
@@ -2957,7 +2959,7 @@ pub enum AgentResponseResultResult {
     ExtMethodResponse(ExtResponse),
 }
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentResponseError {
     /// The id of the request this response answers.
@@ -2984,7 +2986,7 @@ impl AgentResponseError {
 /// Contains the negotiated protocol version and agent capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InitializeResponse {
@@ -3105,7 +3107,7 @@ impl fmt::Display for ProtocolVersion {
 /// available features and content types.
 ///
 /// See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AgentCapabilities {
@@ -3242,7 +3244,7 @@ impl AgentCapabilities {
 /// the agent can process.
 ///
 /// See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptCapabilities {
@@ -3321,7 +3323,7 @@ impl PromptCapabilities {
     }
 }
 /// MCP capabilities supported by the agent
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpCapabilities {
     /// Agent supports `http` MCP servers.
@@ -3411,7 +3413,7 @@ impl McpCapabilities {
 /// Note: `session/load` is still handled by the top-level `loadSession` capability. This will be unified in future versions of the protocol.
 ///
 /// See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionCapabilities {
@@ -3642,7 +3644,7 @@ impl SessionCapabilities {
 /// Capabilities for the `session/list` method.
 ///
 /// Supplying `{}` means the agent supports listing sessions.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionListCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3680,7 +3682,7 @@ impl SessionListCapabilities {
 /// Capabilities for the `session/delete` method.
 ///
 /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionDeleteCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3721,7 +3723,7 @@ impl SessionDeleteCapabilities {
 /// supported session lifecycle requests. Agents that also support
 /// `session/list` may return `SessionInfo.additionalDirectories` to report the
 /// complete ordered additional-root list associated with a listed session.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionAdditionalDirectoriesCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3759,7 +3761,7 @@ impl SessionAdditionalDirectoriesCapabilities {
 /// Capabilities for the `session/resume` method.
 ///
 /// Supplying `{}` means the agent supports resuming sessions.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionResumeCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3797,7 +3799,7 @@ impl SessionResumeCapabilities {
 /// Capabilities for the `session/close` method.
 ///
 /// Supplying `{}` means the agent supports closing sessions.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionCloseCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3833,7 +3835,7 @@ impl SessionCloseCapabilities {
     }
 }
 /// Authentication-related capabilities supported by the agent.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentAuthCapabilities {
     #[cfg(feature = "unstable")]
@@ -3906,7 +3908,7 @@ impl AgentAuthCapabilities {
 /// Logout capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports the logout method.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LogoutCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3969,7 +3971,7 @@ pub struct AuthMethodId(pub runtime::SmolStr);
 /// method only when the client enabled its terminal authentication capability.
 /// A zero exit status signals success. Any other termination signals failure.
 /// The client MUST NOT pass this method to `authenticate`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthMethodTerminal {
     /// Unique identifier for this authentication method.
@@ -4049,7 +4051,7 @@ impl AuthMethodTerminal {
 /// Agent handles authentication itself through `authenticate`.
 ///
 /// This is the default authentication method type.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthMethodAgent {
     /// Unique identifier for this authentication method.
@@ -4104,7 +4106,7 @@ impl AuthMethodAgent {
 /// Metadata about the implementation of the client or agent.
 /// Describes the name and version of an ACP implementation, with an optional
 /// title for UI representation.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but can be used as a display
@@ -4162,7 +4164,7 @@ impl Implementation {
     }
 }
 /// Response to the `authenticate` method.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthenticateResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4204,7 +4206,7 @@ impl AuthenticateResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response to the `logout` method.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LogoutResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4248,7 +4250,7 @@ impl LogoutResponse {
 /// Response from creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct NewSessionResponse {
@@ -4320,7 +4322,7 @@ impl NewSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// The set of modes and the one currently active.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionModeState {
@@ -4373,7 +4375,7 @@ pub struct SessionModeId(pub runtime::SmolStr);
 /// A mode the agent can operate in.
 ///
 /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionMode {
     /// Stable identifier used to refer to this protocol object in later messages.
@@ -4553,7 +4555,7 @@ pub enum SessionConfigSelectOptions {
     Grouped(Vec<SessionConfigSelectGroup>),
 }
 /// A possible value for a session configuration option.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelectOption {
@@ -4607,7 +4609,7 @@ impl SessionConfigSelectOption {
     }
 }
 /// A group of possible values for a session configuration option.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelectGroup {
@@ -4662,7 +4664,7 @@ impl SessionConfigSelectGroup {
 #[acp(direct)]
 pub struct SessionConfigGroupId(pub runtime::SmolStr);
 /// A single-value selector (dropdown) session configuration option payload.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -4690,7 +4692,7 @@ impl SessionConfigSelect {
     }
 }
 /// A boolean on/off toggle session configuration option payload.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigBoolean {
@@ -4712,7 +4714,7 @@ impl SessionConfigBoolean {
     }
 }
 /// Response from loading an existing session.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct LoadSessionResponse {
@@ -4779,7 +4781,7 @@ impl LoadSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response from listing sessions.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ListSessionsResponse {
@@ -4838,7 +4840,7 @@ impl ListSessionsResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Information about a session returned by session/list
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionInfo {
@@ -4939,7 +4941,7 @@ impl SessionInfo {
     }
 }
 /// Response from deleting a session.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DeleteSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4981,7 +4983,7 @@ impl DeleteSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response from resuming an existing session.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResumeSessionResponse {
@@ -5048,7 +5050,7 @@ impl ResumeSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response from closing a session.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CloseSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5090,7 +5092,7 @@ impl CloseSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response to `session/set_mode` method.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionModeResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5132,7 +5134,7 @@ impl SetSessionModeResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response to `session/set_config_option` method.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionResponse {
     /// The full set of configuration options and their current values.
@@ -5181,7 +5183,7 @@ impl SetSessionConfigOptionResponse {
 /// Response from processing a user prompt.
 ///
 /// See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptResponse {
@@ -5291,7 +5293,7 @@ impl From<::serde_json::Value> for ExtResponse {
 /// JSON-RPC 2.0 error object specification with optional additional data.
 ///
 /// See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Error {
     /// A number indicating the error type that occurred.
@@ -5367,7 +5369,7 @@ pub enum ErrorCode {
     Other(runtime::UnknownInteger),
 }
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentNotification {
     /// The notification method name.
@@ -5444,7 +5446,7 @@ pub enum AgentNotificationParams {
 /// Used to stream real-time progress and results during prompt processing.
 ///
 /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -5588,7 +5590,7 @@ pub enum SessionUpdate {
 #[acp(direct)]
 pub struct MessageId(pub runtime::SmolStr);
 /// A streamed item of content
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -5648,7 +5650,7 @@ impl ContentChunk {
 /// such as reading files, executing code, or fetching data from external sources.
 ///
 /// See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -5778,7 +5780,7 @@ impl ToolCall {
 /// Represents a task or goal that the assistant intends to accomplish
 /// as part of fulfilling the user's request.
 /// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanEntry {
@@ -5866,7 +5868,7 @@ pub enum PlanEntryStatus {
 /// Plans can evolve during execution as the agent discovers new requirements or completes tasks.
 ///
 /// See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Plan {
@@ -5910,7 +5912,7 @@ impl Plan {
     }
 }
 /// Information about a command.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct AvailableCommand {
@@ -5972,7 +5974,7 @@ pub enum AvailableCommandInput {
     Unstructured(UnstructuredCommandInput),
 }
 /// All text that was typed after the command name is provided as input.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct UnstructuredCommandInput {
@@ -6012,7 +6014,7 @@ impl UnstructuredCommandInput {
     }
 }
 /// Available commands are ready or have changed
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct AvailableCommandsUpdate {
@@ -6056,7 +6058,7 @@ impl AvailableCommandsUpdate {
 /// The current mode of the session has changed
 ///
 /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct CurrentModeUpdate {
@@ -6097,7 +6099,7 @@ impl CurrentModeUpdate {
     }
 }
 /// Session configuration options have been updated.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ConfigOptionUpdate {
@@ -6142,7 +6144,7 @@ impl ConfigOptionUpdate {
 ///
 /// Agents send this notification to update session information like title or custom metadata.
 /// Clients can use it to keep session titles and state current.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -6202,7 +6204,7 @@ impl SessionInfoUpdate {
     }
 }
 /// Cost information for a session.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Cost {
@@ -6246,7 +6248,7 @@ impl Cost {
     }
 }
 /// Context window and cost update for a session.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct UsageUpdate {
@@ -6326,7 +6328,7 @@ pub enum NoticeSeverity {
 /// message when the information should still be surfaced to the user.
 ///
 /// See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Notice {
@@ -6427,7 +6429,7 @@ pub enum CompactionStatus {
 /// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
 /// stored value unchanged, `null` clears it, and a concrete value replaces it.
 /// `summary: []` also clears the summary.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -6495,7 +6497,7 @@ impl CompactionUpdate {
 /// an in-progress compaction. Chunks append in receive order.
 /// Agents MUST only send this update when the Client advertised
 /// the `session.compaction` Client capability.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -6538,7 +6540,7 @@ impl CompactionSummaryChunk {
     }
 }
 /// Notification sent by the agent when a URL-based elicitation is complete.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CompleteElicitationNotification {
     /// The ID of the elicitation that completed.
@@ -6604,7 +6606,7 @@ impl From<::serde_json::Value> for ExtNotification {
     }
 }
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientRequest {
     /// The request id used to correlate the matching response.
@@ -6848,7 +6850,7 @@ pub enum ClientRequestParams {
 /// Sent by the client to establish connection and negotiate capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InitializeRequest {
@@ -6925,7 +6927,7 @@ impl InitializeRequest {
 /// available features and methods.
 ///
 /// See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientCapabilities {
     /// File system capabilities supported by the client.
@@ -7078,7 +7080,7 @@ impl ClientCapabilities {
 /// File system capabilities that a client may support.
 ///
 /// See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct FileSystemCapabilities {
@@ -7141,7 +7143,7 @@ impl FileSystemCapabilities {
     }
 }
 /// Session-related capabilities supported by the client.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ClientSessionCapabilities {
@@ -7221,7 +7223,7 @@ impl ClientSessionCapabilities {
     }
 }
 /// Client support for ID-addressed context compaction updates.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CompactionCapabilities {
     /// Properties the schema does not name, in the order they came; written
@@ -7238,7 +7240,7 @@ impl CompactionCapabilities {
     }
 }
 /// Session configuration option capabilities supported by the client.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionConfigOptionsCapabilities {
     /// Whether the client supports boolean session configuration options.
@@ -7292,7 +7294,7 @@ impl SessionConfigOptionsCapabilities {
 /// Capabilities for boolean session configuration options.
 ///
 /// Supplying `{}` means the client supports boolean session configuration options.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct BooleanConfigOptionCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7328,7 +7330,7 @@ impl BooleanConfigOptionCapabilities {
     }
 }
 /// Client support for presenting live notices to the user.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct NoticeCapabilities {
     /// Properties the schema does not name, in the order they came; written
@@ -7349,7 +7351,7 @@ impl NoticeCapabilities {
 /// Advertised during initialization to inform the agent which authentication
 /// method types the client can handle. This governs opt-in types that require
 /// additional client-side support.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthCapabilities {
     /// Whether the client supports `terminal` authentication methods.
@@ -7402,7 +7404,7 @@ impl AuthCapabilities {
     }
 }
 /// Elicitation capabilities supported by the client.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationCapabilities {
     /// Whether the client supports form-based elicitation.
@@ -7470,7 +7472,7 @@ impl ElicitationCapabilities {
 /// Form-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports form-based elicitation.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationFormCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7510,7 +7512,7 @@ impl ElicitationFormCapabilities {
 /// URL-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports URL-based elicitation.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationUrlCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7550,7 +7552,7 @@ impl ElicitationUrlCapabilities {
 /// Request parameters for the authenticate method.
 ///
 /// Specifies which authentication method to use.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthenticateRequest {
     /// The ID of the authentication method to use.
@@ -7599,7 +7601,7 @@ impl AuthenticateRequest {
 /// Request parameters for the logout method.
 ///
 /// Terminates the current authenticated session.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LogoutRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7643,7 +7645,7 @@ impl LogoutRequest {
 /// Request parameters for creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct NewSessionRequest {
@@ -7762,7 +7764,7 @@ pub enum McpServer {
     Stdio(McpServerStdio),
 }
 /// An HTTP header to set when making requests to the MCP server.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct HttpHeader {
     /// The name of the HTTP header.
@@ -7804,7 +7806,7 @@ impl HttpHeader {
     }
 }
 /// HTTP transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerHttp {
     /// Human-readable name identifying this MCP server.
@@ -7854,7 +7856,7 @@ impl McpServerHttp {
     }
 }
 /// SSE transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerSse {
     /// Human-readable name identifying this MCP server.
@@ -7904,7 +7906,7 @@ impl McpServerSse {
     }
 }
 /// Stdio transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// Human-readable name identifying this MCP server.
@@ -7963,7 +7965,7 @@ impl McpServerStdio {
 /// Only available if the Agent supports the `loadSession` capability.
 ///
 /// See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct LoadSessionRequest {
@@ -8060,7 +8062,7 @@ impl LoadSessionRequest {
 /// Request parameters for listing existing sessions.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.list` capability.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListSessionsRequest {
     /// Filter sessions by working directory. Must be an absolute path.
@@ -8145,7 +8147,7 @@ impl ListSessionsRequest {
 /// Request parameters for deleting an existing session from `session/list`.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.delete` capability.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DeleteSessionRequest {
     /// The ID of the session to delete.
@@ -8196,7 +8198,7 @@ impl DeleteSessionRequest {
 /// This is useful for agents that can resume sessions but don't implement full session loading.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.resume` capability.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResumeSessionRequest {
@@ -8299,7 +8301,7 @@ impl ResumeSessionRequest {
 /// associated with the session.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.close` capability.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CloseSessionRequest {
     /// The ID of the session to close.
@@ -8345,7 +8347,7 @@ impl CloseSessionRequest {
     pub const SIDE: &'static str = "agent";
 }
 /// Request parameters for setting a session mode.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetSessionModeRequest {
@@ -8465,7 +8467,7 @@ pub enum SetSessionConfigOptionRequestType {
     ValueId(SetSessionConfigOptionRequestTypeValueId),
 }
 /// A boolean value (`type: "boolean"`).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestTypeBoolean {
     /// The boolean value.
@@ -8489,7 +8491,7 @@ impl SetSessionConfigOptionRequestTypeBoolean {
 /// This is the default when `type` is absent on the wire. Unknown `type`
 /// values with string payloads also gracefully deserialize into this
 /// variant.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestTypeValueId {
     /// The value ID.
@@ -8513,7 +8515,7 @@ impl SetSessionConfigOptionRequestTypeValueId {
 /// Contains the user's message and any additional context.
 ///
 /// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptRequest {
@@ -8586,7 +8588,7 @@ pub enum ClientResponse {
     Error(ClientResponseError),
 }
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseResult {
     /// The id of the request this response answers.
@@ -8640,7 +8642,7 @@ pub enum ClientResponseResultResult {
     ExtMethodResponse(ExtResponse),
 }
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseError {
     /// The id of the request this response answers.
@@ -8663,7 +8665,7 @@ impl ClientResponseError {
     }
 }
 /// Response to `fs/write_text_file`
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct WriteTextFileResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -8705,7 +8707,7 @@ impl WriteTextFileResponse {
     pub const SIDE: &'static str = "client";
 }
 /// Response containing the contents of a text file.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ReadTextFileResponse {
     /// Content payload returned by this response.
@@ -8750,7 +8752,7 @@ impl ReadTextFileResponse {
     pub const SIDE: &'static str = "client";
 }
 /// Response to a permission request.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct RequestPermissionResponse {
     /// The user's decision on the permission request.
@@ -8811,7 +8813,7 @@ pub enum RequestPermissionOutcome {
     Selected(SelectedPermissionOutcome),
 }
 /// The user selected one of the provided options.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SelectedPermissionOutcome {
     /// The ID of the option the user selected.
@@ -8851,7 +8853,7 @@ impl SelectedPermissionOutcome {
     }
 }
 /// Response containing the ID of the created terminal.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CreateTerminalResponse {
     /// The unique identifier for the created terminal.
@@ -8897,7 +8899,7 @@ impl CreateTerminalResponse {
     pub const SIDE: &'static str = "client";
 }
 /// Response containing the terminal output and exit status.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TerminalOutputResponse {
@@ -8957,7 +8959,7 @@ impl TerminalOutputResponse {
     pub const SIDE: &'static str = "client";
 }
 /// Exit status of a terminal command.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TerminalExitStatus {
@@ -9016,7 +9018,7 @@ impl TerminalExitStatus {
     }
 }
 /// Response to terminal/release method
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ReleaseTerminalResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9058,7 +9060,7 @@ impl ReleaseTerminalResponse {
     pub const SIDE: &'static str = "client";
 }
 /// Response containing the exit status of a terminal command.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct WaitForTerminalExitResponse {
@@ -9123,7 +9125,7 @@ impl WaitForTerminalExitResponse {
     pub const SIDE: &'static str = "client";
 }
 /// Response to `terminal/kill` method
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct KillTerminalResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9246,7 +9248,7 @@ pub enum ElicitationContentValue {
     StringArray(Vec<String>),
 }
 /// The user accepted the elicitation and provided content.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationAcceptAction {
     /// The user-provided content, if any, as an object matching the requested schema.
@@ -9279,7 +9281,7 @@ impl ElicitationAcceptAction {
     }
 }
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientNotification {
     /// The notification method name.
@@ -9347,7 +9349,7 @@ pub enum ClientNotificationParams {
 /// Notification to cancel ongoing operations for a session.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelNotification {
     /// The ID of the session to cancel operations for.
@@ -9395,7 +9397,7 @@ impl CancelNotification {
 /// Notification to cancel an ongoing request.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelRequestNotification {
     /// The ID of the request to cancel.
@@ -9446,7 +9448,7 @@ impl CancelRequestNotification {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `mcp/message`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MessageMcpRequest {
@@ -9547,7 +9549,7 @@ pub struct McpRequestId(pub runtime::SmolStr);
 ///
 /// Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
 /// requests in `append` mode.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionSystemPromptCapabilities {
     /// Delivery modes the agent supports in addition to `append`.
@@ -9608,7 +9610,7 @@ impl SessionSystemPromptCapabilities {
 ///
 /// `append` has no entry because every agent advertising
 /// `sessionCapabilities.systemPrompt` supports it.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionSystemPromptModeCapabilities {
     /// Whether the agent supports `override` mode.
@@ -9671,7 +9673,7 @@ impl SessionSystemPromptModeCapabilities {
 ///
 /// Supplying `{}` means the agent supports replacing its built-in default
 /// instructions with the client-provided system prompt.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionSystemPromptOverrideCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9715,7 +9717,7 @@ impl SessionSystemPromptOverrideCapabilities {
 /// Capabilities for the `session/fork` method.
 ///
 /// Supplying `{}` means the agent supports forking sessions.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionForkCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9760,7 +9762,7 @@ impl SessionForkCapabilities {
 ///
 /// Supplying `{}` means the agent supports both methods, the `archived` filter on
 /// `session/list`, and `SessionInfo.archived`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionArchiveCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9804,7 +9806,7 @@ impl SessionArchiveCapabilities {
 /// Capabilities for the `session/status` method.
 ///
 /// Supplying `{}` means the agent supports checking session status.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9849,7 +9851,7 @@ impl SessionStatusCapabilities {
 ///
 /// Supplying `{}` means the agent supports `session/set_title`. Agents report titles
 /// through `session/list` and `session_info_update` without this capability.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionTitleCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9893,7 +9895,7 @@ impl SessionTitleCapabilities {
 /// Auth status capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports the `auth/status` method.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9937,7 +9939,7 @@ impl AuthStatusCapabilities {
 /// Provider configuration capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports provider configuration methods.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProvidersCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9979,7 +9981,7 @@ impl ProvidersCapabilities {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/list`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListProvidersResponse {
     /// Configurable providers with current routing info suitable for UI display.
@@ -10031,7 +10033,7 @@ impl ListProvidersResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Information about a configurable LLM provider.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ProviderInfo {
@@ -10137,7 +10139,7 @@ pub enum LlmProtocol {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Current effective non-secret routing configuration for a provider.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ProviderCurrentConfig {
@@ -10186,7 +10188,7 @@ impl ProviderCurrentConfig {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/set`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetProviderResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10235,7 +10237,7 @@ impl SetProviderResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/disable`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DisableProviderResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10284,7 +10286,7 @@ impl DisableProviderResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to the `auth/status` method.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusResponse {
     /// Whether the agent can start sessions without the user signing in first.
@@ -10386,7 +10388,7 @@ pub enum AuthState {
 /// All fields are display information only. Clients MUST NOT use them as stable
 /// account identifiers, and SHOULD NOT log them or send them elsewhere, such as to
 /// telemetry.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthAccount {
     /// Human-readable name for the account, suitable for display on its own,
@@ -10486,7 +10488,7 @@ impl AuthAccount {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from forking an existing session.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ForkSessionResponse {
@@ -10563,7 +10565,7 @@ impl ForkSessionResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from archiving a session.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ArchiveSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10612,7 +10614,7 @@ impl ArchiveSessionResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from unarchiving a session.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct UnarchiveSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10664,7 +10666,7 @@ impl UnarchiveSessionResponse {
 ///
 /// The result is a snapshot. A session reported `open` may be closed or evicted before
 /// the Client's next request.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusResponse {
     /// Whether the Agent has the session in memory.
@@ -10748,7 +10750,7 @@ pub enum SessionStatus {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from setting the title of a session.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionTitleResponse {
     /// The title the Agent stored.
@@ -10803,7 +10805,7 @@ impl SetSessionTitleResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Token usage information for a prompt turn.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -10919,7 +10921,7 @@ pub struct PlanId(pub runtime::SmolStr);
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented as structured entries.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -10973,7 +10975,7 @@ impl PlanItems {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented by a file URI.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -11023,7 +11025,7 @@ impl PlanFile {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented as raw markdown content.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -11073,7 +11075,7 @@ impl PlanMarkdown {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A content update for a plan identified by ID.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanUpdate {
@@ -11119,7 +11121,7 @@ impl PlanUpdate {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Removal notice for a plan identified by ID.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanRemoved {
@@ -11169,7 +11171,7 @@ impl PlanRemoved {
 ///
 /// A mutation requires an explicit per-child capability. Support for the method
 /// on ordinary sessions does not grant support on a child.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SubagentSessionCapabilities {
@@ -11225,7 +11227,7 @@ impl SubagentSessionCapabilities {
 /// Capability to cancel work in a subagent session without ending that session.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionCancelCapabilities {
@@ -11295,7 +11297,7 @@ pub enum StateUpdate {
 }
 #[cfg(feature = "unstable")]
 /// Foreground work is in progress.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct RunningStateUpdate {
@@ -11336,7 +11338,7 @@ impl RunningStateUpdate {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Details of a failure that ended a child's foreground work.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ErrorStopReason {
@@ -11460,7 +11462,7 @@ pub enum IdleStateUpdateStopReason {
 }
 #[cfg(feature = "unstable")]
 /// Foreground work is blocked on user action.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct RequiresActionStateUpdate {
@@ -11509,7 +11511,7 @@ impl RequiresActionStateUpdate {
 ///
 /// This is not a task outcome or session closure. It does not cancel work, resolve
 /// pending requests, or revoke capabilities. Capabilities are updated separately.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct UnknownStateUpdate {
@@ -11570,7 +11572,7 @@ impl UnknownStateUpdate {
 /// child. They do not replace the content of individual messages or operations.
 /// `cwd` and `additionalDirectories` report where the Agent placed the child.
 /// While unset, each inherits the immediate parent's effective value.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -11713,7 +11715,7 @@ impl SubagentUpdate {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// An upsert for an inter-session message.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -11829,7 +11831,7 @@ impl SessionMessage {
 ///
 /// A chunk carries only content. The message's participants and references come from
 /// `session_message` upserts, which can arrive before, between, or after its chunks.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -11884,7 +11886,7 @@ impl SessionMessageChunk {
 /// Carries the same fields as the `auth/status` response. Agents that advertise the
 /// `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
 /// send it when the reported status differs from the last one sent on the connection.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusUpdateNotification {
     /// Whether the agent can start sessions without the user signing in first.
@@ -11959,7 +11961,7 @@ impl AuthStatusUpdateNotification {
 /// session-directed messages, and restricted-session semantics. The client
 /// must advertise this capability before the agent sends subagent updates or
 /// session-directed messages.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SubagentCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11999,7 +12001,7 @@ impl SubagentCapabilities {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Capabilities for receiving `plan_update` and `plan_removed` session updates.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct PlanCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12041,7 +12043,7 @@ impl PlanCapabilities {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `providers/list`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListProvidersRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12092,7 +12094,7 @@ impl ListProvidersRequest {
 /// Request parameters for `providers/set`.
 ///
 /// Replaces the full configuration for one provider ID.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetProviderRequest {
@@ -12170,7 +12172,7 @@ impl SetProviderRequest {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `providers/disable`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DisableProviderRequest {
     /// Provider ID to disable.
@@ -12228,7 +12230,7 @@ impl DisableProviderRequest {
 ///
 /// Agents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn
 /// whether authentication is required.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12280,7 +12282,7 @@ impl AuthStatusRequest {
 ///
 /// The MCP server is provided by an ACP component and communicates over the ACP channel
 /// using `mcp/message`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct McpServerAcp {
@@ -12338,7 +12340,7 @@ impl McpServerAcp {
 /// because of an unadvertised mode or an unsupported content block type, MUST
 /// return an error instead of creating, loading, resuming, or forking the
 /// session.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SystemPrompt {
     /// How the Agent combines `content` with its own instructions.
@@ -12470,7 +12472,7 @@ pub enum SessionArchiveFilter {
 /// operations like generating summaries without affecting the original session's history.
 ///
 /// Only available if the Agent supports the `session.fork` capability.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ForkSessionRequest {
@@ -12577,7 +12579,7 @@ impl ForkSessionRequest {
 /// and saved history. If the session is active, the Agent MUST cancel any ongoing work and
 /// free the session's resources as if `session/close` had been called, then archive it.
 /// Archiving an archived session succeeds. A session that does not exist gets `-32002`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ArchiveSessionRequest {
     /// The ID of the session to archive.
@@ -12638,7 +12640,7 @@ impl ArchiveSessionRequest {
 /// archived session SHOULD unarchive it before calling `session/load` or `session/resume`.
 /// Unarchiving a session that is not archived succeeds. A session that does not exist
 /// gets `-32002`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct UnarchiveSessionRequest {
     /// The ID of the session to unarchive.
@@ -12697,7 +12699,7 @@ impl UnarchiveSessionRequest {
 /// `session/status` MUST NOT have side effects. The Agent does not load, resume, create,
 /// close, or change the session, and does not attach the requesting connection to it.
 /// A session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusRequest {
     /// The ID of the session to check.
@@ -12758,7 +12760,7 @@ impl SessionStatusRequest {
 ///
 /// The Agent responds only after it has stored the title. After a successful response, the
 /// Agent SHOULD NOT replace the title with one it generates automatically.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetSessionTitleRequest {
@@ -12841,7 +12843,7 @@ impl MessageMcpResponse {
 }
 #[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpResponseResult {
     /// Required, even if JSON null.
@@ -12879,7 +12881,7 @@ impl MessageMcpResponseResult {
 }
 #[cfg(feature = "unstable")]
 /// A structured inner MCP error.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpResponseError {
     /// Required, non-null MCP error object.
@@ -12921,7 +12923,7 @@ impl MessageMcpResponseError {
 ///
 /// `code` and `message` are required and non-null. `data` is optional.
 /// Explicit `null` is preserved separately from an omitted key.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpError {
     /// Inner MCP error code. Never an ACP error code.
@@ -12964,7 +12966,7 @@ impl McpError {
 ///
 /// Sent by the provider to the consumer for an active request (including
 /// subscription acknowledgements and updates). The outer envelope has no `id`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MessageMcpNotification {
@@ -13036,7 +13038,7 @@ impl MessageMcpNotification {
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyRequest {
     /// The request id used to correlate the matching response.
@@ -13144,7 +13146,7 @@ impl InitializeProxyRequest {
 /// request on the same connection. Cancellation is never forwarded to another hop.
 ///
 /// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxySuccessorRequest {
     /// Method name of the wrapped request.
@@ -13221,7 +13223,7 @@ pub enum ProxyResponse {
 }
 #[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyResponseResult {
     /// The id of the request this response answers.
@@ -13259,7 +13261,7 @@ pub enum ProxyResponseResultResult {
 }
 #[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyResponseError {
     /// The id of the request this response answers.
@@ -13337,7 +13339,7 @@ impl ProxySuccessorResponse {
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyNotification {
     /// The notification method name.
@@ -13379,7 +13381,7 @@ impl ProxyNotification {
 /// and `params` are the wrapped notification's method and params.
 ///
 /// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxySuccessorNotification {
     /// Method name of the wrapped notification.

@@ -31,11 +31,13 @@ use ::acp_bindings::AcpEnum;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpPatch;
 #[allow(unused_imports)]
+use ::acp_bindings::AcpSerialize;
+#[allow(unused_imports)]
 use ::acp_bindings::AcpString;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpUnion;
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentRequest {
     /// The request id used to correlate the matching response.
@@ -126,7 +128,7 @@ pub enum RequestId {
 /// Sent when the agent needs authorization before performing a sensitive operation.
 ///
 /// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct RequestPermissionRequest {
@@ -277,7 +279,7 @@ pub enum RequestPermissionSubject {
 /// The wire patch of [`ToolCall`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`ToolCall`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize)]
 #[non_exhaustive]
 pub struct ToolCallUpdate {
     /// Unique identifier for this tool call within the session.
@@ -596,7 +598,7 @@ pub enum ContentBlock {
     Other(runtime::UnknownVariant),
 }
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -705,7 +707,7 @@ pub enum Role {
     Other(runtime::UnknownString),
 }
 /// Text provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TextContent {
@@ -762,7 +764,7 @@ impl TextContent {
 #[acp(direct)]
 pub struct MediaType(pub runtime::SmolStr);
 /// An image provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -837,7 +839,7 @@ impl ImageContent {
     }
 }
 /// Audio provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -897,7 +899,7 @@ impl AudioContent {
     }
 }
 /// An optionally-sized icon that can be displayed in a user interface.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1002,7 +1004,7 @@ pub enum IconTheme {
     Other(runtime::UnknownString),
 }
 /// A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1136,7 +1138,7 @@ pub enum EmbeddedResourceResource {
     BlobResourceContents(BlobResourceContents),
 }
 /// Text-based resource contents.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1195,7 +1197,7 @@ impl TextResourceContents {
     }
 }
 /// Binary resource contents.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1254,7 +1256,7 @@ impl BlobResourceContents {
     }
 }
 /// The contents of a resource, embedded into a prompt or tool call result.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct EmbeddedResource {
@@ -1307,7 +1309,7 @@ impl EmbeddedResource {
     }
 }
 /// Standard content block (text, images, resources).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Content {
@@ -1470,7 +1472,7 @@ pub enum DiffFileType {
 #[acp(direct)]
 pub struct AbsolutePath(pub runtime::SmolStr);
 /// Operation metadata for add, delete, and modify changes.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct DiffPathChange {
@@ -1491,7 +1493,7 @@ impl DiffPathChange {
     }
 }
 /// Operation metadata for move and copy changes.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -1519,7 +1521,7 @@ impl DiffPathPairChange {
     }
 }
 /// Renderable patch text and its format.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct DiffPatch {
@@ -1595,7 +1597,7 @@ pub enum DiffPatchFormat {
 /// feasible. Clients MUST handle diffs where `patch` is omitted or `null`.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Diff {
@@ -1659,7 +1661,7 @@ pub struct TerminalId(pub runtime::SmolStr);
 ///
 /// Terminal state and output are delivered separately through
 /// `terminal_update` and `terminal_output_chunk` session updates.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Terminal {
@@ -1705,7 +1707,7 @@ impl Terminal {
 /// which files the agent is working with in real-time.
 ///
 /// See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v2/tool-calls#following-the-agent)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallLocation {
@@ -1774,7 +1776,7 @@ impl de::Pointer for __Bound__defs_ToolCallLocation_properties_line {
 /// Agent did not advertise.
 ///
 /// See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallCapabilities {
@@ -1827,7 +1829,7 @@ impl ToolCallCapabilities {
 /// Capability to cancel a tool call with `tool_call/cancel`.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallCancelCapabilities {
@@ -1864,7 +1866,7 @@ impl ToolCallCancelCapabilities {
     }
 }
 /// Permission request details for a tool call.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ToolCallPermissionSubject {
     /// Details about the tool call requiring permission.
@@ -1908,7 +1910,7 @@ impl ToolCallPermissionSubject {
     }
 }
 /// Permission request details for a command.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CommandPermissionSubject {
@@ -1973,7 +1975,7 @@ impl CommandPermissionSubject {
     }
 }
 /// An option presented to the user when requesting permission.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PermissionOption {
@@ -2137,7 +2139,7 @@ pub enum CreateElicitationRequestMode {
 /// When `toolCallId` is set, the elicitation is tied to a specific tool call.
 /// This is useful when an agent receives an elicitation from an MCP server
 /// during a tool call and needs to redirect it to the user.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ElicitationSessionScope {
@@ -2173,7 +2175,7 @@ impl ElicitationSessionScope {
 }
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationRequestScope {
     /// The pending Client-to-Agent request this elicitation is tied to.
@@ -2197,7 +2199,7 @@ impl ElicitationRequestScope {
 ///
 /// This represents a JSON Schema object with primitive-typed properties,
 /// as required by the elicitation specification.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationSchema {
     /// Type discriminator. Always `"object"`. Any other value is rejected.
@@ -2342,7 +2344,7 @@ pub enum StringFormat {
     Other(runtime::UnknownString),
 }
 /// A titled enum option with a const value, human-readable title, and optional description.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct EnumOption {
     /// The constant value for this option.
@@ -2400,7 +2402,7 @@ impl EnumOption {
 ///
 /// When `enum` or `oneOf` is set, this represents a single-select enum
 /// with `"type": "string"`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct StringPropertySchema {
@@ -2584,7 +2586,7 @@ impl de::Pointer for __Items__defs_StringPropertySchema_properties_oneOf {
     const POINTER: &'static str = "#/$defs/StringPropertySchema/properties/oneOf";
 }
 /// Schema for number (floating-point) properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct NumberPropertySchema {
     /// Optional title for the property.
@@ -2683,7 +2685,7 @@ impl NumberPropertySchema {
     }
 }
 /// Schema for integer properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct IntegerPropertySchema {
     /// Optional title for the property.
@@ -2782,7 +2784,7 @@ impl IntegerPropertySchema {
     }
 }
 /// Schema for boolean properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct BooleanPropertySchema {
     /// Optional title for the property.
@@ -2874,7 +2876,7 @@ pub enum MultiSelectItems {
     Other(runtime::UnknownVariant),
 }
 /// String item schema for multi-select enum properties.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct StringMultiSelectItems {
     /// Allowed enum values. Must contain at least one value.
@@ -2929,7 +2931,7 @@ impl de::Pointer for __Items__defs_StringMultiSelectItems_properties_enum {
     const POINTER: &'static str = "#/$defs/StringMultiSelectItems/properties/enum";
 }
 /// Items definition for titled multi-select enum properties.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct TitledMultiSelectItems {
     /// Titled enum options. Must contain at least one option.
@@ -2985,7 +2987,7 @@ impl de::Pointer for __Items__defs_TitledMultiSelectItems_properties_anyOf {
     const POINTER: &'static str = "#/$defs/TitledMultiSelectItems/properties/anyOf";
 }
 /// Schema for multi-select (array) properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MultiSelectPropertySchema {
@@ -3187,7 +3189,7 @@ pub enum AgentResponse {
     Error(AgentResponseError),
 }
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentResponseResult {
     /// The id of the request this response answers.
@@ -3271,7 +3273,7 @@ pub enum AgentResponseResultResult {
     ExtMethodResponse(ExtResponse),
 }
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentResponseError {
     /// The id of the request this response answers.
@@ -3317,7 +3319,7 @@ pub enum AgentResponseErrorId {
 /// Contains the negotiated protocol version and agent capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InitializeResponse {
@@ -3433,7 +3435,7 @@ impl<'de> fast::FromJson<'de> for ProtocolVersion {}
 /// Metadata about the implementation of the client or agent.
 /// Describes the name and version of an ACP implementation, with an optional
 /// title for UI representation.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but can be used as a display
@@ -3498,7 +3500,7 @@ impl Implementation {
 /// available features and content types.
 ///
 /// See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentCapabilities {
     /// Session capabilities supported by the agent.
@@ -3598,7 +3600,7 @@ impl AgentCapabilities {
 /// capabilities.
 ///
 /// See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionCapabilities {
@@ -3824,7 +3826,7 @@ impl SessionCapabilities {
 /// the agent can process.
 ///
 /// See protocol docs: [Session Prompt Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptCapabilities {
@@ -3911,7 +3913,7 @@ impl PromptCapabilities {
 /// Capabilities for image content in prompt requests.
 ///
 /// Supplying `{}` means the agent supports image content in prompts.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct PromptImageCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3949,7 +3951,7 @@ impl PromptImageCapabilities {
 /// Capabilities for audio content in prompt requests.
 ///
 /// Supplying `{}` means the agent supports audio content in prompts.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct PromptAudioCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3987,7 +3989,7 @@ impl PromptAudioCapabilities {
 /// Capabilities for embedded context in prompt requests.
 ///
 /// Supplying `{}` means the agent supports embedded context in prompts.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct PromptEmbeddedContextCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4023,7 +4025,7 @@ impl PromptEmbeddedContextCapabilities {
     }
 }
 /// MCP capabilities supported by the agent for session lifecycle requests.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpCapabilities {
     /// Agent supports `stdio` MCP servers.
@@ -4110,7 +4112,7 @@ impl McpCapabilities {
 /// Capabilities for stdio MCP server transports.
 ///
 /// Supplying `{}` means the agent supports stdio MCP server transports.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpStdioCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4148,7 +4150,7 @@ impl McpStdioCapabilities {
 /// Capabilities for HTTP MCP server transports.
 ///
 /// Supplying `{}` means the agent supports HTTP MCP server transports.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpHttpCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4186,7 +4188,7 @@ impl McpHttpCapabilities {
 /// Capabilities for the `session/delete` method.
 ///
 /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionDeleteCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4227,7 +4229,7 @@ impl SessionDeleteCapabilities {
 /// supported session lifecycle requests. Agents may return
 /// `SessionInfo.additionalDirectories` in `session/list` to report the
 /// complete ordered additional-root list associated with a listed session.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionAdditionalDirectoriesCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4267,7 +4269,7 @@ impl SessionAdditionalDirectoriesCapabilities {
 /// This object does not advertise support for `auth/login` or `auth/logout`.
 /// Those methods are advertised by a non-empty `authMethods` list in the
 /// `initialize` response.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentAuthCapabilities {
     #[cfg(feature = "unstable")]
@@ -4359,7 +4361,7 @@ pub enum AuthMethod {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
 pub struct AuthMethodId(pub runtime::SmolStr);
 /// An environment variable to set when launching a process.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct EnvVariable {
     /// The name of the environment variable.
@@ -4407,7 +4409,7 @@ impl EnvVariable {
 /// method only when the client enabled its terminal authentication capability.
 /// A zero exit status signals success. Any other termination signals failure.
 /// The client MUST NOT pass this method to `auth/login`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AuthMethodTerminal {
@@ -4487,7 +4489,7 @@ impl AuthMethodTerminal {
 /// Agent handles authentication itself through `auth/login`.
 ///
 /// The `type` discriminator value is `agent`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AuthMethodAgent {
@@ -4543,7 +4545,7 @@ impl AuthMethodAgent {
     }
 }
 /// Response to the `auth/login` method.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LoginAuthResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4585,7 +4587,7 @@ impl LoginAuthResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response to the `auth/logout` method.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LogoutAuthResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4633,7 +4635,7 @@ impl LogoutAuthResponse {
 /// an already-reported state when the response arrives.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct NewSessionResponse {
@@ -4861,7 +4863,7 @@ pub enum SessionConfigSelectOptions {
     Grouped(Vec<SessionConfigSelectGroup>),
 }
 /// A possible value for a session configuration option.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelectOption {
@@ -4917,7 +4919,7 @@ impl SessionConfigSelectOption {
     }
 }
 /// A group of possible values for a session configuration option.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -4988,7 +4990,7 @@ impl de::Pointer for __Items__defs_SessionConfigSelectGroup_properties_options {
 #[acp(direct)]
 pub struct SessionConfigGroupId(pub runtime::SmolStr);
 /// A single-value selector (dropdown) session configuration option payload.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -5017,7 +5019,7 @@ impl SessionConfigSelect {
     }
 }
 /// A boolean on/off toggle session configuration option payload.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigBoolean {
@@ -5089,7 +5091,7 @@ pub enum AvailableCommandInput {
     Other(runtime::UnknownVariant),
 }
 /// All text that was typed after the command name is provided as input.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TextCommandInput {
@@ -5131,7 +5133,7 @@ impl TextCommandInput {
 /// A slash command the user can invoke by including it in a prompt.
 ///
 /// The `type` discriminator value is `command`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Command {
@@ -5189,7 +5191,7 @@ impl Command {
     }
 }
 /// Response from listing sessions.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ListSessionsResponse {
@@ -5248,7 +5250,7 @@ impl ListSessionsResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Information about a session returned by session/list
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionInfo {
@@ -5360,7 +5362,7 @@ impl SessionInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
 pub struct SessionListCursor(pub runtime::SmolStr);
 /// Response from deleting a session.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DeleteSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5408,7 +5410,7 @@ impl DeleteSessionResponse {
 /// foreground state after resuming. The response alone does not imply `idle`.
 ///
 /// See protocol docs: [Current-State Synchronization](https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization)
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResumeSessionResponse {
@@ -5484,7 +5486,7 @@ impl ResumeSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response from closing a session.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CloseSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5526,7 +5528,7 @@ impl CloseSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response from cancelling a tool call.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelToolCallResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5568,7 +5570,7 @@ impl CancelToolCallResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response from cancelling a terminal.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelTerminalResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5610,7 +5612,7 @@ impl CancelTerminalResponse {
     pub const SIDE: &'static str = "agent";
 }
 /// Response to `session/set_config_option` method.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionResponse {
     /// The full set of configuration options and their current values.
@@ -5666,7 +5668,7 @@ impl SetSessionConfigOptionResponse {
 /// relative to other messages in the ACP conversation.
 ///
 /// See protocol docs: [Prompt Accepted](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct PromptResponse {
     /// Identifies the user message inserted into the ACP conversation.
@@ -5746,7 +5748,7 @@ impl From<::serde_json::Value> for ExtResponse {
 /// JSON-RPC 2.0 error object specification with optional additional data.
 ///
 /// See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Error {
@@ -5845,7 +5847,7 @@ pub enum ErrorData {
 /// Data for the `-32022` (Unsupported protocol version) error.
 ///
 /// See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct UnsupportedProtocolVersionErrorData {
@@ -5894,7 +5896,7 @@ impl UnsupportedProtocolVersionErrorData {
 /// session that does not exist or is not active.
 ///
 /// See protocol docs: [Unknown Sessions](https://agentclientprotocol.com/protocol/v2/error#unknown-sessions)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionNotFoundErrorData {
@@ -5935,7 +5937,7 @@ impl SessionNotFoundErrorData {
     }
 }
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentNotification {
     /// The notification method name.
@@ -6013,7 +6015,7 @@ pub enum AgentNotificationParams {
 /// Agents can send session updates at any point while the session exists.
 ///
 /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -6171,7 +6173,7 @@ pub enum SessionUpdate {
     Other(runtime::UnknownVariant),
 }
 /// A streamed item of message content.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -6238,7 +6240,7 @@ impl ContentChunk {
 /// The wire patch of [`UserMessageState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`UserMessageState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize)]
 #[non_exhaustive]
 pub struct UserMessage {
     /// A unique identifier for the message.
@@ -6306,7 +6308,7 @@ pub struct UserMessageState {
 /// The wire patch of [`AgentMessageState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`AgentMessageState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize)]
 #[non_exhaustive]
 pub struct AgentMessage {
     /// A unique identifier for the message.
@@ -6374,7 +6376,7 @@ pub struct AgentMessageState {
 /// The wire patch of [`AgentThoughtState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`AgentThoughtState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize)]
 #[non_exhaustive]
 pub struct AgentThought {
     /// A unique identifier for the thought message.
@@ -6464,7 +6466,7 @@ pub enum BackgroundWork {
     Other(runtime::UnknownVariant),
 }
 /// A listed terminal running in the background.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct BackgroundTerminal {
@@ -6505,7 +6507,7 @@ impl BackgroundTerminal {
     }
 }
 /// A listed tool call whose work continues in the background.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct BackgroundToolCall {
@@ -6546,7 +6548,7 @@ impl BackgroundToolCall {
     }
 }
 /// Foreground work is in progress.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct RunningStateUpdate {
@@ -6601,7 +6603,7 @@ impl RunningStateUpdate {
     }
 }
 /// Details of a failure that ended active work.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ErrorStopReason {
@@ -6777,7 +6779,7 @@ pub enum IdleStateUpdateStopReason {
 /// to independent background activity. Once reported, agents MUST report
 /// `running` when progress resumes, or `idle` if the work ends without resuming.
 /// Responding to one request does not itself imply `running`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct RequiresActionStateUpdate {
@@ -6909,7 +6911,7 @@ pub enum StateUpdate {
 /// content for the matching `toolCallId`. Agents can send a `tool_call_update`
 /// with `content` when they need to replace the whole content collection
 /// instead.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -6957,7 +6959,7 @@ impl ToolCallContentChunk {
     }
 }
 /// An authoritative replacement snapshot of terminal output bytes.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalOutput {
@@ -7000,7 +7002,7 @@ impl TerminalOutput {
 ///
 /// The presence of this object marks the terminal as exited, even when neither
 /// an exit code nor a signal is known.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -7065,7 +7067,7 @@ impl TerminalExitStatus {
     }
 }
 /// The size of an agent-owned terminal in character cells.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalSize {
@@ -7129,7 +7131,7 @@ impl de::Pointer for __Bound__defs_TerminalSize_properties_rows {
 /// Agent did not advertise.
 ///
 /// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalCapabilities {
@@ -7182,7 +7184,7 @@ impl TerminalCapabilities {
 /// Capability to cancel a terminal with `terminal/cancel`.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalCancelCapabilities {
@@ -7229,7 +7231,7 @@ impl TerminalCancelCapabilities {
 /// The wire patch of [`TerminalState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`TerminalState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize)]
 #[non_exhaustive]
 pub struct TerminalUpdate {
     /// Unique identifier for this terminal within the session.
@@ -7328,7 +7330,7 @@ pub struct TerminalState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 /// A chunk of bytes appended to an agent-owned terminal's output.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -7418,7 +7420,7 @@ pub struct PlanId(pub runtime::SmolStr);
 /// Represents a task or goal that the assistant intends to accomplish
 /// as part of fulfilling the user's request.
 /// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanEntry {
@@ -7516,7 +7518,7 @@ pub enum PlanEntryStatus {
     Other(runtime::UnknownString),
 }
 /// A plan represented as structured entries.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -7564,7 +7566,7 @@ impl PlanItems {
     }
 }
 /// A content update for a plan identified by ID.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanUpdate {
@@ -7604,7 +7606,7 @@ impl PlanUpdate {
     }
 }
 /// Available commands are ready or have changed
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct AvailableCommandsUpdate {
@@ -7646,7 +7648,7 @@ impl AvailableCommandsUpdate {
     }
 }
 /// Session configuration options have been updated.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct ConfigOptionUpdate {
@@ -7699,7 +7701,7 @@ impl ConfigOptionUpdate {
 /// The wire patch of [`SessionInfoState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`SessionInfoState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize)]
 #[non_exhaustive]
 pub struct SessionInfoUpdate {
     /// Human-readable title for the session. Set to null to clear.
@@ -7755,7 +7757,7 @@ pub struct SessionInfoState {
     pub meta: Option<Box<runtime::JsonObject>>,
 }
 /// Cost information for a session.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Cost {
@@ -7803,7 +7805,7 @@ impl Cost {
 /// The wire patch of [`UsageState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`UsageState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize)]
 #[non_exhaustive]
 pub struct UsageUpdate {
     /// Tokens currently in context.
@@ -7882,7 +7884,7 @@ pub enum NoticeSeverity {
 /// No Client capability is required, and unsupported Clients may ignore notices.
 ///
 /// See protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct Notice {
@@ -7988,7 +7990,7 @@ pub enum CompactionStatus {
 /// The wire patch of [`CompactionState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`CompactionState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize)]
 #[non_exhaustive]
 pub struct CompactionUpdate {
     /// The Agent-owned ID of this compaction, unique within the session.
@@ -8054,7 +8056,7 @@ pub struct CompactionState {
 }
 /// A content block appended to a compaction's summary. A first-seen ID creates
 /// an in-progress compaction. Chunks append in receive order.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -8104,7 +8106,7 @@ impl CompactionSummaryChunk {
 /// Notification sent by the agent when a URL-based elicitation is complete.
 ///
 /// This notification is not a foreground state update.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CompleteElicitationNotification {
     /// The ID of the elicitation that completed.
@@ -8168,7 +8170,7 @@ impl From<::serde_json::Value> for ExtNotification {
     }
 }
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientRequest {
     /// The request id used to correlate the matching response.
@@ -8416,7 +8418,7 @@ pub enum ClientRequestParams {
 /// Sent by the client to establish connection and negotiate capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct InitializeRequest {
@@ -8486,7 +8488,7 @@ impl InitializeRequest {
 /// available features and methods.
 ///
 /// See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientCapabilities {
     /// Authentication capabilities supported by the client.
@@ -8557,7 +8559,7 @@ impl ClientCapabilities {
 /// Advertised during initialization to inform the agent which authentication
 /// method types the client can handle. This governs opt-in types that require
 /// additional client-side support.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientAuthCapabilities {
     /// Whether the client supports `terminal` authentication methods.
@@ -8613,7 +8615,7 @@ impl ClientAuthCapabilities {
 /// Supplying `{}` means the client can reproduce the configured agent
 /// invocation in an interactive terminal and supports terminal authentication
 /// methods.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct TerminalAuthCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -8649,7 +8651,7 @@ impl TerminalAuthCapabilities {
     }
 }
 /// Elicitation capabilities supported by the client.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationCapabilities {
     /// Whether the client supports form-based elicitation.
@@ -8715,7 +8717,7 @@ impl ElicitationCapabilities {
 /// Form-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports form-based elicitation.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationFormCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -8753,7 +8755,7 @@ impl ElicitationFormCapabilities {
 /// URL-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports URL-based elicitation.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationUrlCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -8795,7 +8797,7 @@ impl ElicitationUrlCapabilities {
 /// Agents MUST support this method when their `initialize` response included
 /// a non-empty `authMethods` list. Clients MUST NOT call this method
 /// when `authMethods` was omitted or empty.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LoginAuthRequest {
     /// The ID of the authentication method to use.
@@ -8848,7 +8850,7 @@ impl LoginAuthRequest {
 /// Agents MUST support this method when their `initialize` response included
 /// a non-empty `authMethods` list. Clients MUST NOT call this method
 /// when `authMethods` was omitted or empty.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct LogoutAuthRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -8892,7 +8894,7 @@ impl LogoutAuthRequest {
 /// Request parameters for creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct NewSessionRequest {
@@ -9027,7 +9029,7 @@ pub enum McpServer {
     Other(runtime::UnknownVariant),
 }
 /// An HTTP header to set when making requests to the MCP server.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct HttpHeader {
     /// The name of the HTTP header.
@@ -9069,7 +9071,7 @@ impl HttpHeader {
     }
 }
 /// HTTP transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerHttp {
     /// Human-readable name identifying this MCP server.
@@ -9124,7 +9126,7 @@ impl McpServerHttp {
     }
 }
 /// Stdio transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// Human-readable name identifying this MCP server.
@@ -9187,7 +9189,7 @@ impl McpServerStdio {
     }
 }
 /// Request parameters for listing existing sessions.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListSessionsRequest {
     /// Filter sessions by working directory. Must be an absolute path.
@@ -9279,7 +9281,7 @@ impl ListSessionsRequest {
 /// Request parameters for deleting an existing session from `session/list`.
 ///
 /// Only available if the Agent supports the `session.delete` capability.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DeleteSessionRequest {
     /// The ID of the session to delete.
@@ -9328,7 +9330,7 @@ impl DeleteSessionRequest {
 ///
 /// Resumes an existing session and optionally replays retained conversation
 /// history according to `replayFrom`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ResumeSessionRequest {
@@ -9477,7 +9479,7 @@ pub enum ReplayFrom {
     Other(runtime::UnknownVariant),
 }
 /// Inclusive replay cursor requesting replay from the start of retained conversation history.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ReplayFromStart {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9532,7 +9534,7 @@ impl ReplayFromStart {
 /// Agent MUST answer that request with `-32800` (Request Cancelled). If the message
 /// has already been inserted, the Agent MUST respond successfully with its
 /// `messageId`. Prompt responses need not precede the close response.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CloseSessionRequest {
     /// The ID of the session to close.
@@ -9589,7 +9591,7 @@ impl CloseSessionRequest {
 /// cancellable. Cancelling a tool call does not change the foreground state by itself.
 ///
 /// See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CancelToolCallRequest {
@@ -9653,7 +9655,7 @@ impl CancelToolCallRequest {
 /// cancellable. Cancelling a terminal does not change the foreground state by itself.
 ///
 /// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CancelTerminalRequest {
@@ -9783,7 +9785,7 @@ pub enum SetSessionConfigOptionRequestType {
     Other(runtime::UnknownVariant),
 }
 /// A `SessionConfigValueId` string value (`type: "id"`).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestTypeId {
     /// The value ID.
@@ -9803,7 +9805,7 @@ impl SetSessionConfigOptionRequestTypeId {
     }
 }
 /// A boolean value (`type: "boolean"`).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestTypeBoolean {
     /// The boolean value.
@@ -9827,7 +9829,7 @@ impl SetSessionConfigOptionRequestTypeBoolean {
 /// Contains the user's message and any additional context.
 ///
 /// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PromptRequest {
@@ -9919,7 +9921,7 @@ pub enum ClientResponse {
     Error(ClientResponseError),
 }
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseResult {
     /// The id of the request this response answers.
@@ -9959,7 +9961,7 @@ pub enum ClientResponseResultResult {
     ExtMethodResponse(ExtResponse),
 }
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseError {
     /// The id of the request this response answers.
@@ -10001,7 +10003,7 @@ pub enum ClientResponseErrorId {
     Str(String),
 }
 /// Response to a permission request.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct RequestPermissionResponse {
     /// The user's decision on the permission request.
@@ -10080,7 +10082,7 @@ pub enum RequestPermissionOutcome {
     Other(runtime::UnknownVariant),
 }
 /// The request was not approved and no option was selected.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelledPermissionOutcome {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10116,7 +10118,7 @@ impl CancelledPermissionOutcome {
     }
 }
 /// The user selected one of the provided options.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SelectedPermissionOutcome {
     /// The ID of the option the user selected.
@@ -10240,7 +10242,7 @@ pub enum ElicitationContentValue {
     Other(::serde_json::Value),
 }
 /// The user accepted the elicitation and provided content.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationAcceptAction {
     /// The user-provided content, if any, as an object matching the requested schema.
@@ -10275,7 +10277,7 @@ impl ElicitationAcceptAction {
     }
 }
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientNotification {
     /// The notification method name.
@@ -10362,7 +10364,7 @@ pub enum ClientNotificationParams {
 /// Notification to cancel a session's foreground work and its prompts not yet inserted.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelSessionNotification {
     /// The ID of the session to cancel operations for.
@@ -10410,7 +10412,7 @@ impl CancelSessionNotification {
 /// Notification to cancel an ongoing request.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelRequestNotification {
     /// The ID of the request to cancel: a request that the sender of this notification issued.
@@ -10460,7 +10462,7 @@ impl CancelRequestNotification {
 /// **UNSTABLE**
 ///
 /// Request parameters for `mcp/message`, sent from consumer to provider.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MessageMcpRequest {
@@ -10556,7 +10558,7 @@ pub struct McpRequestId(pub runtime::SmolStr);
 /// Capabilities for ACP MCP server transports.
 ///
 /// Supplying `{}` means the agent supports ACP MCP server transports.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpAcpCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10601,7 +10603,7 @@ impl McpAcpCapabilities {
 ///
 /// Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
 /// requests in `append` mode.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionSystemPromptCapabilities {
     /// Delivery modes the agent supports in addition to `append`.
@@ -10662,7 +10664,7 @@ impl SessionSystemPromptCapabilities {
 ///
 /// `append` has no entry because every agent advertising `session.systemPrompt`
 /// supports it.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionSystemPromptModeCapabilities {
     /// Whether the agent supports `override` mode.
@@ -10725,7 +10727,7 @@ impl SessionSystemPromptModeCapabilities {
 ///
 /// Supplying `{}` means the agent supports replacing its built-in default
 /// instructions with the client-provided system prompt.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionSystemPromptOverrideCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10769,7 +10771,7 @@ impl SessionSystemPromptOverrideCapabilities {
 /// Capabilities for the `session/fork` method.
 ///
 /// Supplying `{}` means the agent supports forking sessions.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionForkCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10814,7 +10816,7 @@ impl SessionForkCapabilities {
 ///
 /// Supplying `{}` means the agent supports both methods, the `archived` filter on
 /// `session/list`, and `SessionInfo.archived`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionArchiveCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10858,7 +10860,7 @@ impl SessionArchiveCapabilities {
 /// Capabilities for the `session/status` method.
 ///
 /// Supplying `{}` means the agent supports checking session status.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10903,7 +10905,7 @@ impl SessionStatusCapabilities {
 ///
 /// Supplying `{}` means the agent supports `session/set_title`. Agents report titles
 /// through `session/list` and `session_info_update` without this capability.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionTitleCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10947,7 +10949,7 @@ impl SessionTitleCapabilities {
 /// Auth status capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports the `auth/status` method.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10991,7 +10993,7 @@ impl AuthStatusCapabilities {
 /// Provider configuration capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports provider configuration methods.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProvidersCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11033,7 +11035,7 @@ impl ProvidersCapabilities {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/list`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListProvidersResponse {
     /// Configurable providers with current routing info suitable for UI display.
@@ -11085,7 +11087,7 @@ impl ListProvidersResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Information about a configurable LLM provider.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ProviderInfo {
@@ -11195,7 +11197,7 @@ pub enum LlmProtocol {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Current effective non-secret routing configuration for a provider.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ProviderCurrentConfig {
@@ -11246,7 +11248,7 @@ impl ProviderCurrentConfig {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/set`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetProviderResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11295,7 +11297,7 @@ impl SetProviderResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/disable`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DisableProviderResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11344,7 +11346,7 @@ impl DisableProviderResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to the `auth/status` method.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusResponse {
     /// Whether the agent can start sessions without the user signing in first.
@@ -11446,7 +11448,7 @@ pub enum AuthState {
 /// All fields are display information only. Clients MUST NOT use them as stable
 /// account identifiers, and SHOULD NOT log them or send them elsewhere, such as to
 /// telemetry.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthAccount {
     /// Human-readable name for the account, suitable for display on its own,
@@ -11546,7 +11548,7 @@ impl AuthAccount {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from forking an existing session.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ForkSessionResponse {
@@ -11632,7 +11634,7 @@ impl ForkSessionResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from archiving a session.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ArchiveSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11681,7 +11683,7 @@ impl ArchiveSessionResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from unarchiving a session.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct UnarchiveSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11733,7 +11735,7 @@ impl UnarchiveSessionResponse {
 ///
 /// The result is a snapshot. A session reported `open` may be closed or evicted before
 /// the Client's next request.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusResponse {
     /// Whether the Agent has the session in memory.
@@ -11834,7 +11836,7 @@ pub enum SessionStatus {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A listed subagent session associated with this session through `subagent_update`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct BackgroundSubagent {
@@ -11881,7 +11883,7 @@ impl BackgroundSubagent {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Token usage for the foreground work that just completed, not cumulative for the session.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -11985,7 +11987,7 @@ impl Usage {
 ///
 /// This is not a task outcome or session closure. It does not cancel work, resolve
 /// pending requests, or revoke capabilities. Capabilities are updated separately.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct UnknownStateUpdate {
@@ -12046,7 +12048,7 @@ impl UnknownStateUpdate {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from setting the title of a session.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionTitleResponse {
     /// The title the Agent stored.
@@ -12101,7 +12103,7 @@ impl SetSessionTitleResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented by a file URI.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -12153,7 +12155,7 @@ impl PlanFile {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented as raw markdown content.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -12203,7 +12205,7 @@ impl PlanMarkdown {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Removal notice for a plan identified by ID.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct PlanRemoved {
@@ -12253,7 +12255,7 @@ impl PlanRemoved {
 ///
 /// A mutation requires an explicit per-child capability. Support for the method
 /// on ordinary sessions does not grant support on a child.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SubagentSessionCapabilities {
@@ -12311,7 +12313,7 @@ impl SubagentSessionCapabilities {
 /// Capability to cancel work in a subagent session without ending that session.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
 #[non_exhaustive]
 pub struct SessionCancelCapabilities {
@@ -12389,7 +12391,7 @@ impl SessionCancelCapabilities {
 /// The wire patch of [`SubagentState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`SubagentState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize)]
 #[non_exhaustive]
 pub struct SubagentUpdate {
     /// The opaque session ID identifying the child in all ACP messages.
@@ -12532,7 +12534,7 @@ pub struct SubagentState {
 /// The wire patch of [`SessionMessageState`]: an omitted field keeps, `null` clears, a value
 /// sets. `#[derive(AcpPatch)]` on [`SessionMessageState`] writes its decoder, its builder
 /// (`new` and a setter per field) and `PatchOps`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize)]
 #[non_exhaustive]
 pub struct SessionMessage {
     /// Identifier of this message within the enclosing session's transcript.
@@ -12653,7 +12655,7 @@ pub struct SessionMessageState {
 ///
 /// A chunk carries only content. The message's participants and references come from
 /// `session_message` upserts, which can arrive before, between, or after its chunks.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[acp(direct)]
 #[non_exhaustive]
@@ -12711,7 +12713,7 @@ impl SessionMessageChunk {
 /// Carries the same fields as the `auth/status` response. Agents that advertise the
 /// `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
 /// send it when the reported status differs from the last one sent on the connection.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusUpdateNotification {
     /// Whether the agent can start sessions without the user signing in first.
@@ -12781,7 +12783,7 @@ impl AuthStatusUpdateNotification {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `providers/list`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListProvidersRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12832,7 +12834,7 @@ impl ListProvidersRequest {
 /// Request parameters for `providers/set`.
 ///
 /// Replaces the full configuration for one provider ID.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetProviderRequest {
@@ -12912,7 +12914,7 @@ impl SetProviderRequest {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `providers/disable`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct DisableProviderRequest {
     /// Provider ID to disable.
@@ -12970,7 +12972,7 @@ impl DisableProviderRequest {
 ///
 /// Agents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn
 /// whether authentication is required.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -13022,7 +13024,7 @@ impl AuthStatusRequest {
 ///
 /// The MCP server is provided by an ACP component and communicates over the ACP channel
 /// using `mcp/message`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct McpServerAcp {
@@ -13079,7 +13081,7 @@ impl McpServerAcp {
 /// `session.systemPrompt`. Agents that cannot apply it, for example because of
 /// an unadvertised mode or an unsupported content block type, MUST return an
 /// error instead of creating, resuming, or forking the session.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SystemPrompt {
     /// How the Agent combines `content` with its own instructions.
@@ -13211,7 +13213,7 @@ pub enum SessionArchiveFilter {
 /// operations like generating summaries without affecting the original session's history.
 ///
 /// Only available if the Agent supports the `session.fork` capability.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ForkSessionRequest {
@@ -13321,7 +13323,7 @@ impl ForkSessionRequest {
 /// and saved history. If the session is active, the Agent MUST cancel any ongoing work and
 /// free the session's resources as if `session/close` had been called, then archive it.
 /// Archiving an archived session succeeds. A session that does not exist gets `-32002`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ArchiveSessionRequest {
     /// The ID of the session to archive.
@@ -13382,7 +13384,7 @@ impl ArchiveSessionRequest {
 /// archived session SHOULD unarchive it before calling `session/resume`.
 /// Unarchiving a session that is not archived succeeds. A session that does not exist
 /// gets `-32002`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct UnarchiveSessionRequest {
     /// The ID of the session to unarchive.
@@ -13441,7 +13443,7 @@ impl UnarchiveSessionRequest {
 /// `session/status` MUST NOT have side effects. The Agent does not load, resume, create,
 /// close, or change the session, and does not attach the requesting connection to it.
 /// A session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusRequest {
     /// The ID of the session to check.
@@ -13502,7 +13504,7 @@ impl SessionStatusRequest {
 ///
 /// The Agent responds only after it has stored the title. After a successful response, the
 /// Agent SHOULD NOT replace the title with one it generates automatically.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SetSessionTitleRequest {
@@ -13585,7 +13587,7 @@ impl MessageMcpResponse {
 }
 #[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpResponseResult {
     /// Required, even if JSON null.
@@ -13628,7 +13630,7 @@ impl MessageMcpResponseResult {
 }
 #[cfg(feature = "unstable")]
 /// A structured inner MCP error.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpResponseError {
     /// Required, non-null MCP error object.
@@ -13675,7 +13677,7 @@ impl MessageMcpResponseError {
 ///
 /// `code` and `message` are required and non-null. `data` is optional.
 /// Explicit `null` is preserved separately from an omitted key.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpError {
     /// Inner MCP error code. Never an ACP error code.
@@ -13714,7 +13716,7 @@ impl McpError {
 ///
 /// Notification for an active request, sent from provider to consumer.
 /// Includes subscription acknowledgements and updates.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MessageMcpNotification {
@@ -13785,7 +13787,7 @@ impl MessageMcpNotification {
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyRequest {
     /// The request id used to correlate the matching response.
@@ -13893,7 +13895,7 @@ impl InitializeProxyRequest {
 /// request on the same connection. Cancellation is never forwarded to another hop.
 ///
 /// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxySuccessorRequest {
     /// Method name of the wrapped request.
@@ -13970,7 +13972,7 @@ pub enum ProxyResponse {
 }
 #[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyResponseResult {
     /// The id of the request this response answers.
@@ -14008,7 +14010,7 @@ pub enum ProxyResponseResultResult {
 }
 #[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyResponseError {
     /// The id of the request this response answers.
@@ -14106,7 +14108,7 @@ impl ProxySuccessorResponse {
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyNotification {
     /// The notification method name.
@@ -14148,7 +14150,7 @@ impl ProxyNotification {
 /// and `params` are the wrapped notification's method and params.
 ///
 /// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxySuccessorNotification {
     /// Method name of the wrapped notification.

@@ -33,6 +33,11 @@ impl Emitter {
         self.decisions.decoders.get(&def.name).copied().unwrap_or(Decoder::Emitted)
     }
 
+    /// Who writes `def`'s encoder (the plan's decision).
+    pub(super) fn encoder(&self, def: &Def) -> crate::plan::Encoder {
+        self.decisions.encoders.get(&def.name).copied().unwrap_or(crate::plan::Encoder::Emitted)
+    }
+
     /// Whether the definition gets a direct decoder.
     pub(super) fn is_direct(&self, def: &Def) -> bool {
         self.decisions.direct.contains(&def.name)

@@ -218,6 +218,7 @@ impl Emitter {
         let rt = &self.paths.runtime;
         let wire_name = ident(&def.rust_name);
         let wire_doc = self.item_docs(def);
+        let ser = self.serialize_derive(def);
         let patch_doc = [
             format!(" The wire patch of [`{}`]: an omitted field keeps, `null` clears, a value", upsert.state),
             format!(" sets. `#[derive(AcpPatch)]` on [`{}`] writes its decoder, its builder", upsert.state),
@@ -233,7 +234,7 @@ impl Emitter {
             #wire_doc
             ///
             #(#[doc = #patch_doc])*
-            #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+            #[derive(Debug, Clone, PartialEq, #ser)]
             #[non_exhaustive]
             pub struct #wire_name { #(#fields)* }
         }
@@ -323,13 +324,14 @@ impl Emitter {
         } else {
             (quote!(::serde::Deserialize,), quote!())
         };
+        let ser = self.serialize_derive(def);
         let rename_all = rename_all.map(|c| {
             let c = c.name();
             quote!(#[serde(rename_all = #c)])
         });
         let mut items = vec![quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, #derive_de)]
+            #[derive(Debug, Clone, PartialEq, #default #ser, #derive_de)]
             #rename_all
             #acp
             #[non_exhaustive]
@@ -342,6 +344,16 @@ impl Emitter {
             items.extend(super::gated(hidden, self.gate_of(def, &f.name)));
         }
         items
+    }
+
+    /// The derive that writes a struct's `Serialize` (the plan's [`Encoder`]).
+    ///
+    /// [`Encoder`]: crate::plan::Encoder
+    fn serialize_derive(&self, def: &Def) -> TokenStream {
+        match self.encoder(def) {
+            crate::plan::Encoder::AcpSerialize => quote!(::acp_bindings::AcpSerialize),
+            _ => quote!(::serde::Serialize),
+        }
     }
 
     pub(super) fn builder(&self, def: &Def, s: &Struct) -> TokenStream {

@@ -32,6 +32,8 @@ pub struct Decisions {
     pub direct: BTreeSet<String>,
     /// Who writes each definition's decoder ([`Decoder`]), by name.
     pub decoders: BTreeMap<String, Decoder>,
+    /// Who writes each definition's encoder ([`Encoder`]), by name.
+    pub encoders: BTreeMap<String, Encoder>,
     /// On a cycle of values held in place: boxed wherever
     /// a struct field or a union arm holds one.
     pub recursive: BTreeSet<String>,
@@ -90,6 +92,7 @@ impl Decisions {
                 .collect(),
             direct: direct_defs(&all),
             decoders: all.iter().map(|d| (d.name.clone(), Decoder::of(d))).collect(),
+            encoders: all.iter().map(|d| (d.name.clone(), Encoder::of(Decoder::of(d)))).collect(),
             boxed_arms: boxed_arms(&all, &recursive),
             values,
             recursive,
@@ -124,6 +127,50 @@ pub enum Decoder {
     AcpString,
     /// Written by the emitter: newtypes, method aliases, any JSON.
     Emitted,
+}
+
+/// Who writes a definition's encoder: its `Serialize` and, where it has
+/// one, its direct encoder (`json::fast::ToJson`, which
+/// `acp_bindings::json::to_string` runs instead of serde's calls).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Encoder {
+    /// `#[derive(serde::Serialize)]`, no direct encoder: a struct with a
+    /// typed rest or a flattened union, which serde's derive writes through
+    /// its flattening serializer.
+    SerdeDerive,
+    /// `#[derive(AcpSerialize)]`: a struct that keeps unknown properties
+    /// (also an upsert's wire patch); `acp-bindings-codegen` writes its
+    /// `Serialize` (serde's derive, field for field) and its direct encoder
+    /// (each key pre-quoted, the unknown properties after the known ones).
+    AcpSerialize,
+    /// `#[derive(AcpUnion)]`: its `Serialize` and direct encoder.
+    AcpUnion,
+    /// `#[derive(AcpEnum)]`: its `Serialize` and, for a string enum, a
+    /// direct encoder writing each known value as pre-quoted bytes.
+    AcpEnum,
+    /// `#[derive(AcpString)]`: its `Serialize` and direct encoder.
+    AcpString,
+    /// A `pub type` alias: the definition it names encodes.
+    Alias,
+    /// Written by the emitter (serde's derive or a `Serialize` impl): no
+    /// direct encoder; a direct encoder holding one writes it through serde.
+    Emitted,
+}
+
+impl Encoder {
+    /// The encoder that goes with a definition's decoder.
+    fn of(decoder: Decoder) -> Encoder {
+        match decoder {
+            Decoder::AcpDeserialize | Decoder::AcpPatch => Encoder::AcpSerialize,
+            Decoder::SerdeDerive => Encoder::SerdeDerive,
+            Decoder::AcpUnion => Encoder::AcpUnion,
+            Decoder::AcpEnum => Encoder::AcpEnum,
+            Decoder::AcpString => Encoder::AcpString,
+            Decoder::Alias => Encoder::Alias,
+            Decoder::Emitted => Encoder::Emitted,
+        }
+    }
 }
 
 impl Decoder {

@@ -23,7 +23,7 @@ pub mod naming;
 mod payloads;
 mod read;
 pub(crate) use defs::ordered_defs;
-pub use defs::{is_direct_method, Decisions, Decoder};
+pub use defs::{is_direct_method, Decisions, Decoder, Encoder};
 pub use merge::Merged;
 pub use payloads::{NullMode, PayloadPlan, Payloads, PEER_SIDES};
 pub use read::{is_scalar, value_field, HiddenKind, ReadRule};
@@ -246,6 +246,8 @@ pub struct ItemPlan<'m> {
     pub state: Option<String>,
     /// Who writes its decoder.
     pub decoder: Decoder,
+    /// Who writes its encoder.
+    pub encoder: Encoder,
     /// It gets a direct decoder (it is reached from a `direct_methods` payload).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub direct: bool,
@@ -367,6 +369,7 @@ impl<'m> ItemPlan<'m> {
             gate,
             state: def.upsert.as_ref().map(|u| u.state.clone()),
             decoder: decisions.decoders.get(&def.name).copied().unwrap_or(Decoder::Emitted),
+            encoder: decisions.encoders.get(&def.name).copied().unwrap_or(Encoder::Emitted),
             direct: decisions.direct.contains(&def.name),
             boxed_where_held: decisions.recursive.contains(&def.name),
             boxed_arms: decisions
