@@ -211,23 +211,29 @@ pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
     let item = &o.ident;
     let slots = slots(o.fields.len());
     let types = o.fields.iter().map(|f| &f.ty);
-    let mut arms: Vec<TokenStream> = o
-        .fields
-        .iter()
-        .zip(&slots)
-        .map(|(f, slot)| {
-            let (names, ty) = (names(f), &f.ty);
-            let value = match &f.reader {
-                Some(m) => quote!(<#m as #fast::Rule<'de, #ty>>::read(r)),
-                None => quote!(<#ty as #fast::FromJson<'de>>::read(r)),
-            };
-            quote!(#(#names)|* => #fast::put(&mut #slot, #value),)
-        })
-        .collect();
+    // Each member's position in the list of known names, then its read by
+    // position: a name the reader found by comparing words has its position
+    // already.
+    let mut positions: Vec<TokenStream> = Vec::new();
+    let mut reads: Vec<TokenStream> = Vec::new();
+    let mut known: Vec<TokenStream> = Vec::new();
+    for (i, (f, slot)) in o.fields.iter().zip(&slots).enumerate() {
+        let (names, ty) = (names(f), &f.ty);
+        let i = Literal::usize_unsuffixed(i);
+        let value = match &f.reader {
+            Some(m) => quote!(<#m as #fast::Rule<'de, #ty>>::read(r)),
+            None => quote!(<#ty as #fast::FromJson<'de>>::read(r)),
+        };
+        positions.push(quote!(#(#names)|* => #i,));
+        reads.push(quote!(#i => #fast::put(&mut #slot, #value),));
+        let (wire, key) =
+            (str_lit(&f.wire), Literal::byte_string(format!("{}:", encode::json_string(&f.wire)).as_bytes()));
+        known.push(quote!(#fast::Known::new(#wire, #key)));
+    }
     // A property that must be absent: the visitor reports it.
-    arms.extend(o.forbidden.iter().map(|name| {
+    positions.extend(o.forbidden.iter().map(|name| {
         let name = str_lit(name);
-        quote!(#name => ::core::result::Result::Err(#fast::Bail),)
+        quote!(#name => return ::core::result::Result::Err(#fast::Bail),)
     }));
     let required: Vec<&Ident> = o.fields.iter().zip(&slots).filter(|(f, _)| f.required).map(|(_, s)| s).collect();
     let inits = o.fields.iter().zip(&slots).map(|(f, slot)| {
@@ -246,11 +252,21 @@ pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
             // One exit for errors (`members`), so the slots are dropped at one place.
             #[inline]
             fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
+                const KNOWN: &[#fast::Known] = &[#(#known),*];
                 #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
                 let mut rest = #rt::Extra::new();
-                #fast::members(r, more, |r, key| match key {
-                    #(#arms)*
-                    other => #fast::keep(r, &mut rest, other),
+                #fast::members_known(r, more, KNOWN, |r, member| {
+                    let at = match member {
+                        #fast::Member::At(at) => at,
+                        #fast::Member::Name(key) => match key {
+                            #(#positions)*
+                            other => return #fast::keep(r, &mut rest, other),
+                        },
+                    };
+                    match at {
+                        #(#reads)*
+                        _ => ::core::result::Result::Err(#fast::Bail),
+                    }
                 })?;
                 // Each required slot taken on its own: a `match` on a tuple
                 // of them would move every value once more.

@@ -437,6 +437,7 @@ fn direct(u: &Union, paths: &Paths) -> TokenStream {
         return quote!(impl<'de> #fast::FromJson<'de> for #name {});
     };
     let key = str_lit(&tag.key);
+    let key_bytes = Literal::byte_string(format!("{}:", crate::encode::json_string(&tag.key)).as_bytes());
     let arms = u.arms.iter().filter_map(|a| {
         let (t, variant) = (str_lit(a.tag.as_deref()?), &a.variant);
         Some(match &a.payload {
@@ -460,7 +461,8 @@ fn direct(u: &Union, paths: &Paths) -> TokenStream {
             // Also the arm of an outer union (whose discriminator came first).
             #[inline]
             fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
-                if !more || r.key()? != #key {
+                const KEY: #fast::Known = #fast::Known::new(#key, #key_bytes);
+                if !more || !(r.known_key(&KEY) || r.key()? == #key) {
                     return ::core::result::Result::Err(#fast::Bail);
                 }
                 let tag = r.str()?;

@@ -9,6 +9,14 @@
 //! same bytes: the tests compare the two on every decoded corpus message (and
 //! its mutations) and on strings with every byte at every position.
 //!
+//! The bindings' structs and unions have direct encoders (`json::fast::ToJson`,
+//! written by `#[derive(AcpSerialize)]` and the union, enum and string
+//! derives): their `Serialize` hands this encoder its value whole, and it is
+//! written with each known key as bytes quoted when the bindings were
+//! compiled, the fields in their order and each value by its own direct
+//! encoder, without serde's calls between. Under any other serializer the
+//! same `Serialize` makes serde's calls, as serde's derive would.
+//!
 //! Where the time goes is not where one would guess. ACP messages are many
 //! short strings (keys, identifiers, tags) in small objects, so `serde_json`'s
 //! cost is per call, not per byte: its serializer's small methods are not

@@ -1324,25 +1324,28 @@ pub mod rpc {
         ) -> Result<Self, DispatchError> {
             use ::acp_bindings::runtime::rpc::{
                 decode, request_id, DispatchErrorKind, Envelope, RawMessage,
-                StreamedMessage,
             };
-            match runtime::rpc::read_streamed::<Request, Notification>(text) {
-                Some(StreamedMessage::Request { id, request }) => {
-                    if let Ok(id) = request_id::<super::RequestId>(id) {
-                        return Ok(Message::Request {
-                            id,
-                            request,
-                            form: ParamsForm::Object,
-                        });
-                    }
-                }
-                Some(StreamedMessage::Notification(notification)) => {
-                    return Ok(Message::Notification {
-                        notification,
+            let streamed = runtime::rpc::read_streamed_with::<
+                Request,
+                Notification,
+                Message,
+            >(
+                text,
+                &mut |id, request| {
+                    let id = request_id::<super::RequestId>(id).ok()?;
+                    Some(Message::Request {
+                        id,
+                        request,
                         form: ParamsForm::Object,
-                    });
-                }
-                None => {}
+                    })
+                },
+                &mut |notification| Message::Notification {
+                    notification,
+                    form: ParamsForm::Object,
+                },
+            );
+            if let Some(message) = streamed {
+                return Ok(message);
             }
             let raw = RawMessage::parse(text)?;
             match raw.envelope()? {

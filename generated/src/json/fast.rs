@@ -1,3 +1,7 @@
+//! Direct decoders and encoders. The encoders ([`ToJson`]: what
+//! [`super::to_string`] runs for the bindings' structs and unions) are
+//! described in `json/encode.rs`; the rest of this page is about decoding.
+//!
 //! Direct decoders: the generated code that [`super::from_str`] runs for the
 //! payloads of the session-update stream, instead of serde's visitors.
 //!
@@ -8,7 +12,11 @@
 //! object from the [`Reader`] member by member, matching each name against
 //! the known ones and reading each value by its field's rule, with no
 //! `MapAccess`, key visitor or seed in between; a list of items is read item
-//! by item instead of being captured and parsed again. Anything the direct
+//! by item instead of being captured and parsed again. A name is first
+//! compared, as one or two words, with the decoder's known names written as
+//! `"name":` ([`Known`], [`members_known`]), from the one after the last
+//! found: peers write members in the schema's order, so the text of a name
+//! is rarely scanned. Anything the direct
 //! decoder does not serve (an escaped member name, a discriminator that is
 //! not the first member or that no variant has, a duplicate or missing
 //! member, a value a rule would replace by its default or drop, and every
@@ -298,6 +306,97 @@ pub fn members<'de>(
     Ok(())
 }
 
+/// A member name a direct decoder knows: `"name":` as bytes and as the
+/// words [`Reader::known_key`] compares, made at compile time.
+#[derive(Debug, Clone, Copy)]
+pub struct Known {
+    /// The name.
+    pub name: &'static str,
+    pub(super) bytes: &'static [u8],
+    pub(super) len: u8,
+    /// The first eight bytes (fewer, zero-padded, for a short name).
+    pub(super) lo: u64,
+    /// The last eight bytes (for 9 to 16).
+    pub(super) hi: u64,
+    /// The bytes of `lo` that count.
+    pub(super) mask: u64,
+}
+
+impl Known {
+    /// `bytes` is `"name":` (the name needing no escape), `name` the name.
+    pub const fn new(name: &'static str, bytes: &'static [u8]) -> Known {
+        let len = bytes.len();
+        assert!(len < 256, "a member name of fewer than 253 bytes");
+        let (mut lo, mut hi, mut i) = (0u64, 0u64, 0);
+        while i < len && i < 8 {
+            lo |= (bytes[i] as u64) << (8 * i);
+            i += 1;
+        }
+        if len > 8 {
+            let mut j = 0;
+            while j < 8 {
+                hi |= (bytes[len - 8 + j] as u64) << (8 * j);
+                j += 1;
+            }
+        }
+        let mask = if len >= 8 { u64::MAX } else { (1u64 << (8 * len)) - 1 };
+        Known { name, bytes, len: len as u8, lo, hi, mask }
+    }
+}
+
+/// A member's name as [`members_known`] found it.
+#[derive(Debug, Clone, Copy)]
+pub enum Member<'de> {
+    /// The known name at this position in the decoder's list.
+    At(usize),
+    /// Another name, or a known one written otherwise (with an escape,
+    /// with whitespace before the `:`).
+    Name(&'de str),
+}
+
+/// [`members`] for a decoder whose members have known names, in the order
+/// they are usually written: each name is first compared, as words, with the
+/// known names from the one after the last found, and only when none is
+/// there read and given by text.
+#[inline]
+pub fn members_known<'de>(
+    r: &mut Reader<'de>,
+    mut more: bool,
+    keys: &'static [Known],
+    mut member: impl FnMut(&mut Reader<'de>, Member<'de>) -> Result<(), Bail>,
+) -> Result<(), Bail> {
+    let mut next = 0;
+    while more {
+        let mut at = next;
+        let found = loop {
+            match keys.get(at) {
+                Some(k) if r.known_key(k) => break Some(at),
+                Some(_) => at += 1,
+                None => break None,
+            }
+        };
+        let m = match found {
+            Some(at) => {
+                next = at + 1;
+                if r.tags.forbids(keys[at].name, r.depth()) {
+                    return Err(Bail);
+                }
+                Member::At(at)
+            }
+            None => {
+                let key = r.key()?;
+                if r.tags.forbids(key, r.depth()) {
+                    return Err(Bail);
+                }
+                Member::Name(key)
+            }
+        };
+        member(r, m)?;
+        more = r.next_member()?;
+    }
+    Ok(())
+}
+
 /// The discriminators read in the object at one depth (up to three: a
 /// union's arm may itself be a union discriminated by another member of the
 /// same object). A member of one of those names in the arm's payload bails,
@@ -315,8 +414,11 @@ impl Tags {
 
     /// Whether `key` is a discriminator already read at `depth`.
     #[inline]
-    fn forbids(&self, key: &str, depth: u32) -> bool {
-        self.len != 0 && self.depth == depth && self.keys[..usize::from(self.len)].contains(&key)
+    pub(super) fn forbids(&self, key: &str, depth: u32) -> bool {
+        // Lengths first: a discriminator is rarely as long as the name.
+        self.len != 0
+            && self.depth == depth
+            && self.keys[..usize::from(self.len)].iter().any(|k| k.len() == key.len() && k.as_bytes() == key.as_bytes())
     }
 }
 
@@ -404,6 +506,12 @@ mod tests {
             r#"{"sessionId":"sess_1","update":{"sessionUpdate":"usage_update","used":1000,"size":200000}}"#,
             r#"{"sessionId":"sess_1","update":{"sessionUpdate":"session_info_update","title":"Fix","updatedAt":null}}"#,
             r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","x-unknown":[1,{"a":null}]},"extra":1}"#,
+            // Known names out of their order, after whitespace, with
+            // whitespace before the `:`, and at the end of the text (fewer
+            // than sixteen bytes left): each found by its text instead.
+            r#"{"update":{"sessionUpdate":"tool_call_update","status":"failed","toolCallId":"c"},"sessionId":"s"}"#,
+            "{ \"sessionId\" : \"s\", \"update\":\n{\"sessionUpdate\":\"usage_update\",\"size\":2,\"used\":1}}",
+            r#"{"update":{"sessionUpdate":"usage_update","used":1,"size":2},"sessionId":"s"}"#,
         ];
         for line in lines {
             let v = direct(line).unwrap_or_else(|| panic!("bailed on {line}"));
@@ -418,6 +526,10 @@ mod tests {
             r#"{"sessionId":"sess_1","update":{"toolCallId":"call_1","sessionUpdate":"tool_call_update"}}"#,
             r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","tool\u0043allId":"call_1"}}"#,
             r#"{"sessionId":"sess_1","sessionId":"sess_2","update":{"sessionUpdate":"usage_update","used":1,"size":2}}"#,
+            // A known name found by its words, then again by its text.
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"usage_update","used":1,"size":2},"sessionId" :"s"}"#,
+            // A discriminator repeated in the payload.
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"usage_update","used":1,"sessionUpdate":"usage_update","size":2}}"#,
             r#"{"sessionId":"sess_1","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}}"#,
             r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","locations":[{"path":"/a"},{"line":1}]}}"#,
         ];

@@ -16921,18 +16921,21 @@ pub mod rpc {
             let _ = &deserializer;
             Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way"))
         }
+        #[inline(always)]
         fn read_direct<'de>(
             method: &str,
             r: &mut fast::Reader<'de>,
         ) -> Result<Self, fast::Bail> {
-            if NotificationToClient::METHODS.contains(&method) {
-                return <NotificationToClient as runtime::rpc::Streamed>::read_direct(
-                        method,
-                        r,
-                    )
-                    .map(Self::Client);
+            match method {
+                "session/update" => {
+                    <NotificationToClient as runtime::rpc::Streamed>::read_direct(
+                            method,
+                            r,
+                        )
+                        .map(Self::Client)
+                }
+                _ => Err(fast::Bail),
             }
-            Err(fast::Bail)
         }
     }
     impl From<NotificationToAgent> for Notification {
@@ -17321,25 +17324,28 @@ pub mod rpc {
         ) -> Result<Self, DispatchError> {
             use crate::runtime::rpc::{
                 decode, request_id, DispatchErrorKind, Envelope, RawMessage,
-                StreamedMessage,
             };
-            match runtime::rpc::read_streamed::<Request, Notification>(text) {
-                Some(StreamedMessage::Request { id, request }) => {
-                    if let Ok(id) = request_id::<super::RequestId>(id) {
-                        return Ok(Message::Request {
-                            id,
-                            request,
-                            form: ParamsForm::Object,
-                        });
-                    }
-                }
-                Some(StreamedMessage::Notification(notification)) => {
-                    return Ok(Message::Notification {
-                        notification,
+            let streamed = runtime::rpc::read_streamed_with::<
+                Request,
+                Notification,
+                Message,
+            >(
+                text,
+                &mut |id, request| {
+                    let id = request_id::<super::RequestId>(id).ok()?;
+                    Some(Message::Request {
+                        id,
+                        request,
                         form: ParamsForm::Object,
-                    });
-                }
-                None => {}
+                    })
+                },
+                &mut |notification| Message::Notification {
+                    notification,
+                    form: ParamsForm::Object,
+                },
+            );
+            if let Some(message) = streamed {
+                return Ok(message);
             }
             let raw = RawMessage::parse(text)?;
             match raw.envelope()? {

@@ -79,19 +79,19 @@ fn message_decode(rt: &TokenStream) -> TokenStream {
                 text: &str,
                 request_method: &mut dyn ::core::ops::FnMut(&super::RequestId) -> ::core::option::Option<::std::string::String>,
             ) -> ::core::result::Result<Self, DispatchError> {
-                use #rt::rpc::{decode, request_id, DispatchErrorKind, Envelope, RawMessage, StreamedMessage};
+                use #rt::rpc::{decode, request_id, DispatchErrorKind, Envelope, RawMessage};
                 // The common case in one pass; anything else, and every
                 // error, the usual way below (the same result).
-                match #rt::rpc::read_streamed::<Request, Notification>(text) {
-                    ::core::option::Option::Some(StreamedMessage::Request { id, request }) => {
-                        if let ::core::result::Result::Ok(id) = request_id::<super::RequestId>(id) {
-                            return ::core::result::Result::Ok(Message::Request { id, request, form: ParamsForm::Object });
-                        }
-                    }
-                    ::core::option::Option::Some(StreamedMessage::Notification(notification)) => {
-                        return ::core::result::Result::Ok(Message::Notification { notification, form: ParamsForm::Object });
-                    }
-                    ::core::option::Option::None => {}
+                let streamed = #rt::rpc::read_streamed_with::<Request, Notification, Message>(
+                    text,
+                    &mut |id, request| {
+                        let id = request_id::<super::RequestId>(id).ok()?;
+                        ::core::option::Option::Some(Message::Request { id, request, form: ParamsForm::Object })
+                    },
+                    &mut |notification| Message::Notification { notification, form: ParamsForm::Object },
+                );
+                if let ::core::option::Option::Some(message) = streamed {
+                    return ::core::result::Result::Ok(message);
                 }
                 let raw = RawMessage::parse(text)?;
                 match raw.envelope()? {

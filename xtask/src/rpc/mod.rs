@@ -516,22 +516,28 @@ fn version_streamed_impl(
 ) -> Option<TokenStream> {
     // Passed on to the side whose methods include one with a direct decoder.
     let fast = crate::emit::direct::fast_path(rt);
-    let direct_sides: Vec<(&Ident, &Ident)> = groups
+    // One `match` on the method names with a direct decoder (a search of
+    // each side's `METHODS` cost more than the rest of the envelope).
+    let direct_sides: Vec<(Vec<&str>, (&Ident, &Ident))> = groups
         .iter()
         .zip(inner.iter().zip(variants))
-        .filter(|((_, es), _)| es.iter().any(|e| crate::plan::is_direct_method(&e.method)))
-        .map(|(_, iv)| iv)
+        .map(|((_, es), iv)| {
+            let names = es.iter().filter(|e| crate::plan::is_direct_method(&e.method)).map(|e| e.method.as_str());
+            (names.collect::<Vec<&str>>(), iv)
+        })
+        .filter(|(names, _)| !names.is_empty())
         .collect();
     let read_direct = (!direct_sides.is_empty()).then(|| {
-        let (di, dv): (Vec<&Ident>, Vec<&Ident>) = direct_sides.into_iter().unzip();
+        let arms = direct_sides.iter().map(|(names, (di, dv))| {
+            quote!(#(#names)|* => <#di as #rt::rpc::Streamed>::read_direct(method, r).map(Self::#dv),)
+        });
         quote! {
+            #[inline(always)]
             fn read_direct<'de>(method: &str, r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
-                #(
-                    if #di::METHODS.contains(&method) {
-                        return <#di as #rt::rpc::Streamed>::read_direct(method, r).map(Self::#dv);
-                    }
-                )*
-                ::core::result::Result::Err(#fast::Bail)
+                match method {
+                    #(#arms)*
+                    _ => ::core::result::Result::Err(#fast::Bail),
+                }
             }
         }
     });
