@@ -90,13 +90,35 @@ impl<T: ToJson + SerdeSide + ?Sized> Serialize for Direct<'_, T> {
     #[inline]
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match LENT.take() {
-            Some(mut buf) => {
-                let written = self.0.write_json(&mut buf);
-                LENT.set(Some(buf));
-                written.map_err(ser::Error::custom)?;
+            Some(buf) => {
+                // Put back even when a `Serialize` impl inside panics.
+                let mut lent = PutBack(buf);
+                self.0.write_json(&mut lent.0).map_err(ser::Error::custom)?;
+                drop(lent);
                 serializer.serialize_unit()
             }
             None => self.0.serialize_serde(serializer),
+        }
+    }
+}
+
+/// The lent buffer while [`Direct`] writes: back in the slot when dropped.
+struct PutBack(Vec<u8>);
+
+impl Drop for PutBack {
+    fn drop(&mut self) {
+        LENT.set(Some(std::mem::take(&mut self.0)));
+    }
+}
+
+/// The encoder's buffer while it is lent: taken back from the slot when
+/// dropped, so a panic inside a `Serialize` impl loses none of it.
+struct TakeBack<'a>(&'a mut Vec<u8>);
+
+impl Drop for TakeBack<'_> {
+    fn drop(&mut self) {
+        if let Some(buf) = LENT.take() {
+            *self.0 = buf;
         }
     }
 }
@@ -106,11 +128,8 @@ impl<T: ToJson + SerdeSide + ?Sized> Serialize for Direct<'_, T> {
 #[inline]
 pub(super) fn lend<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), Error> {
     LENT.set(Some(std::mem::take(out)));
-    let result = value.serialize(Sink);
-    if let Some(buf) = LENT.take() {
-        *out = buf;
-    }
-    result
+    let _back = TakeBack(out);
+    value.serialize(Sink)
 }
 
 /// The serializer [`lend`] hands to [`Direct`]: it takes the `()` that says

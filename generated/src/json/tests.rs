@@ -199,3 +199,26 @@ fn the_direct_encoder_marker_on_another_type_is_an_error() {
     assert!(to_string(&Impostor).unwrap_err().to_string().contains("direct-encoder marker"));
     assert_eq!(serde_json::to_string(&Impostor).unwrap(), "1");
 }
+
+#[test]
+fn a_panic_inside_a_direct_encoder_loses_nothing_already_written() {
+    struct Panics;
+    impl Serialize for Panics {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            panic!("a Serialize impl that panics")
+        }
+    }
+    #[derive(crate::AcpSerialize)]
+    struct WithPanic {
+        p: Panics,
+        #[serde(flatten)]
+        additional_properties: crate::runtime::Extra,
+    }
+    let mut out = b"kept".to_vec();
+    let w = WithPanic { p: Panics, additional_properties: crate::runtime::Extra::new() };
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| append(&mut out, &w)));
+    assert!(caught.is_err());
+    assert!(out.starts_with(b"kept"), "{:?}", String::from_utf8_lossy(&out));
+    // The slot is empty again: the next encode works.
+    assert_eq!(to_string(&holder()).unwrap(), serde_json::to_string(&holder()).unwrap());
+}
