@@ -64,6 +64,31 @@ fn bytes(text: &str) -> Literal {
     Literal::byte_string(text.as_bytes())
 }
 
+/// A member's name as the encoders write it and the decoders compare it:
+/// `"name":`, as a byte-string literal.
+pub(crate) fn member_key(name: &str) -> Literal {
+    bytes(&format!("{}:", json_string(name)))
+}
+
+/// `Serialize` through the direct encoder (`json::fast::serialize`), and
+/// `SerdeSide` with `serde_side` as its body.
+fn serialize_impls(name: &Ident, serde_side: &TokenStream, paths: &Paths) -> TokenStream {
+    let fast = &paths.fast;
+    quote! {
+        impl ::serde::Serialize for #name {
+            #[inline]
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                #fast::serialize(self, s)
+            }
+        }
+        impl #fast::SerdeSide for #name {
+            fn serialize_serde<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                #serde_side
+            }
+        }
+    }
+}
+
 /// `Serialize`, `SerdeSide`, `ToJson` and `ToJsonMembers` for `o`.
 pub fn object_serialize(o: &ObjectWrite, paths: &Paths) -> TokenStream {
     let fast = &paths.fast;
@@ -73,7 +98,7 @@ pub fn object_serialize(o: &ObjectWrite, paths: &Paths) -> TokenStream {
     for f in &o.fields {
         let ident = &f.ident;
         let wire = crate::str_lit(&f.wire);
-        let key = bytes(&format!("{}:", json_string(&f.wire)));
+        let key = member_key(&f.wire);
         let (entry, member) = (
             quote!(map.serialize_entry(#wire, &self.#ident)?;),
             quote! {
@@ -93,24 +118,18 @@ pub fn object_serialize(o: &ObjectWrite, paths: &Paths) -> TokenStream {
             }
         }
     }
+    let serde_side = quote! {
+        use ::serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(::core::option::Option::None)?;
+        #(#entries)*
+        for (k, v) in self.additional_properties.iter() {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    };
+    let serialize = serialize_impls(name, &serde_side, paths);
     quote! {
-        impl ::serde::Serialize for #name {
-            #[inline]
-            fn serialize<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
-                #fast::serialize(self, s)
-            }
-        }
-        impl #fast::SerdeSide for #name {
-            fn serialize_serde<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
-                use ::serde::ser::SerializeMap as _;
-                let mut map = s.serialize_map(::core::option::Option::None)?;
-                #(#entries)*
-                for (k, v) in self.additional_properties.iter() {
-                    map.serialize_entry(k, v)?;
-                }
-                map.end()
-            }
-        }
+        #serialize
         impl #fast::ToJsonMembers for #name {
             #[inline]
             fn write_members(&self, out: &mut ::std::vec::Vec<u8>) -> ::core::result::Result<(), #fast::Error> {
@@ -194,18 +213,9 @@ pub(crate) fn union_encoders(u: &Union, serde_side: &TokenStream, paths: &Paths)
         let write = if whole.is_empty() { in_braces } else { quote!(match self { #(#whole)* _ => { #in_braces } }) };
         (members, write)
     };
+    let serialize = serialize_impls(name, serde_side, paths);
     quote! {
-        impl ::serde::Serialize for #name {
-            #[inline]
-            fn serialize<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
-                #fast::serialize(self, s)
-            }
-        }
-        impl #fast::SerdeSide for #name {
-            fn serialize_serde<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
-                #serde_side
-            }
-        }
+        #serialize
         impl #fast::ToJson for #name {
             #[inline]
             fn write_json(&self, out: &mut ::std::vec::Vec<u8>) -> ::core::result::Result<(), #fast::Error> {

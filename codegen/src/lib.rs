@@ -226,8 +226,7 @@ pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
         };
         positions.push(quote!(#(#names)|* => #i,));
         reads.push(quote!(#i => #fast::put(&mut #slot, #value),));
-        let (wire, key) =
-            (str_lit(&f.wire), Literal::byte_string(format!("{}:", encode::json_string(&f.wire)).as_bytes()));
+        let (wire, key) = (str_lit(&f.wire), encode::member_key(&f.wire));
         known.push(quote!(#fast::Known::new(#wire, #key)));
     }
     // A property that must be absent: the visitor reports it.

@@ -437,7 +437,7 @@ fn direct(u: &Union, paths: &Paths) -> TokenStream {
         return quote!(impl<'de> #fast::FromJson<'de> for #name {});
     };
     let key = str_lit(&tag.key);
-    let key_bytes = Literal::byte_string(format!("{}:", crate::encode::json_string(&tag.key)).as_bytes());
+    let key_bytes = crate::encode::member_key(&tag.key);
     let arms = u.arms.iter().filter_map(|a| {
         let (t, variant) = (str_lit(a.tag.as_deref()?), &a.variant);
         Some(match &a.payload {

@@ -22,10 +22,7 @@ use syn::{DeriveInput, LitStr};
 
 use acp_bindings_codegen::case::Case;
 
-use crate::object::{key_of, skip_value};
-
-/// The field that keeps the other properties.
-const REST: &str = "additional_properties";
+use crate::object::{key_of, named_fields, skip_value, REST};
 
 /// serde's container attributes that change what serde's derive writes.
 const REFUSED_ON_STRUCT: &[&str] =
@@ -41,16 +38,7 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
     if !input.generics.params.is_empty() || input.generics.where_clause.is_some() {
         errors.push(syn::Error::new(input.generics.span(), "`AcpSerialize` needs a struct without type parameters"));
     }
-    let named = match &input.data {
-        syn::Data::Struct(syn::DataStruct { fields: syn::Fields::Named(n), .. }) => Some(n),
-        _ => {
-            errors.push(syn::Error::new(
-                input.ident.span(),
-                "`AcpSerialize` needs a struct with named fields (one per property) and `additional_properties`",
-            ));
-            None
-        }
-    };
+    let named = named_fields(input, "AcpSerialize", &mut errors);
     let mut fields = Vec::new();
     let mut rest = false;
     for f in named.iter().flat_map(|n| &n.named) {

@@ -38,7 +38,7 @@ use syn::{DeriveInput, LitStr};
 use acp_bindings_codegen::case::Case;
 
 /// The field that keeps the other properties.
-const REST: &str = "additional_properties";
+pub(crate) const REST: &str = "additional_properties";
 
 /// serde's attributes of a field that only concern serialization: accepted
 /// (those this derive reads have arms of their own in `FieldAttrs::serde`).
@@ -65,16 +65,7 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
     let mut errors = Vec::new();
     let Container { direct, forbidden, rename_all } = container(input, &mut errors);
     let params = params(input, &mut errors);
-    let named = match &input.data {
-        syn::Data::Struct(syn::DataStruct { fields: syn::Fields::Named(n), .. }) => Some(n),
-        _ => {
-            errors.push(syn::Error::new(
-                input.ident.span(),
-                "`AcpDeserialize` needs a struct with named fields (one per property) and `additional_properties`",
-            ));
-            None
-        }
-    };
+    let named = named_fields(input, "AcpDeserialize", &mut errors);
     let mut fields = Vec::new();
     let mut rest = false;
     for f in named.iter().flat_map(|n| &n.named) {
@@ -108,6 +99,25 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
         direct,
     };
     Ok(acp_bindings_codegen::deserialize(&object, &acp_bindings_codegen::Paths::external()))
+}
+
+/// The named fields of a struct, or an error for anything else (`derive`
+/// names the derive in it).
+pub(crate) fn named_fields<'i>(
+    input: &'i DeriveInput,
+    derive: &str,
+    errors: &mut Vec<syn::Error>,
+) -> Option<&'i syn::FieldsNamed> {
+    match &input.data {
+        syn::Data::Struct(syn::DataStruct { fields: syn::Fields::Named(n), .. }) => Some(n),
+        _ => {
+            errors.push(syn::Error::new(
+                input.ident.span(),
+                format!("`{derive}` needs a struct with named fields (one per property) and `additional_properties`"),
+            ));
+            None
+        }
+    }
 }
 
 /// The struct's type parameters: plain ones only (the impls bound each by

@@ -285,27 +285,6 @@ impl<'de, T: FromJson<'de>> FromJson<'de> for Vec<T> {
     }
 }
 
-/// The member loop of a generated direct decoder: each member's name and
-/// the reader, positioned at its value, go to `member`, which reads the value
-/// into the decoder's slots. Errors leave through this one call, so the
-/// decoder drops its slots at one place, not at every read (less code).
-#[inline]
-pub fn members<'de>(
-    r: &mut Reader<'de>,
-    mut more: bool,
-    mut member: impl FnMut(&mut Reader<'de>, &'de str) -> Result<(), Bail>,
-) -> Result<(), Bail> {
-    while more {
-        let key = r.key()?;
-        if r.tags.forbids(key, r.depth()) {
-            return Err(Bail);
-        }
-        member(r, key)?;
-        more = r.next_member()?;
-    }
-    Ok(())
-}
-
 /// A member name a direct decoder knows: `"name":` as bytes and as the
 /// words [`Reader::known_key`] compares, made at compile time.
 #[derive(Debug, Clone, Copy)]
@@ -354,8 +333,11 @@ pub enum Member<'de> {
     Name(&'de str),
 }
 
-/// [`members`] for a decoder whose members have known names, in the order
-/// they are usually written: each name is first compared, as words, with the
+/// The member loop of a generated direct decoder: each member's name (as
+/// [`Member`]) and the reader, positioned at its value, go to `member`,
+/// which reads the value into the decoder's slots; errors leave through this
+/// one call, so the decoder drops its slots at one place. The names are
+/// known, and peers write them in the schema's order: each name is first compared, as words, with the
 /// known names from the one after the last found, and only when none is
 /// there read and given by text. Always inlined: how the hot reader
 /// functions are inlined must not depend on how the crate is split into
