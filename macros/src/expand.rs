@@ -391,6 +391,16 @@ fn declaration(
         quote!()
     };
     let derive_de = if e.keep_unknown { quote!() } else { quote!(::serde::Deserialize,) };
+    // A `keep_unknown` patch has every wire name and its unknown properties
+    // last, what `AcpSerialize` writes: serde's bytes, and a direct encoder of
+    // `json` (the generated upserts' declared patches derive it too). It takes
+    // no type parameters, so a patch with nested fields keeps serde's derive.
+    let derive_ser = if e.keep_unknown && !nested {
+        let root = Paths::external().root;
+        quote!(#root::AcpSerialize)
+    } else {
+        quote!(::serde::Serialize)
+    };
     let (alias, generic_doc) = nested_alias(e, p, generic);
     let patch_fields = &p.patch_fields;
     quote! {
@@ -400,7 +410,7 @@ fn declaration(
         #[doc = ""]
         #[doc = #patch_doc]
         #generic_doc
-        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, #derive_de)]
+        #[derive(Debug, Clone, PartialEq, #derive_ser, #derive_de)]
         #non_exhaustive
         #(#serde_attrs)*
         #de_bound

@@ -386,6 +386,46 @@ fn keep_unknown_patches_carry_what_they_do_not_name() {
     assert!(s.diff(&s).additional_properties.is_empty());
 }
 
+#[derive(AcpPatch, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[acp(patch = "BadgeUpdate", keep_unknown)]
+pub struct Badge {
+    #[acp(key)]
+    #[serde(rename = "badgeId")]
+    pub badge_id: String,
+    #[serde(rename = "label")]
+    pub label: Option<String>,
+    #[serde(rename = "count")]
+    pub count: u32,
+    #[acp(skip_invalid_items)]
+    #[serde(rename = "tags")]
+    pub tags: Vec<String>,
+    #[serde(rename = "say \"hi\"\n")]
+    pub greeting: Option<String>,
+}
+
+/// A `keep_unknown` patch without nested fields derives `AcpSerialize`: it
+/// is a direct encoder of `acp_bindings::json`, writing exactly the bytes
+/// serde writes (known keys in order, a `Keep` left out, a clear as `null`,
+/// then the kept properties), including a key that needs escaping.
+#[test]
+fn keep_unknown_patches_are_encoded_directly_with_serde_s_bytes() {
+    fn direct<T: acp_bindings::json::fast::ToJson>(_: &T) {}
+    let text =
+        r#"{"zeta":[1,{"b":2}],"badgeId":"b\"1","tags":["x",3,"y"],"label":null,"say \"hi\"\n":"yo","alpha":null}"#;
+    let p: BadgeUpdate = serde_json::from_str(text).unwrap();
+    direct(&p);
+    assert_eq!((&p.label, &p.count), (&Patch::Clear, &Patch::Keep));
+    let expected =
+        r#"{"badgeId":"b\"1","label":null,"tags":["x","y"],"say \"hi\"\n":"yo","zeta":[1,{"b":2}],"alpha":null}"#;
+    assert_eq!(acp_bindings::json::to_string(&p).unwrap(), expected);
+    assert_eq!(serde_json::to_string(&p).unwrap(), expected);
+    let set = BadgeUpdate::new("b2").count(7u32);
+    assert_eq!(acp_bindings::json::to_string(&set).unwrap(), r#"{"badgeId":"b2","count":7}"#);
+    assert_eq!(serde_json::to_value(&set).unwrap(), json!({"badgeId": "b2", "count": 7}));
+    let back: BadgeUpdate = acp_bindings::json::from_str(expected).unwrap();
+    assert_eq!(back, p);
+}
+
 /// `#[acp(declared)]`: the patch struct is written beside the state struct
 /// (the generator declares the v2 upserts' wire types this way, so that they
 /// are in the source); the derive writes its decoder, builder and operations.
