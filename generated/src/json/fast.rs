@@ -399,7 +399,10 @@ impl Tags {
     /// Whether `key` is a discriminator already read at `depth`.
     #[inline]
     pub(super) fn forbids(&self, key: &str, depth: u32) -> bool {
-        self.len != 0 && self.depth == depth && self.keys[..usize::from(self.len)].contains(&key)
+        // Lengths first: a discriminator is rarely as long as the name.
+        self.len != 0
+            && self.depth == depth
+            && self.keys[..usize::from(self.len)].iter().any(|k| k.len() == key.len() && k.as_bytes() == key.as_bytes())
     }
 }
 
