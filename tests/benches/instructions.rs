@@ -10,8 +10,9 @@
 //! starting the process, building the stream and the row's own setup. It
 //! prints every row and the ratios the project holds itself to, each beside
 //! its reference measured in the same run: decode against `IgnoredAny` and
-//! the official crate, encode against the official crate, convert against
-//! decode and encode, the reducer against the official crate's fold.
+//! the official crate, a client peer's `receive` against decode, encode
+//! against the official crate, convert against decode and encode, the reducer
+//! against the official crate's fold.
 //!
 //! Arguments after `--` keep only the rows whose names contain one of them.
 //! Without valgrind (Debian: `apt-get install valgrind`) it says so and
@@ -32,6 +33,7 @@ const PASSES: (u64, u64) = (1, 6);
 /// The ratios printed, as (what, row, reference row, target if any).
 const RATIOS: &[(&str, &str, &str, Option<f64>)] = &[
     ("Message::decode / IgnoredAny of the same lines", "decode", "IgnoredAny-messages", Some(1.1)),
+    ("ClientPeer::receive / Message::decode", "receive", "decode", None),
     ("json::from_str / IgnoredAny", "ours", "IgnoredAny", None),
     ("json::from_str / official", "ours", "official", None),
     ("serde_json::from_str (our types) / official", "serde", "official", None),

@@ -181,6 +181,7 @@ pub const ROWS: &[(&str, &str)] = &[
     ("reference", "the hand-written reference parser (no serde, no ACP rules)"),
     ("IgnoredAny", "`serde::de::IgnoredAny` of each notification: the parse floor"),
     ("IgnoredAny-messages", "`IgnoredAny` of each line as a JSON-RPC message"),
+    ("receive", "v2 `ClientPeer::receive` of each line: a client reading the agent's stream"),
     ("encode", "`acp_bindings::json::to_string` of each decoded notification"),
     ("encode-serde", "`serde_json::to_string` of the same values"),
     ("encode-official", "`serde_json::to_string` of the official crate's values"),
@@ -193,6 +194,16 @@ pub const ROWS: &[(&str, &str)] = &[
 /// One line as a v2 JSON-RPC message, with typed dispatch.
 fn decode_message(line: &str) -> acp_bindings::v2::rpc::Message {
     acp_bindings::v2::rpc::Message::decode(line, |_| None).expect("the stream decodes")
+}
+
+/// One line received by a client peer; the stream is notifications only.
+fn receive_notification(
+    peer: &mut acp_bindings::v2::rpc::ClientPeer,
+    line: &str,
+) -> acp_bindings::v2::rpc::ClientEvent {
+    let event = peer.receive(line);
+    assert!(matches!(event, acp_bindings::v2::rpc::ClientEvent::Notification(_)), "{event:?}");
+    event
 }
 
 /// Tool-call patches decoded as `T` (the reducer rows' input).
@@ -227,6 +238,10 @@ pub fn count(spec: &str) {
         "reference" => Box::new(|| each(&lines, direct_one)),
         "IgnoredAny" => Box::new(|| each(&lines, serde::<IgnoredAny>)),
         "IgnoredAny-messages" => Box::new(|| each(&msgs, serde::<IgnoredAny>)),
+        "receive" => Box::new(|| {
+            let peer = std::cell::RefCell::new(acp_bindings::v2::rpc::ClientPeer::default());
+            each(&msgs, |m| receive_notification(&mut peer.borrow_mut(), m))
+        }),
         "encode" => {
             let values: Vec<Ours> = decode(&lines);
             Box::new(move || encode_fast(&values))
