@@ -620,21 +620,26 @@ mod tests {
         assert!(target("nope").unwrap_err().to_string().contains("json_decode"));
     }
 
-    /// Every `name version` pair of a `Cargo.lock`.
-    fn locked_packages(lock: &str) -> BTreeSet<(String, String)> {
-        let field = |line: &str, key: &str| {
-            let rest = line.strip_prefix(key)?.strip_prefix(" = \"")?;
-            Some(rest.strip_suffix('"')?.to_string())
-        };
-        let mut out = BTreeSet::new();
-        let mut lines = lock.lines();
-        while let Some(line) = lines.next() {
-            if let Some(name) = field(line, "name") {
-                let version = lines.next().and_then(|l| field(l, "version"));
-                out.insert((name, version.expect("`version` follows `name` in Cargo.lock")));
-            }
-        }
-        out
+    /// Every `(name, version)` a workspace's lock file resolves, as `cargo metadata --locked`
+    /// reads it (which fails when the lock would need a change).
+    fn locked_packages(manifest: &Path) -> BTreeSet<(String, String)> {
+        let out = Command::new(env!("CARGO"))
+            .args(["metadata", "--locked", "--format-version", "1", "--manifest-path"])
+            .arg(manifest)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success(),
+            "the lock file of {} needs updating (`cargo update --manifest-path {0} --workspace`):\n{stderr}",
+            manifest.display()
+        );
+        let metadata: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let packages = metadata["packages"].as_array().expect("`cargo metadata` lists packages");
+        packages
+            .iter()
+            .map(|p| (p["name"].as_str().unwrap().to_owned(), p["version"].as_str().unwrap().to_owned()))
+            .collect()
     }
 
     /// The fuzz workspace is built only where nightly is, which CI is not, so its lock file
@@ -645,22 +650,13 @@ mod tests {
     #[test]
     fn the_fuzz_lock_is_current_and_agrees_with_the_workspace_lock() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let out = Command::new(env!("CARGO"))
-            .args(["metadata", "--locked", "--format-version", "1", "--manifest-path"])
-            .arg(root.join("fuzz/Cargo.toml"))
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            out.status.success(),
-            "fuzz/Cargo.lock needs updating (`cargo update --manifest-path fuzz/Cargo.toml --workspace`):\n{stderr}"
-        );
-        let main = locked_packages(&std::fs::read_to_string(root.join("Cargo.lock")).unwrap());
-        let fuzz = locked_packages(&std::fs::read_to_string(root.join("fuzz/Cargo.lock")).unwrap());
+        let main = locked_packages(&root.join("Cargo.toml"));
+        let fuzz = locked_packages(&root.join("fuzz/Cargo.toml"));
         let names: BTreeSet<&String> = main.iter().map(|(n, _)| n).collect();
         let differ: Vec<_> = fuzz.iter().filter(|p| names.contains(&p.0) && !main.contains(p)).collect();
         assert!(differ.is_empty(), "fuzz/Cargo.lock has versions the workspace's Cargo.lock does not: {differ:?}");
-        assert!(fuzz.iter().any(|(n, _)| n == "libfuzzer-sys"), "the parse found no libfuzzer-sys");
-        assert!(fuzz.len() > 50, "the parse found {} packages", fuzz.len());
+        assert!(fuzz.iter().any(|(n, _)| n == "libfuzzer-sys"), "no libfuzzer-sys in {fuzz:?}");
+        assert!(fuzz.iter().any(|(n, _)| n == "genco"), "no genco (xtask's) in {fuzz:?}");
+        assert!(fuzz.len() > 50, "cargo metadata listed {} packages", fuzz.len());
     }
 }
