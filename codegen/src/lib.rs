@@ -40,7 +40,7 @@ mod union;
 
 pub use encode::{json_string, object_serialize, FieldWrite, ObjectWrite};
 pub use enums::{enum_impls, Enum, Value};
-pub use newtype::{string_newtype_impls, StringNewtype};
+pub use newtype::{string_newtype_impls, StrRules, StringNewtype};
 pub use runtime::{Named, PatchReader, Paths, Reader};
 pub use union::{union_impls, Arm, ArmPayload, CatchAll, Union, UnionTag};
 

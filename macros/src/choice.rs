@@ -359,10 +359,14 @@ pub fn derive_enum(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> 
 
 /// `#[derive(AcpString)]`: a tuple struct of one `runtime::SmolStr`;
 /// `#[acp(not = "value")]` (repeated) refuses a string on decode, with
-/// `pointer = "#/..."` naming the schema's `not` in the error; `direct`.
+/// `pointer = "#/..."` naming the schema's `not` in the error;
+/// `min_length = N`, `max_length = N` and `pattern = "..."` are the
+/// definition's string rules, checked on decode, with `at = "#/..."` naming
+/// the definition in the error; `direct`.
 pub fn derive_string(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
     let mut errors = Vec::new();
     let (mut excluded, mut pointer, mut direct) = (Vec::new(), None, false);
+    let (mut min, mut max, mut pattern, mut at) = (None, None, None, None);
     for attr in acp_attrs(&input.attrs) {
         let r = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("not") {
@@ -371,8 +375,18 @@ pub fn derive_string(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>
                 pointer = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("direct") {
                 direct = true;
+            } else if meta.path.is_ident("min_length") {
+                min = Some(meta.value()?.parse::<syn::LitInt>()?.base10_parse::<usize>()?);
+            } else if meta.path.is_ident("max_length") {
+                max = Some(meta.value()?.parse::<syn::LitInt>()?.base10_parse::<usize>()?);
+            } else if meta.path.is_ident("pattern") {
+                pattern = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("at") {
+                at = Some(meta.value()?.parse::<LitStr>()?.value());
             } else {
-                return Err(meta.error("unknown attribute: `not`, `pointer` or `direct`"));
+                return Err(meta.error(
+                    "unknown attribute: `not`, `pointer`, `min_length`, `max_length`, `pattern`, `at` or `direct`",
+                ));
             }
             Ok(())
         });
@@ -388,12 +402,21 @@ pub fn derive_string(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>
             "`not` and `pointer = \"#/...\"` (where the errors point) go together",
         ));
     }
+    let ruled = min.is_some() || max.is_some() || pattern.is_some();
+    if ruled != at.is_some() {
+        errors.push(syn::Error::new(
+            Span::call_site(),
+            "`min_length`, `max_length` or `pattern` and `at = \"#/...\"` (where the errors point) go together",
+        ));
+    }
     if !errors.is_empty() {
         return Err(errors);
     }
+    let rule = at.map(|at| acp_bindings_codegen::StrRules { min: min.unwrap_or(0), max, pattern, pointer: at });
     let n = acp_bindings_codegen::StringNewtype {
         ident: input.ident.clone(),
         excluded: pointer.map(|p| (excluded, p)),
+        rule,
         direct,
     };
     Ok(acp_bindings_codegen::string_newtype_impls(&n, &Paths::external()))

@@ -229,8 +229,11 @@ fn read_version(layout: &Layout, lock: Option<&Lock>, held: &crate::load::Versio
 fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: crate::load::VersionFiles) -> Result<()> {
     let version = held.version;
     let start = Instant::now();
-    let (stable, unstable) = read_version(layout, lock, &held)?;
-    for w in stable.warnings.iter().chain(&unstable.warnings) {
+    let (mut stable, mut unstable) = read_version(layout, lock, &held)?;
+    // The naming pass: `use vN::*;` and `use vN::rpc::*;` together must not
+    // make a name ambiguous, nor two definitions share an item.
+    let renamed = crate::plan::item_names::name_version(version, &mut stable, &mut unstable, true);
+    for w in stable.warnings.iter().chain(&unstable.warnings).chain(&renamed) {
         if !g.warnings.contains(w) {
             g.warnings.push(w.clone());
         }
@@ -238,7 +241,6 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     let plan = Plan::version(&stable, &unstable);
     let choices = crate::plan::VersionChoices::of(version, &plan, stable.defs.is_empty());
     let payloads = plan.payloads();
-    check_rpc_names(&payloads, &[&stable, &unstable], choices.reducer)?;
     if let Some(dir) = &layout.typescript {
         // Each schema file's types: the stable one's for the package's main
         // entry point, the unstable one's for its `unstable` entry point.
@@ -355,7 +357,9 @@ pub fn module_stem(path: &Path) -> String {
 }
 
 /// Emits a module lowered from one file, as [`fixture`] does.
-fn render_module(module: Module, stem: &str) -> Result<(Module, String)> {
+fn render_module(mut module: Module, stem: &str) -> Result<(Module, String)> {
+    let renamed = crate::plan::item_names::name_single(&mut module);
+    module.warnings.extend(renamed);
     let plan = Plan::single(&module);
     let emitter = Emitter::new(EXTERN_RUNTIME, plan.stable.clone());
     let registry = plan.gated();
@@ -363,7 +367,6 @@ fn render_module(module: Module, stem: &str) -> Result<(Module, String)> {
     items.push(type_names(&registry));
     if module.defs.iter().any(|d| d.method.is_some()) {
         let payloads = plan.payloads();
-        check_rpc_names(&payloads, &[&module], false)?;
         items.push(crate::rpc::module(&registry, &payloads, EXTERN_RUNTIME));
     }
     let doc = format!(" Rust emitted for the fixture schema `{}`.", module.source);
@@ -438,32 +441,6 @@ fn protocol_version(choices: &crate::plan::VersionChoices) -> TokenStream {
     } else {
         quote! { #[doc = #doc] #cfg pub const PROTOCOL_VERSION: u16 = #lit; }
     }
-}
-
-/// `use vN::*;` and `use vN::rpc::*;` together must not make a name ambiguous:
-/// no item of the `rpc` module may share a name with a generated or
-/// re-exported item of the version module.
-fn check_rpc_names(payloads: &crate::plan::Payloads, modules: &[&Module], reducer: bool) -> Result<()> {
-    let rpc_names = crate::rpc::item_names(payloads);
-    for module in modules {
-        for d in module.defs.iter().flat_map(Def::walk) {
-            let upsert_state = d.upsert.as_ref().map(|u| u.state.as_str());
-            for name in std::iter::once(d.rust_name.as_str()).chain(upsert_state) {
-                if rpc_names.iter().any(|r| r == name)
-                    || (reducer && crate::policy::policy().reserved_names.iter().any(|r| r.name == name))
-                {
-                    return Err(Error::Schema {
-                        file: module.source.clone().into(),
-                        pointer: format!("#{}", d.pointer),
-                        message: format!(
-                            "the item `{name}` would collide with a typed-dispatch or reducer item of that name"
-                        ),
-                    });
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 fn type_names(defs: &[(&Def, Gate)]) -> TokenStream {

@@ -58,8 +58,12 @@ pub fn render_plan(
     upserts: &UpsertFile,
     only: &[String],
 ) -> Result<String> {
-    let stable = crate::load::module_with(root, dir, &format!("{version}/schema.json"), lock, upserts)?;
-    let unstable = crate::load::module_with(root, dir, &format!("{version}/schema.unstable.json"), lock, upserts)?;
+    let mut stable = crate::load::module_with(root, dir, &format!("{version}/schema.json"), lock, upserts)?;
+    let mut unstable = crate::load::module_with(root, dir, &format!("{version}/schema.unstable.json"), lock, upserts)?;
+    // The naming pass, as `codegen` runs it: a renamed item shows its `rust_name`.
+    for w in crate::plan::item_names::name_version(version, &mut stable, &mut unstable, true) {
+        eprintln!("warning: {w}");
+    }
     let plan = crate::plan::Plan::version(&stable, &unstable);
     if let Some(name) = only.iter().find(|name| !plan.items.iter().any(|i| &i.name == *name)) {
         return Err(missing(&unstable.source, name));

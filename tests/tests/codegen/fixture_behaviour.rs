@@ -470,3 +470,77 @@ fn untagged_unions_with_inline_guards_and_an_ignored_discriminator() {
     rejected::<McpServer>(json!({"type": "stdio", "name": "fs"}), "did not match any variant of McpServer");
     rejected::<McpServer>(json!("fs"), "did not match any variant of McpServer");
 }
+
+/// The constructs of the specification's early revisions that once stopped
+/// `codegen` (`schema/fixtures/early_revisions.json`): they generate, and
+/// decode as JSON Schema means them.
+#[test]
+fn early_revision_constructs() {
+    use early_revisions::*;
+    // A definition named like a typed-dispatch item is the Rust item `MessageDef`;
+    // the dispatch module keeps `rpc::Message`, and the wire is the schema's.
+    let req = exact::<SendRequest>(json!({"message": {"role": "user", "text": "hi"}, "version": "1.2.3"}));
+    let m: &MessageDef = &req.message;
+    assert_eq!((m.role.as_str(), m.text.as_str()), ("user", "hi"));
+    let line = r#"{"jsonrpc":"2.0","id":1,"method":"chat/send","params":{"message":{"role":"user","text":"hi"}}}"#;
+    let decoded = rpc::Message::decode(line, |_| None).unwrap();
+    assert_eq!(serde_json::to_string(&decoded).unwrap(), line);
+    // `attachment` is spelled like `Attachment` but for its case: the later is `Attachment2`.
+    let p = exact::<Post>(json!({
+        "message": {"role": "a", "text": "b"},
+        "attachments": [{"url": "u"}],
+        "local": {"path": "p"},
+        "label": "short"
+    }));
+    let (a, b): (&Attachment, &Attachment2) = (&p.attachments.as_ref().unwrap()[0], p.local.as_ref().unwrap());
+    assert_eq!((a.url.as_str(), b.path.as_str()), ("u", "p"));
+
+    // String rules on a whole definition: checked by the newtype, the error naming it.
+    assert_eq!(exact::<SemVer>(json!("10.0.1")).as_str(), "10.0.1");
+    rejected::<SemVer>(
+        json!("1.2"),
+        r#""1.2" does not match the `pattern` "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$" of #/$defs/SemVer"#,
+    );
+    rejected::<SendRequest>(json!({"message": {"role": "a", "text": "b"}, "version": "01.0.0"}), "#/$defs/SemVer");
+    exact::<Label>(json!("éééééééé"));
+    rejected::<Label>(json!(""), "shorter than the 1 character(s) `minLength` of #/$defs/Label");
+    rejected::<Label>(json!("123456789"), "longer than the 8 character(s) `maxLength` of #/$defs/Label");
+    // The rules hold on every path that makes one from a string.
+    assert!(acp_bindings::runtime::de::str_rule_error::<__LabelRule>("").is_some());
+    assert!(acp_bindings::json::from_str::<Label>("\"\"").is_err());
+    assert!(acp_bindings::json::from_str::<SemVer>("\"0.1.0\"").is_ok());
+
+    // An arm names the discriminator without a `const`: told apart by the arms, each
+    // fixed value checked as a property of its arm.
+    assert!(matches!(exact::<Part>(json!({"type": "text", "text": "t"})), Part::Text(_)));
+    assert!(matches!(exact::<Part>(json!({"type": "image", "data": "d"})), Part::Image(_)));
+    let custom = exact::<Part>(json!({"type": "chart", "custom": {"bars": 3}}));
+    assert!(matches!(&custom, Part::Custom(c) if c.r#type == "chart"));
+    // A known tag with the other arm's members is that other arm's, as `anyOf` allows.
+    assert!(matches!(exact::<Part>(json!({"type": "text", "custom": {}})), Part::Custom(_)));
+    rejected::<Part>(json!({"type": "text"}), "Part");
+
+    // A catch-all whose `not` names the arms by their tag alone.
+    assert!(matches!(exact::<Block>(json!({"type": "text", "text": "t"})), Block::TextBlock(_)));
+    assert!(matches!(exact::<Block>(json!({"type": "image", "data": "d"})), Block::ImageBlock(_)));
+    let other = exact::<Block>(json!({"type": "video", "url": "v", "length": 3}));
+    assert!(matches!(other, Block::Other(_)));
+}
+
+/// Each renaming is a warning naming the file, the pointer and the new name.
+#[test]
+fn renamed_items_are_warnings() {
+    let root = super::root();
+    let (module, _) =
+        xtask::codegen::fixture(&root, &root.join("schema/fixtures/early_revisions.json")).expect("generates");
+    let w = module.warnings.join("\n");
+    assert!(
+        w.contains(
+            "schema/fixtures/early_revisions.json: #/$defs/Message: `Message` is renamed `MessageDef` in the generated \
+             code: one of the generator's own items (typed dispatch, peers or reducer) is `Message`"
+        ),
+        "{w}"
+    );
+    assert!(w.contains("#/$defs/attachment: `attachment` is renamed `Attachment2`"), "{w}");
+    assert!(w.contains("#/$defs/Part/anyOf/2: an arm names the discriminator `type` without a `const`"), "{w}");
+}

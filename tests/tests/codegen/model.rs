@@ -471,7 +471,8 @@ fn a_discriminator_no_arm_fixes_is_ignored_with_a_warning() {
     // Lowering the definitions again (lenient mode's second round, after a
     // check across definitions refused one) warns once.
     let mut twice = raw.clone();
-    twice["$defs"]["mcp_server_sse"] = serde_json::json!({"type": "string"});
+    twice["$defs"]["LoopA"] = serde_json::json!({"allOf": [{"$ref": "#/$defs/LoopB"}]});
+    twice["$defs"]["LoopB"] = serde_json::json!({"allOf": [{"$ref": "#/$defs/LoopA"}]});
     let m = lower_in(file, &twice, None, Mode::Lenient).unwrap();
     assert!(m.defs.iter().any(|d| matches!(d.kind, xtask::model::Kind::Opaque(_))), "a second round");
     assert_eq!(m.warnings.iter().filter(|w| w.contains("`discriminator`")).count(), 1, "{:?}", m.warnings);

@@ -376,6 +376,26 @@ impl Emitter {
             let pointer = format!("#{}/not", def.pointer);
             attrs.push(quote!(pointer = #pointer));
         }
+        // The definition's string rules, as the plan's value rule states them.
+        if let (Some(crate::plan::ReadRule::CheckedStr { .. }), Kind::Newtype(t)) =
+            (self.decisions.values.get(&def.name), &def.kind)
+        {
+            if let Some(r) = t.string_rule() {
+                if r.min > 0 {
+                    let min = proc_macro2::Literal::u64_unsuffixed(r.min);
+                    attrs.push(quote!(min_length = #min));
+                }
+                if let Some(max) = r.max {
+                    let max = proc_macro2::Literal::u64_unsuffixed(max);
+                    attrs.push(quote!(max_length = #max));
+                }
+                if let Some(p) = r.pattern {
+                    attrs.push(quote!(pattern = #p));
+                }
+                let at = format!("#{}", def.pointer);
+                attrs.push(quote!(at = #at));
+            }
+        }
         if self.is_direct(def) {
             attrs.push(quote!(direct));
         }

@@ -284,6 +284,15 @@ impl Renderer<'_> {
             EnumRepr::String => ("string", None),
             EnumRepr::Integer(f) => ("integer", Some(int_format(f))),
         };
+        // A property's `const` (one value, read as a closed enum) is written as the `const` it was.
+        if let ([v], None) = (e.variants.as_slice(), &e.fallback) {
+            if v.pointer.ends_with("/const") && v.title.is_none() && v.docs.is_none() {
+                o.insert("type".into(), kind.into());
+                put(o, "format", format.clone());
+                o.insert("const".into(), v.value.to_json());
+                return;
+            }
+        }
         let listed = e.fallback.is_none() && e.variants.iter().all(|v| v.pointer.rsplit('/').nth(1) == Some("enum"));
         if listed && !e.variants.is_empty() {
             o.insert("type".into(), kind.into());

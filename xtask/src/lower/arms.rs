@@ -146,17 +146,43 @@ impl Lowerer<'_> {
         tag_hint: Option<(String, bool)>,
         inline: &mut Vec<Def>,
     ) -> Result<Union> {
+        let hinted = tag_hint.is_some();
         let tag = match tag_hint {
             Some((t, lenient)) => Some(Tag { property: t, lenient, declared: false }),
             None => tag_of(arms).map(|property| Tag { property, lenient: false, declared: false }),
         };
         let tag = self.discriminator(parent, pointer, tag)?;
+        // An arm that names the discriminator without fixing it (`"type":
+        // {"type": "string"}`) takes any value of it: as JSON Schema means it,
+        // the union is told apart by its arms, each arm that fixes a value
+        // checking it as a property of its own.
+        let mut named_by = None;
+        let tag = match tag {
+            Some(t) if !hinted => {
+                match arms.iter().position(|a| !a.contains_key("not") && names_without_const(a, &t.property)) {
+                    Some(i) => {
+                        self.warn(
+                            &format!("{pointer}/{i}"),
+                            format!(
+                                "an arm names the discriminator `{}` without a `const`: the union is told apart by \
+                                 its arms, each checking its own `{}`",
+                                t.property, t.property
+                            ),
+                        );
+                        named_by = Some(t.property);
+                        None
+                    }
+                    None => Some(t),
+                }
+            }
+            t => t,
+        };
         let mut variants = Vec::new();
         let mut catch_all_arm = None;
         // The arms other than the catch-all, as written (an untagged
         // catch-all's `not` must list exactly these).
         let mut others = Vec::new();
-        let unnamed = unnamed_arm_names(arms, tag.as_ref().map(|t| t.property.as_str()), |a| {
+        let unnamed = unnamed_arm_names(arms, tag.as_ref().map(|t| t.property.as_str()), named_by.as_deref(), |a| {
             self.all_of_ref(a, pointer).ok().flatten()
         });
         for (i, arm) in arms.iter().enumerate() {
@@ -406,7 +432,24 @@ impl Lowerer<'_> {
 /// variant); a name that two
 /// arms (or a titled arm) would share gets the arm's 1-based position
 /// (`Object2`, `Object3`). `None` for the arms named otherwise.
-fn unnamed_arm_names(arms: &[&Obj], tag: Option<&str>, target: impl Fn(&Obj) -> Option<String>) -> Vec<Option<String>> {
+/// Whether `arm` names `property` without fixing its value (and is not the
+/// arm where it is `null` alone, which a tagged union reads as its untagged arm).
+fn names_without_const(arm: &Obj, property: &str) -> bool {
+    let props = arm.get("properties").and_then(Value::as_object);
+    let Some(p) = props.and_then(|p| p.get(property)) else { return false };
+    let null_alone = p.get("type") == Some(&Value::from("null")) && props.is_some_and(|p| p.len() == 1);
+    fixed(p).is_none() && !null_alone
+}
+
+/// The names of the arms that have none of their own (no `title`, `$ref`,
+/// tag value): from the value they fix of `named_by` (the discriminator of a
+/// union told apart by its arms), else from their shape.
+fn unnamed_arm_names(
+    arms: &[&Obj],
+    tag: Option<&str>,
+    named_by: Option<&str>,
+    target: impl Fn(&Obj) -> Option<String>,
+) -> Vec<Option<String>> {
     let tagged = |a: &Obj| {
         tag.and_then(|t| a.get("properties")?.get(t))
             .is_some_and(|p| fixed(p).is_some() || p.get("type") == Some(&Value::from("null")))
@@ -414,7 +457,12 @@ fn unnamed_arm_names(arms: &[&Obj], tag: Option<&str>, target: impl Fn(&Obj) -> 
     let named = |a: &Obj| {
         a.contains_key("title") || a.contains_key("$ref") || target(a).is_some() || tagged(a) || a.contains_key("not")
     };
-    let bases: Vec<Option<String>> = arms.iter().map(|a| (!named(a)).then(|| shape_name(a))).collect();
+    let value_of = |a: &Obj| {
+        let p = a.get("properties")?.get(named_by?)?;
+        fixed(p)?.as_str().map(type_ident)
+    };
+    let bases: Vec<Option<String>> =
+        arms.iter().map(|a| (!named(a)).then(|| value_of(a).unwrap_or_else(|| shape_name(a)))).collect();
     let titled: BTreeSet<String> =
         arms.iter().filter_map(|a| a.get("title").and_then(Value::as_str)).map(type_ident).collect();
     bases

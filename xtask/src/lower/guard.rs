@@ -121,7 +121,13 @@ impl Lowerer<'_> {
         for (i, g) in guarded.iter().enumerate() {
             let at = format!("{not_ptr}/anyOf/{i}");
             let g = self.guarded(self.object(g, &at)?, &at)?;
-            let hits: Vec<usize> = (0..arms.len()).filter(|&j| arms[j] == g).collect();
+            let mut hits: Vec<usize> = (0..arms.len()).filter(|&j| arms[j] == g).collect();
+            // An arm named by its tag alone: the object that fixes one
+            // required property with a `const`, which the arm (or the
+            // definition it names) fixes to the same value.
+            if let (true, Some((property, value))) = (hits.is_empty(), tag_only(&g)) {
+                hits = (0..others.len()).filter(|&j| self.fixes(others[j].0, &property, &value)).collect();
+            }
             if hits.is_empty() {
                 let why = match &g {
                     Guarded::Ref(name) => {
@@ -174,6 +180,50 @@ impl Lowerer<'_> {
             one_of: Vec::new(),
             reserved: Vec::new(),
         })
+    }
+}
+
+/// A guarded schema that only fixes one required property with a `const`
+/// (`{"type": "object", "properties": {"type": {"const": "text"}}, "required":
+/// ["type"]}`): that property and value.
+fn tag_only(g: &Guarded) -> Option<(String, Value)> {
+    let Guarded::Inline(Value::Object(o)) = g else { return None };
+    if o.keys().any(|k| !matches!(k.as_str(), "type" | "properties" | "required")) {
+        return None;
+    }
+    if o.get("type").is_some_and(|t| t != "object") {
+        return None;
+    }
+    let props = o.get("properties")?.as_object()?;
+    let [(property, schema)] = props.iter().collect::<Vec<_>>()[..] else { return None };
+    let schema = schema.as_object()?;
+    if schema.keys().any(|k| !matches!(k.as_str(), "const" | "type")) {
+        return None;
+    }
+    match o.get("required")?.as_array()?.as_slice() {
+        [only] if only == property.as_str() => Some((property.clone(), schema.get("const")?.clone())),
+        _ => None,
+    }
+}
+
+impl Lowerer<'_> {
+    /// Whether `arm` (or the definition it names, by `$ref` or a one-`$ref`
+    /// `allOf`) requires `property` and fixes it to `value`.
+    fn fixes(&self, arm: &Obj, property: &str, value: &Value) -> bool {
+        let target = arm
+            .get("$ref")
+            .or_else(|| match arm.get("allOf").and_then(Value::as_array).map(Vec::as_slice) {
+                Some([only]) => only.get("$ref"),
+                _ => None,
+            })
+            .and_then(Value::as_str)
+            .and_then(|r| r.rsplit('/').next())
+            .and_then(|name| self.defs.get(name))
+            .and_then(Value::as_object);
+        let arm = target.unwrap_or(arm);
+        let fixed = arm.get("properties").and_then(|p| p.get(property)).and_then(super::fixed);
+        let required = arm.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|n| n == property));
+        required && fixed == Some(value)
     }
 }
 

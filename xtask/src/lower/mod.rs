@@ -6,7 +6,7 @@
 //! past a definition or a property it cannot take, so one run reports every
 //! such problem of the file ([`Error::Many`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
@@ -344,7 +344,8 @@ impl<'a> Lowerer<'a> {
             if nullable {
                 return Err(self.err(pointer, "a nullable definition is only understood as a union with a `null` arm"));
             }
-            self.unchecked_rule(&ty, pointer)?;
+            // A string definition's own rules (a `SemVer` with a `pattern`)
+            // are checked by its newtype.
             return Ok(Kind::Newtype(ty));
         }
         Ok(Kind::Any)
@@ -584,11 +585,11 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    /// Every name that cannot be a Rust identifier and every two items that
-    /// would share one.
+    /// Every name that cannot be a Rust identifier. (Two definitions that would
+    /// be one item are not an error: the naming pass, `plan::item_names`,
+    /// renames one of them.)
     fn check_names(&self, module: &Module) -> Vec<Error> {
         let mut errors = Vec::new();
-        let mut seen: BTreeMap<String, &Def> = BTreeMap::new();
         // An opaque definition (lenient lowering) is reviewed, not emitted as
         // its own item: `codegen --lenient` checks its name itself.
         let lowered = module.defs.iter().filter(|d| !matches!(d.kind, Kind::Opaque(_)));
@@ -600,15 +601,6 @@ impl<'a> Lowerer<'a> {
                         self.err(&d.pointer, format!("`{name}` (from `{}`) cannot be a Rust identifier", d.name)),
                     );
                 }
-            }
-            if let Some(prev) = seen.insert(d.rust_name.clone(), d) {
-                errors.push(self.err(
-                    &d.pointer,
-                    format!(
-                        "`{}` and `{}` (#{}) both become the Rust item `{}`",
-                        d.name, prev.name, prev.pointer, d.rust_name
-                    ),
-                ));
             }
         }
         errors

@@ -67,11 +67,12 @@ impl Decisions {
             all.iter().filter(|d| matches!(d.kind, Kind::Struct(_) | Kind::Union(_))).map(|d| d.name.clone()).collect();
         let recursive = recursive_defs(&all);
         let scalars = all.iter().filter(|d| is_string_scalar(d)).map(|d| d.name.clone()).collect();
-        // An integer newtype's value is read as a required field at the definition's pointer.
+        // An integer newtype's value, and a string newtype's with string rules, is read
+        // as a required field at the definition's pointer.
         let values = all
             .iter()
             .filter_map(|d| match &d.kind {
-                Kind::Newtype(t @ Type::Integer { .. }) => {
+                Kind::Newtype(t @ (Type::Integer { .. } | Type::String { .. })) => {
                     let rule = super::ReadRule::of(&super::value_field(d, t), &scalars);
                     (!rule.is_plain()).then(|| (d.name.clone(), rule))
                 }

@@ -18,6 +18,7 @@ use std::collections::BTreeSet;
 use crate::model::{Def, Field, Module, Rule, Type, Upsert};
 
 mod defs;
+pub mod item_names;
 pub mod merge;
 pub mod naming;
 mod payloads;

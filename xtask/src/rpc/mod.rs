@@ -8,7 +8,6 @@
 
 use std::collections::BTreeMap;
 
-use heck::ToUpperCamelCase;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -27,54 +26,7 @@ struct Entry<'a> {
     variant: Ident,
 }
 
-fn side_name(side: Side) -> String {
-    side.as_str().to_upper_camel_case()
-}
-
-/// The name of a per-side dispatch enum, which says the direction and never
-/// collides with a schema name (the schema's `AgentRequest` is what an agent
-/// sends; the requests an agent handles are `RequestToAgent`):
-/// `RequestTo{Side}`, `NotificationTo{Side}` for what a side handles and
-/// `ResponseFrom{Side}` for what it answers; `$/` methods (either side) use
-/// `AnySide`.
-pub fn enum_name(side: Side, kind: MethodKind) -> String {
-    let side = if side == Side::Protocol { "AnySide".to_owned() } else { side_name(side) };
-    match kind {
-        MethodKind::Request => format!("RequestTo{side}"),
-        MethodKind::Notification => format!("NotificationTo{side}"),
-        MethodKind::Response => format!("ResponseFrom{side}"),
-    }
-}
-
-/// The items every `rpc` module declares besides the per-side enums.
-pub const FIXED_NAMES: &[&str] = &[
-    "Request",
-    "Notification",
-    "Response",
-    "Message",
-    "DispatchError",
-    "DispatchErrorKind",
-    "ExtMethod",
-    "ParamsForm",
-    "Side",
-];
-
-/// Every item name the `rpc` module of these payloads declares.
-pub fn item_names(payloads: &Payloads) -> Vec<String> {
-    let mut out: Vec<String> = FIXED_NAMES.iter().map(|n| (*n).to_owned()).collect();
-    for (side, kind) in payloads.groups().keys() {
-        let name = enum_name(*side, *kind);
-        if !out.contains(&name) {
-            out.push(name);
-        }
-    }
-    if payloads.peers() {
-        for side in peer::SIDES {
-            out.extend(peer::item_names(side));
-        }
-    }
-    out
-}
+pub use crate::plan::item_names::{enum_name, generator_items as item_names, side_name};
 
 /// The dispatch enums' entries, as the plan grouped the payloads
 /// ([`Payloads::groups`]), each with its definition.

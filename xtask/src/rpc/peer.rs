@@ -10,7 +10,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{enum_name, side_name};
+use super::enum_name;
 use crate::model::{MethodKind, Side};
 
 /// One `#[doc]` attribute per line, as every other generated item has.
@@ -29,11 +29,7 @@ fn other(side: Side) -> Side {
     }
 }
 
-/// The item names a side's peer adds to the module.
-pub fn item_names(side: Side) -> [String; 2] {
-    let s = side_name(side);
-    [format!("{s}Peer"), format!("{s}Event")]
-}
+use crate::plan::item_names::peer_names as item_names;
 
 /// The names a peer's items use, shared by the pieces of [`peer`].
 struct PeerNames {

@@ -75,32 +75,43 @@ impl Pattern {
     }
 }
 
-fn check_str<R: StrRule>(v: String) -> Result<String, serde_json::Error> {
+/// What is wrong with `v` under rule `R`, if anything: the message of the
+/// error a decoder gives (`minLength`, `maxLength`, `pattern`, in that order).
+pub fn str_rule_error<R: StrRule>(v: &str) -> Option<String> {
     let length = if R::MIN_LENGTH > 0 || R::MAX_LENGTH < usize::MAX { v.chars().count() } else { 0 };
     if length < R::MIN_LENGTH {
-        return Err(serde_json::Error::custom(format_args!(
+        return Some(format!(
             "{v:?} is shorter than the {} character(s) `minLength` of {} asks for",
             R::MIN_LENGTH,
             R::POINTER
-        )));
+        ));
     }
     if length > R::MAX_LENGTH {
-        return Err(serde_json::Error::custom(format_args!(
+        return Some(format!(
             "{v:?} is longer than the {} character(s) `maxLength` of {} allows",
             R::MAX_LENGTH,
             R::POINTER
-        )));
+        ));
     }
     if let Some(p) = R::pattern() {
-        if !p.is_match(&v) {
-            return Err(serde_json::Error::custom(format_args!(
-                "{v:?} does not match the `pattern` {:?} of {}",
-                p.as_str(),
-                R::POINTER
-            )));
+        if !p.is_match(v) {
+            return Some(format!("{v:?} does not match the `pattern` {:?} of {}", p.as_str(), R::POINTER));
         }
     }
-    Ok(v)
+    None
+}
+
+/// `v` if it keeps rule `R`, else the error [`str_rule_error`] words (a
+/// string newtype's check, for any string type).
+pub fn check_rule<R: StrRule, S: AsRef<str>>(v: S) -> Result<S, serde_json::Error> {
+    match str_rule_error::<R>(v.as_ref()) {
+        None => Ok(v),
+        Some(message) => Err(serde_json::Error::custom(message)),
+    }
+}
+
+fn check_str<R: StrRule>(v: String) -> Result<String, serde_json::Error> {
+    check_rule::<R, String>(v)
 }
 
 /// A required string property with `minLength` / `pattern`.
