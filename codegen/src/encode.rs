@@ -64,12 +64,6 @@ fn bytes(text: &str) -> Literal {
     Literal::byte_string(text.as_bytes())
 }
 
-/// A member's name as the encoders write it and the decoders compare it:
-/// `"name":`, as a byte-string literal.
-pub(crate) fn member_key(name: &str) -> Literal {
-    bytes(&format!("{}:", json_string(name)))
-}
-
 /// `Serialize` through the direct encoder (`json::fast::serialize`), and
 /// `SerdeSide` with `serde_side` as its body.
 fn serialize_impls(name: &Ident, serde_side: &TokenStream, paths: &Paths) -> TokenStream {
@@ -98,7 +92,7 @@ pub fn object_serialize(o: &ObjectWrite, paths: &Paths) -> TokenStream {
     for f in &o.fields {
         let ident = &f.ident;
         let wire = crate::str_lit(&f.wire);
-        let key = member_key(&f.wire);
+        let key = crate::member_key(&f.wire);
         let (entry, member) = (
             quote!(map.serialize_entry(#wire, &self.#ident)?;),
             quote! {
@@ -265,4 +259,46 @@ pub(crate) fn string_newtype_to_json(name: &Ident, paths: &Paths) -> TokenStream
             }
         }
     }
+}
+
+/// A union's `Serialize` (serde's side) and its direct encoder.
+pub(crate) fn union_serialize(u: &Union, paths: &Paths) -> TokenStream {
+    let rt = &paths.runtime;
+    let mut arms = Vec::new();
+    for a in &u.arms {
+        let vn = &a.variant;
+        arms.push(match (&a.payload, &a.tag) {
+            (ArmPayload::Unit, Some(t)) => {
+                quote!(Self::#vn => #rt::ser::tagged(s, K, #t, ::core::option::Option::<&()>::None),)
+            }
+            (ArmPayload::Type { .. }, Some(t)) => {
+                quote!(Self::#vn(p) => #rt::ser::tagged(s, K, #t, ::core::option::Option::Some(p)),)
+            }
+            (ArmPayload::Type { .. }, None) => quote!(Self::#vn(p) => ::serde::Serialize::serialize(p, s),),
+            (ArmPayload::NoTag, _) => quote! {
+                Self::#vn { explicit_null } => {
+                    use ::serde::ser::SerializeMap as _;
+                    let mut map = s.serialize_map(::core::option::Option::None)?;
+                    if *explicit_null {
+                        map.serialize_entry(K, &())?;
+                    }
+                    map.end()
+                }
+            },
+            (ArmPayload::Unit, None) => quote!(Self::#vn => s.serialize_unit(),),
+        });
+    }
+    if let Some(c) = &u.catch_all {
+        let cn = &c.variant;
+        arms.push(quote!(Self::#cn(v) => ::serde::Serialize::serialize(v, s),));
+    }
+    let k = u.tag.as_ref().map(|t| {
+        let key = crate::str_lit(&t.key);
+        quote!(const K: &str = #key;)
+    });
+    let serde_side = quote! {
+        #k
+        match self { #(#arms)* }
+    };
+    union_encoders(u, &serde_side, paths)
 }

@@ -42,7 +42,21 @@ pub use encode::{json_string, object_serialize, FieldWrite, ObjectWrite};
 pub use enums::{enum_impls, Enum, Value};
 pub use newtype::{string_newtype_impls, StrRules, StringNewtype};
 pub use runtime::{Named, PatchReader, Paths, Reader};
-pub use union::{union_impls, Arm, ArmPayload, CatchAll, Union, UnionTag};
+pub use union::{Arm, ArmPayload, CatchAll, Union, UnionTag};
+
+/// Every impl of union `u`: its encoders (`encode.rs`) and its decoders,
+/// `tag()`, conversions and direct decoder (`union.rs`).
+pub fn union_impls(u: &Union, paths: &Paths) -> TokenStream {
+    let serialize = encode::union_serialize(u, paths);
+    let decoders = union::union_decoders(u, paths);
+    quote::quote! { #serialize #decoders }
+}
+
+/// A member's name as the encoders write it and the decoders compare it:
+/// `"name":`, as a byte-string literal.
+pub(crate) fn member_key(name: &str) -> proc_macro2::Literal {
+    proc_macro2::Literal::byte_string(format!("{}:", encode::json_string(name)).as_bytes())
+}
 
 /// One field of an [`Object`].
 #[derive(Debug, Clone)]
@@ -226,7 +240,7 @@ pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
         };
         positions.push(quote!(#(#names)|* => #i,));
         reads.push(quote!(#i => #fast::put(&mut #slot, #value),));
-        let (wire, key) = (str_lit(&f.wire), encode::member_key(&f.wire));
+        let (wire, key) = (str_lit(&f.wire), member_key(&f.wire));
         known.push(quote!(#fast::Known::new(#wire, #key)));
     }
     // A property that must be absent: the visitor reports it.

@@ -1,4 +1,4 @@
-//! Unions (`#[derive(AcpUnion)]`): the serializer and direct encoder, the streaming or buffered
+//! Unions (`#[derive(AcpUnion)]`): the description of a union, and its streaming or buffered
 //! decoder, `tag()`, the `From` conversions and the direct decoder of an enum
 //! whose variants are the arms of a JSON Schema `oneOf`/`anyOf`.
 
@@ -74,9 +74,8 @@ pub struct CatchAll {
     pub checks: Vec<(String, TokenStream)>,
 }
 
-/// Every impl of `u`.
-pub fn union_impls(u: &Union, paths: &Paths) -> TokenStream {
-    let serialize = serialize(u, paths);
+/// Every impl of `u` but its encoders (`crate::encode::union_serialize`).
+pub(crate) fn union_decoders(u: &Union, paths: &Paths) -> TokenStream {
     let deserialize = match &u.tag {
         Some(tag) => tagged_deserialize(u, tag, paths),
         None => untagged_deserialize(u, paths),
@@ -84,48 +83,7 @@ pub fn union_impls(u: &Union, paths: &Paths) -> TokenStream {
     let accessor = u.tag.as_ref().map(|t| tag_accessor(u, t));
     let conversions = conversions(u);
     let direct = u.direct.then(|| direct(u, paths));
-    quote! { #serialize #deserialize #accessor #conversions #direct }
-}
-
-fn serialize(u: &Union, paths: &Paths) -> TokenStream {
-    let rt = &paths.runtime;
-    let mut arms = Vec::new();
-    for a in &u.arms {
-        let vn = &a.variant;
-        arms.push(match (&a.payload, &a.tag) {
-            (ArmPayload::Unit, Some(t)) => {
-                quote!(Self::#vn => #rt::ser::tagged(s, K, #t, ::core::option::Option::<&()>::None),)
-            }
-            (ArmPayload::Type { .. }, Some(t)) => {
-                quote!(Self::#vn(p) => #rt::ser::tagged(s, K, #t, ::core::option::Option::Some(p)),)
-            }
-            (ArmPayload::Type { .. }, None) => quote!(Self::#vn(p) => ::serde::Serialize::serialize(p, s),),
-            (ArmPayload::NoTag, _) => quote! {
-                Self::#vn { explicit_null } => {
-                    use ::serde::ser::SerializeMap as _;
-                    let mut map = s.serialize_map(::core::option::Option::None)?;
-                    if *explicit_null {
-                        map.serialize_entry(K, &())?;
-                    }
-                    map.end()
-                }
-            },
-            (ArmPayload::Unit, None) => quote!(Self::#vn => s.serialize_unit(),),
-        });
-    }
-    if let Some(c) = &u.catch_all {
-        let cn = &c.variant;
-        arms.push(quote!(Self::#cn(v) => ::serde::Serialize::serialize(v, s),));
-    }
-    let k = u.tag.as_ref().map(|t| {
-        let key = str_lit(&t.key);
-        quote!(const K: &str = #key;)
-    });
-    let serde_side = quote! {
-        #k
-        match self { #(#arms)* }
-    };
-    crate::encode::union_encoders(u, &serde_side, paths)
+    quote! { #deserialize #accessor #conversions #direct }
 }
 
 fn tagged_deserialize(u: &Union, tag: &UnionTag, paths: &Paths) -> TokenStream {
@@ -437,7 +395,7 @@ fn direct(u: &Union, paths: &Paths) -> TokenStream {
         return quote!(impl<'de> #fast::FromJson<'de> for #name {});
     };
     let key = str_lit(&tag.key);
-    let key_bytes = crate::encode::member_key(&tag.key);
+    let key_bytes = crate::member_key(&tag.key);
     let arms = u.arms.iter().filter_map(|a| {
         let (t, variant) = (str_lit(a.tag.as_deref()?), &a.variant);
         Some(match &a.payload {

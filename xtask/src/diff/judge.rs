@@ -2,10 +2,23 @@
 
 use std::collections::BTreeMap;
 
-use super::differ::Verdict;
 use super::Level;
 use crate::model::text::{changed_sentences, clean, gates, normalize, speaks_of_patches, speaks_of_rules};
 use crate::model::{Additional, Def, Kind, Payload, Type};
+
+/// A change judged in both upgrade orders.
+pub(super) struct Verdict {
+    /// Old senders, new readers.
+    pub(super) old_to_new: Level,
+    /// New senders, old readers.
+    pub(super) new_to_old: Level,
+}
+
+impl Verdict {
+    pub(super) fn same(l: Level) -> Verdict {
+        Verdict { old_to_new: l, new_to_old: l }
+    }
+}
 
 /// A description change: `description_changed` (compatible) unless the
 /// configuration gives the text meaning. The upsert rules of

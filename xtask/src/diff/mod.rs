@@ -33,7 +33,8 @@ pub use report::{github, line_of, markdown, read_accepted};
 pub use sides::{diff_sides, diff_sides_as, load_side, resolve_side, Loaded};
 
 use crate::model::{Def, Module, Peer};
-use differ::{Differ, Verdict};
+use differ::Differ;
+use judge::Verdict;
 use judge::{meta_only, same_shape};
 
 /// Every change kind a report can hold (the `kind` of [`Change`]).

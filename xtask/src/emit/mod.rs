@@ -1,9 +1,10 @@
-//! IR -> Rust tokens.
+//! The plan -> Rust items (tokens), one definition at a time.
 //!
-//! Structs use serde's derive with field attributes that call the hand-written
-//! runtime (`generated/src/runtime`); enums and unions get generated
-//! `Serialize`/`Deserialize` impls, because their fallbacks, catch-all arms and
-//! discriminator rules are beyond what the derive can express.
+//! Each item is written as a reader would write it by hand: the type with its
+//! docs, and the derives that write its impls (serde's, or the project's
+//! `AcpDeserialize`, `AcpSerialize`, `AcpUnion`, `AcpEnum`, `AcpString` and
+//! `AcpPatch`, as the plan's `Decoder` and `Encoder` say) with `#[serde(..)]`
+//! and `#[acp(..)]` attributes stating each rule; no impl is expanded here.
 
 use std::collections::BTreeMap;
 
@@ -167,8 +168,8 @@ impl Emitter {
             Type::Boolean => quote!(bool),
             Type::Null => quote!(#rt::ExplicitNull),
             Type::Any => quote!(::serde_json::Value),
-            // Boxed unless the plan says inline ([`crate::plan::Decisions::inline_json_objects`]).
-            Type::Object if self.decisions.inline_json_objects => quote!(#rt::JsonObject),
+            // Free-form JSON objects (`_meta` and the like) are boxed: rare on the
+            // wire, and an inline map would make every struct holding one larger.
             Type::Object => quote!(::std::boxed::Box<#rt::JsonObject>),
             Type::Ref(name) => {
                 let i = self.rust_name(name);

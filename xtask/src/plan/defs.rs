@@ -44,11 +44,6 @@ pub struct Decisions {
     /// The decoding rule of an integer newtype's value whose bounds are
     /// tighter than its Rust type's, by definition name.
     pub values: BTreeMap<String, super::ReadRule>,
-    /// Free-form JSON objects (`_meta` and the like) are held inline
-    /// (`JsonObject`) instead of boxed (`Box<JsonObject>`, the default): they
-    /// are rare on the wire, and an inline map would make every struct
-    /// holding one much larger.
-    pub inline_json_objects: bool,
     /// Each struct field's representation.
     #[serde(skip)]
     pub fields: Fields,
@@ -97,7 +92,6 @@ impl Decisions {
             boxed_arms: boxed_arms(&all, &recursive),
             values,
             recursive,
-            inline_json_objects: false,
             merged: super::Merged::default(),
         }
     }

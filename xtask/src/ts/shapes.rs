@@ -87,7 +87,7 @@ fn dispatch(out: &mut js::Tokens, module: &Module, payloads: &Payloads, rt: &sup
         if members.is_empty() {
             continue;
         }
-        let name = crate::rpc::enum_name(*side, *kind);
+        let name = crate::plan::item_names::enum_name(*side, *kind);
         let (member, doc) = match kind {
             MethodKind::Request => ("params", format!("The requests {} handles, by method.", handler(*side))),
             MethodKind::Response => {

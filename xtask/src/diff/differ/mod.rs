@@ -12,20 +12,6 @@ mod arms;
 mod choices;
 mod fields;
 
-/// A change judged in both upgrade orders.
-pub(super) struct Verdict {
-    /// Old senders, new readers.
-    pub(super) old_to_new: Level,
-    /// New senders, old readers.
-    pub(super) new_to_old: Level,
-}
-
-impl Verdict {
-    pub(super) fn same(l: Level) -> Verdict {
-        Verdict { old_to_new: l, new_to_old: l }
-    }
-}
-
 /// An upsert's state, key and the rules of the properties both sides have.
 type UpsertRules = (String, Option<String>, Vec<(String, String)>);
 
