@@ -126,7 +126,7 @@ impl Lowerer<'_> {
             // required property with a `const`, which the arm (or the
             // definition it names) fixes to the same value.
             if let (true, Some((property, value))) = (hits.is_empty(), tag_only(&g)) {
-                hits = (0..others.len()).filter(|&j| self.fixes(others[j].0, &property, &value)).collect();
+                hits = (0..others.len()).filter(|&j| self.fixes(others[j].0, &arms[j], &property, &value)).collect();
             }
             if hits.is_empty() {
                 let why = match &g {
@@ -207,20 +207,16 @@ fn tag_only(g: &Guarded) -> Option<(String, Value)> {
 }
 
 impl Lowerer<'_> {
-    /// Whether `arm` (or the definition it names, by `$ref` or a one-`$ref`
-    /// `allOf`) requires `property` and fixes it to `value`.
-    fn fixes(&self, arm: &Obj, property: &str, value: &Value) -> bool {
-        let target = arm
-            .get("$ref")
-            .or_else(|| match arm.get("allOf").and_then(Value::as_array).map(Vec::as_slice) {
-                Some([only]) => only.get("$ref"),
-                _ => None,
-            })
-            .and_then(Value::as_str)
-            .and_then(|r| r.rsplit('/').next())
-            .and_then(|name| self.defs.get(name))
-            .and_then(Value::as_object);
-        let arm = target.unwrap_or(arm);
+    /// Whether `arm` (or the definition it names, `guarded` being the arm as
+    /// [`Lowerer::guarded`] resolved it) requires `property` and fixes it to `value`.
+    fn fixes(&self, arm: &Obj, guarded: &Guarded, property: &str, value: &Value) -> bool {
+        let arm = match guarded {
+            Guarded::Ref(name) => match self.defs.get(name).and_then(Value::as_object) {
+                Some(def) => def,
+                None => return false,
+            },
+            Guarded::Inline(_) => arm,
+        };
         let fixed = arm.get("properties").and_then(|p| p.get(property)).and_then(super::fixed);
         let required = arm.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|n| n == property));
         required && fixed == Some(value)
