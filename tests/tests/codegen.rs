@@ -41,8 +41,7 @@ fn fixture_ir_and_rust_snapshots() {
         insta::assert_yaml_snapshot!("ir", module);
         insta::assert_snapshot!("rust", rust);
         // The TypeScript target's types of the same model.
-        let decisions = xtask::plan::Decisions::of(&module.defs);
-        insta::assert_snapshot!("ts", xtask::ts::module(&module, &decisions, &module.source));
+        insta::assert_snapshot!("ts", xtask::ts::single(&module));
     });
 }
 
@@ -372,6 +371,54 @@ fn an_upsert_reset_that_is_not_a_string_is_refused_not_emitted_empty() {
     assert!(text.contains("`reset` 1 is not a string"), "{text}");
 }
 
+/// A version's unstable TypeScript module is its stable module's items
+/// re-exported and only what differs written again: an item of another
+/// shape, an item naming one (directly or further down), an added item; the
+/// tables are the stable ones with the differing entries over them and
+/// without a removed definition's. Written beside the fixtures for `tsc`.
+fn unstable_module_is_a_difference(out: &Path) {
+    let schema = |defs: serde_json::Value| {
+        let file = if defs.get("Removed").is_some() { "pair.json" } else { "pair.unstable.json" };
+        xtask::lower::lower(Path::new(file), &serde_json::json!({ "$defs": defs })).unwrap()
+    };
+    let leaf = serde_json::json!({ "type": "string", "enum": ["a", "b"] });
+    let stable = schema(serde_json::json!({
+        "Leaf": leaf,
+        "Changed": { "type": "object", "properties": { "n": { "type": "integer", "format": "uint32" } } },
+        "Parent": { "type": "object", "properties": { "child": { "$ref": "#/$defs/Changed" } } },
+        "Grand": { "type": "object", "properties": { "parent": { "$ref": "#/$defs/Parent" } } },
+        "Other": { "type": "object", "description": "Stable words.", "properties": { "leaf": { "$ref": "#/$defs/Leaf" } } },
+        "Removed": { "type": "object", "properties": { "x": { "type": "string" } } },
+    }));
+    let unstable = schema(serde_json::json!({
+        "Leaf": leaf,
+        "Changed": { "type": "object", "properties": { "n": { "type": "string" } } },
+        "Parent": { "type": "object", "properties": { "child": { "$ref": "#/$defs/Changed" } } },
+        "Grand": { "type": "object", "properties": { "parent": { "$ref": "#/$defs/Parent" } } },
+        "Other": { "type": "object", "description": "Unstable words.", "properties": { "leaf": { "$ref": "#/$defs/Leaf" } } },
+        "Added": { "type": "object", "properties": { "other": { "$ref": "#/$defs/Other" } } },
+    }));
+    let plan = xtask::plan::Plan::version(&stable, &unstable);
+    let payloads = plan.payloads();
+    let s = xtask::ts::module(&plan, &stable, &payloads);
+    let u = xtask::ts::unstable_module(&plan, &stable, &unstable, &payloads, "pair");
+    // Equal but for their words: re-exported, the stable words with them.
+    assert!(u.contains("import type { Leaf, Other } from \"./pair.js\";"), "{u}");
+    assert!(u.contains("export type { Leaf, Other };"), "{u}");
+    assert!(!u.contains("Unstable words") && s.contains("Stable words"), "{u}");
+    // Of another shape, naming it, naming that, added: written here.
+    for item in ["interface Changed", "interface Parent", "interface Grand", "interface Added"] {
+        assert!(u.contains(item), "{item} is not written in the unstable module:\n{u}");
+    }
+    assert!(u.contains("n?: string"), "{u}");
+    assert!(u.contains("...without(stable.shapes, [\"Removed\"]),"), "{u}");
+    assert!(u.contains("export interface Types extends Omit<stable.Types, \"Changed\" | \"Parent\" | \"Grand\" | \"Removed\">"), "{u}");
+    // The stable table's entries that are the same are not repeated.
+    assert!(!u.contains("Leaf: {"), "{u}");
+    std::fs::write(out.join("pair.ts"), s).unwrap();
+    std::fs::write(out.join("pair.unstable.ts"), u).unwrap();
+}
+
 /// The TypeScript package (`ts/`): installed from its lock (`npm ci`), then
 /// `tsc --strict` over the generated modules, the runtime and the
 /// type-level tests of `ts/test/types.ts` (which also check, with
@@ -405,11 +452,10 @@ fn typescript_package_type_checks_strictly() {
     }
     for path in codegen::fixture_files(&root.join("schema/fixtures")).unwrap() {
         let (module, _) = codegen::fixture(&root, &path).unwrap();
-        let decisions = xtask::plan::Decisions::of(&module.defs);
         let stem = path.file_stem().unwrap().to_str().unwrap();
-        let text = xtask::ts::module(&module, &decisions, &module.source);
-        std::fs::write(dir.join(format!("src/generated/{stem}.ts")), text).unwrap();
+        std::fs::write(dir.join(format!("src/generated/{stem}.ts")), xtask::ts::single(&module)).unwrap();
     }
+    unstable_module_is_a_difference(&dir.join("src/generated"));
     let mut config: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(ts.join("tsconfig.json")).unwrap()).unwrap();
     config["include"] = serde_json::json!(["src"]);

@@ -7,6 +7,16 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 export type JsonObject = { [key: string]: JsonValue };
 
 /**
+ * What an object of the schema keeps besides its properties: every member
+ * the schema does not name, as received (an object's schema allows them
+ * unless it says `additionalProperties: false`).
+ */
+export interface Extensible {
+  /** Members the schema does not name, kept as received. */
+  [key: string]: unknown;
+}
+
+/**
  * A field of an upsert's patch (ACP v2), in three states: the property
  * omitted keeps the stored value, `null` clears it, a value sets it. The
  * field is optional (`title?: Patch<string>`): "omitted" is its absence.

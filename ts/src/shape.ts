@@ -128,8 +128,8 @@ export type NullMode = "value" | "empty" | "refuse";
 export interface PayloadShape {
   /** The definition (aliases followed). */
   def: string;
-  /** The payload's own name (`PromptRequest`). */
-  name: string;
+  /** The payload's own name where it is an alias of `def`. */
+  name?: string;
   null: NullMode;
 }
 
@@ -143,6 +143,17 @@ export interface MethodShape {
 
 /** Every method of a schema file. */
 export type Methods = { readonly [method: string]: MethodShape };
+
+/**
+ * `table` without the entries `names`: the tables of an unstable module are
+ * its stable module's with what differs put over them, and without what the
+ * unstable schema removed.
+ */
+export function without<T>(table: { readonly [name: string]: T }, names: readonly string[]): { [name: string]: T } {
+  const out: { [name: string]: T } = { ...table };
+  for (const n of names) delete out[n];
+  return out;
+}
 
 /** How a property of an upsert's state takes a patch. */
 export type StateRule =

@@ -242,12 +242,11 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     let choices = crate::plan::VersionChoices::of(version, &plan, stable.defs.is_empty());
     let payloads = plan.payloads();
     if let Some(dir) = &layout.typescript {
-        // Each schema file's types: the stable one's for the package's main
-        // entry point, the unstable one's for its `unstable` entry point.
-        for (module, decisions, suffix) in [(&stable, &plan.stable, ""), (&unstable, &plan.unstable, ".unstable")] {
-            let text = crate::ts::module(module, decisions, &module.source);
-            g.files.push((dir.join(format!("{version}{suffix}.ts")), text));
-        }
+        // The stable file's module for the package's main entry point; the
+        // unstable file's, as a difference from it, for its `unstable` entry point.
+        g.files.push((dir.join(format!("{version}.ts")), crate::ts::module(&plan, &stable, &payloads)));
+        let text = crate::ts::unstable_module(&plan, &stable, &unstable, &payloads, version);
+        g.files.push((dir.join(format!("{version}.unstable.ts")), text));
     }
     let (mut items, registry, schemas, schema_impls) = emit_version(&plan, &payloads);
     if !schemas.is_empty() {

@@ -3,28 +3,72 @@
 
 import { Codec, type AnyMessage, type Envelope, type ExtensionNotification, type ExtensionRequest, type ExtensionResponse } from "../codec.js";
 import type { Methods, Shapes, Upserts } from "../shape.js";
-import type { JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
+import type { Extensible, JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
 
-/**
- * A JSON-RPC request object.
- */
-export interface AgentRequest {
+/** The `annotations` member many objects of this module share. */
+export interface WithAnnotations {
+    /** Optional annotations that help clients decide how to display or route this content. */
+    annotations?: Annotations | null;
+}
+
+/** The `cwd` member many objects of this module share. */
+export interface WithCwd {
+    /** The working directory for this session. Must be an absolute path. */
+    cwd: string;
+}
+
+/** The `description` member many objects of this module share. */
+export interface WithDescription {
     /**
-     * The request id used to correlate the matching response.
+     * Human-readable description.
+     *
+     * Optional. Omitted and `null` are equivalent and mean no description is provided.
      */
+    description?: string | null;
+}
+
+/** The `id` member many objects of this module share. */
+export interface WithId {
+    /** The id of the request this response answers. */
     id: RequestId;
+}
+
+/** The `_meta` member many objects of this module share. */
+export interface WithMeta {
     /**
-     * The method name to invoke.
+     * The _meta property is reserved by ACP to allow clients and agents to attach additional
+     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+     * these keys.
+     *
+     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
      */
+    _meta?: JsonObject | null;
+}
+
+/** The `sessionId` member many objects of this module share. */
+export interface WithSessionId {
+    /** The session ID for this request. */
+    sessionId: SessionId;
+}
+
+/** The `title` member many objects of this module share. */
+export interface WithTitle {
+    /**
+     * Optional title for the property.
+     *
+     * Optional. Omitted and `null` are equivalent and mean no title is provided.
+     */
+    title?: string | null;
+}
+
+/** A JSON-RPC request object. */
+export interface AgentRequest extends Extensible {
+    /** The request id used to correlate the matching response. */
+    id: RequestId;
+    /** The method name to invoke. */
     method: string;
-    /**
-     * Method-specific request parameters.
-     */
+    /** Method-specific request parameters. */
     params?: AgentRequestParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -58,41 +102,18 @@ export type AgentRequestParams =
  *
  * \[2\] Fractional parts may be problematic, since many decimal fractions cannot be represented exactly as binary fractions.
  */
-export type RequestId =
-    | null
-    | number
-    | string;
+export type RequestId = null | number | string;
 
 /**
  * Request to write content to a text file.
  *
  * Only available if the client supports the `fs.writeTextFile` capability.
  */
-export interface WriteTextFileRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * Absolute path to the file to write.
-     */
+export interface WriteTextFileRequest extends WithSessionId, WithMeta, Extensible {
+    /** Absolute path to the file to write. */
     path: string;
-    /**
-     * The text content to write to the file.
-     */
+    /** The text content to write to the file. */
     content: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -110,35 +131,13 @@ export type SessionId = string;
  *
  * Only available if the client supports the `fs.readTextFile` capability.
  */
-export interface ReadTextFileRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * Absolute path to the file to read.
-     */
+export interface ReadTextFileRequest extends WithSessionId, WithMeta, Extensible {
+    /** Absolute path to the file to read. */
     path: string;
-    /**
-     * Line number to start reading from (1-based).
-     */
+    /** Line number to start reading from (1-based). */
     line?: number | null;
-    /**
-     * Maximum number of lines to read.
-     */
+    /** Maximum number of lines to read. */
     limit?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -148,31 +147,11 @@ export interface ReadTextFileRequest {
  *
  * See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)
  */
-export interface RequestPermissionRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * Details about the tool call requiring permission.
-     */
+export interface RequestPermissionRequest extends WithSessionId, WithMeta, Extensible {
+    /** Details about the tool call requiring permission. */
     toolCall: ToolCallUpdate;
-    /**
-     * Available permission options for the user to choose from.
-     */
+    /** Available permission options for the user to choose from. */
     options: PermissionOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -183,22 +162,14 @@ export interface RequestPermissionRequest {
  *
  * See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)
  */
-export interface ToolCallUpdate {
-    /**
-     * The ID of the tool call being updated.
-     */
+export interface ToolCallUpdate extends WithMeta, Extensible {
+    /** The ID of the tool call being updated. */
     toolCallId: ToolCallId;
-    /**
-     * Update the tool kind.
-     */
+    /** Update the tool kind. */
     kind?: ToolKind | null;
-    /**
-     * Update the execution status.
-     */
+    /** Update the execution status. */
     status?: ToolCallStatus | null;
-    /**
-     * Update the human-readable title.
-     */
+    /** Update the human-readable title. */
     title?: string | null;
     /**
      * Update the programmatic name of the tool being invoked.
@@ -207,39 +178,17 @@ export interface ToolCallUpdate {
      * the existing name is left unchanged.
      */
     name?: string | null;
-    /**
-     * Replace the content collection.
-     */
+    /** Replace the content collection. */
     content?: ToolCallContent[] | null;
-    /**
-     * Replace the locations collection.
-     */
+    /** Replace the locations collection. */
     locations?: ToolCallLocation[] | null;
-    /**
-     * Update the raw input.
-     */
+    /** Update the raw input. */
     rawInput?: JsonValue;
-    /**
-     * Update the raw output.
-     */
+    /** Update the raw output. */
     rawOutput?: JsonValue;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Unique identifier for a tool call within a session.
- */
+/** Unique identifier for a tool call within a session. */
 export type ToolCallId = string;
 
 /**
@@ -294,290 +243,92 @@ export type ContentBlock =
     | ({ type: "resource_link" } & ResourceLink)
     | ({ type: "resource" } & EmbeddedResource);
 
-/**
- * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
- */
-export interface Annotations {
-    /**
-     * Intended recipients for this content, such as the user or assistant.
-     */
+/** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
+export interface Annotations extends WithMeta, Extensible {
+    /** Intended recipients for this content, such as the user or assistant. */
     audience?: Role[] | null;
-    /**
-     * Timestamp indicating when the underlying resource was last modified.
-     */
+    /** Timestamp indicating when the underlying resource was last modified. */
     lastModified?: string | null;
-    /**
-     * Relative importance of this content when clients choose what to surface.
-     */
+    /** Relative importance of this content when clients choose what to surface. */
     priority?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * The sender or recipient of messages and data in a conversation.
- */
+/** The sender or recipient of messages and data in a conversation. */
 export type Role = "assistant" | "user";
 
-/**
- * Text provided to or from an LLM.
- */
-export interface TextContent {
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     */
-    annotations?: Annotations | null;
-    /**
-     * Text payload carried by this content block.
-     */
+/** Text provided to or from an LLM. */
+export interface TextContent extends WithAnnotations, WithMeta, Extensible {
+    /** Text payload carried by this content block. */
     text: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * An image provided to or from an LLM.
- */
-export interface ImageContent {
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     */
-    annotations?: Annotations | null;
-    /**
-     * Base64-encoded media payload.
-     */
+/** An image provided to or from an LLM. */
+export interface ImageContent extends WithAnnotations, WithMeta, Extensible {
+    /** Base64-encoded media payload. */
     data: string;
-    /**
-     * MIME type describing the encoded media payload.
-     */
+    /** MIME type describing the encoded media payload. */
     mimeType: string;
-    /**
-     * URI associated with this resource or media payload.
-     */
+    /** URI associated with this resource or media payload. */
     uri?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Audio provided to or from an LLM.
- */
-export interface AudioContent {
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     */
-    annotations?: Annotations | null;
-    /**
-     * Base64-encoded media payload.
-     */
+/** Audio provided to or from an LLM. */
+export interface AudioContent extends WithAnnotations, WithMeta, Extensible {
+    /** Base64-encoded media payload. */
     data: string;
-    /**
-     * MIME type describing the encoded media payload.
-     */
+    /** MIME type describing the encoded media payload. */
     mimeType: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A resource that the server is capable of reading, included in a prompt or tool call result.
- */
-export interface ResourceLink {
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     */
-    annotations?: Annotations | null;
-    /**
-     * Optional human-readable details shown with this protocol object.
-     */
+/** A resource that the server is capable of reading, included in a prompt or tool call result. */
+export interface ResourceLink extends WithAnnotations, WithMeta, Extensible {
+    /** Optional human-readable details shown with this protocol object. */
     description?: string | null;
-    /**
-     * MIME type describing the encoded media payload.
-     */
+    /** MIME type describing the encoded media payload. */
     mimeType?: string | null;
-    /**
-     * Human-readable name shown for this protocol object.
-     */
+    /** Human-readable name shown for this protocol object. */
     name: string;
-    /**
-     * Optional size of the linked resource in bytes, if known.
-     */
+    /** Optional size of the linked resource in bytes, if known. */
     size?: number | null;
-    /**
-     * Optional display title for end-user UI.
-     */
+    /** Optional display title for end-user UI. */
     title?: string | null;
-    /**
-     * URI associated with this resource or media payload.
-     */
+    /** URI associated with this resource or media payload. */
     uri: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Resource content that can be embedded in a message.
- */
-export type EmbeddedResourceResource =
-    | TextResourceContents
-    | BlobResourceContents;
+/** Resource content that can be embedded in a message. */
+export type EmbeddedResourceResource = TextResourceContents | BlobResourceContents;
 
-/**
- * Text-based resource contents.
- */
-export interface TextResourceContents {
-    /**
-     * MIME type describing the encoded media payload.
-     */
+/** Text-based resource contents. */
+export interface TextResourceContents extends WithMeta, Extensible {
+    /** MIME type describing the encoded media payload. */
     mimeType?: string | null;
-    /**
-     * Text payload carried by this content block.
-     */
+    /** Text payload carried by this content block. */
     text: string;
-    /**
-     * URI associated with this resource or media payload.
-     */
+    /** URI associated with this resource or media payload. */
     uri: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Binary resource contents.
- */
-export interface BlobResourceContents {
-    /**
-     * Base64-encoded bytes for a binary resource payload.
-     */
+/** Binary resource contents. */
+export interface BlobResourceContents extends WithMeta, Extensible {
+    /** Base64-encoded bytes for a binary resource payload. */
     blob: string;
-    /**
-     * MIME type describing the encoded media payload.
-     */
+    /** MIME type describing the encoded media payload. */
     mimeType?: string | null;
-    /**
-     * URI associated with this resource or media payload.
-     */
+    /** URI associated with this resource or media payload. */
     uri: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * The contents of a resource, embedded into a prompt or tool call result.
- */
-export interface EmbeddedResource {
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     */
-    annotations?: Annotations | null;
-    /**
-     * Embedded resource payload, either text or binary data.
-     */
+/** The contents of a resource, embedded into a prompt or tool call result. */
+export interface EmbeddedResource extends WithAnnotations, WithMeta, Extensible {
+    /** Embedded resource payload, either text or binary data. */
     resource: EmbeddedResourceResource;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Standard content block (text, images, resources).
- */
-export interface Content {
-    /**
-     * The actual content block.
-     */
+/** Standard content block (text, images, resources). */
+export interface Content extends WithMeta, Extensible {
+    /** The actual content block. */
     content: ContentBlock;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -587,36 +338,16 @@ export interface Content {
  *
  * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
  */
-export interface Diff {
-    /**
-     * The absolute file path being modified.
-     */
+export interface Diff extends WithMeta, Extensible {
+    /** The absolute file path being modified. */
     path: string;
-    /**
-     * The original content (omitted or `null` for new files).
-     */
+    /** The original content (omitted or `null` for new files). */
     oldText?: string | null;
-    /**
-     * The new content after modification.
-     */
+    /** The new content after modification. */
     newText: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Typed identifier used for terminal values on the wire.
- */
+/** Typed identifier used for terminal values on the wire. */
 export type TerminalId = string;
 
 /**
@@ -626,23 +357,9 @@ export type TerminalId = string;
  *
  * See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)
  */
-export interface Terminal {
-    /**
-     * Identifier of the terminal instance to embed in the content stream.
-     */
+export interface Terminal extends WithMeta, Extensible {
+    /** Identifier of the terminal instance to embed in the content stream. */
     terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -653,62 +370,24 @@ export interface Terminal {
  *
  * See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent)
  */
-export interface ToolCallLocation {
-    /**
-     * The absolute file path being accessed or modified.
-     */
+export interface ToolCallLocation extends WithMeta, Extensible {
+    /** The absolute file path being accessed or modified. */
     path: string;
-    /**
-     * Optional 1-based line number within the file.
-     */
+    /** Optional 1-based line number within the file. */
     line?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * An option presented to the user when requesting permission.
- */
-export interface PermissionOption {
-    /**
-     * Unique identifier for this permission option.
-     */
+/** An option presented to the user when requesting permission. */
+export interface PermissionOption extends WithMeta, Extensible {
+    /** Unique identifier for this permission option. */
     optionId: PermissionOptionId;
-    /**
-     * Human-readable label to display to the user.
-     */
+    /** Human-readable label to display to the user. */
     name: string;
-    /**
-     * Hint about the nature of this permission option.
-     */
+    /** Hint about the nature of this permission option. */
     kind: PermissionOptionKind;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Unique identifier for a permission option.
- */
+/** Unique identifier for a permission option. */
 export type PermissionOptionId = string;
 
 /**
@@ -718,29 +397,15 @@ export type PermissionOptionId = string;
  */
 export type PermissionOptionKind = "allow_once" | "allow_always" | "reject_once" | "reject_always";
 
-/**
- * Request to create a new terminal and execute a command.
- */
-export interface CreateTerminalRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * The command to execute.
-     */
+/** Request to create a new terminal and execute a command. */
+export interface CreateTerminalRequest extends WithSessionId, WithMeta, Extensible {
+    /** The command to execute. */
     command: string;
-    /**
-     * Array of command arguments.
-     */
+    /** Array of command arguments. */
     args?: string[];
-    /**
-     * Environment variables for the command.
-     */
+    /** Environment variables for the command. */
     env?: EnvVariable[];
-    /**
-     * Working directory for the command. Must be an absolute path.
-     */
+    /** Working directory for the command. Must be an absolute path. */
     cwd?: string | null;
     /**
      * Maximum number of output bytes to retain.
@@ -753,148 +418,38 @@ export interface CreateTerminalRequest {
      * specified limit.
      */
     outputByteLimit?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * An environment variable to set when launching an MCP server.
- */
-export interface EnvVariable {
-    /**
-     * The name of the environment variable.
-     */
+/** An environment variable to set when launching an MCP server. */
+export interface EnvVariable extends WithMeta, Extensible {
+    /** The name of the environment variable. */
     name: string;
-    /**
-     * The value to set for the environment variable.
-     */
+    /** The value to set for the environment variable. */
     value: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Request to get the current output and status of a terminal.
- */
-export interface TerminalOutputRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * The ID of the terminal to get output from.
-     */
+/** Request to get the current output and status of a terminal. */
+export interface TerminalOutputRequest extends WithSessionId, WithMeta, Extensible {
+    /** The ID of the terminal to get output from. */
     terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Request to release a terminal and free its resources.
- */
-export interface ReleaseTerminalRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * The ID of the terminal to release.
-     */
+/** Request to release a terminal and free its resources. */
+export interface ReleaseTerminalRequest extends WithSessionId, WithMeta, Extensible {
+    /** The ID of the terminal to release. */
     terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Request to wait for a terminal command to exit.
- */
-export interface WaitForTerminalExitRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * The ID of the terminal to wait for.
-     */
+/** Request to wait for a terminal command to exit. */
+export interface WaitForTerminalExitRequest extends WithSessionId, WithMeta, Extensible {
+    /** The ID of the terminal to wait for. */
     terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Request to kill a terminal without releasing it.
- */
-export interface KillTerminalRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * The ID of the terminal to kill.
-     */
+/** Request to kill a terminal without releasing it. */
+export interface KillTerminalRequest extends WithSessionId, WithMeta, Extensible {
+    /** The ID of the terminal to kill. */
     terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -905,9 +460,7 @@ export interface KillTerminalRequest {
  * Elicitations are tied to a session (optionally a tool call) or a request.
  */
 export type CreateElicitationRequest = {
-    /**
-     * A human-readable message describing what input is needed.
-     */
+    /** A human-readable message describing what input is needed. */
     message: string;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -921,9 +474,7 @@ export type CreateElicitationRequest = {
     _meta?: JsonObject | null;
 } & CreateElicitationRequestMode;
 
-/**
- * The part of [`CreateElicitationRequest`] chosen by its `mode` property.
- */
+/** The part of [`CreateElicitationRequest`] chosen by its `mode` property. */
 export type CreateElicitationRequestMode =
     | ({ mode: "form" } & ElicitationFormMode)
     | ({ mode: "url" } & ElicitationUrlMode)
@@ -936,10 +487,8 @@ export type CreateElicitationRequestMode =
  * This is useful when an agent receives an elicitation from an MCP server
  * during a tool call and needs to redirect it to the user.
  */
-export interface ElicitationSessionScope {
-    /**
-     * The session this elicitation is tied to.
-     */
+export interface ElicitationSessionScope extends Extensible {
+    /** The session this elicitation is tied to. */
     sessionId: SessionId;
     /**
      * Optional tool call within the session.
@@ -948,25 +497,15 @@ export interface ElicitationSessionScope {
      * session without a specific tool call.
      */
     toolCallId?: ToolCallId | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
  * Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
  * (e.g., during auth/configuration phases before any session is started).
  */
-export interface ElicitationRequestScope {
-    /**
-     * The request this elicitation is tied to.
-     */
+export interface ElicitationRequestScope extends Extensible {
+    /** The request this elicitation is tied to. */
     requestId: RequestId;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -975,10 +514,8 @@ export interface ElicitationRequestScope {
  * This represents a JSON Schema object with primitive-typed properties,
  * as required by the elicitation specification.
  */
-export interface ElicitationSchema {
-    /**
-     * Type discriminator. Always `"object"`.
-     */
+export interface ElicitationSchema extends Extensible {
+    /** Type discriminator. Always `"object"`. */
     type?: ElicitationSchemaType;
     /**
      * Optional title for the schema.
@@ -986,9 +523,7 @@ export interface ElicitationSchema {
      * Optional. Omitted and `null` are equivalent and mean no title is provided.
      */
     title?: string | null;
-    /**
-     * Property definitions (must be primitive types).
-     */
+    /** Property definitions (must be primitive types). */
     properties?: { [key: string]: ElicitationPropertySchema };
     /**
      * List of required property names.
@@ -1012,15 +547,9 @@ export interface ElicitationSchema {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Type discriminator for elicitation schemas.
- */
+/** Type discriminator for elicitation schemas. */
 export type ElicitationSchemaType = "object";
 
 /**
@@ -1038,29 +567,15 @@ export type ElicitationPropertySchema =
     | ({ type: "array" } & MultiSelectPropertySchema)
     | UnknownArm<"type">;
 
-/**
- * String format types for string properties in elicitation schemas.
- */
+/** String format types for string properties in elicitation schemas. */
 export type StringFormat = "email" | "uri" | "date" | "date-time";
 
-/**
- * A titled enum option with a const value, human-readable title, and optional description.
- */
-export interface EnumOption {
-    /**
-     * The constant value for this option.
-     */
+/** A titled enum option with a const value, human-readable title, and optional description. */
+export interface EnumOption extends WithDescription, Extensible {
+    /** The constant value for this option. */
     const: string;
-    /**
-     * Human-readable title for this option.
-     */
+    /** Human-readable title for this option. */
     title: string;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
      * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1071,10 +586,6 @@ export interface EnumOption {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1083,19 +594,7 @@ export interface EnumOption {
  * When `enum` or `oneOf` is set, this represents a single-select enum
  * with `"type": "string"`.
  */
-export interface StringPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
+export interface StringPropertySchema extends WithTitle, WithDescription, Extensible {
     /**
      * Minimum string length.
      *
@@ -1148,28 +647,10 @@ export interface StringPropertySchema {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Schema for number (floating-point) properties in an elicitation form.
- */
-export interface NumberPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
+/** Schema for number (floating-point) properties in an elicitation form. */
+export interface NumberPropertySchema extends WithTitle, WithDescription, Extensible {
     /**
      * Minimum value (inclusive).
      *
@@ -1198,28 +679,10 @@ export interface NumberPropertySchema {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Schema for integer properties in an elicitation form.
- */
-export interface IntegerPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
+/** Schema for integer properties in an elicitation form. */
+export interface IntegerPropertySchema extends WithTitle, WithDescription, Extensible {
     /**
      * Minimum value (inclusive).
      *
@@ -1248,28 +711,10 @@ export interface IntegerPropertySchema {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Schema for boolean properties in an elicitation form.
- */
-export interface BooleanPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
+/** Schema for boolean properties in an elicitation form. */
+export interface BooleanPropertySchema extends WithTitle, WithDescription, Extensible {
     /**
      * Default value.
      *
@@ -1286,27 +731,17 @@ export interface BooleanPropertySchema {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Items for a multi-select (array) property schema.
- */
+/** Items for a multi-select (array) property schema. */
 export type MultiSelectItems =
     | ({ type: "string" } & StringMultiSelectItems)
     | TitledMultiSelectItems
     | UnknownArm<"type">;
 
-/**
- * String item schema for multi-select enum properties.
- */
-export interface StringMultiSelectItems {
-    /**
-     * Allowed enum values.
-     */
+/** String item schema for multi-select enum properties. */
+export interface StringMultiSelectItems extends Extensible {
+    /** Allowed enum values. */
     enum: string[];
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1318,19 +753,11 @@ export interface StringMultiSelectItems {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Items definition for titled multi-select enum properties.
- */
-export interface TitledMultiSelectItems {
-    /**
-     * Titled enum options.
-     */
+/** Items definition for titled multi-select enum properties. */
+export interface TitledMultiSelectItems extends Extensible {
+    /** Titled enum options. */
     anyOf: EnumOption[];
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1342,28 +769,10 @@ export interface TitledMultiSelectItems {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Schema for multi-select (array) properties in an elicitation form.
- */
-export interface MultiSelectPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
+/** Schema for multi-select (array) properties in an elicitation form. */
+export interface MultiSelectPropertySchema extends WithTitle, WithDescription, Extensible {
     /**
      * Minimum number of items to select.
      *
@@ -1376,9 +785,7 @@ export interface MultiSelectPropertySchema {
      * Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
      */
     maxItems?: number | null;
-    /**
-     * The items definition describing allowed values.
-     */
+    /** The items definition describing allowed values. */
     items: MultiSelectItems;
     /**
      * Default selected values.
@@ -1396,54 +803,30 @@ export interface MultiSelectPropertySchema {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Form-based elicitation mode where the client renders a form from the provided schema.
- */
+/** Form-based elicitation mode where the client renders a form from the provided schema. */
 export type ElicitationFormMode = {
-    /**
-     * A JSON Schema describing the form fields to present to the user.
-     */
+    /** A JSON Schema describing the form fields to present to the user. */
     requestedSchema: ElicitationSchema;
 } & ElicitationFormModeScope;
 
-/**
- * The alternative sets of properties of [`ElicitationFormMode`].
- */
-export type ElicitationFormModeScope =
-    | ElicitationSessionScope
-    | ElicitationRequestScope;
+/** The alternative sets of properties of [`ElicitationFormMode`]. */
+export type ElicitationFormModeScope = ElicitationSessionScope | ElicitationRequestScope;
 
-/**
- * Unique identifier for an elicitation.
- */
+/** Unique identifier for an elicitation. */
 export type ElicitationId = string;
 
-/**
- * URL-based elicitation mode where the client directs the user to a URL.
- */
+/** URL-based elicitation mode where the client directs the user to a URL. */
 export type ElicitationUrlMode = {
-    /**
-     * The unique identifier for this elicitation.
-     */
+    /** The unique identifier for this elicitation. */
     elicitationId: ElicitationId;
-    /**
-     * The URL to direct the user to.
-     */
+    /** The URL to direct the user to. */
     url: string;
 } & ElicitationUrlModeScope;
 
-/**
- * The alternative sets of properties of [`ElicitationUrlMode`].
- */
-export type ElicitationUrlModeScope =
-    | ElicitationSessionScope
-    | ElicitationRequestScope;
+/** The alternative sets of properties of [`ElicitationUrlMode`]. */
+export type ElicitationUrlModeScope = ElicitationSessionScope | ElicitationRequestScope;
 
 /**
  * Allows for sending an arbitrary request that is not part of the ACP spec.
@@ -1454,34 +837,16 @@ export type ElicitationUrlModeScope =
  */
 export type ExtRequest = JsonValue;
 
-/**
- * A JSON-RPC response object.
- */
-export type AgentResponse =
-    | AgentResponseResult
-    | AgentResponseError;
+/** A JSON-RPC response object. */
+export type AgentResponse = AgentResponseResult | AgentResponseError;
 
-/**
- * A successful JSON-RPC response.
- */
-export interface AgentResponseResult {
-    /**
-     * The id of the request this response answers.
-     */
-    id: RequestId;
-    /**
-     * Method-specific response data.
-     */
+/** A successful JSON-RPC response. */
+export interface AgentResponseResult extends WithId, Extensible {
+    /** Method-specific response data. */
     result: AgentResponseResultResult;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Method-specific response data.
- */
+/** Method-specific response data. */
 export type AgentResponseResultResult =
     | InitializeResponse
     | AuthenticateResponse
@@ -1497,22 +862,10 @@ export type AgentResponseResultResult =
     | PromptResponse
     | ExtResponse;
 
-/**
- * A failed JSON-RPC response.
- */
-export interface AgentResponseError {
-    /**
-     * The id of the request this response answers.
-     */
-    id: RequestId;
-    /**
-     * Method-specific error data.
-     */
+/** A failed JSON-RPC response. */
+export interface AgentResponseError extends WithId, Extensible {
+    /** Method-specific error data. */
     error: Error;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1522,7 +875,7 @@ export interface AgentResponseError {
  *
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
  */
-export interface InitializeResponse {
+export interface InitializeResponse extends WithMeta, Extensible {
     /**
      * The protocol version the client specified if supported by the agent,
      * or the latest protocol version supported by the agent.
@@ -1530,13 +883,9 @@ export interface InitializeResponse {
      * The client should disconnect, if it doesn't support this version.
      */
     protocolVersion: ProtocolVersion;
-    /**
-     * Capabilities supported by the agent.
-     */
+    /** Capabilities supported by the agent. */
     agentCapabilities?: AgentCapabilities;
-    /**
-     * Authentication methods supported by the agent.
-     */
+    /** Authentication methods supported by the agent. */
     authMethods?: AuthMethod[];
     /**
      * Information about the Agent name and version sent to the Client.
@@ -1544,18 +893,6 @@ export interface InitializeResponse {
      * Note: in future versions of the protocol, this will be required.
      */
     agentInfo?: Implementation | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1574,39 +911,17 @@ export type ProtocolVersion = number;
  *
  * See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)
  */
-export interface AgentCapabilities {
-    /**
-     * Whether the agent supports `session/load`.
-     */
+export interface AgentCapabilities extends WithMeta, Extensible {
+    /** Whether the agent supports `session/load`. */
     loadSession?: boolean;
-    /**
-     * Prompt capabilities supported by the agent.
-     */
+    /** Prompt capabilities supported by the agent. */
     promptCapabilities?: PromptCapabilities;
-    /**
-     * MCP capabilities supported by the agent.
-     */
+    /** MCP capabilities supported by the agent. */
     mcpCapabilities?: McpCapabilities;
-    /**
-     * Session lifecycle and prompt capabilities advertised by the agent.
-     */
+    /** Session lifecycle and prompt capabilities advertised by the agent. */
     sessionCapabilities?: SessionCapabilities;
-    /**
-     * Authentication-related capabilities supported by the agent.
-     */
+    /** Authentication-related capabilities supported by the agent. */
     auth?: AgentAuthCapabilities;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1623,14 +938,10 @@ export interface AgentCapabilities {
  *
  * See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)
  */
-export interface PromptCapabilities {
-    /**
-     * Agent supports `image` content blocks.
-     */
+export interface PromptCapabilities extends WithMeta, Extensible {
+    /** Agent supports `image` content blocks. */
     image?: boolean;
-    /**
-     * Agent supports `audio` content blocks.
-     */
+    /** Agent supports `audio` content blocks. */
     audio?: boolean;
     /**
      * Agent supports embedded context in `session/prompt` requests.
@@ -1639,44 +950,14 @@ export interface PromptCapabilities {
      * in prompt requests for pieces of context that are referenced in the message.
      */
     embeddedContext?: boolean;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * MCP capabilities supported by the agent
- */
-export interface McpCapabilities {
-    /**
-     * Agent supports `http` MCP servers.
-     */
+/** MCP capabilities supported by the agent */
+export interface McpCapabilities extends WithMeta, Extensible {
+    /** Agent supports `http` MCP servers. */
     http?: boolean;
-    /**
-     * Agent supports `sse` MCP servers.
-     */
+    /** Agent supports `sse` MCP servers. */
     sse?: boolean;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1690,7 +971,7 @@ export interface McpCapabilities {
  *
  * See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)
  */
-export interface SessionCapabilities {
+export interface SessionCapabilities extends WithMeta, Extensible {
     /**
      * Whether the agent supports `session/list`.
      *
@@ -1731,18 +1012,6 @@ export interface SessionCapabilities {
      * Supplying `{}` means the agent supports closing sessions.
      */
     close?: SessionCloseCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1750,40 +1019,14 @@ export interface SessionCapabilities {
  *
  * Supplying `{}` means the agent supports listing sessions.
  */
-export interface SessionListCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionListCapabilities extends WithMeta, Extensible {}
 
 /**
  * Capabilities for the `session/delete` method.
  *
  * Supplying `{}` means the agent supports deleting sessions from `session/list`.
  */
-export interface SessionDeleteCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionDeleteCapabilities extends WithMeta, Extensible {}
 
 /**
  * Capabilities for additional session directories support.
@@ -1793,65 +1036,24 @@ export interface SessionDeleteCapabilities {
  * `session/list` may return `SessionInfo.additionalDirectories` to report the
  * complete ordered additional-root list associated with a listed session.
  */
-export interface SessionAdditionalDirectoriesCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionAdditionalDirectoriesCapabilities extends WithMeta, Extensible {}
 
 /**
  * Capabilities for the `session/resume` method.
  *
  * Supplying `{}` means the agent supports resuming sessions.
  */
-export interface SessionResumeCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionResumeCapabilities extends WithMeta, Extensible {}
 
 /**
  * Capabilities for the `session/close` method.
  *
  * Supplying `{}` means the agent supports closing sessions.
  */
-export interface SessionCloseCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionCloseCapabilities extends WithMeta, Extensible {}
 
-/**
- * Authentication-related capabilities supported by the agent.
- */
-export interface AgentAuthCapabilities {
+/** Authentication-related capabilities supported by the agent. */
+export interface AgentAuthCapabilities extends WithMeta, Extensible {
     /**
      * Whether the agent supports the logout method.
      *
@@ -1859,18 +1061,6 @@ export interface AgentAuthCapabilities {
      * Supplying `{}` means the agent supports the logout method.
      */
     logout?: LogoutCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1878,20 +1068,7 @@ export interface AgentAuthCapabilities {
  *
  * Supplying `{}` means the agent supports the logout method.
  */
-export interface LogoutCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface LogoutCapabilities extends WithMeta, Extensible {}
 
 /**
  * Describes an available authentication method.
@@ -1899,13 +1076,9 @@ export interface LogoutCapabilities {
  * The `type` field acts as the discriminator in the serialized JSON form.
  * When no `type` is present, the method is treated as `agent`.
  */
-export type AuthMethod =
-    | ({ type: "terminal" } & AuthMethodTerminal)
-    | AuthMethodAgent;
+export type AuthMethod = ({ type: "terminal" } & AuthMethodTerminal) | AuthMethodAgent;
 
-/**
- * Typed identifier used for auth method values on the wire.
- */
+/** Typed identifier used for auth method values on the wire. */
 export type AuthMethodId = string;
 
 /**
@@ -1917,40 +1090,20 @@ export type AuthMethodId = string;
  * A zero exit status signals success. Any other termination signals failure.
  * The client MUST NOT pass this method to `authenticate`.
  */
-export interface AuthMethodTerminal {
-    /**
-     * Unique identifier for this authentication method.
-     */
+export interface AuthMethodTerminal extends WithMeta, Extensible {
+    /** Unique identifier for this authentication method. */
     id: AuthMethodId;
-    /**
-     * Human-readable name of the authentication method.
-     */
+    /** Human-readable name of the authentication method. */
     name: string;
-    /**
-     * Optional human-readable description of this authentication method.
-     */
+    /** Optional human-readable description of this authentication method. */
     description?: string | null;
-    /**
-     * Additional arguments to append to the configured agent invocation for terminal auth.
-     */
+    /** Additional arguments to append to the configured agent invocation for terminal auth. */
     args?: string[];
     /**
      * Additional environment variables to set on the configured agent invocation for terminal auth.
      * These values override same-named variables in the base launch configuration.
      */
     env?: { [key: string]: string };
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1958,31 +1111,13 @@ export interface AuthMethodTerminal {
  *
  * This is the default authentication method type.
  */
-export interface AuthMethodAgent {
-    /**
-     * Unique identifier for this authentication method.
-     */
+export interface AuthMethodAgent extends WithMeta, Extensible {
+    /** Unique identifier for this authentication method. */
     id: AuthMethodId;
-    /**
-     * Human-readable name of the authentication method.
-     */
+    /** Human-readable name of the authentication method. */
     name: string;
-    /**
-     * Optional human-readable description of this authentication method.
-     */
+    /** Optional human-readable description of this authentication method. */
     description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1990,7 +1125,7 @@ export interface AuthMethodAgent {
  * Describes the name and version of an ACP implementation, with an optional
  * title for UI representation.
  */
-export interface Implementation {
+export interface Implementation extends WithMeta, Extensible {
     /**
      * Intended for programmatic or logical use, but can be used as a display
      * name fallback if title isn't present.
@@ -2008,62 +1143,20 @@ export interface Implementation {
      * for debugging or metrics purposes. (e.g. "1.0.0").
      */
     version: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response to the `authenticate` method.
- */
-export interface AuthenticateResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Response to the `authenticate` method. */
+export interface AuthenticateResponse extends WithMeta, Extensible {}
 
-/**
- * Response to the `logout` method.
- */
-export interface LogoutResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Response to the `logout` method. */
+export interface LogoutResponse extends WithMeta, Extensible {}
 
 /**
  * Response from creating a new session.
  *
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
  */
-export interface NewSessionResponse {
+export interface NewSessionResponse extends WithMeta, Extensible {
     /**
      * Unique identifier for the created session.
      *
@@ -2076,53 +1169,19 @@ export interface NewSessionResponse {
      * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
      */
     modes?: SessionModeState | null;
-    /**
-     * Initial session configuration options if supported by the Agent.
-     */
+    /** Initial session configuration options if supported by the Agent. */
     configOptions?: SessionConfigOption[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * The set of modes and the one currently active.
- */
-export interface SessionModeState {
-    /**
-     * The current mode the Agent is in.
-     */
+/** The set of modes and the one currently active. */
+export interface SessionModeState extends WithMeta, Extensible {
+    /** The current mode the Agent is in. */
     currentModeId: SessionModeId;
-    /**
-     * The set of modes that the Agent can operate in
-     */
+    /** The set of modes that the Agent can operate in */
     availableModes: SessionMode[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Unique identifier for a Session Mode.
- */
+/** Unique identifier for a Session Mode. */
 export type SessionModeId = string;
 
 /**
@@ -2130,73 +1189,33 @@ export type SessionModeId = string;
  *
  * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
  */
-export interface SessionMode {
-    /**
-     * Stable identifier used to refer to this protocol object in later messages.
-     */
+export interface SessionMode extends WithMeta, Extensible {
+    /** Stable identifier used to refer to this protocol object in later messages. */
     id: SessionModeId;
-    /**
-     * Human-readable name shown for this protocol object.
-     */
+    /** Human-readable name shown for this protocol object. */
     name: string;
-    /**
-     * Optional human-readable details shown with this protocol object.
-     */
+    /** Optional human-readable details shown with this protocol object. */
     description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A session configuration option selector and its current state.
- */
+/** A session configuration option selector and its current state. */
 export type SessionConfigOption = {
-    /**
-     * Unique identifier for the configuration option.
-     */
+    /** Unique identifier for the configuration option. */
     id: SessionConfigId;
-    /**
-     * Human-readable label for the option.
-     */
+    /** Human-readable label for the option. */
     name: string;
-    /**
-     * Optional description for the Client to display to the user.
-     */
+    /** Optional description for the Client to display to the user. */
     description?: string | null;
-    /**
-     * Optional semantic category for this option (UX only).
-     */
+    /** Optional semantic category for this option (UX only). */
     category?: SessionConfigOptionCategory | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & SessionConfigOptionType;
+} & WithMeta & SessionConfigOptionType;
 
-/**
- * The part of [`SessionConfigOption`] chosen by its `type` property.
- */
+/** The part of [`SessionConfigOption`] chosen by its `type` property. */
 export type SessionConfigOptionType =
     | ({ type: "select" } & SessionConfigSelect)
     | ({ type: "boolean" } & SessionConfigBoolean);
 
-/**
- * Unique identifier for a session configuration option.
- */
+/** Unique identifier for a session configuration option. */
 export type SessionConfigId = string;
 
 /**
@@ -2212,182 +1231,76 @@ export type SessionConfigId = string;
  */
 export type SessionConfigOptionCategory = "mode" | "model" | "model_config" | "thought_level" | OpenString;
 
-/**
- * Unique identifier for a session configuration option value.
- */
+/** Unique identifier for a session configuration option value. */
 export type SessionConfigValueId = string;
 
-/**
- * Possible values for a session configuration option.
- */
-export type SessionConfigSelectOptions =
-    | SessionConfigSelectOption[]
-    | SessionConfigSelectGroup[];
+/** Possible values for a session configuration option. */
+export type SessionConfigSelectOptions = SessionConfigSelectOption[] | SessionConfigSelectGroup[];
 
-/**
- * A possible value for a session configuration option.
- */
-export interface SessionConfigSelectOption {
-    /**
-     * Unique identifier for this option value.
-     */
+/** A possible value for a session configuration option. */
+export interface SessionConfigSelectOption extends WithMeta, Extensible {
+    /** Unique identifier for this option value. */
     value: SessionConfigValueId;
-    /**
-     * Human-readable label for this option value.
-     */
+    /** Human-readable label for this option value. */
     name: string;
-    /**
-     * Optional description for this option value.
-     */
+    /** Optional description for this option value. */
     description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A group of possible values for a session configuration option.
- */
-export interface SessionConfigSelectGroup {
-    /**
-     * Unique identifier for this group.
-     */
+/** A group of possible values for a session configuration option. */
+export interface SessionConfigSelectGroup extends WithMeta, Extensible {
+    /** Unique identifier for this group. */
     group: SessionConfigGroupId;
-    /**
-     * Human-readable label for this group.
-     */
+    /** Human-readable label for this group. */
     name: string;
-    /**
-     * The set of option values in this group.
-     */
+    /** The set of option values in this group. */
     options: SessionConfigSelectOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Unique identifier for a session configuration option value group.
- */
+/** Unique identifier for a session configuration option value group. */
 export type SessionConfigGroupId = string;
 
-/**
- * A single-value selector (dropdown) session configuration option payload.
- */
-export interface SessionConfigSelect {
-    /**
-     * The currently selected value.
-     */
+/** A single-value selector (dropdown) session configuration option payload. */
+export interface SessionConfigSelect extends Extensible {
+    /** The currently selected value. */
     currentValue: SessionConfigValueId;
-    /**
-     * The set of selectable options.
-     */
+    /** The set of selectable options. */
     options: SessionConfigSelectOptions;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A boolean on/off toggle session configuration option payload.
- */
-export interface SessionConfigBoolean {
-    /**
-     * The current value of the boolean option.
-     */
+/** A boolean on/off toggle session configuration option payload. */
+export interface SessionConfigBoolean extends Extensible {
+    /** The current value of the boolean option. */
     currentValue: boolean;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response from loading an existing session.
- */
-export interface LoadSessionResponse {
+/** Response from loading an existing session. */
+export interface LoadSessionResponse extends WithMeta, Extensible {
     /**
      * Initial mode state if supported by the Agent
      *
      * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
      */
     modes?: SessionModeState | null;
-    /**
-     * Initial session configuration options if supported by the Agent.
-     */
+    /** Initial session configuration options if supported by the Agent. */
     configOptions?: SessionConfigOption[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response from listing sessions.
- */
-export interface ListSessionsResponse {
-    /**
-     * Array of session information objects
-     */
+/** Response from listing sessions. */
+export interface ListSessionsResponse extends WithMeta, Extensible {
+    /** Array of session information objects */
     sessions: SessionInfo[];
     /**
      * Opaque cursor token. If present, pass this in the next request's cursor parameter
      * to fetch the next page. If absent, there are no more results.
      */
     nextCursor?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Information about a session returned by session/list
- */
-export interface SessionInfo {
-    /**
-     * Unique identifier for the session
-     */
+/** Information about a session returned by session/list */
+export interface SessionInfo extends WithCwd, WithMeta, Extensible {
+    /** Unique identifier for the session */
     sessionId: SessionId;
-    /**
-     * The working directory for this session. Must be an absolute path.
-     */
-    cwd: string;
     /**
      * Additional workspace roots reported for this session. Each path must be absolute.
      *
@@ -2396,130 +1309,37 @@ export interface SessionInfo {
      * reports no additional roots.
      */
     additionalDirectories?: string[];
-    /**
-     * Human-readable title for the session
-     */
+    /** Human-readable title for the session */
     title?: string | null;
-    /**
-     * ISO 8601 timestamp of last activity
-     */
+    /** ISO 8601 timestamp of last activity */
     updatedAt?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response from deleting a session.
- */
-export interface DeleteSessionResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Response from deleting a session. */
+export interface DeleteSessionResponse extends WithMeta, Extensible {}
 
-/**
- * Response from resuming an existing session.
- */
-export interface ResumeSessionResponse {
+/** Response from resuming an existing session. */
+export interface ResumeSessionResponse extends WithMeta, Extensible {
     /**
      * Initial mode state if supported by the Agent
      *
      * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
      */
     modes?: SessionModeState | null;
-    /**
-     * Initial session configuration options if supported by the Agent.
-     */
+    /** Initial session configuration options if supported by the Agent. */
     configOptions?: SessionConfigOption[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response from closing a session.
- */
-export interface CloseSessionResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Response from closing a session. */
+export interface CloseSessionResponse extends WithMeta, Extensible {}
 
-/**
- * Response to `session/set_mode` method.
- */
-export interface SetSessionModeResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Response to `session/set_mode` method. */
+export interface SetSessionModeResponse extends WithMeta, Extensible {}
 
-/**
- * Response to `session/set_config_option` method.
- */
-export interface SetSessionConfigOptionResponse {
-    /**
-     * The full set of configuration options and their current values.
-     */
+/** Response to `session/set_config_option` method. */
+export interface SetSessionConfigOptionResponse extends WithMeta, Extensible {
+    /** The full set of configuration options and their current values. */
     configOptions: SessionConfigOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2527,23 +1347,9 @@ export interface SetSessionConfigOptionResponse {
  *
  * See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
  */
-export interface PromptResponse {
-    /**
-     * Indicates why the agent stopped processing the turn.
-     */
+export interface PromptResponse extends WithMeta, Extensible {
+    /** Indicates why the agent stopped processing the turn. */
     stopReason: StopReason;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2570,7 +1376,7 @@ export type ExtResponse = JsonValue;
  *
  * See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
  */
-export interface Error {
+export interface Error extends Extensible {
     /**
      * A number indicating the error type that occurred.
      * This must be an integer as defined in the JSON-RPC specification.
@@ -2586,10 +1392,6 @@ export interface Error {
      * This may include debugging information or context-specific details.
      */
     data?: JsonValue;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2601,22 +1403,12 @@ export interface Error {
  */
 export type ErrorCode = -32700 | -32600 | -32601 | -32602 | -32603 | -32800 | -32000 | -32002 | OpenNumber;
 
-/**
- * A JSON-RPC notification object.
- */
-export interface AgentNotification {
-    /**
-     * The notification method name.
-     */
+/** A JSON-RPC notification object. */
+export interface AgentNotification extends Extensible {
+    /** The notification method name. */
     method: string;
-    /**
-     * Method-specific notification parameters.
-     */
+    /** Method-specific notification parameters. */
     params?: AgentNotificationParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2627,10 +1419,7 @@ export interface AgentNotification {
  *
  * Notifications do not expect a response.
  */
-export type AgentNotificationParams =
-    | SessionNotification
-    | CompleteElicitationNotification
-    | ExtNotification;
+export type AgentNotificationParams = SessionNotification | CompleteElicitationNotification | ExtNotification;
 
 /**
  * Notification containing a session update from the agent.
@@ -2639,27 +1428,11 @@ export type AgentNotificationParams =
  *
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
  */
-export interface SessionNotification {
-    /**
-     * The ID of the session this update pertains to.
-     */
+export interface SessionNotification extends WithMeta, Extensible {
+    /** The ID of the session this update pertains to. */
     sessionId: SessionId;
-    /**
-     * The actual update content.
-     */
+    /** The actual update content. */
     update: SessionUpdate;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2685,18 +1458,12 @@ export type SessionUpdate =
     | ({ sessionUpdate: "compaction_update" } & CompactionUpdate)
     | ({ sessionUpdate: "compaction_summary_chunk" } & CompactionSummaryChunk);
 
-/**
- * Unique identifier for a message within a session.
- */
+/** Unique identifier for a message within a session. */
 export type MessageId = string;
 
-/**
- * A streamed item of content
- */
-export interface ContentChunk {
-    /**
-     * A single item of content
-     */
+/** A streamed item of content */
+export interface ContentChunk extends WithMeta, Extensible {
+    /** A single item of content */
     content: ContentBlock;
     /**
      * A unique identifier for the message this chunk belongs to.
@@ -2705,18 +1472,6 @@ export interface ContentChunk {
      * A change in `messageId` indicates a new message has started.
      */
     messageId?: MessageId | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2727,14 +1482,10 @@ export interface ContentChunk {
  *
  * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)
  */
-export interface ToolCall {
-    /**
-     * Unique identifier for this tool call within the session.
-     */
+export interface ToolCall extends WithMeta, Extensible {
+    /** Unique identifier for this tool call within the session. */
     toolCallId: ToolCallId;
-    /**
-     * Human-readable title describing what the tool is doing.
-     */
+    /** Human-readable title describing what the tool is doing. */
     title: string;
     /**
      * Programmatic name of the tool being invoked.
@@ -2748,39 +1499,19 @@ export interface ToolCall {
      * Helps clients choose appropriate icons and UI treatment.
      */
     kind?: ToolKind;
-    /**
-     * Current execution status of the tool call.
-     */
+    /** Current execution status of the tool call. */
     status?: ToolCallStatus;
-    /**
-     * Content produced by the tool call.
-     */
+    /** Content produced by the tool call. */
     content?: ToolCallContent[];
     /**
      * File locations affected by this tool call.
      * Enables "follow-along" features in clients.
      */
     locations?: ToolCallLocation[];
-    /**
-     * Raw input parameters sent to the tool.
-     */
+    /** Raw input parameters sent to the tool. */
     rawInput?: JsonValue;
-    /**
-     * Raw output returned by the tool.
-     */
+    /** Raw output returned by the tool. */
     rawOutput?: JsonValue;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2790,32 +1521,16 @@ export interface ToolCall {
  * as part of fulfilling the user's request.
  * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
  */
-export interface PlanEntry {
-    /**
-     * Human-readable description of what this task aims to accomplish.
-     */
+export interface PlanEntry extends WithMeta, Extensible {
+    /** Human-readable description of what this task aims to accomplish. */
     content: string;
     /**
      * The relative importance of this task.
      * Used to indicate which tasks are most critical to the overall goal.
      */
     priority: PlanEntryPriority;
-    /**
-     * Current execution status of this task.
-     */
+    /** Current execution status of this task. */
     status: PlanEntryStatus;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2844,7 +1559,7 @@ export type PlanEntryStatus = "pending" | "in_progress" | "completed";
  *
  * See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)
  */
-export interface Plan {
+export interface Plan extends WithMeta, Extensible {
     /**
      * The list of tasks to be accomplished.
      *
@@ -2852,98 +1567,31 @@ export interface Plan {
      * with their current status. The client replaces the entire plan with each update.
      */
     entries: PlanEntry[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Information about a command.
- */
-export interface AvailableCommand {
-    /**
-     * Command name (e.g., `create_plan`, `research_codebase`).
-     */
+/** Information about a command. */
+export interface AvailableCommand extends WithMeta, Extensible {
+    /** Command name (e.g., `create_plan`, `research_codebase`). */
     name: string;
-    /**
-     * Human-readable description of what the command does.
-     */
+    /** Human-readable description of what the command does. */
     description: string;
-    /**
-     * Input for the command if required
-     */
+    /** Input for the command if required */
     input?: AvailableCommandInput | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * The input specification for a command.
- */
-export type AvailableCommandInput =
-    | UnstructuredCommandInput;
+/** The input specification for a command. */
+export type AvailableCommandInput = UnstructuredCommandInput;
 
-/**
- * All text that was typed after the command name is provided as input.
- */
-export interface UnstructuredCommandInput {
-    /**
-     * A hint to display when the input hasn't been provided yet
-     */
+/** All text that was typed after the command name is provided as input. */
+export interface UnstructuredCommandInput extends WithMeta, Extensible {
+    /** A hint to display when the input hasn't been provided yet */
     hint: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Available commands are ready or have changed
- */
-export interface AvailableCommandsUpdate {
-    /**
-     * Commands the agent can execute
-     */
+/** Available commands are ready or have changed */
+export interface AvailableCommandsUpdate extends WithMeta, Extensible {
+    /** Commands the agent can execute */
     availableCommands: AvailableCommand[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2951,45 +1599,15 @@ export interface AvailableCommandsUpdate {
  *
  * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
  */
-export interface CurrentModeUpdate {
-    /**
-     * The ID of the current mode
-     */
+export interface CurrentModeUpdate extends WithMeta, Extensible {
+    /** The ID of the current mode */
     currentModeId: SessionModeId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Session configuration options have been updated.
- */
-export interface ConfigOptionUpdate {
-    /**
-     * The full set of configuration options and their current values.
-     */
+/** Session configuration options have been updated. */
+export interface ConfigOptionUpdate extends WithMeta, Extensible {
+    /** The full set of configuration options and their current values. */
     configOptions: SessionConfigOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2998,89 +1616,35 @@ export interface ConfigOptionUpdate {
  * Agents send this notification to update session information like title or custom metadata.
  * Clients can use it to keep session titles and state current.
  */
-export interface SessionInfoUpdate {
-    /**
-     * Human-readable title for the session. Set to null to clear.
-     */
+export interface SessionInfoUpdate extends WithMeta, Extensible {
+    /** Human-readable title for the session. Set to null to clear. */
     title?: string | null;
-    /**
-     * ISO 8601 timestamp of last activity. Set to null to clear.
-     */
+    /** ISO 8601 timestamp of last activity. Set to null to clear. */
     updatedAt?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Cost information for a session.
- */
-export interface Cost {
-    /**
-     * Total cumulative cost for session.
-     */
+/** Cost information for a session. */
+export interface Cost extends WithMeta, Extensible {
+    /** Total cumulative cost for session. */
     amount: number;
     /**
      * Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
      * unit such as "credits".
      */
     currency: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Context window and cost update for a session.
- */
-export interface UsageUpdate {
-    /**
-     * Tokens currently in context.
-     */
+/** Context window and cost update for a session. */
+export interface UsageUpdate extends WithMeta, Extensible {
+    /** Tokens currently in context. */
     used: number;
-    /**
-     * Total context window size in tokens.
-     */
+    /** Total context window size in tokens. */
     size: number;
-    /**
-     * Cumulative session cost (optional).
-     */
+    /** Cumulative session cost (optional). */
     cost?: Cost | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Severity hint for a session notice.
- */
+/** Severity hint for a session notice. */
 export type NoticeSeverity = "info" | "warning" | "error" | OpenString;
 
 /**
@@ -3094,14 +1658,10 @@ export type NoticeSeverity = "info" | "warning" | "error" | OpenString;
  *
  * See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)
  */
-export interface Notice {
-    /**
-     * Presentation severity hint.
-     */
+export interface Notice extends Extensible {
+    /** Presentation severity hint. */
     severity: NoticeSeverity;
-    /**
-     * Required non-empty plain-text title that can stand alone.
-     */
+    /** Required non-empty plain-text title that can stand alone. */
     title: string;
     /**
      * Optional plain-text detail or guidance.
@@ -3115,20 +1675,12 @@ export interface Notice {
      * Omitted and `null` are equivalent and mean no metadata was supplied.
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Unique identifier for a context compaction within a session.
- */
+/** Unique identifier for a context compaction within a session. */
 export type CompactionId = string;
 
-/**
- * Lifecycle state of a context compaction.
- */
+/** Lifecycle state of a context compaction. */
 export type CompactionStatus = "in_progress" | "completed" | "failed" | "cancelled" | OpenString;
 
 /**
@@ -3141,31 +1693,17 @@ export type CompactionStatus = "in_progress" | "completed" | "failed" | "cancell
  * stored value unchanged, `null` clears it, and a concrete value replaces it.
  * `summary: []` also clears the summary.
  */
-export interface CompactionUpdate {
-    /**
-     * The Agent-owned ID of this compaction, unique within the session.
-     */
+export interface CompactionUpdate extends Extensible {
+    /** The Agent-owned ID of this compaction, unique within the session. */
     compactionId: CompactionId;
-    /**
-     * Current lifecycle status.
-     */
+    /** Current lifecycle status. */
     status: CompactionStatus;
-    /**
-     * Complete replacement user-displayable summary content for the compaction.
-     */
+    /** Complete replacement user-displayable summary content for the compaction. */
     summary?: ContentBlock[] | null;
-    /**
-     * Human-readable error details for the compaction.
-     */
+    /** Human-readable error details for the compaction. */
     error?: string | null;
-    /**
-     * Extensible metadata patch for this compaction.
-     */
+    /** Extensible metadata patch for this compaction. */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3174,32 +1712,18 @@ export interface CompactionUpdate {
  * Agents MUST only send this update when the Client advertised
  * the `session.compaction` Client capability.
  */
-export interface CompactionSummaryChunk {
-    /**
-     * ID of the compaction whose summary receives this content.
-     */
+export interface CompactionSummaryChunk extends Extensible {
+    /** ID of the compaction whose summary receives this content. */
     compactionId: CompactionId;
-    /**
-     * One content block to append.
-     */
+    /** One content block to append. */
     content: ContentBlock;
-    /**
-     * Metadata scoped to this chunk. Omission and `null` both mean absent.
-     */
+    /** Metadata scoped to this chunk. Omission and `null` both mean absent. */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Notification sent by the agent when a URL-based elicitation is complete.
- */
-export interface CompleteElicitationNotification {
-    /**
-     * The ID of the elicitation that completed.
-     */
+/** Notification sent by the agent when a URL-based elicitation is complete. */
+export interface CompleteElicitationNotification extends Extensible {
+    /** The ID of the elicitation that completed. */
     elicitationId: ElicitationId;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3211,10 +1735,6 @@ export interface CompleteElicitationNotification {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3226,26 +1746,14 @@ export interface CompleteElicitationNotification {
  */
 export type ExtNotification = JsonValue;
 
-/**
- * A JSON-RPC request object.
- */
-export interface ClientRequest {
-    /**
-     * The request id used to correlate the matching response.
-     */
+/** A JSON-RPC request object. */
+export interface ClientRequest extends Extensible {
+    /** The request id used to correlate the matching response. */
     id: RequestId;
-    /**
-     * The method name to invoke.
-     */
+    /** The method name to invoke. */
     method: string;
-    /**
-     * Method-specific request parameters.
-     */
+    /** Method-specific request parameters. */
     params?: ClientRequestParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3278,14 +1786,10 @@ export type ClientRequestParams =
  *
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
  */
-export interface InitializeRequest {
-    /**
-     * The latest protocol version supported by the client.
-     */
+export interface InitializeRequest extends WithMeta, Extensible {
+    /** The latest protocol version supported by the client. */
     protocolVersion: ProtocolVersion;
-    /**
-     * Capabilities supported by the client.
-     */
+    /** Capabilities supported by the client. */
     clientCapabilities?: ClientCapabilities;
     /**
      * Information about the Client name and version sent to the Agent.
@@ -3293,18 +1797,6 @@ export interface InitializeRequest {
      * Note: in future versions of the protocol, this will be required.
      */
     clientInfo?: Implementation | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3315,15 +1807,13 @@ export interface InitializeRequest {
  *
  * See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities)
  */
-export interface ClientCapabilities {
+export interface ClientCapabilities extends WithMeta, Extensible {
     /**
      * File system capabilities supported by the client.
      * Determines which file operations the agent can request.
      */
     fs?: FileSystemCapabilities;
-    /**
-     * Whether the Client support all `terminal/*` methods.
-     */
+    /** Whether the Client support all `terminal/*` methods. */
     terminal?: boolean;
     /**
      * Session-related capabilities supported by the client.
@@ -3346,18 +1836,6 @@ export interface ClientCapabilities {
      * elicitation support.
      */
     elicitation?: ElicitationCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3365,33 +1843,15 @@ export interface ClientCapabilities {
  *
  * See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)
  */
-export interface FileSystemCapabilities {
-    /**
-     * Whether the Client supports `fs/read_text_file` requests.
-     */
+export interface FileSystemCapabilities extends WithMeta, Extensible {
+    /** Whether the Client supports `fs/read_text_file` requests. */
     readTextFile?: boolean;
-    /**
-     * Whether the Client supports `fs/write_text_file` requests.
-     */
+    /** Whether the Client supports `fs/write_text_file` requests. */
     writeTextFile?: boolean;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Session-related capabilities supported by the client.
- */
-export interface ClientSessionCapabilities {
+/** Session-related capabilities supported by the client. */
+export interface ClientSessionCapabilities extends WithMeta, Extensible {
     /**
      * Support for ID-addressed context compaction updates. Omitted or `null`
      * means unsupported. `{}` advertises the complete compaction contract.
@@ -3411,34 +1871,13 @@ export interface ClientSessionCapabilities {
      * Supplying `{}` means the client can present notices to the user.
      */
     notices?: NoticeCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Client support for ID-addressed context compaction updates.
- */
-export interface CompactionCapabilities {
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Client support for ID-addressed context compaction updates. */
+export interface CompactionCapabilities extends Extensible {}
 
-/**
- * Session configuration option capabilities supported by the client.
- */
-export interface SessionConfigOptionsCapabilities {
+/** Session configuration option capabilities supported by the client. */
+export interface SessionConfigOptionsCapabilities extends WithMeta, Extensible {
     /**
      * Whether the client supports boolean session configuration options.
      *
@@ -3448,18 +1887,6 @@ export interface SessionConfigOptionsCapabilities {
      * requests with `type: "boolean"` and a boolean `value`.
      */
     boolean?: BooleanConfigOptionCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3467,30 +1894,10 @@ export interface SessionConfigOptionsCapabilities {
  *
  * Supplying `{}` means the client supports boolean session configuration options.
  */
-export interface BooleanConfigOptionCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface BooleanConfigOptionCapabilities extends WithMeta, Extensible {}
 
-/**
- * Client support for presenting live notices to the user.
- */
-export interface NoticeCapabilities {
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Client support for presenting live notices to the user. */
+export interface NoticeCapabilities extends Extensible {}
 
 /**
  * Authentication capabilities supported by the client.
@@ -3499,7 +1906,7 @@ export interface NoticeCapabilities {
  * method types the client can handle. This governs opt-in types that require
  * additional client-side support.
  */
-export interface AuthCapabilities {
+export interface AuthCapabilities extends WithMeta, Extensible {
     /**
      * Whether the client supports `terminal` authentication methods.
      *
@@ -3508,24 +1915,10 @@ export interface AuthCapabilities {
      * agent may include `terminal` entries in its authentication methods.
      */
     terminal?: boolean;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Elicitation capabilities supported by the client.
- */
-export interface ElicitationCapabilities {
+/** Elicitation capabilities supported by the client. */
+export interface ElicitationCapabilities extends Extensible {
     /**
      * Whether the client supports form-based elicitation.
      *
@@ -3550,10 +1943,6 @@ export interface ElicitationCapabilities {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3561,7 +1950,7 @@ export interface ElicitationCapabilities {
  *
  * Supplying `{}` means the client supports form-based elicitation.
  */
-export interface ElicitationFormCapabilities {
+export interface ElicitationFormCapabilities extends Extensible {
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
      * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3572,10 +1961,6 @@ export interface ElicitationFormCapabilities {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3583,7 +1968,7 @@ export interface ElicitationFormCapabilities {
  *
  * Supplying `{}` means the client supports URL-based elicitation.
  */
-export interface ElicitationUrlCapabilities {
+export interface ElicitationUrlCapabilities extends Extensible {
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
      * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3594,10 +1979,6 @@ export interface ElicitationUrlCapabilities {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3605,24 +1986,12 @@ export interface ElicitationUrlCapabilities {
  *
  * Specifies which authentication method to use.
  */
-export interface AuthenticateRequest {
+export interface AuthenticateRequest extends WithMeta, Extensible {
     /**
      * The ID of the authentication method to use.
      * Must be one of the methods advertised in the initialize response.
      */
     methodId: AuthMethodId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3630,31 +1999,14 @@ export interface AuthenticateRequest {
  *
  * Terminates the current authenticated session.
  */
-export interface LogoutRequest {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface LogoutRequest extends WithMeta, Extensible {}
 
 /**
  * Request parameters for creating a new session.
  *
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
  */
-export interface NewSessionRequest {
-    /**
-     * The working directory for this session. Must be an absolute path.
-     */
-    cwd: string;
+export interface NewSessionRequest extends WithCwd, WithMeta, Extensible {
     /**
      * Additional workspace roots for this session. Each path must be absolute.
      *
@@ -3663,22 +2015,8 @@ export interface NewSessionRequest {
      * additional roots are activated for the new session.
      */
     additionalDirectories?: string[];
-    /**
-     * List of MCP (Model Context Protocol) servers the agent should connect to.
-     */
+    /** List of MCP (Model Context Protocol) servers the agent should connect to. */
     mcpServers: McpServer[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3689,129 +2027,46 @@ export interface NewSessionRequest {
  *
  * See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/session-setup#mcp-servers)
  */
-export type McpServer =
-    | ({ type: "http" } & McpServerHttp)
-    | ({ type: "sse" } & McpServerSse)
-    | McpServerStdio;
+export type McpServer = ({ type: "http" } & McpServerHttp) | ({ type: "sse" } & McpServerSse) | McpServerStdio;
 
-/**
- * An HTTP header to set when making requests to the MCP server.
- */
-export interface HttpHeader {
-    /**
-     * The name of the HTTP header.
-     */
+/** An HTTP header to set when making requests to the MCP server. */
+export interface HttpHeader extends WithMeta, Extensible {
+    /** The name of the HTTP header. */
     name: string;
-    /**
-     * The value to set for the HTTP header.
-     */
+    /** The value to set for the HTTP header. */
     value: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * HTTP transport configuration for MCP.
- */
-export interface McpServerHttp {
-    /**
-     * Human-readable name identifying this MCP server.
-     */
+/** HTTP transport configuration for MCP. */
+export interface McpServerHttp extends WithMeta, Extensible {
+    /** Human-readable name identifying this MCP server. */
     name: string;
-    /**
-     * URL to the MCP server.
-     */
+    /** URL to the MCP server. */
     url: string;
-    /**
-     * HTTP headers to set when making requests to the MCP server.
-     */
+    /** HTTP headers to set when making requests to the MCP server. */
     headers: HttpHeader[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * SSE transport configuration for MCP.
- */
-export interface McpServerSse {
-    /**
-     * Human-readable name identifying this MCP server.
-     */
+/** SSE transport configuration for MCP. */
+export interface McpServerSse extends WithMeta, Extensible {
+    /** Human-readable name identifying this MCP server. */
     name: string;
-    /**
-     * URL to the MCP server.
-     */
+    /** URL to the MCP server. */
     url: string;
-    /**
-     * HTTP headers to set when making requests to the MCP server.
-     */
+    /** HTTP headers to set when making requests to the MCP server. */
     headers: HttpHeader[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Stdio transport configuration for MCP.
- */
-export interface McpServerStdio {
-    /**
-     * Human-readable name identifying this MCP server.
-     */
+/** Stdio transport configuration for MCP. */
+export interface McpServerStdio extends WithMeta, Extensible {
+    /** Human-readable name identifying this MCP server. */
     name: string;
-    /**
-     * Absolute path to the MCP server executable.
-     */
+    /** Absolute path to the MCP server executable. */
     command: string;
-    /**
-     * Command-line arguments to pass to the MCP server.
-     */
+    /** Command-line arguments to pass to the MCP server. */
     args: string[];
-    /**
-     * Environment variables to set when launching the MCP server.
-     */
+    /** Environment variables to set when launching the MCP server. */
     env: EnvVariable[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3821,15 +2076,9 @@ export interface McpServerStdio {
  *
  * See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)
  */
-export interface LoadSessionRequest {
-    /**
-     * List of MCP servers to connect to for this session.
-     */
+export interface LoadSessionRequest extends WithCwd, WithMeta, Extensible {
+    /** List of MCP servers to connect to for this session. */
     mcpServers: McpServer[];
-    /**
-     * The working directory for this session. Must be an absolute path.
-     */
-    cwd: string;
     /**
      * Additional workspace roots to activate for this session. Each path must be absolute.
      *
@@ -3839,22 +2088,8 @@ export interface LoadSessionRequest {
      * the request `cwd` matches the session's `cwd`.
      */
     additionalDirectories?: string[];
-    /**
-     * The ID of the session to load.
-     */
+    /** The ID of the session to load. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3862,27 +2097,11 @@ export interface LoadSessionRequest {
  *
  * Only available if the Agent supports the `sessionCapabilities.list` capability.
  */
-export interface ListSessionsRequest {
-    /**
-     * Filter sessions by working directory. Must be an absolute path.
-     */
+export interface ListSessionsRequest extends WithMeta, Extensible {
+    /** Filter sessions by working directory. Must be an absolute path. */
     cwd?: string | null;
-    /**
-     * Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
-     */
+    /** Opaque cursor token from a previous response's nextCursor field for cursor-based pagination */
     cursor?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3890,23 +2109,9 @@ export interface ListSessionsRequest {
  *
  * Only available if the Agent supports the `sessionCapabilities.delete` capability.
  */
-export interface DeleteSessionRequest {
-    /**
-     * The ID of the session to delete.
-     */
+export interface DeleteSessionRequest extends WithMeta, Extensible {
+    /** The ID of the session to delete. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3917,15 +2122,9 @@ export interface DeleteSessionRequest {
  *
  * Only available if the Agent supports the `sessionCapabilities.resume` capability.
  */
-export interface ResumeSessionRequest {
-    /**
-     * The ID of the session to resume.
-     */
+export interface ResumeSessionRequest extends WithCwd, WithMeta, Extensible {
+    /** The ID of the session to resume. */
     sessionId: SessionId;
-    /**
-     * The working directory for this session. Must be an absolute path.
-     */
-    cwd: string;
     /**
      * Additional workspace roots to activate for this session. Each path must be absolute.
      *
@@ -3935,22 +2134,8 @@ export interface ResumeSessionRequest {
      * the request `cwd` matches the session's `cwd`.
      */
     additionalDirectories?: string[];
-    /**
-     * List of MCP servers to connect to for this session.
-     */
+    /** List of MCP servers to connect to for this session. */
     mcpServers?: McpServer[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3962,92 +2147,36 @@ export interface ResumeSessionRequest {
  *
  * Only available if the Agent supports the `sessionCapabilities.close` capability.
  */
-export interface CloseSessionRequest {
-    /**
-     * The ID of the session to close.
-     */
+export interface CloseSessionRequest extends WithMeta, Extensible {
+    /** The ID of the session to close. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Request parameters for setting a session mode.
- */
-export interface SetSessionModeRequest {
-    /**
-     * The ID of the session to set the mode for.
-     */
+/** Request parameters for setting a session mode. */
+export interface SetSessionModeRequest extends WithMeta, Extensible {
+    /** The ID of the session to set the mode for. */
     sessionId: SessionId;
-    /**
-     * The ID of the mode to set.
-     */
+    /** The ID of the mode to set. */
     modeId: SessionModeId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Request parameters for setting a session configuration option.
- */
+/** Request parameters for setting a session configuration option. */
 export type SetSessionConfigOptionRequest = {
-    /**
-     * The ID of the session to set the configuration option for.
-     */
+    /** The ID of the session to set the configuration option for. */
     sessionId: SessionId;
-    /**
-     * The ID of the configuration option to set.
-     */
+    /** The ID of the configuration option to set. */
     configId: SessionConfigId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & SetSessionConfigOptionRequestType;
+} & WithMeta & SetSessionConfigOptionRequestType;
 
-/**
- * The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
- */
+/** The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property. */
 export type SetSessionConfigOptionRequestType =
     | ({ type: "boolean" } & SetSessionConfigOptionRequestTypeBoolean)
     | SetSessionConfigOptionRequestTypeValueId;
 
-/**
- * A boolean value (`type: "boolean"`).
- */
-export interface SetSessionConfigOptionRequestTypeBoolean {
-    /**
-     * The boolean value.
-     */
+/** A boolean value (`type: "boolean"`). */
+export interface SetSessionConfigOptionRequestTypeBoolean extends Extensible {
+    /** The boolean value. */
     value: boolean;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4057,15 +2186,9 @@ export interface SetSessionConfigOptionRequestTypeBoolean {
  * values with string payloads also gracefully deserialize into this
  * variant.
  */
-export interface SetSessionConfigOptionRequestTypeValueId {
-    /**
-     * The value ID.
-     */
+export interface SetSessionConfigOptionRequestTypeValueId extends Extensible {
+    /** The value ID. */
     value: SessionConfigValueId;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4075,10 +2198,8 @@ export interface SetSessionConfigOptionRequestTypeValueId {
  *
  * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)
  */
-export interface PromptRequest {
-    /**
-     * The ID of the session to send this user message to
-     */
+export interface PromptRequest extends WithMeta, Extensible {
+    /** The ID of the session to send this user message to */
     sessionId: SessionId;
     /**
      * The blocks of content that compose the user's message.
@@ -4096,48 +2217,18 @@ export interface PromptRequest {
      * pieces of context from sources the agent may not have access to.
      */
     prompt: ContentBlock[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A JSON-RPC response object.
- */
-export type ClientResponse =
-    | ClientResponseResult
-    | ClientResponseError;
+/** A JSON-RPC response object. */
+export type ClientResponse = ClientResponseResult | ClientResponseError;
 
-/**
- * A successful JSON-RPC response.
- */
-export interface ClientResponseResult {
-    /**
-     * The id of the request this response answers.
-     */
-    id: RequestId;
-    /**
-     * Method-specific response data.
-     */
+/** A successful JSON-RPC response. */
+export interface ClientResponseResult extends WithId, Extensible {
+    /** Method-specific response data. */
     result: ClientResponseResultResult;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Method-specific response data.
- */
+/** Method-specific response data. */
 export type ClientResponseResultResult =
     | WriteTextFileResponse
     | ReadTextFileResponse
@@ -4150,258 +2241,75 @@ export type ClientResponseResultResult =
     | CreateElicitationResponse
     | ExtResponse;
 
-/**
- * A failed JSON-RPC response.
- */
-export interface ClientResponseError {
-    /**
-     * The id of the request this response answers.
-     */
-    id: RequestId;
-    /**
-     * Method-specific error data.
-     */
+/** A failed JSON-RPC response. */
+export interface ClientResponseError extends WithId, Extensible {
+    /** Method-specific error data. */
     error: Error;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response to `fs/write_text_file`
- */
-export interface WriteTextFileResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Response to `fs/write_text_file` */
+export interface WriteTextFileResponse extends WithMeta, Extensible {}
 
-/**
- * Response containing the contents of a text file.
- */
-export interface ReadTextFileResponse {
-    /**
-     * Content payload returned by this response.
-     */
+/** Response containing the contents of a text file. */
+export interface ReadTextFileResponse extends WithMeta, Extensible {
+    /** Content payload returned by this response. */
     content: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response to a permission request.
- */
-export interface RequestPermissionResponse {
-    /**
-     * The user's decision on the permission request.
-     */
+/** Response to a permission request. */
+export interface RequestPermissionResponse extends WithMeta, Extensible {
+    /** The user's decision on the permission request. */
     outcome: RequestPermissionOutcome;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * The outcome of a permission request.
- */
-export type RequestPermissionOutcome =
-    | { outcome: "cancelled" }
-    | ({ outcome: "selected" } & SelectedPermissionOutcome);
+/** The outcome of a permission request. */
+export type RequestPermissionOutcome = { outcome: "cancelled" } | ({ outcome: "selected" } & SelectedPermissionOutcome);
 
-/**
- * The user selected one of the provided options.
- */
-export interface SelectedPermissionOutcome {
-    /**
-     * The ID of the option the user selected.
-     */
+/** The user selected one of the provided options. */
+export interface SelectedPermissionOutcome extends WithMeta, Extensible {
+    /** The ID of the option the user selected. */
     optionId: PermissionOptionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response containing the ID of the created terminal.
- */
-export interface CreateTerminalResponse {
-    /**
-     * The unique identifier for the created terminal.
-     */
+/** Response containing the ID of the created terminal. */
+export interface CreateTerminalResponse extends WithMeta, Extensible {
+    /** The unique identifier for the created terminal. */
     terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response containing the terminal output and exit status.
- */
-export interface TerminalOutputResponse {
-    /**
-     * The terminal output captured so far.
-     */
+/** Response containing the terminal output and exit status. */
+export interface TerminalOutputResponse extends WithMeta, Extensible {
+    /** The terminal output captured so far. */
     output: string;
-    /**
-     * Whether the output was truncated due to byte limits.
-     */
+    /** Whether the output was truncated due to byte limits. */
     truncated: boolean;
-    /**
-     * Exit status if the command has completed.
-     */
+    /** Exit status if the command has completed. */
     exitStatus?: TerminalExitStatus | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Exit status of a terminal command.
- */
-export interface TerminalExitStatus {
-    /**
-     * The process exit code (may be null if terminated by signal).
-     */
+/** Exit status of a terminal command. */
+export interface TerminalExitStatus extends WithMeta, Extensible {
+    /** The process exit code (may be null if terminated by signal). */
     exitCode?: number | null;
-    /**
-     * The signal that terminated the process (may be null if exited normally).
-     */
+    /** The signal that terminated the process (may be null if exited normally). */
     signal?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response to terminal/release method
- */
-export interface ReleaseTerminalResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Response to terminal/release method */
+export interface ReleaseTerminalResponse extends WithMeta, Extensible {}
 
-/**
- * Response containing the exit status of a terminal command.
- */
-export interface WaitForTerminalExitResponse {
-    /**
-     * The process exit code (may be null if terminated by signal).
-     */
+/** Response containing the exit status of a terminal command. */
+export interface WaitForTerminalExitResponse extends WithMeta, Extensible {
+    /** The process exit code (may be null if terminated by signal). */
     exitCode?: number | null;
-    /**
-     * The signal that terminated the process (may be null if exited normally).
-     */
+    /** The signal that terminated the process (may be null if exited normally). */
     signal?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response to `terminal/kill` method
- */
-export interface KillTerminalResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Response to `terminal/kill` method */
+export interface KillTerminalResponse extends WithMeta, Extensible {}
 
-/**
- * Response from the client to an elicitation request.
- */
+/** Response from the client to an elicitation request. */
 export type CreateElicitationResponse = {
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4415,55 +2323,28 @@ export type CreateElicitationResponse = {
     _meta?: JsonObject | null;
 } & CreateElicitationResponseAction;
 
-/**
- * The part of [`CreateElicitationResponse`] chosen by its `action` property.
- */
+/** The part of [`CreateElicitationResponse`] chosen by its `action` property. */
 export type CreateElicitationResponseAction =
     | ({ action: "accept" } & ElicitationAcceptAction)
     | { action: "decline" }
     | { action: "cancel" }
     | UnknownArm<"action">;
 
-/**
- * Allowed wire representations for `ElicitationContentValue`.
- */
-export type ElicitationContentValue =
-    | string
-    | number
-    | number
-    | boolean
-    | string[];
+/** Allowed wire representations for `ElicitationContentValue`. */
+export type ElicitationContentValue = string | number | number | boolean | string[];
 
-/**
- * The user accepted the elicitation and provided content.
- */
-export interface ElicitationAcceptAction {
-    /**
-     * The user-provided content, if any, as an object matching the requested schema.
-     */
+/** The user accepted the elicitation and provided content. */
+export interface ElicitationAcceptAction extends Extensible {
+    /** The user-provided content, if any, as an object matching the requested schema. */
     content?: { [key: string]: ElicitationContentValue } | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A JSON-RPC notification object.
- */
-export interface ClientNotification {
-    /**
-     * The notification method name.
-     */
+/** A JSON-RPC notification object. */
+export interface ClientNotification extends Extensible {
+    /** The notification method name. */
     method: string;
-    /**
-     * Method-specific notification parameters.
-     */
+    /** Method-specific notification parameters. */
     params?: ClientNotificationParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4474,32 +2355,16 @@ export interface ClientNotification {
  *
  * Notifications do not expect a response.
  */
-export type ClientNotificationParams =
-    | CancelNotification
-    | ExtNotification;
+export type ClientNotificationParams = CancelNotification | ExtNotification;
 
 /**
  * Notification to cancel ongoing operations for a session.
  *
  * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
  */
-export interface CancelNotification {
-    /**
-     * The ID of the session to cancel operations for.
-     */
+export interface CancelNotification extends WithMeta, Extensible {
+    /** The ID of the session to cancel operations for. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4507,23 +2372,9 @@ export interface CancelNotification {
  *
  * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
  */
-export interface CancelRequestNotification {
-    /**
-     * The ID of the request to cancel.
-     */
+export interface CancelRequestNotification extends WithMeta, Extensible {
+    /** The ID of the request to cancel. */
     requestId: RequestId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /** Every definition's type by its name: what `codec.decode(name, text)` gives. */
@@ -4753,11 +2604,7 @@ export const shapes: Shapes = {
         ],
     },
     RequestId: {
-        union: [
-            { name: "Null", ty: "null" },
-            { name: "Number", ty: { int: "i64" } },
-            { name: "Str", ty: "string" },
-        ],
+        union: [{ name: "Null", ty: "null" }, { name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }],
     },
     WriteTextFileRequest: {
         struct: [
@@ -4792,40 +2639,15 @@ export const shapes: Shapes = {
             { name: "status", ty: { ref: "ToolCallStatus" }, nullable: true, lenient: true },
             { name: "title", ty: "string", nullable: true, lenient: true },
             { name: "name", ty: "string", nullable: true, lenient: true },
-            {
-                name: "content",
-                ty: { list: { ref: "ToolCallContent" } },
-                nullable: true,
-                lenient: true,
-                skipItems: true,
-            },
-            {
-                name: "locations",
-                ty: { list: { ref: "ToolCallLocation" } },
-                nullable: true,
-                lenient: true,
-                skipItems: true,
-            },
+            { name: "content", ty: { list: { ref: "ToolCallContent" } }, nullable: true, lenient: true, skipItems: true },
+            { name: "locations", ty: { list: { ref: "ToolCallLocation" } }, nullable: true, lenient: true, skipItems: true },
             { name: "rawInput", ty: "any", lenient: true },
             { name: "rawOutput", ty: "any", lenient: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
     ToolCallId: { newtype: "string" },
-    ToolKind: {
-        enum: [
-            "read",
-            "edit",
-            "delete",
-            "move",
-            "search",
-            "execute",
-            "think",
-            "fetch",
-            "switch_mode",
-            "other",
-        ],
-    },
+    ToolKind: { enum: ["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"] },
     ToolCallStatus: { enum: ["pending", "in_progress", "completed", "failed"] },
     ToolCallContent: {
         union: [
@@ -5024,9 +2846,7 @@ export const shapes: Shapes = {
             { name: "toolCallId", ty: { ref: "ToolCallId" }, nullable: true, lenient: true },
         ],
     },
-    ElicitationRequestScope: {
-        struct: [{ name: "requestId", ty: { ref: "RequestId" }, required: true }],
-    },
+    ElicitationRequestScope: { struct: [{ name: "requestId", ty: { ref: "RequestId" }, required: true }] },
     ElicitationSchema: {
         struct: [
             { name: "type", ty: { ref: "ElicitationSchemaType" }, lenient: true },
@@ -5157,10 +2977,7 @@ export const shapes: Shapes = {
     },
     ExtRequest: "any",
     AgentResponse: {
-        union: [
-            { name: "Result", ty: { ref: "AgentResponseResult" } },
-            { name: "Error", ty: { ref: "AgentResponseError" } },
-        ],
+        union: [{ name: "Result", ty: { ref: "AgentResponseResult" } }, { name: "Error", ty: { ref: "AgentResponseError" } }],
     },
     AgentResponseResult: {
         struct: [
@@ -5241,21 +3058,11 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    SessionListCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionDeleteCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionAdditionalDirectoriesCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionResumeCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionCloseCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    SessionListCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionDeleteCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionAdditionalDirectoriesCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionResumeCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionCloseCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     AgentAuthCapabilities: {
         struct: [
             { name: "logout", ty: { ref: "LogoutCapabilities" }, nullable: true, lenient: true },
@@ -5303,13 +3110,7 @@ export const shapes: Shapes = {
         struct: [
             { name: "sessionId", ty: { ref: "SessionId" }, required: true },
             { name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true },
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                nullable: true,
-                lenient: true,
-                skipItems: true,
-            },
+            { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, nullable: true, lenient: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -5354,10 +3155,7 @@ export const shapes: Shapes = {
         tag: { key: "type" },
     },
     SessionConfigId: { newtype: "string" },
-    SessionConfigOptionCategory: {
-        enum: ["mode", "model", "model_config", "thought_level"],
-        open: true,
-    },
+    SessionConfigOptionCategory: { enum: ["mode", "model", "model_config", "thought_level"], open: true },
     SessionConfigValueId: { newtype: "string" },
     SessionConfigSelectOptions: {
         union: [
@@ -5399,26 +3197,13 @@ export const shapes: Shapes = {
     LoadSessionResponse: {
         struct: [
             { name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true },
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                nullable: true,
-                lenient: true,
-                skipItems: true,
-            },
+            { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, nullable: true, lenient: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
     ListSessionsResponse: {
         struct: [
-            {
-                name: "sessions",
-                ty: { list: { ref: "SessionInfo" } },
-                required: true,
-                lenient: true,
-                skipItems: true,
-                default: [],
-            },
+            { name: "sessions", ty: { list: { ref: "SessionInfo" } }, required: true, lenient: true, skipItems: true, default: [] },
             { name: "nextCursor", ty: "string", nullable: true, lenient: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
@@ -5437,20 +3222,12 @@ export const shapes: Shapes = {
     ResumeSessionResponse: {
         struct: [
             { name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true },
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                nullable: true,
-                lenient: true,
-                skipItems: true,
-            },
+            { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, nullable: true, lenient: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
     CloseSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SetSessionModeResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    SetSessionModeResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     SetSessionConfigOptionResponse: {
         struct: [
             {
@@ -5479,11 +3256,7 @@ export const shapes: Shapes = {
             { name: "data", ty: "any", lenient: true },
         ],
     },
-    ErrorCode: {
-        enum: [-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002],
-        open: true,
-        int: "i32",
-    },
+    ErrorCode: { enum: [-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002], open: true, int: "i32" },
     AgentNotification: {
         struct: [
             { name: "method", ty: "string", required: true },
@@ -5512,22 +3285,14 @@ export const shapes: Shapes = {
             { name: "ToolCall", tag: "tool_call", ty: { ref: "ToolCall" } },
             { name: "ToolCallUpdate", tag: "tool_call_update", ty: { ref: "ToolCallUpdate" } },
             { name: "Plan", tag: "plan", ty: { ref: "Plan" } },
-            {
-                name: "AvailableCommandsUpdate",
-                tag: "available_commands_update",
-                ty: { ref: "AvailableCommandsUpdate" },
-            },
+            { name: "AvailableCommandsUpdate", tag: "available_commands_update", ty: { ref: "AvailableCommandsUpdate" } },
             { name: "CurrentModeUpdate", tag: "current_mode_update", ty: { ref: "CurrentModeUpdate" } },
             { name: "ConfigOptionUpdate", tag: "config_option_update", ty: { ref: "ConfigOptionUpdate" } },
             { name: "SessionInfoUpdate", tag: "session_info_update", ty: { ref: "SessionInfoUpdate" } },
             { name: "UsageUpdate", tag: "usage_update", ty: { ref: "UsageUpdate" } },
             { name: "Notice", tag: "notice", ty: { ref: "Notice" } },
             { name: "CompactionUpdate", tag: "compaction_update", ty: { ref: "CompactionUpdate" } },
-            {
-                name: "CompactionSummaryChunk",
-                tag: "compaction_summary_chunk",
-                ty: { ref: "CompactionSummaryChunk" },
-            },
+            { name: "CompactionSummaryChunk", tag: "compaction_summary_chunk", ty: { ref: "CompactionSummaryChunk" } },
         ],
         tag: { key: "sessionUpdate" },
     },
@@ -5565,14 +3330,7 @@ export const shapes: Shapes = {
     PlanEntryStatus: { enum: ["pending", "in_progress", "completed"] },
     Plan: {
         struct: [
-            {
-                name: "entries",
-                ty: { list: { ref: "PlanEntry" } },
-                required: true,
-                lenient: true,
-                skipItems: true,
-                default: [],
-            },
+            { name: "entries", ty: { list: { ref: "PlanEntry" } }, required: true, lenient: true, skipItems: true, default: [] },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -5584,9 +3342,7 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    AvailableCommandInput: {
-        union: [{ name: "Unstructured", ty: { ref: "UnstructuredCommandInput" } }],
-    },
+    AvailableCommandInput: { union: [{ name: "Unstructured", ty: { ref: "UnstructuredCommandInput" } }] },
     UnstructuredCommandInput: {
         struct: [
             { name: "hint", ty: "string", required: true },
@@ -5651,12 +3407,7 @@ export const shapes: Shapes = {
     Notice: {
         struct: [
             { name: "severity", ty: { ref: "NoticeSeverity" }, required: true },
-            {
-                name: "title",
-                ty: "string",
-                required: true,
-                str: { at: "#/$defs/Notice/properties/title", min: 1 },
-            },
+            { name: "title", ty: "string", required: true, str: { at: "#/$defs/Notice/properties/title", min: 1 } },
             { name: "description", ty: "string", nullable: true, lenient: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
@@ -5667,13 +3418,7 @@ export const shapes: Shapes = {
         struct: [
             { name: "compactionId", ty: { ref: "CompactionId" }, required: true },
             { name: "status", ty: { ref: "CompactionStatus" }, required: true },
-            {
-                name: "summary",
-                ty: { list: { ref: "ContentBlock" } },
-                nullable: true,
-                lenient: true,
-                skipItems: true,
-            },
+            { name: "summary", ty: { list: { ref: "ContentBlock" } }, nullable: true, lenient: true, skipItems: true },
             { name: "error", ty: "string", nullable: true, lenient: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
@@ -5744,12 +3489,7 @@ export const shapes: Shapes = {
     ClientSessionCapabilities: {
         struct: [
             { name: "compaction", ty: { ref: "CompactionCapabilities" }, nullable: true, lenient: true },
-            {
-                name: "configOptions",
-                ty: { ref: "SessionConfigOptionsCapabilities" },
-                nullable: true,
-                lenient: true,
-            },
+            { name: "configOptions", ty: { ref: "SessionConfigOptionsCapabilities" }, nullable: true, lenient: true },
             { name: "notices", ty: { ref: "NoticeCapabilities" }, nullable: true, lenient: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
@@ -5761,9 +3501,7 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    BooleanConfigOptionCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    BooleanConfigOptionCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     NoticeCapabilities: { struct: [] },
     AuthCapabilities: {
         struct: [
@@ -5778,12 +3516,8 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    ElicitationFormCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    ElicitationUrlCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    ElicitationFormCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ElicitationUrlCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     AuthenticateRequest: {
         struct: [
             { name: "methodId", ty: { ref: "AuthMethodId" }, required: true },
@@ -5795,13 +3529,7 @@ export const shapes: Shapes = {
         struct: [
             { name: "cwd", ty: "string", required: true },
             { name: "additionalDirectories", ty: { list: "string" } },
-            {
-                name: "mcpServers",
-                ty: { list: { ref: "McpServer" } },
-                required: true,
-                nullAsDefault: true,
-                default: [],
-            },
+            { name: "mcpServers", ty: { list: { ref: "McpServer" } }, required: true, nullAsDefault: true, default: [] },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -5824,13 +3552,7 @@ export const shapes: Shapes = {
         struct: [
             { name: "name", ty: "string", required: true },
             { name: "url", ty: "string", required: true },
-            {
-                name: "headers",
-                ty: { list: { ref: "HttpHeader" } },
-                required: true,
-                nullAsDefault: true,
-                default: [],
-            },
+            { name: "headers", ty: { list: { ref: "HttpHeader" } }, required: true, nullAsDefault: true, default: [] },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -5838,13 +3560,7 @@ export const shapes: Shapes = {
         struct: [
             { name: "name", ty: "string", required: true },
             { name: "url", ty: "string", required: true },
-            {
-                name: "headers",
-                ty: { list: { ref: "HttpHeader" } },
-                required: true,
-                nullAsDefault: true,
-                default: [],
-            },
+            { name: "headers", ty: { list: { ref: "HttpHeader" } }, required: true, nullAsDefault: true, default: [] },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -5853,25 +3569,13 @@ export const shapes: Shapes = {
             { name: "name", ty: "string", required: true },
             { name: "command", ty: "string", required: true },
             { name: "args", ty: { list: "string" }, required: true, nullAsDefault: true, default: [] },
-            {
-                name: "env",
-                ty: { list: { ref: "EnvVariable" } },
-                required: true,
-                nullAsDefault: true,
-                default: [],
-            },
+            { name: "env", ty: { list: { ref: "EnvVariable" } }, required: true, nullAsDefault: true, default: [] },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
     LoadSessionRequest: {
         struct: [
-            {
-                name: "mcpServers",
-                ty: { list: { ref: "McpServer" } },
-                required: true,
-                nullAsDefault: true,
-                default: [],
-            },
+            { name: "mcpServers", ty: { list: { ref: "McpServer" } }, required: true, nullAsDefault: true, default: [] },
             { name: "cwd", ty: "string", required: true },
             { name: "additionalDirectories", ty: { list: "string" } },
             { name: "sessionId", ty: { ref: "SessionId" }, required: true },
@@ -5928,9 +3632,7 @@ export const shapes: Shapes = {
         ],
         tag: { key: "type" },
     },
-    SetSessionConfigOptionRequestTypeBoolean: {
-        struct: [{ name: "value", ty: "boolean", required: true }],
-    },
+    SetSessionConfigOptionRequestTypeBoolean: { struct: [{ name: "value", ty: "boolean", required: true }] },
     SetSessionConfigOptionRequestTypeValueId: {
         struct: [{ name: "value", ty: { ref: "SessionConfigValueId" }, required: true }],
     },
@@ -5942,10 +3644,7 @@ export const shapes: Shapes = {
         ],
     },
     ClientResponse: {
-        union: [
-            { name: "Result", ty: { ref: "ClientResponseResult" } },
-            { name: "Error", ty: { ref: "ClientResponseError" } },
-        ],
+        union: [{ name: "Result", ty: { ref: "ClientResponseResult" } }, { name: "Error", ty: { ref: "ClientResponseError" } }],
     },
     ClientResponseResult: {
         struct: [
@@ -6020,9 +3719,7 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    ReleaseTerminalResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    ReleaseTerminalResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     WaitForTerminalExitResponse: {
         struct: [
             { name: "exitCode", ty: { int: "u32" }, nullable: true, lenient: true },
@@ -6084,146 +3781,114 @@ export const shapes: Shapes = {
 
 /** The JSON-RPC methods: the side that handles each, and its payloads' definitions. */
 export const methods: Methods = {
-    "$/cancel_request": {
-        side: "protocol",
-        notification: {
-            def: "CancelRequestNotification",
-            name: "CancelRequestNotification",
-            null: "refuse",
-        },
-    },
+    "$/cancel_request": { side: "protocol", notification: { def: "CancelRequestNotification", null: "refuse" } },
     "authenticate": {
         side: "agent",
-        response: { def: "AuthenticateResponse", name: "AuthenticateResponse", null: "empty" },
-        request: { def: "AuthenticateRequest", name: "AuthenticateRequest", null: "refuse" },
+        response: { def: "AuthenticateResponse", null: "empty" },
+        request: { def: "AuthenticateRequest", null: "refuse" },
     },
-    "elicitation/complete": {
-        side: "client",
-        notification: {
-            def: "CompleteElicitationNotification",
-            name: "CompleteElicitationNotification",
-            null: "refuse",
-        },
-    },
+    "elicitation/complete": { side: "client", notification: { def: "CompleteElicitationNotification", null: "refuse" } },
     "elicitation/create": {
         side: "client",
-        request: { def: "CreateElicitationRequest", name: "CreateElicitationRequest", null: "refuse" },
-        response: { def: "CreateElicitationResponse", name: "CreateElicitationResponse", null: "refuse" },
+        request: { def: "CreateElicitationRequest", null: "refuse" },
+        response: { def: "CreateElicitationResponse", null: "refuse" },
     },
     "fs/read_text_file": {
         side: "client",
-        request: { def: "ReadTextFileRequest", name: "ReadTextFileRequest", null: "refuse" },
-        response: { def: "ReadTextFileResponse", name: "ReadTextFileResponse", null: "refuse" },
+        request: { def: "ReadTextFileRequest", null: "refuse" },
+        response: { def: "ReadTextFileResponse", null: "refuse" },
     },
     "fs/write_text_file": {
         side: "client",
-        request: { def: "WriteTextFileRequest", name: "WriteTextFileRequest", null: "refuse" },
-        response: { def: "WriteTextFileResponse", name: "WriteTextFileResponse", null: "empty" },
+        request: { def: "WriteTextFileRequest", null: "refuse" },
+        response: { def: "WriteTextFileResponse", null: "empty" },
     },
     "initialize": {
         side: "agent",
-        response: { def: "InitializeResponse", name: "InitializeResponse", null: "refuse" },
-        request: { def: "InitializeRequest", name: "InitializeRequest", null: "refuse" },
+        response: { def: "InitializeResponse", null: "refuse" },
+        request: { def: "InitializeRequest", null: "refuse" },
     },
     "logout": {
         side: "agent",
-        response: { def: "LogoutResponse", name: "LogoutResponse", null: "empty" },
-        request: { def: "LogoutRequest", name: "LogoutRequest", null: "empty" },
+        response: { def: "LogoutResponse", null: "empty" },
+        request: { def: "LogoutRequest", null: "empty" },
     },
-    "session/cancel": {
-        side: "agent",
-        notification: { def: "CancelNotification", name: "CancelNotification", null: "refuse" },
-    },
+    "session/cancel": { side: "agent", notification: { def: "CancelNotification", null: "refuse" } },
     "session/close": {
         side: "agent",
-        response: { def: "CloseSessionResponse", name: "CloseSessionResponse", null: "empty" },
-        request: { def: "CloseSessionRequest", name: "CloseSessionRequest", null: "refuse" },
+        response: { def: "CloseSessionResponse", null: "empty" },
+        request: { def: "CloseSessionRequest", null: "refuse" },
     },
     "session/delete": {
         side: "agent",
-        response: { def: "DeleteSessionResponse", name: "DeleteSessionResponse", null: "empty" },
-        request: { def: "DeleteSessionRequest", name: "DeleteSessionRequest", null: "refuse" },
+        response: { def: "DeleteSessionResponse", null: "empty" },
+        request: { def: "DeleteSessionRequest", null: "refuse" },
     },
     "session/list": {
         side: "agent",
-        response: { def: "ListSessionsResponse", name: "ListSessionsResponse", null: "refuse" },
-        request: { def: "ListSessionsRequest", name: "ListSessionsRequest", null: "empty" },
+        response: { def: "ListSessionsResponse", null: "refuse" },
+        request: { def: "ListSessionsRequest", null: "empty" },
     },
     "session/load": {
         side: "agent",
-        response: { def: "LoadSessionResponse", name: "LoadSessionResponse", null: "empty" },
-        request: { def: "LoadSessionRequest", name: "LoadSessionRequest", null: "refuse" },
+        response: { def: "LoadSessionResponse", null: "empty" },
+        request: { def: "LoadSessionRequest", null: "refuse" },
     },
     "session/new": {
         side: "agent",
-        response: { def: "NewSessionResponse", name: "NewSessionResponse", null: "refuse" },
-        request: { def: "NewSessionRequest", name: "NewSessionRequest", null: "refuse" },
+        response: { def: "NewSessionResponse", null: "refuse" },
+        request: { def: "NewSessionRequest", null: "refuse" },
     },
     "session/prompt": {
         side: "agent",
-        response: { def: "PromptResponse", name: "PromptResponse", null: "refuse" },
-        request: { def: "PromptRequest", name: "PromptRequest", null: "refuse" },
+        response: { def: "PromptResponse", null: "refuse" },
+        request: { def: "PromptRequest", null: "refuse" },
     },
     "session/request_permission": {
         side: "client",
-        request: { def: "RequestPermissionRequest", name: "RequestPermissionRequest", null: "refuse" },
-        response: { def: "RequestPermissionResponse", name: "RequestPermissionResponse", null: "refuse" },
+        request: { def: "RequestPermissionRequest", null: "refuse" },
+        response: { def: "RequestPermissionResponse", null: "refuse" },
     },
     "session/resume": {
         side: "agent",
-        response: { def: "ResumeSessionResponse", name: "ResumeSessionResponse", null: "empty" },
-        request: { def: "ResumeSessionRequest", name: "ResumeSessionRequest", null: "refuse" },
+        response: { def: "ResumeSessionResponse", null: "empty" },
+        request: { def: "ResumeSessionRequest", null: "refuse" },
     },
     "session/set_config_option": {
         side: "agent",
-        response: {
-            def: "SetSessionConfigOptionResponse",
-            name: "SetSessionConfigOptionResponse",
-            null: "refuse",
-        },
-        request: {
-            def: "SetSessionConfigOptionRequest",
-            name: "SetSessionConfigOptionRequest",
-            null: "refuse",
-        },
+        response: { def: "SetSessionConfigOptionResponse", null: "refuse" },
+        request: { def: "SetSessionConfigOptionRequest", null: "refuse" },
     },
     "session/set_mode": {
         side: "agent",
-        response: { def: "SetSessionModeResponse", name: "SetSessionModeResponse", null: "empty" },
-        request: { def: "SetSessionModeRequest", name: "SetSessionModeRequest", null: "refuse" },
+        response: { def: "SetSessionModeResponse", null: "empty" },
+        request: { def: "SetSessionModeRequest", null: "refuse" },
     },
-    "session/update": {
-        side: "client",
-        notification: { def: "SessionNotification", name: "SessionNotification", null: "refuse" },
-    },
+    "session/update": { side: "client", notification: { def: "SessionNotification", null: "refuse" } },
     "terminal/create": {
         side: "client",
-        request: { def: "CreateTerminalRequest", name: "CreateTerminalRequest", null: "refuse" },
-        response: { def: "CreateTerminalResponse", name: "CreateTerminalResponse", null: "refuse" },
+        request: { def: "CreateTerminalRequest", null: "refuse" },
+        response: { def: "CreateTerminalResponse", null: "refuse" },
     },
     "terminal/kill": {
         side: "client",
-        request: { def: "KillTerminalRequest", name: "KillTerminalRequest", null: "refuse" },
-        response: { def: "KillTerminalResponse", name: "KillTerminalResponse", null: "empty" },
+        request: { def: "KillTerminalRequest", null: "refuse" },
+        response: { def: "KillTerminalResponse", null: "empty" },
     },
     "terminal/output": {
         side: "client",
-        request: { def: "TerminalOutputRequest", name: "TerminalOutputRequest", null: "refuse" },
-        response: { def: "TerminalOutputResponse", name: "TerminalOutputResponse", null: "refuse" },
+        request: { def: "TerminalOutputRequest", null: "refuse" },
+        response: { def: "TerminalOutputResponse", null: "refuse" },
     },
     "terminal/release": {
         side: "client",
-        request: { def: "ReleaseTerminalRequest", name: "ReleaseTerminalRequest", null: "refuse" },
-        response: { def: "ReleaseTerminalResponse", name: "ReleaseTerminalResponse", null: "empty" },
+        request: { def: "ReleaseTerminalRequest", null: "refuse" },
+        response: { def: "ReleaseTerminalResponse", null: "empty" },
     },
     "terminal/wait_for_exit": {
         side: "client",
-        request: { def: "WaitForTerminalExitRequest", name: "WaitForTerminalExitRequest", null: "refuse" },
-        response: {
-            def: "WaitForTerminalExitResponse",
-            name: "WaitForTerminalExitResponse",
-            null: "empty",
-        },
+        request: { def: "WaitForTerminalExitRequest", null: "refuse" },
+        response: { def: "WaitForTerminalExitResponse", null: "empty" },
     },
 };
 

@@ -3,28 +3,111 @@
 
 import { Codec, type AnyMessage, type Envelope, type ExtensionNotification, type ExtensionRequest, type ExtensionResponse } from "../codec.js";
 import type { Methods, Shapes, Upserts } from "../shape.js";
-import type { JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
+import type { Extensible, JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
+import * as stable from "./v1.js";
 
-/**
- * A JSON-RPC request object.
- */
-export interface AgentRequest {
-    /**
-     * The request id used to correlate the matching response.
-     */
+// What both builds have alike: the stable module's items.
+import type {
+    RequestId, WriteTextFileRequest, SessionId, ReadTextFileRequest, RequestPermissionRequest, ToolCallUpdate,
+    ToolCallId, ToolKind, ToolCallStatus, ToolCallContent, ContentBlock, Annotations, Role, TextContent, ImageContent,
+    AudioContent, ResourceLink, EmbeddedResourceResource, TextResourceContents, BlobResourceContents, EmbeddedResource,
+    Content, Diff, TerminalId, Terminal, ToolCallLocation, PermissionOption, PermissionOptionId, PermissionOptionKind,
+    CreateTerminalRequest, EnvVariable, TerminalOutputRequest, ReleaseTerminalRequest, WaitForTerminalExitRequest,
+    KillTerminalRequest, CreateElicitationRequest, CreateElicitationRequestMode, ElicitationSessionScope,
+    ElicitationRequestScope, ElicitationSchema, ElicitationSchemaType, ElicitationPropertySchema, StringFormat,
+    EnumOption, StringPropertySchema, NumberPropertySchema, IntegerPropertySchema, BooleanPropertySchema,
+    MultiSelectItems, StringMultiSelectItems, TitledMultiSelectItems, MultiSelectPropertySchema, ElicitationFormMode,
+    ElicitationFormModeScope, ElicitationId, ElicitationUrlMode, ElicitationUrlModeScope, ExtRequest, ProtocolVersion,
+    PromptCapabilities, SessionListCapabilities, SessionDeleteCapabilities, SessionAdditionalDirectoriesCapabilities,
+    SessionResumeCapabilities, SessionCloseCapabilities, LogoutCapabilities, AuthMethod, AuthMethodId,
+    AuthMethodTerminal, AuthMethodAgent, Implementation, AuthenticateResponse, LogoutResponse, NewSessionResponse,
+    SessionModeState, SessionModeId, SessionMode, SessionConfigOption, SessionConfigOptionType, SessionConfigId,
+    SessionConfigOptionCategory, SessionConfigValueId, SessionConfigSelectOptions, SessionConfigSelectOption,
+    SessionConfigSelectGroup, SessionConfigGroupId, SessionConfigSelect, SessionConfigBoolean, LoadSessionResponse,
+    DeleteSessionResponse, ResumeSessionResponse, CloseSessionResponse, SetSessionModeResponse,
+    SetSessionConfigOptionResponse, StopReason, ExtResponse, Error, ErrorCode, MessageId, ContentChunk, ToolCall,
+    PlanEntry, PlanEntryPriority, PlanEntryStatus, Plan, AvailableCommand, AvailableCommandInput,
+    UnstructuredCommandInput, AvailableCommandsUpdate, CurrentModeUpdate, ConfigOptionUpdate, SessionInfoUpdate, Cost,
+    UsageUpdate, NoticeSeverity, Notice, CompactionId, CompactionStatus, CompactionUpdate, CompactionSummaryChunk,
+    CompleteElicitationNotification, ExtNotification, FileSystemCapabilities, ClientSessionCapabilities,
+    CompactionCapabilities, SessionConfigOptionsCapabilities, BooleanConfigOptionCapabilities, NoticeCapabilities,
+    AuthCapabilities, ElicitationCapabilities, ElicitationFormCapabilities, ElicitationUrlCapabilities,
+    AuthenticateRequest, LogoutRequest, HttpHeader, McpServerHttp, McpServerSse, McpServerStdio, DeleteSessionRequest,
+    CloseSessionRequest, SetSessionModeRequest, SetSessionConfigOptionRequest, SetSessionConfigOptionRequestType,
+    SetSessionConfigOptionRequestTypeBoolean, SetSessionConfigOptionRequestTypeValueId, PromptRequest,
+    WriteTextFileResponse, ReadTextFileResponse, RequestPermissionResponse, RequestPermissionOutcome,
+    SelectedPermissionOutcome, CreateTerminalResponse, TerminalOutputResponse, TerminalExitStatus,
+    ReleaseTerminalResponse, WaitForTerminalExitResponse, KillTerminalResponse, CreateElicitationResponse,
+    CreateElicitationResponseAction, ElicitationContentValue, ElicitationAcceptAction, CancelNotification,
+    CancelRequestNotification,
+} from "./v1.js";
+export type {
+    RequestId, WriteTextFileRequest, SessionId, ReadTextFileRequest, RequestPermissionRequest, ToolCallUpdate,
+    ToolCallId, ToolKind, ToolCallStatus, ToolCallContent, ContentBlock, Annotations, Role, TextContent, ImageContent,
+    AudioContent, ResourceLink, EmbeddedResourceResource, TextResourceContents, BlobResourceContents, EmbeddedResource,
+    Content, Diff, TerminalId, Terminal, ToolCallLocation, PermissionOption, PermissionOptionId, PermissionOptionKind,
+    CreateTerminalRequest, EnvVariable, TerminalOutputRequest, ReleaseTerminalRequest, WaitForTerminalExitRequest,
+    KillTerminalRequest, CreateElicitationRequest, CreateElicitationRequestMode, ElicitationSessionScope,
+    ElicitationRequestScope, ElicitationSchema, ElicitationSchemaType, ElicitationPropertySchema, StringFormat,
+    EnumOption, StringPropertySchema, NumberPropertySchema, IntegerPropertySchema, BooleanPropertySchema,
+    MultiSelectItems, StringMultiSelectItems, TitledMultiSelectItems, MultiSelectPropertySchema, ElicitationFormMode,
+    ElicitationFormModeScope, ElicitationId, ElicitationUrlMode, ElicitationUrlModeScope, ExtRequest, ProtocolVersion,
+    PromptCapabilities, SessionListCapabilities, SessionDeleteCapabilities, SessionAdditionalDirectoriesCapabilities,
+    SessionResumeCapabilities, SessionCloseCapabilities, LogoutCapabilities, AuthMethod, AuthMethodId,
+    AuthMethodTerminal, AuthMethodAgent, Implementation, AuthenticateResponse, LogoutResponse, NewSessionResponse,
+    SessionModeState, SessionModeId, SessionMode, SessionConfigOption, SessionConfigOptionType, SessionConfigId,
+    SessionConfigOptionCategory, SessionConfigValueId, SessionConfigSelectOptions, SessionConfigSelectOption,
+    SessionConfigSelectGroup, SessionConfigGroupId, SessionConfigSelect, SessionConfigBoolean, LoadSessionResponse,
+    DeleteSessionResponse, ResumeSessionResponse, CloseSessionResponse, SetSessionModeResponse,
+    SetSessionConfigOptionResponse, StopReason, ExtResponse, Error, ErrorCode, MessageId, ContentChunk, ToolCall,
+    PlanEntry, PlanEntryPriority, PlanEntryStatus, Plan, AvailableCommand, AvailableCommandInput,
+    UnstructuredCommandInput, AvailableCommandsUpdate, CurrentModeUpdate, ConfigOptionUpdate, SessionInfoUpdate, Cost,
+    UsageUpdate, NoticeSeverity, Notice, CompactionId, CompactionStatus, CompactionUpdate, CompactionSummaryChunk,
+    CompleteElicitationNotification, ExtNotification, FileSystemCapabilities, ClientSessionCapabilities,
+    CompactionCapabilities, SessionConfigOptionsCapabilities, BooleanConfigOptionCapabilities, NoticeCapabilities,
+    AuthCapabilities, ElicitationCapabilities, ElicitationFormCapabilities, ElicitationUrlCapabilities,
+    AuthenticateRequest, LogoutRequest, HttpHeader, McpServerHttp, McpServerSse, McpServerStdio, DeleteSessionRequest,
+    CloseSessionRequest, SetSessionModeRequest, SetSessionConfigOptionRequest, SetSessionConfigOptionRequestType,
+    SetSessionConfigOptionRequestTypeBoolean, SetSessionConfigOptionRequestTypeValueId, PromptRequest,
+    WriteTextFileResponse, ReadTextFileResponse, RequestPermissionResponse, RequestPermissionOutcome,
+    SelectedPermissionOutcome, CreateTerminalResponse, TerminalOutputResponse, TerminalExitStatus,
+    ReleaseTerminalResponse, WaitForTerminalExitResponse, KillTerminalResponse, CreateElicitationResponse,
+    CreateElicitationResponseAction, ElicitationContentValue, ElicitationAcceptAction, CancelNotification,
+    CancelRequestNotification,
+};
+
+/** The `cwd` member many objects of this module share. */
+export interface WithCwd {
+    /** The working directory for this session. Must be an absolute path. */
+    cwd: string;
+}
+
+/** The `id` member many objects of this module share. */
+export interface WithId {
+    /** The id of the request this response answers. */
     id: RequestId;
+}
+
+/** The `_meta` member many objects of this module share. */
+export interface WithMeta {
     /**
-     * The method name to invoke.
+     * The _meta property is reserved by ACP to allow clients and agents to attach additional
+     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+     * these keys.
+     *
+     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
      */
+    _meta?: JsonObject | null;
+}
+
+/** A JSON-RPC request object. */
+export interface AgentRequest extends Extensible {
+    /** The request id used to correlate the matching response. */
+    id: RequestId;
+    /** The method name to invoke. */
     method: string;
-    /**
-     * Method-specific request parameters.
-     */
+    /** Method-specific request parameters. */
     params?: AgentRequestParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -49,1422 +132,18 @@ export type AgentRequestParams =
     | ExtRequest;
 
 /**
- * JSON RPC Request Id
- *
- * An identifier established by the Client that MUST contain a String, Number, or NULL value if included. If it is not included it is assumed to be a notification. The value SHOULD normally not be Null \[1\] and Numbers SHOULD NOT contain fractional parts \[2\]
- *
- * The Server MUST reply with the same value in the Response object if included. This member is used to correlate the context between the two objects.
- *
- * \[1\] The use of Null as a value for the id member in a Request object is discouraged, because this specification uses a value of Null for Responses with an unknown id. Also, because JSON-RPC 1.0 uses an id value of Null for Notifications this could cause confusion in handling.
- *
- * \[2\] Fractional parts may be problematic, since many decimal fractions cannot be represented exactly as binary fractions.
- */
-export type RequestId =
-    | null
-    | number
-    | string;
-
-/**
- * Request to write content to a text file.
- *
- * Only available if the client supports the `fs.writeTextFile` capability.
- */
-export interface WriteTextFileRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * Absolute path to the file to write.
-     */
-    path: string;
-    /**
-     * The text content to write to the file.
-     */
-    content: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A unique identifier for a conversation session between a client and agent.
- *
- * Each session has its own context, conversation history, and state, so one
- * agent can run several independent sessions.
- *
- * See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v1/draft/session-setup#session-id)
- */
-export type SessionId = string;
-
-/**
- * Request to read content from a text file.
- *
- * Only available if the client supports the `fs.readTextFile` capability.
- */
-export interface ReadTextFileRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * Absolute path to the file to read.
-     */
-    path: string;
-    /**
-     * Line number to start reading from (1-based).
-     */
-    line?: number | null;
-    /**
-     * Maximum number of lines to read.
-     */
-    limit?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request for user permission to execute a tool call.
- *
- * Sent when the agent needs authorization before performing a sensitive operation.
- *
- * See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#requesting-permission)
- */
-export interface RequestPermissionRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * Details about the tool call requiring permission.
-     */
-    toolCall: ToolCallUpdate;
-    /**
-     * Available permission options for the user to choose from.
-     */
-    options: PermissionOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * An update to an existing tool call.
- *
- * Used to report progress and results as tools execute. All fields except
- * the tool call ID are optional - only changed fields need to be included.
- *
- * See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#updating)
- */
-export interface ToolCallUpdate {
-    /**
-     * The ID of the tool call being updated.
-     */
-    toolCallId: ToolCallId;
-    /**
-     * Update the tool kind.
-     */
-    kind?: ToolKind | null;
-    /**
-     * Update the execution status.
-     */
-    status?: ToolCallStatus | null;
-    /**
-     * Update the human-readable title.
-     */
-    title?: string | null;
-    /**
-     * Update the programmatic name of the tool being invoked.
-     *
-     * This field is optional. Omitting it or sending `null` both mean that
-     * the existing name is left unchanged.
-     */
-    name?: string | null;
-    /**
-     * Replace the content collection.
-     */
-    content?: ToolCallContent[] | null;
-    /**
-     * Replace the locations collection.
-     */
-    locations?: ToolCallLocation[] | null;
-    /**
-     * Update the raw input.
-     */
-    rawInput?: JsonValue;
-    /**
-     * Update the raw output.
-     */
-    rawOutput?: JsonValue;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Unique identifier for a tool call within a session.
- */
-export type ToolCallId = string;
-
-/**
- * Categories of tools that can be invoked.
- *
- * Tool kinds help clients choose appropriate icons and optimize how they
- * display tool execution progress.
- *
- * See protocol docs: [Creating](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#creating)
- */
-export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "switch_mode" | "other";
-
-/**
- * Execution status of a tool call.
- *
- * Tool calls progress through different statuses during their lifecycle.
- *
- * See protocol docs: [Status](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#status)
- */
-export type ToolCallStatus = "pending" | "in_progress" | "completed" | "failed";
-
-/**
- * Content produced by a tool call.
- *
- * Tool calls can produce different types of content including
- * standard content blocks (text, images) or file diffs.
- *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#content)
- */
-export type ToolCallContent =
-    | ({ type: "content" } & Content)
-    | ({ type: "diff" } & Diff)
-    | ({ type: "terminal" } & Terminal);
-
-/**
- * Content blocks represent displayable information in the Agent Client Protocol.
- *
- * Content blocks appear in:
- * - User prompts sent via `session/prompt`
- * - Language model output streamed through `session/update` notifications
- * - Progress updates and results from tool calls
- *
- * This structure is compatible with the Model Context Protocol (MCP), so agents can
- * forward content from MCP tool outputs without transformation.
- *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/draft/content)
- */
-export type ContentBlock =
-    | ({ type: "text" } & TextContent)
-    | ({ type: "image" } & ImageContent)
-    | ({ type: "audio" } & AudioContent)
-    | ({ type: "resource_link" } & ResourceLink)
-    | ({ type: "resource" } & EmbeddedResource);
-
-/**
- * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
- */
-export interface Annotations {
-    /**
-     * Intended recipients for this content, such as the user or assistant.
-     */
-    audience?: Role[] | null;
-    /**
-     * Timestamp indicating when the underlying resource was last modified.
-     */
-    lastModified?: string | null;
-    /**
-     * Relative importance of this content when clients choose what to surface.
-     */
-    priority?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * The sender or recipient of messages and data in a conversation.
- */
-export type Role = "assistant" | "user";
-
-/**
- * Text provided to or from an LLM.
- */
-export interface TextContent {
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     */
-    annotations?: Annotations | null;
-    /**
-     * Text payload carried by this content block.
-     */
-    text: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * An image provided to or from an LLM.
- */
-export interface ImageContent {
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     */
-    annotations?: Annotations | null;
-    /**
-     * Base64-encoded media payload.
-     */
-    data: string;
-    /**
-     * MIME type describing the encoded media payload.
-     */
-    mimeType: string;
-    /**
-     * URI associated with this resource or media payload.
-     */
-    uri?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Audio provided to or from an LLM.
- */
-export interface AudioContent {
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     */
-    annotations?: Annotations | null;
-    /**
-     * Base64-encoded media payload.
-     */
-    data: string;
-    /**
-     * MIME type describing the encoded media payload.
-     */
-    mimeType: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A resource that the server is capable of reading, included in a prompt or tool call result.
- */
-export interface ResourceLink {
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     */
-    annotations?: Annotations | null;
-    /**
-     * Optional human-readable details shown with this protocol object.
-     */
-    description?: string | null;
-    /**
-     * MIME type describing the encoded media payload.
-     */
-    mimeType?: string | null;
-    /**
-     * Human-readable name shown for this protocol object.
-     */
-    name: string;
-    /**
-     * Optional size of the linked resource in bytes, if known.
-     */
-    size?: number | null;
-    /**
-     * Optional display title for end-user UI.
-     */
-    title?: string | null;
-    /**
-     * URI associated with this resource or media payload.
-     */
-    uri: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Resource content that can be embedded in a message.
- */
-export type EmbeddedResourceResource =
-    | TextResourceContents
-    | BlobResourceContents;
-
-/**
- * Text-based resource contents.
- */
-export interface TextResourceContents {
-    /**
-     * MIME type describing the encoded media payload.
-     */
-    mimeType?: string | null;
-    /**
-     * Text payload carried by this content block.
-     */
-    text: string;
-    /**
-     * URI associated with this resource or media payload.
-     */
-    uri: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Binary resource contents.
- */
-export interface BlobResourceContents {
-    /**
-     * Base64-encoded bytes for a binary resource payload.
-     */
-    blob: string;
-    /**
-     * MIME type describing the encoded media payload.
-     */
-    mimeType?: string | null;
-    /**
-     * URI associated with this resource or media payload.
-     */
-    uri: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * The contents of a resource, embedded into a prompt or tool call result.
- */
-export interface EmbeddedResource {
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     */
-    annotations?: Annotations | null;
-    /**
-     * Embedded resource payload, either text or binary data.
-     */
-    resource: EmbeddedResourceResource;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Standard content block (text, images, resources).
- */
-export interface Content {
-    /**
-     * The actual content block.
-     */
-    content: ContentBlock;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A diff representing file modifications.
- *
- * Shows changes to files in a format suitable for display in the client UI.
- *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#content)
- */
-export interface Diff {
-    /**
-     * The absolute file path being modified.
-     */
-    path: string;
-    /**
-     * The original content (omitted or `null` for new files).
-     */
-    oldText?: string | null;
-    /**
-     * The new content after modification.
-     */
-    newText: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Typed identifier used for terminal values on the wire.
- */
-export type TerminalId = string;
-
-/**
- * Embed a terminal created with `terminal/create` by its id.
- *
- * The terminal must be added before calling `terminal/release`.
- *
- * See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/draft/terminals)
- */
-export interface Terminal {
-    /**
-     * Identifier of the terminal instance to embed in the content stream.
-     */
-    terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A file location being accessed or modified by a tool.
- *
- * Enables clients to implement "follow-along" features that track
- * which files the agent is working with in real-time.
- *
- * See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#following-the-agent)
- */
-export interface ToolCallLocation {
-    /**
-     * The absolute file path being accessed or modified.
-     */
-    path: string;
-    /**
-     * Optional 1-based line number within the file.
-     */
-    line?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * An option presented to the user when requesting permission.
- */
-export interface PermissionOption {
-    /**
-     * Unique identifier for this permission option.
-     */
-    optionId: PermissionOptionId;
-    /**
-     * Human-readable label to display to the user.
-     */
-    name: string;
-    /**
-     * Hint about the nature of this permission option.
-     */
-    kind: PermissionOptionKind;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Unique identifier for a permission option.
- */
-export type PermissionOptionId = string;
-
-/**
- * The type of permission option being presented to the user.
- *
- * Helps clients choose appropriate icons and UI treatment.
- */
-export type PermissionOptionKind = "allow_once" | "allow_always" | "reject_once" | "reject_always";
-
-/**
- * Request to create a new terminal and execute a command.
- */
-export interface CreateTerminalRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * The command to execute.
-     */
-    command: string;
-    /**
-     * Array of command arguments.
-     */
-    args?: string[];
-    /**
-     * Environment variables for the command.
-     */
-    env?: EnvVariable[];
-    /**
-     * Working directory for the command. Must be an absolute path.
-     */
-    cwd?: string | null;
-    /**
-     * Maximum number of output bytes to retain.
-     *
-     * When the limit is exceeded, the Client truncates from the beginning of the output
-     * to stay within the limit.
-     *
-     * The Client MUST ensure truncation happens at a character boundary to maintain valid
-     * string output, even if this means the retained output is slightly less than the
-     * specified limit.
-     */
-    outputByteLimit?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * An environment variable to set when launching an MCP server.
- */
-export interface EnvVariable {
-    /**
-     * The name of the environment variable.
-     */
-    name: string;
-    /**
-     * The value to set for the environment variable.
-     */
-    value: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request to get the current output and status of a terminal.
- */
-export interface TerminalOutputRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * The ID of the terminal to get output from.
-     */
-    terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request to release a terminal and free its resources.
- */
-export interface ReleaseTerminalRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * The ID of the terminal to release.
-     */
-    terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request to wait for a terminal command to exit.
- */
-export interface WaitForTerminalExitRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * The ID of the terminal to wait for.
-     */
-    terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request to kill a terminal without releasing it.
- */
-export interface KillTerminalRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * The ID of the terminal to kill.
-     */
-    terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request from the agent to elicit structured user input.
- *
- * The agent sends this to the client to request information from the user,
- * either via a form or by directing them to a URL.
- * Elicitations are tied to a session (optionally a tool call) or a request.
- */
-export type CreateElicitationRequest = {
-    /**
-     * A human-readable message describing what input is needed.
-     */
-    message: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & CreateElicitationRequestMode;
-
-/**
- * The part of [`CreateElicitationRequest`] chosen by its `mode` property.
- */
-export type CreateElicitationRequestMode =
-    | ({ mode: "form" } & ElicitationFormMode)
-    | ({ mode: "url" } & ElicitationUrlMode)
-    | UnknownArm<"mode">;
-
-/**
- * Session-scoped elicitation, optionally tied to a specific tool call.
- *
- * When `toolCallId` is set, the elicitation is tied to a specific tool call.
- * This is useful when an agent receives an elicitation from an MCP server
- * during a tool call and needs to redirect it to the user.
- */
-export interface ElicitationSessionScope {
-    /**
-     * The session this elicitation is tied to.
-     */
-    sessionId: SessionId;
-    /**
-     * Optional tool call within the session.
-     *
-     * Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
-     * session without a specific tool call.
-     */
-    toolCallId?: ToolCallId | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
- * (e.g., during auth/configuration phases before any session is started).
- */
-export interface ElicitationRequestScope {
-    /**
-     * The request this elicitation is tied to.
-     */
-    requestId: RequestId;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Type-safe elicitation schema for requesting structured user input.
- *
- * This represents a JSON Schema object with primitive-typed properties,
- * as required by the elicitation specification.
- */
-export interface ElicitationSchema {
-    /**
-     * Type discriminator. Always `"object"`.
-     */
-    type?: ElicitationSchemaType;
-    /**
-     * Optional title for the schema.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Property definitions (must be primitive types).
-     */
-    properties?: { [key: string]: ElicitationPropertySchema };
-    /**
-     * List of required property names.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no property names are required.
-     */
-    required?: string[] | null;
-    /**
-     * Optional description of what this schema represents.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no schema description is provided.
-     */
-    description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Type discriminator for elicitation schemas.
- */
-export type ElicitationSchemaType = "object";
-
-/**
- * Property schema for elicitation form fields.
- *
- * Each variant corresponds to a JSON Schema `"type"` value.
- * Single-select enums use `type: "string"` with `enum` or `oneOf` set.
- * Multi-select enums use `type: "array"`.
- */
-export type ElicitationPropertySchema =
-    | ({ type: "string" } & StringPropertySchema)
-    | ({ type: "number" } & NumberPropertySchema)
-    | ({ type: "integer" } & IntegerPropertySchema)
-    | ({ type: "boolean" } & BooleanPropertySchema)
-    | ({ type: "array" } & MultiSelectPropertySchema)
-    | UnknownArm<"type">;
-
-/**
- * String format types for string properties in elicitation schemas.
- */
-export type StringFormat = "email" | "uri" | "date" | "date-time";
-
-/**
- * A titled enum option with a const value, human-readable title, and optional description.
- */
-export interface EnumOption {
-    /**
-     * The constant value for this option.
-     */
-    const: string;
-    /**
-     * Human-readable title for this option.
-     */
-    title: string;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Schema for string properties in an elicitation form.
- *
- * When `enum` or `oneOf` is set, this represents a single-select enum
- * with `"type": "string"`.
- */
-export interface StringPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * Minimum string length.
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
-     */
-    minLength?: number | null;
-    /**
-     * Maximum string length.
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
-     */
-    maxLength?: number | null;
-    /**
-     * Pattern the string must match.
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
-     */
-    pattern?: string | null;
-    /**
-     * String format.
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no format constraint.
-     */
-    format?: StringFormat | null;
-    /**
-     * Default value.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no default value is provided.
-     */
-    default?: string | null;
-    /**
-     * Enum values for untitled single-select enums.
-     * Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
-     * declared by `enum`.
-     */
-    enum?: string[] | null;
-    /**
-     * Titled enum options for titled single-select enums.
-     * Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
-     * declared by `oneOf`.
-     */
-    oneOf?: EnumOption[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Schema for number (floating-point) properties in an elicitation form.
- */
-export interface NumberPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * Minimum value (inclusive).
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-     */
-    minimum?: number | null;
-    /**
-     * Maximum value (inclusive).
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-     */
-    maximum?: number | null;
-    /**
-     * Default value.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no default value is provided.
-     */
-    default?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Schema for integer properties in an elicitation form.
- */
-export interface IntegerPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * Minimum value (inclusive).
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-     */
-    minimum?: number | null;
-    /**
-     * Maximum value (inclusive).
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-     */
-    maximum?: number | null;
-    /**
-     * Default value.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no default value is provided.
-     */
-    default?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Schema for boolean properties in an elicitation form.
- */
-export interface BooleanPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * Default value.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no default value is provided.
-     */
-    default?: boolean | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Items for a multi-select (array) property schema.
- */
-export type MultiSelectItems =
-    | ({ type: "string" } & StringMultiSelectItems)
-    | TitledMultiSelectItems
-    | UnknownArm<"type">;
-
-/**
- * String item schema for multi-select enum properties.
- */
-export interface StringMultiSelectItems {
-    /**
-     * Allowed enum values.
-     */
-    enum: string[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Items definition for titled multi-select enum properties.
- */
-export interface TitledMultiSelectItems {
-    /**
-     * Titled enum options.
-     */
-    anyOf: EnumOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Schema for multi-select (array) properties in an elicitation form.
- */
-export interface MultiSelectPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * Minimum number of items to select.
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
-     */
-    minItems?: number | null;
-    /**
-     * Maximum number of items to select.
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
-     */
-    maxItems?: number | null;
-    /**
-     * The items definition describing allowed values.
-     */
-    items: MultiSelectItems;
-    /**
-     * Default selected values.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no default selections are provided.
-     */
-    default?: string[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Form-based elicitation mode where the client renders a form from the provided schema.
- */
-export type ElicitationFormMode = {
-    /**
-     * A JSON Schema describing the form fields to present to the user.
-     */
-    requestedSchema: ElicitationSchema;
-} & ElicitationFormModeScope;
-
-/**
- * The alternative sets of properties of [`ElicitationFormMode`].
- */
-export type ElicitationFormModeScope =
-    | ElicitationSessionScope
-    | ElicitationRequestScope;
-
-/**
- * Unique identifier for an elicitation.
- */
-export type ElicitationId = string;
-
-/**
- * URL-based elicitation mode where the client directs the user to a URL.
- */
-export type ElicitationUrlMode = {
-    /**
-     * The unique identifier for this elicitation.
-     */
-    elicitationId: ElicitationId;
-    /**
-     * The URL to direct the user to.
-     */
-    url: string;
-} & ElicitationUrlModeScope;
-
-/**
- * The alternative sets of properties of [`ElicitationUrlMode`].
- */
-export type ElicitationUrlModeScope =
-    | ElicitationSessionScope
-    | ElicitationRequestScope;
-
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
  *
  * Request parameters for `mcp/message`.
  */
-export interface MessageMcpRequest {
-    /**
-     * The declared ACP MCP server receiving this request.
-     */
+export interface MessageMcpRequest extends WithMeta, Extensible {
+    /** The declared ACP MCP server receiving this request. */
     serverId: McpServerAcpId;
-    /**
-     * The caller-generated identifier for the inner MCP request.
-     */
+    /** The caller-generated identifier for the inner MCP request. */
     requestId: McpRequestId;
-    /**
-     * The inner MCP method name.
-     */
+    /** The inner MCP method name. */
     method: string;
     /**
      * Optional inner MCP params.
@@ -1472,18 +151,6 @@ export interface MessageMcpRequest {
      * If omitted or set to `null`, the inner MCP message has no params.
      */
     params?: JsonObject | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1510,43 +177,16 @@ export type McpServerAcpId = string;
  */
 export type McpRequestId = string;
 
-/**
- * Allows for sending an arbitrary request that is not part of the ACP spec.
- * Extension methods provide a way to add custom functionality while maintaining
- * protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-export type ExtRequest = JsonValue;
+/** A JSON-RPC response object. */
+export type AgentResponse = AgentResponseResult | AgentResponseError;
 
-/**
- * A JSON-RPC response object.
- */
-export type AgentResponse =
-    | AgentResponseResult
-    | AgentResponseError;
-
-/**
- * A successful JSON-RPC response.
- */
-export interface AgentResponseResult {
-    /**
-     * The id of the request this response answers.
-     */
-    id: RequestId;
-    /**
-     * Method-specific response data.
-     */
+/** A successful JSON-RPC response. */
+export interface AgentResponseResult extends WithId, Extensible {
+    /** Method-specific response data. */
     result: AgentResponseResultResult;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Method-specific response data.
- */
+/** Method-specific response data. */
 export type AgentResponseResultResult =
     | InitializeResponse
     | AuthenticateResponse
@@ -1571,22 +211,10 @@ export type AgentResponseResultResult =
     | PromptResponse
     | ExtResponse;
 
-/**
- * A failed JSON-RPC response.
- */
-export interface AgentResponseError {
-    /**
-     * The id of the request this response answers.
-     */
-    id: RequestId;
-    /**
-     * Method-specific error data.
-     */
+/** A failed JSON-RPC response. */
+export interface AgentResponseError extends WithId, Extensible {
+    /** Method-specific error data. */
     error: Error;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1596,7 +224,7 @@ export interface AgentResponseError {
  *
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
  */
-export interface InitializeResponse {
+export interface InitializeResponse extends WithMeta, Extensible {
     /**
      * The protocol version the client specified if supported by the agent,
      * or the latest protocol version supported by the agent.
@@ -1604,13 +232,9 @@ export interface InitializeResponse {
      * The client should disconnect, if it doesn't support this version.
      */
     protocolVersion: ProtocolVersion;
-    /**
-     * Capabilities supported by the agent.
-     */
+    /** Capabilities supported by the agent. */
     agentCapabilities?: AgentCapabilities;
-    /**
-     * Authentication methods supported by the agent.
-     */
+    /** Authentication methods supported by the agent. */
     authMethods?: AuthMethod[];
     /**
      * Information about the Agent name and version sent to the Client.
@@ -1618,27 +242,7 @@ export interface InitializeResponse {
      * Note: in future versions of the protocol, this will be required.
      */
     agentInfo?: Implementation | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
-
-/**
- * Protocol version identifier.
- *
- * This version is only bumped for breaking changes.
- * Non-breaking changes should be introduced via capabilities.
- */
-export type ProtocolVersion = number;
 
 /**
  * Capabilities supported by the agent.
@@ -1648,26 +252,16 @@ export type ProtocolVersion = number;
  *
  * See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#agent-capabilities)
  */
-export interface AgentCapabilities {
-    /**
-     * Whether the agent supports `session/load`.
-     */
+export interface AgentCapabilities extends WithMeta, Extensible {
+    /** Whether the agent supports `session/load`. */
     loadSession?: boolean;
-    /**
-     * Prompt capabilities supported by the agent.
-     */
+    /** Prompt capabilities supported by the agent. */
     promptCapabilities?: PromptCapabilities;
-    /**
-     * MCP capabilities supported by the agent.
-     */
+    /** MCP capabilities supported by the agent. */
     mcpCapabilities?: McpCapabilities;
-    /**
-     * Session lifecycle and prompt capabilities advertised by the agent.
-     */
+    /** Session lifecycle and prompt capabilities advertised by the agent. */
     sessionCapabilities?: SessionCapabilities;
-    /**
-     * Authentication-related capabilities supported by the agent.
-     */
+    /** Authentication-related capabilities supported by the agent. */
     auth?: AgentAuthCapabilities;
     /**
      * **UNSTABLE**
@@ -1680,75 +274,13 @@ export interface AgentCapabilities {
      * Supplying `{}` means the agent supports provider configuration methods.
      */
     providers?: ProvidersCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Prompt capabilities supported by the agent in `session/prompt` requests.
- *
- * Baseline agent functionality requires support for `text`
- * and `resource_link` content blocks in prompt requests.
- *
- * Other variants must be explicitly opted in to.
- * Capabilities for different types of content in prompt requests.
- *
- * Indicates which content types beyond the baseline (text and resource links)
- * the agent can process.
- *
- * See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#prompt-capabilities)
- */
-export interface PromptCapabilities {
-    /**
-     * Agent supports `image` content blocks.
-     */
-    image?: boolean;
-    /**
-     * Agent supports `audio` content blocks.
-     */
-    audio?: boolean;
-    /**
-     * Agent supports embedded context in `session/prompt` requests.
-     *
-     * When enabled, the Client is allowed to include `resource` content blocks
-     * in prompt requests for pieces of context that are referenced in the message.
-     */
-    embeddedContext?: boolean;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * MCP capabilities supported by the agent
- */
-export interface McpCapabilities {
-    /**
-     * Agent supports `http` MCP servers.
-     */
+/** MCP capabilities supported by the agent */
+export interface McpCapabilities extends WithMeta, Extensible {
+    /** Agent supports `http` MCP servers. */
     http?: boolean;
-    /**
-     * Agent supports `sse` MCP servers.
-     */
+    /** Agent supports `sse` MCP servers. */
     sse?: boolean;
     /**
      * **UNSTABLE**
@@ -1758,18 +290,6 @@ export interface McpCapabilities {
      * Agent supports `acp` MCP servers.
      */
     acp?: boolean;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1783,7 +303,7 @@ export interface McpCapabilities {
  *
  * See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#session-capabilities)
  */
-export interface SessionCapabilities {
+export interface SessionCapabilities extends WithMeta, Extensible {
     /**
      * Whether the agent supports `session/list`.
      *
@@ -1883,81 +403,6 @@ export interface SessionCapabilities {
      * Supplying `{}` means the agent supports closing sessions.
      */
     close?: SessionCloseCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capabilities for the `session/list` method.
- *
- * Supplying `{}` means the agent supports listing sessions.
- */
-export interface SessionListCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capabilities for the `session/delete` method.
- *
- * Supplying `{}` means the agent supports deleting sessions from `session/list`.
- */
-export interface SessionDeleteCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capabilities for additional session directories support.
- *
- * Supplying `{}` means the agent supports the `additionalDirectories` field on
- * supported session lifecycle requests. Agents that also support
- * `session/list` may return `SessionInfo.additionalDirectories` to report the
- * complete ordered additional-root list associated with a listed session.
- */
-export interface SessionAdditionalDirectoriesCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1970,25 +415,13 @@ export interface SessionAdditionalDirectoriesCapabilities {
  * Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
  * requests in `append` mode.
  */
-export interface SessionSystemPromptCapabilities {
+export interface SessionSystemPromptCapabilities extends WithMeta, Extensible {
     /**
      * Delivery modes the agent supports in addition to `append`.
      *
      * Optional. Omitted or `null` both mean the agent supports only `append`.
      */
     mode?: SessionSystemPromptModeCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2001,7 +434,7 @@ export interface SessionSystemPromptCapabilities {
  * `append` has no entry because every agent advertising
  * `sessionCapabilities.systemPrompt` supports it.
  */
-export interface SessionSystemPromptModeCapabilities {
+export interface SessionSystemPromptModeCapabilities extends WithMeta, Extensible {
     /**
      * Whether the agent supports `override` mode.
      *
@@ -2010,18 +443,6 @@ export interface SessionSystemPromptModeCapabilities {
      * instructions with the client-provided system prompt.
      */
     override?: SessionSystemPromptOverrideCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2034,20 +455,7 @@ export interface SessionSystemPromptModeCapabilities {
  * Supplying `{}` means the agent supports replacing its built-in default
  * instructions with the client-provided system prompt.
  */
-export interface SessionSystemPromptOverrideCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionSystemPromptOverrideCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2058,20 +466,7 @@ export interface SessionSystemPromptOverrideCapabilities {
  *
  * Supplying `{}` means the agent supports forking sessions.
  */
-export interface SessionForkCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionForkCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2083,20 +478,7 @@ export interface SessionForkCapabilities {
  * Supplying `{}` means the agent supports both methods, the `archived` filter on
  * `session/list`, and `SessionInfo.archived`.
  */
-export interface SessionArchiveCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionArchiveCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2107,20 +489,7 @@ export interface SessionArchiveCapabilities {
  *
  * Supplying `{}` means the agent supports checking session status.
  */
-export interface SessionStatusCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionStatusCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2132,65 +501,10 @@ export interface SessionStatusCapabilities {
  * Supplying `{}` means the agent supports `session/set_title`. Agents report titles
  * through `session/list` and `session_info_update` without this capability.
  */
-export interface SessionTitleCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionTitleCapabilities extends WithMeta, Extensible {}
 
-/**
- * Capabilities for the `session/resume` method.
- *
- * Supplying `{}` means the agent supports resuming sessions.
- */
-export interface SessionResumeCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capabilities for the `session/close` method.
- *
- * Supplying `{}` means the agent supports closing sessions.
- */
-export interface SessionCloseCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Authentication-related capabilities supported by the agent.
- */
-export interface AgentAuthCapabilities {
+/** Authentication-related capabilities supported by the agent. */
+export interface AgentAuthCapabilities extends WithMeta, Extensible {
     /**
      * **UNSTABLE**
      *
@@ -2209,18 +523,6 @@ export interface AgentAuthCapabilities {
      * Supplying `{}` means the agent supports the logout method.
      */
     logout?: LogoutCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2232,40 +534,7 @@ export interface AgentAuthCapabilities {
  *
  * Supplying `{}` means the agent supports the `auth/status` method.
  */
-export interface AuthStatusCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Logout capabilities supported by the agent.
- *
- * Supplying `{}` means the agent supports the logout method.
- */
-export interface LogoutCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface AuthStatusCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2276,167 +545,7 @@ export interface LogoutCapabilities {
  *
  * Supplying `{}` means the agent supports provider configuration methods.
  */
-export interface ProvidersCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Describes an available authentication method.
- *
- * The `type` field acts as the discriminator in the serialized JSON form.
- * When no `type` is present, the method is treated as `agent`.
- */
-export type AuthMethod =
-    | ({ type: "terminal" } & AuthMethodTerminal)
-    | AuthMethodAgent;
-
-/**
- * Typed identifier used for auth method values on the wire.
- */
-export type AuthMethodId = string;
-
-/**
- * Terminal-based authentication method.
- *
- * The client runs the configured agent program as a separate interactive
- * process for the user to authenticate via a TUI. Agents MUST advertise this
- * method only when the client enabled its terminal authentication capability.
- * A zero exit status signals success. Any other termination signals failure.
- * The client MUST NOT pass this method to `authenticate`.
- */
-export interface AuthMethodTerminal {
-    /**
-     * Unique identifier for this authentication method.
-     */
-    id: AuthMethodId;
-    /**
-     * Human-readable name of the authentication method.
-     */
-    name: string;
-    /**
-     * Optional human-readable description of this authentication method.
-     */
-    description?: string | null;
-    /**
-     * Additional arguments to append to the configured agent invocation for terminal auth.
-     */
-    args?: string[];
-    /**
-     * Additional environment variables to set on the configured agent invocation for terminal auth.
-     * These values override same-named variables in the base launch configuration.
-     */
-    env?: { [key: string]: string };
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Agent handles authentication itself through `authenticate`.
- *
- * This is the default authentication method type.
- */
-export interface AuthMethodAgent {
-    /**
-     * Unique identifier for this authentication method.
-     */
-    id: AuthMethodId;
-    /**
-     * Human-readable name of the authentication method.
-     */
-    name: string;
-    /**
-     * Optional human-readable description of this authentication method.
-     */
-    description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Metadata about the implementation of the client or agent.
- * Describes the name and version of an ACP implementation, with an optional
- * title for UI representation.
- */
-export interface Implementation {
-    /**
-     * Intended for programmatic or logical use, but can be used as a display
-     * name fallback if title isn't present.
-     */
-    name: string;
-    /**
-     * Intended for UI and end-user contexts and optimized to be human-readable
-     * and easily understood.
-     *
-     * If not provided, the name should be used for display.
-     */
-    title?: string | null;
-    /**
-     * Version of the implementation. Can be displayed to the user or used
-     * for debugging or metrics purposes. (e.g. "1.0.0").
-     */
-    version: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response to the `authenticate` method.
- */
-export interface AuthenticateResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface ProvidersCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2445,23 +554,9 @@ export interface AuthenticateResponse {
  *
  * Response to `providers/list`.
  */
-export interface ListProvidersResponse {
-    /**
-     * Configurable providers with current routing info suitable for UI display.
-     */
+export interface ListProvidersResponse extends WithMeta, Extensible {
+    /** Configurable providers with current routing info suitable for UI display. */
     providers: ProviderInfo[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2471,14 +566,10 @@ export interface ListProvidersResponse {
  *
  * Information about a configurable LLM provider.
  */
-export interface ProviderInfo {
-    /**
-     * Provider identifier, for example "main" or "openai".
-     */
+export interface ProviderInfo extends WithMeta, Extensible {
+    /** Provider identifier, for example "main" or "openai". */
     providerId: ProviderId;
-    /**
-     * Supported protocol types for this provider.
-     */
+    /** Supported protocol types for this provider. */
     supported: LlmProtocol[];
     /**
      * Whether this provider is mandatory and cannot be disabled via `providers/disable`.
@@ -2490,18 +581,6 @@ export interface ProviderInfo {
      * Null or omitted means provider is disabled.
      */
     current?: ProviderCurrentConfig | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2534,27 +613,11 @@ export type LlmProtocol = "anthropic" | "openai" | "azure" | "vertex" | "bedrock
  *
  * Current effective non-secret routing configuration for a provider.
  */
-export interface ProviderCurrentConfig {
-    /**
-     * Protocol currently used by this provider.
-     */
+export interface ProviderCurrentConfig extends WithMeta, Extensible {
+    /** Protocol currently used by this provider. */
     apiType: LlmProtocol;
-    /**
-     * Base URL currently used by this provider.
-     */
+    /** Base URL currently used by this provider. */
     baseUrl: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2564,20 +627,7 @@ export interface ProviderCurrentConfig {
  *
  * Response to `providers/set`.
  */
-export interface SetProviderResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SetProviderResponse extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2586,38 +636,7 @@ export interface SetProviderResponse {
  *
  * Response to `providers/disable`.
  */
-export interface DisableProviderResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response to the `logout` method.
- */
-export interface LogoutResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface DisableProviderResponse extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2626,7 +645,7 @@ export interface LogoutResponse {
  *
  * Response to the `auth/status` method.
  */
-export interface AuthStatusResponse {
+export interface AuthStatusResponse extends WithMeta, Extensible {
     /**
      * Whether the agent can start sessions without the user signing in first.
      *
@@ -2642,18 +661,6 @@ export interface AuthStatusResponse {
      * of them and mark the ones in effect with `active`.
      */
     accounts?: AuthAccount[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2677,7 +684,7 @@ export type AuthState = "authenticated" | "unauthenticated" | "not_required" | "
  * account identifiers, and SHOULD NOT log them or send them elsewhere, such as to
  * telemetry.
  */
-export interface AuthAccount {
+export interface AuthAccount extends WithMeta, Extensible {
     /**
      * Human-readable name for the account, suitable for display on its own,
      * for example `Claude Max`, `OpenAI API key`, or `Vertex AI`.
@@ -2709,350 +716,23 @@ export interface AuthAccount {
      * Optional. Omitted and `null` are equivalent and mean no organization is reported.
      */
     organization?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response from creating a new session.
- *
- * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)
- */
-export interface NewSessionResponse {
-    /**
-     * Unique identifier for the created session.
-     *
-     * Used in all subsequent requests for this conversation.
-     */
-    sessionId: SessionId;
-    /**
-     * Initial mode state if supported by the Agent
-     *
-     * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-     */
-    modes?: SessionModeState | null;
-    /**
-     * Initial session configuration options if supported by the Agent.
-     */
-    configOptions?: SessionConfigOption[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * The set of modes and the one currently active.
- */
-export interface SessionModeState {
-    /**
-     * The current mode the Agent is in.
-     */
-    currentModeId: SessionModeId;
-    /**
-     * The set of modes that the Agent can operate in
-     */
-    availableModes: SessionMode[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Unique identifier for a Session Mode.
- */
-export type SessionModeId = string;
-
-/**
- * A mode the agent can operate in.
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
- */
-export interface SessionMode {
-    /**
-     * Stable identifier used to refer to this protocol object in later messages.
-     */
-    id: SessionModeId;
-    /**
-     * Human-readable name shown for this protocol object.
-     */
-    name: string;
-    /**
-     * Optional human-readable details shown with this protocol object.
-     */
-    description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A session configuration option selector and its current state.
- */
-export type SessionConfigOption = {
-    /**
-     * Unique identifier for the configuration option.
-     */
-    id: SessionConfigId;
-    /**
-     * Human-readable label for the option.
-     */
-    name: string;
-    /**
-     * Optional description for the Client to display to the user.
-     */
-    description?: string | null;
-    /**
-     * Optional semantic category for this option (UX only).
-     */
-    category?: SessionConfigOptionCategory | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & SessionConfigOptionType;
-
-/**
- * The part of [`SessionConfigOption`] chosen by its `type` property.
- */
-export type SessionConfigOptionType =
-    | ({ type: "select" } & SessionConfigSelect)
-    | ({ type: "boolean" } & SessionConfigBoolean);
-
-/**
- * Unique identifier for a session configuration option.
- */
-export type SessionConfigId = string;
-
-/**
- * Semantic category for a session configuration option.
- *
- * This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
- * session mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,
- * placement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown
- * categories gracefully.
- *
- * Category names beginning with `_` are free for custom use, like other ACP extension methods.
- * Category names that do not begin with `_` are reserved for the ACP spec.
- */
-export type SessionConfigOptionCategory = "mode" | "model" | "model_config" | "thought_level" | OpenString;
-
-/**
- * Unique identifier for a session configuration option value.
- */
-export type SessionConfigValueId = string;
-
-/**
- * Possible values for a session configuration option.
- */
-export type SessionConfigSelectOptions =
-    | SessionConfigSelectOption[]
-    | SessionConfigSelectGroup[];
-
-/**
- * A possible value for a session configuration option.
- */
-export interface SessionConfigSelectOption {
-    /**
-     * Unique identifier for this option value.
-     */
-    value: SessionConfigValueId;
-    /**
-     * Human-readable label for this option value.
-     */
-    name: string;
-    /**
-     * Optional description for this option value.
-     */
-    description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A group of possible values for a session configuration option.
- */
-export interface SessionConfigSelectGroup {
-    /**
-     * Unique identifier for this group.
-     */
-    group: SessionConfigGroupId;
-    /**
-     * Human-readable label for this group.
-     */
-    name: string;
-    /**
-     * The set of option values in this group.
-     */
-    options: SessionConfigSelectOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Unique identifier for a session configuration option value group.
- */
-export type SessionConfigGroupId = string;
-
-/**
- * A single-value selector (dropdown) session configuration option payload.
- */
-export interface SessionConfigSelect {
-    /**
-     * The currently selected value.
-     */
-    currentValue: SessionConfigValueId;
-    /**
-     * The set of selectable options.
-     */
-    options: SessionConfigSelectOptions;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A boolean on/off toggle session configuration option payload.
- */
-export interface SessionConfigBoolean {
-    /**
-     * The current value of the boolean option.
-     */
-    currentValue: boolean;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response from loading an existing session.
- */
-export interface LoadSessionResponse {
-    /**
-     * Initial mode state if supported by the Agent
-     *
-     * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-     */
-    modes?: SessionModeState | null;
-    /**
-     * Initial session configuration options if supported by the Agent.
-     */
-    configOptions?: SessionConfigOption[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response from listing sessions.
- */
-export interface ListSessionsResponse {
-    /**
-     * Array of session information objects
-     */
+/** Response from listing sessions. */
+export interface ListSessionsResponse extends WithMeta, Extensible {
+    /** Array of session information objects */
     sessions: SessionInfo[];
     /**
      * Opaque cursor token. If present, pass this in the next request's cursor parameter
      * to fetch the next page. If absent, there are no more results.
      */
     nextCursor?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Information about a session returned by session/list
- */
-export interface SessionInfo {
-    /**
-     * Unique identifier for the session
-     */
+/** Information about a session returned by session/list */
+export interface SessionInfo extends WithCwd, WithMeta, Extensible {
+    /** Unique identifier for the session */
     sessionId: SessionId;
-    /**
-     * The working directory for this session. Must be an absolute path.
-     */
-    cwd: string;
     /**
      * Additional workspace roots reported for this session. Each path must be absolute.
      *
@@ -3061,13 +741,9 @@ export interface SessionInfo {
      * reports no additional roots.
      */
     additionalDirectories?: string[];
-    /**
-     * Human-readable title for the session
-     */
+    /** Human-readable title for the session */
     title?: string | null;
-    /**
-     * ISO 8601 timestamp of last activity
-     */
+    /** ISO 8601 timestamp of last activity */
     updatedAt?: string | null;
     /**
      * **UNSTABLE**
@@ -3080,36 +756,6 @@ export interface SessionInfo {
      * Agents that advertise the `sessionCapabilities.archive` capability MUST include it on every listed session.
      */
     archived?: boolean | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response from deleting a session.
- */
-export interface DeleteSessionResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3119,10 +765,8 @@ export interface DeleteSessionResponse {
  *
  * Response from forking an existing session.
  */
-export interface ForkSessionResponse {
-    /**
-     * Unique identifier for the newly created forked session.
-     */
+export interface ForkSessionResponse extends WithMeta, Extensible {
+    /** Unique identifier for the newly created forked session. */
     sessionId: SessionId;
     /**
      * Initial mode state if supported by the Agent
@@ -3130,22 +774,8 @@ export interface ForkSessionResponse {
      * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
      */
     modes?: SessionModeState | null;
-    /**
-     * Initial session configuration options if supported by the Agent.
-     */
+    /** Initial session configuration options if supported by the Agent. */
     configOptions?: SessionConfigOption[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3155,20 +785,7 @@ export interface ForkSessionResponse {
  *
  * Response from archiving a session.
  */
-export interface ArchiveSessionResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface ArchiveSessionResponse extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -3177,20 +794,7 @@ export interface ArchiveSessionResponse {
  *
  * Response from unarchiving a session.
  */
-export interface UnarchiveSessionResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface UnarchiveSessionResponse extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -3202,25 +806,13 @@ export interface UnarchiveSessionResponse {
  * The result is a snapshot. A session reported `open` may be closed or evicted before
  * the Client's next request.
  */
-export interface SessionStatusResponse {
+export interface SessionStatusResponse extends WithMeta, Extensible {
     /**
      * Whether the Agent has the session in memory.
      *
      * Required. Clients MUST treat a value they do not recognize as `saved`.
      */
     status: SessionStatus;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3239,7 +831,7 @@ export type SessionStatus = "open" | "saved" | OpenString;
  *
  * Response from setting the title of a session.
  */
-export interface SetSessionTitleResponse {
+export interface SetSessionTitleResponse extends WithMeta, Extensible {
     /**
      * The title the Agent stored.
      *
@@ -3247,104 +839,6 @@ export interface SetSessionTitleResponse {
      * display this value rather than the one they sent.
      */
     title: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response from resuming an existing session.
- */
-export interface ResumeSessionResponse {
-    /**
-     * Initial mode state if supported by the Agent
-     *
-     * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-     */
-    modes?: SessionModeState | null;
-    /**
-     * Initial session configuration options if supported by the Agent.
-     */
-    configOptions?: SessionConfigOption[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response from closing a session.
- */
-export interface CloseSessionResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response to `session/set_mode` method.
- */
-export interface SetSessionModeResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response to `session/set_config_option` method.
- */
-export interface SetSessionConfigOptionResponse {
-    /**
-     * The full set of configuration options and their current values.
-     */
-    configOptions: SessionConfigOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3352,10 +846,8 @@ export interface SetSessionConfigOptionResponse {
  *
  * See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#4-check-for-completion)
  */
-export interface PromptResponse {
-    /**
-     * Indicates why the agent stopped processing the turn.
-     */
+export interface PromptResponse extends WithMeta, Extensible {
+    /** Indicates why the agent stopped processing the turn. */
     stopReason: StopReason;
     /**
      * **UNSTABLE**
@@ -3365,26 +857,7 @@ export interface PromptResponse {
      * Token usage for this turn (optional).
      */
     usage?: Usage | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
-
-/**
- * Reasons why an agent stops processing a prompt turn.
- *
- * See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#stop-reasons)
- */
-export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
 
 /**
  * **UNSTABLE**
@@ -3393,109 +866,27 @@ export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refu
  *
  * Token usage information for a prompt turn.
  */
-export interface Usage {
-    /**
-     * Sum of all token types across session.
-     */
+export interface Usage extends WithMeta, Extensible {
+    /** Sum of all token types across session. */
     totalTokens: number;
-    /**
-     * Total input tokens across all turns.
-     */
+    /** Total input tokens across all turns. */
     inputTokens: number;
-    /**
-     * Total output tokens across all turns.
-     */
+    /** Total output tokens across all turns. */
     outputTokens: number;
-    /**
-     * Total thought/reasoning tokens
-     */
+    /** Total thought/reasoning tokens */
     thoughtTokens?: number | null;
-    /**
-     * Total cache read tokens.
-     */
+    /** Total cache read tokens. */
     cachedReadTokens?: number | null;
-    /**
-     * Total cache write tokens.
-     */
+    /** Total cache write tokens. */
     cachedWriteTokens?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
- * Extension methods provide a way to add custom functionality while maintaining
- * protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-export type ExtResponse = JsonValue;
-
-/**
- * JSON-RPC error object.
- *
- * Represents an error that occurred during method execution, following the
- * JSON-RPC 2.0 error object specification with optional additional data.
- *
- * See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
- */
-export interface Error {
-    /**
-     * A number indicating the error type that occurred.
-     * This must be an integer as defined in the JSON-RPC specification.
-     */
-    code: ErrorCode;
-    /**
-     * A string providing a short description of the error.
-     * The message should be limited to a concise single sentence.
-     */
-    message: string;
-    /**
-     * Optional primitive or structured value that contains additional information about the error.
-     * This may include debugging information or context-specific details.
-     */
-    data?: JsonValue;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Predefined error codes for common JSON-RPC and ACP-specific errors.
- *
- * Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
- * server-error range (-32000 to -32099), and request cancellation uses -32800 from the
- * range LSP reserves (-32899 to -32800).
- */
-export type ErrorCode = -32700 | -32600 | -32601 | -32602 | -32603 | -32800 | -32000 | -32002 | OpenNumber;
-
-/**
- * A JSON-RPC notification object.
- */
-export interface AgentNotification {
-    /**
-     * The notification method name.
-     */
+/** A JSON-RPC notification object. */
+export interface AgentNotification extends Extensible {
+    /** The notification method name. */
     method: string;
-    /**
-     * Method-specific notification parameters.
-     */
+    /** Method-specific notification parameters. */
     params?: AgentNotificationParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3519,27 +910,11 @@ export type AgentNotificationParams =
  *
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
  */
-export interface SessionNotification {
-    /**
-     * The ID of the session this update pertains to.
-     */
+export interface SessionNotification extends WithMeta, Extensible {
+    /** The ID of the session this update pertains to. */
     sessionId: SessionId;
-    /**
-     * The actual update content.
-     */
+    /** The actual update content. */
     update: SessionUpdate;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3571,187 +946,6 @@ export type SessionUpdate =
     | ({ sessionUpdate: "session_message_chunk" } & SessionMessageChunk);
 
 /**
- * Unique identifier for a message within a session.
- */
-export type MessageId = string;
-
-/**
- * A streamed item of content
- */
-export interface ContentChunk {
-    /**
-     * A single item of content
-     */
-    content: ContentBlock;
-    /**
-     * A unique identifier for the message this chunk belongs to.
-     *
-     * All chunks belonging to the same message share the same `messageId`.
-     * A change in `messageId` indicates a new message has started.
-     */
-    messageId?: MessageId | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Represents a tool call that the language model has requested.
- *
- * Tool calls are actions that the agent executes on behalf of the language model,
- * such as reading files, executing code, or fetching data from external sources.
- *
- * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/draft/tool-calls)
- */
-export interface ToolCall {
-    /**
-     * Unique identifier for this tool call within the session.
-     */
-    toolCallId: ToolCallId;
-    /**
-     * Human-readable title describing what the tool is doing.
-     */
-    title: string;
-    /**
-     * Programmatic name of the tool being invoked.
-     *
-     * This field is optional. Omitting it or sending `null` both mean that no
-     * tool name is available.
-     */
-    name?: string | null;
-    /**
-     * The category of tool being invoked.
-     * Helps clients choose appropriate icons and UI treatment.
-     */
-    kind?: ToolKind;
-    /**
-     * Current execution status of the tool call.
-     */
-    status?: ToolCallStatus;
-    /**
-     * Content produced by the tool call.
-     */
-    content?: ToolCallContent[];
-    /**
-     * File locations affected by this tool call.
-     * Enables "follow-along" features in clients.
-     */
-    locations?: ToolCallLocation[];
-    /**
-     * Raw input parameters sent to the tool.
-     */
-    rawInput?: JsonValue;
-    /**
-     * Raw output returned by the tool.
-     */
-    rawOutput?: JsonValue;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A single entry in the execution plan.
- *
- * Represents a task or goal that the assistant intends to accomplish
- * as part of fulfilling the user's request.
- * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/draft/agent-plan#plan-entries)
- */
-export interface PlanEntry {
-    /**
-     * Human-readable description of what this task aims to accomplish.
-     */
-    content: string;
-    /**
-     * The relative importance of this task.
-     * Used to indicate which tasks are most critical to the overall goal.
-     */
-    priority: PlanEntryPriority;
-    /**
-     * Current execution status of this task.
-     */
-    status: PlanEntryStatus;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Priority levels for plan entries.
- *
- * Used to indicate the relative importance or urgency of different
- * tasks in the execution plan.
- * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/draft/agent-plan#plan-entries)
- */
-export type PlanEntryPriority = "high" | "medium" | "low";
-
-/**
- * Status of a plan entry in the execution flow.
- *
- * Tracks the lifecycle of each task from planning through completion.
- * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/draft/agent-plan#plan-entries)
- */
-export type PlanEntryStatus = "pending" | "in_progress" | "completed";
-
-/**
- * An execution plan for accomplishing complex tasks.
- *
- * Plans consist of multiple entries representing individual tasks or goals.
- * Agents report plans to clients to provide visibility into their execution strategy.
- * Plans can evolve during execution as the agent discovers new requirements or completes tasks.
- *
- * See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/draft/agent-plan)
- */
-export interface Plan {
-    /**
-     * The list of tasks to be accomplished.
-     *
-     * When updating a plan, the agent must send a complete list of all entries
-     * with their current status. The client replaces the entire plan with each update.
-     */
-    entries: PlanEntry[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -3779,10 +973,8 @@ export type PlanId = string;
  *
  * A plan represented as structured entries.
  */
-export interface PlanItems {
-    /**
-     * The plan ID to update.
-     */
+export interface PlanItems extends WithMeta, Extensible {
+    /** The plan ID to update. */
     planId: PlanId;
     /**
      * The list of tasks to be accomplished.
@@ -3791,18 +983,6 @@ export interface PlanItems {
      * with their current status. The client replaces that plan with each update.
      */
     entries: PlanEntry[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3812,27 +992,11 @@ export interface PlanItems {
  *
  * A plan represented by a file URI.
  */
-export interface PlanFile {
-    /**
-     * The plan ID to update.
-     */
+export interface PlanFile extends WithMeta, Extensible {
+    /** The plan ID to update. */
     planId: PlanId;
-    /**
-     * The URI of the file containing the plan.
-     */
+    /** The URI of the file containing the plan. */
     uri: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3842,27 +1006,11 @@ export interface PlanFile {
  *
  * A plan represented as raw markdown content.
  */
-export interface PlanMarkdown {
-    /**
-     * The plan ID to update.
-     */
+export interface PlanMarkdown extends WithMeta, Extensible {
+    /** The plan ID to update. */
     planId: PlanId;
-    /**
-     * Markdown content for the plan.
-     */
+    /** Markdown content for the plan. */
     content: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3872,23 +1020,9 @@ export interface PlanMarkdown {
  *
  * A content update for a plan identified by ID.
  */
-export interface PlanUpdate {
-    /**
-     * The updated plan content.
-     */
+export interface PlanUpdate extends WithMeta, Extensible {
+    /** The updated plan content. */
     plan: PlanUpdateContent;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3898,350 +1032,9 @@ export interface PlanUpdate {
  *
  * Removal notice for a plan identified by ID.
  */
-export interface PlanRemoved {
-    /**
-     * The plan ID to remove.
-     */
+export interface PlanRemoved extends WithMeta, Extensible {
+    /** The plan ID to remove. */
     planId: PlanId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Information about a command.
- */
-export interface AvailableCommand {
-    /**
-     * Command name (e.g., `create_plan`, `research_codebase`).
-     */
-    name: string;
-    /**
-     * Human-readable description of what the command does.
-     */
-    description: string;
-    /**
-     * Input for the command if required
-     */
-    input?: AvailableCommandInput | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * The input specification for a command.
- */
-export type AvailableCommandInput =
-    | UnstructuredCommandInput;
-
-/**
- * All text that was typed after the command name is provided as input.
- */
-export interface UnstructuredCommandInput {
-    /**
-     * A hint to display when the input hasn't been provided yet
-     */
-    hint: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Available commands are ready or have changed
- */
-export interface AvailableCommandsUpdate {
-    /**
-     * Commands the agent can execute
-     */
-    availableCommands: AvailableCommand[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * The current mode of the session has changed
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
- */
-export interface CurrentModeUpdate {
-    /**
-     * The ID of the current mode
-     */
-    currentModeId: SessionModeId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Session configuration options have been updated.
- */
-export interface ConfigOptionUpdate {
-    /**
-     * The full set of configuration options and their current values.
-     */
-    configOptions: SessionConfigOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Update to session metadata. All fields are optional to support partial updates.
- *
- * Agents send this notification to update session information like title or custom metadata.
- * Clients can use it to keep session titles and state current.
- */
-export interface SessionInfoUpdate {
-    /**
-     * Human-readable title for the session. Set to null to clear.
-     */
-    title?: string | null;
-    /**
-     * ISO 8601 timestamp of last activity. Set to null to clear.
-     */
-    updatedAt?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Cost information for a session.
- */
-export interface Cost {
-    /**
-     * Total cumulative cost for session.
-     */
-    amount: number;
-    /**
-     * Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
-     * unit such as "credits".
-     */
-    currency: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Context window and cost update for a session.
- */
-export interface UsageUpdate {
-    /**
-     * Tokens currently in context.
-     */
-    used: number;
-    /**
-     * Total context window size in tokens.
-     */
-    size: number;
-    /**
-     * Cumulative session cost (optional).
-     */
-    cost?: Cost | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Severity hint for a session notice.
- */
-export type NoticeSeverity = "info" | "warning" | "error" | OpenString;
-
-/**
- * Fire-and-forget information for the user.
- *
- * Notices are live events rather than session history. Agents must not rely on
- * a notice being received, displayed, or seen by the user.
- * Agents MUST only send notices when the Client advertised
- * the `session.notices` Client capability. Otherwise, Agents may use an agent
- * message when the information should still be surfaced to the user.
- *
- * See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)
- */
-export interface Notice {
-    /**
-     * Presentation severity hint.
-     */
-    severity: NoticeSeverity;
-    /**
-     * Required non-empty plain-text title that can stand alone.
-     */
-    title: string;
-    /**
-     * Optional plain-text detail or guidance.
-     *
-     * Omitted and `null` are equivalent and mean no description was supplied.
-     */
-    description?: string | null;
-    /**
-     * Metadata scoped to this notice.
-     *
-     * Omitted and `null` are equivalent and mean no metadata was supplied.
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Unique identifier for a context compaction within a session.
- */
-export type CompactionId = string;
-
-/**
- * Lifecycle state of a context compaction.
- */
-export type CompactionStatus = "in_progress" | "completed" | "failed" | "cancelled" | OpenString;
-
-/**
- * A context compaction upsert. The first notification fixes the compaction's
- * timeline position. Later updates with the same ID patch that entity in place.
- * Agents MUST only send this update when the Client advertised
- * the `session.compaction` Client capability.
- *
- * `summary`, `error`, and `_meta` have patch semantics: omission leaves the
- * stored value unchanged, `null` clears it, and a concrete value replaces it.
- * `summary: []` also clears the summary.
- */
-export interface CompactionUpdate {
-    /**
-     * The Agent-owned ID of this compaction, unique within the session.
-     */
-    compactionId: CompactionId;
-    /**
-     * Current lifecycle status.
-     */
-    status: CompactionStatus;
-    /**
-     * Complete replacement user-displayable summary content for the compaction.
-     */
-    summary?: ContentBlock[] | null;
-    /**
-     * Human-readable error details for the compaction.
-     */
-    error?: string | null;
-    /**
-     * Extensible metadata patch for this compaction.
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A content block appended to a compaction's summary. A first-seen ID creates
- * an in-progress compaction. Chunks append in receive order.
- * Agents MUST only send this update when the Client advertised
- * the `session.compaction` Client capability.
- */
-export interface CompactionSummaryChunk {
-    /**
-     * ID of the compaction whose summary receives this content.
-     */
-    compactionId: CompactionId;
-    /**
-     * One content block to append.
-     */
-    content: ContentBlock;
-    /**
-     * Metadata scoped to this chunk. Omission and `null` both mean absent.
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4254,7 +1047,7 @@ export interface CompactionSummaryChunk {
  * A mutation requires an explicit per-child capability. Support for the method
  * on ordinary sessions does not grant support on a child.
  */
-export interface SubagentSessionCapabilities {
+export interface SubagentSessionCapabilities extends Extensible {
     /**
      * Permits the client to cancel this child's current work without ending
      * the session. Omitted or `null` means unsupported. An object (including
@@ -4267,10 +1060,6 @@ export interface SubagentSessionCapabilities {
      * these keys.
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4282,20 +1071,7 @@ export interface SubagentSessionCapabilities {
  *
  * Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
  */
-export interface SessionCancelCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionCancelCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -4315,20 +1091,14 @@ export type StateUpdate =
     | ({ state: "unknown" } & UnknownStateUpdate)
     | UnknownArm<"state">;
 
-/**
- * Foreground work is in progress.
- */
-export interface RunningStateUpdate {
+/** Foreground work is in progress. */
+export interface RunningStateUpdate extends Extensible {
     /**
      * The _meta property is reserved by ACP for additional metadata.
      * Implementations MUST NOT make assumptions about values at these keys.
      * Optional. Omitted and `null` mean no metadata for this state snapshot.
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4338,7 +1108,7 @@ export interface RunningStateUpdate {
  *
  * Details of a failure that ended a child's foreground work.
  */
-export interface ErrorStopReason {
+export interface ErrorStopReason extends Extensible {
     /**
      * The failure, as a JSON-RPC error object.
      *
@@ -4346,10 +1116,6 @@ export interface ErrorStopReason {
      * Agents SHOULD include it.
      */
     error?: Error | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4372,9 +1138,7 @@ export type IdleStateUpdate = {
     _meta?: JsonObject | null;
 } & IdleStateUpdateStopReason;
 
-/**
- * The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
- */
+/** The part of [`IdleStateUpdate`] chosen by its `stopReason` property. */
 export type IdleStateUpdateStopReason =
     | { stopReason: "end_turn" }
     | { stopReason: "max_tokens" }
@@ -4385,20 +1149,14 @@ export type IdleStateUpdateStopReason =
     | { stopReason?: null }
     | UnknownArm<"stopReason">;
 
-/**
- * Foreground work is blocked on user action.
- */
-export interface RequiresActionStateUpdate {
+/** Foreground work is blocked on user action. */
+export interface RequiresActionStateUpdate extends Extensible {
     /**
      * The _meta property is reserved by ACP for additional metadata.
      * Implementations MUST NOT make assumptions about values at these keys.
      * Optional. Omitted and `null` mean no metadata for this state snapshot.
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4416,17 +1174,13 @@ export interface RequiresActionStateUpdate {
  * This is not a task outcome or session closure. It does not cancel work, resolve
  * pending requests, or revoke capabilities. Capabilities are updated separately.
  */
-export interface UnknownStateUpdate {
+export interface UnknownStateUpdate extends Extensible {
     /**
      * The _meta property is reserved by ACP for additional metadata.
      * Implementations MUST NOT make assumptions about values at these keys.
      * Optional. Omitted and `null` mean no metadata for this state snapshot.
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4456,10 +1210,8 @@ export interface UnknownStateUpdate {
  * `cwd` and `additionalDirectories` report where the Agent placed the child.
  * While unset, each inherits the immediate parent's effective value.
  */
-export interface SubagentUpdate {
-    /**
-     * The opaque session ID identifying the child in all ACP messages.
-     */
+export interface SubagentUpdate extends Extensible {
+    /** The opaque session ID identifying the child in all ACP messages. */
     sessionId: SessionId;
     /**
      * The parent's human-readable display title for this child. It need not be unique.
@@ -4522,10 +1274,6 @@ export interface SubagentUpdate {
      * Omitted means unchanged. `null` removes the metadata.
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4535,10 +1283,8 @@ export interface SubagentUpdate {
  *
  * An upsert for an inter-session message.
  */
-export interface SessionMessage {
-    /**
-     * Identifier of this message within the enclosing session's transcript.
-     */
+export interface SessionMessage extends Extensible {
+    /** Identifier of this message within the enclosing session's transcript. */
     messageId: MessageId;
     /**
      * The sending session.
@@ -4579,10 +1325,6 @@ export interface SessionMessage {
      * Implementations MUST NOT make assumptions about values in `_meta`.
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4595,14 +1337,10 @@ export interface SessionMessage {
  * A chunk carries only content. The message's participants and references come from
  * `session_message` upserts, which can arrive before, between, or after its chunks.
  */
-export interface SessionMessageChunk {
-    /**
-     * Identifier of this message within the enclosing session's transcript.
-     */
+export interface SessionMessageChunk extends Extensible {
+    /** Identifier of this message within the enclosing session's transcript. */
     messageId: MessageId;
-    /**
-     * A single content block appended to the message.
-     */
+    /** A single content block appended to the message. */
     content: ContentBlock;
     /**
      * Optional and nullable chunk-scoped metadata. Omitted or `null` means none.
@@ -4610,34 +1348,6 @@ export interface SessionMessageChunk {
      * Implementations MUST NOT make assumptions about values in `_meta`.
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Notification sent by the agent when a URL-based elicitation is complete.
- */
-export interface CompleteElicitationNotification {
-    /**
-     * The ID of the elicitation that completed.
-     */
-    elicitationId: ElicitationId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4651,7 +1361,7 @@ export interface CompleteElicitationNotification {
  * `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
  * send it when the reported status differs from the last one sent on the connection.
  */
-export interface AuthStatusUpdateNotification {
+export interface AuthStatusUpdateNotification extends WithMeta, Extensible {
     /**
      * Whether the agent can start sessions without the user signing in first.
      *
@@ -4667,49 +1377,16 @@ export interface AuthStatusUpdateNotification {
      * of them and mark the ones in effect with `active`.
      */
     accounts?: AuthAccount[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Allows either side to send an arbitrary notification that is not part of the ACP spec.
- * Extension notifications provide a way to send one-way messages for custom functionality
- * while maintaining protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-export type ExtNotification = JsonValue;
-
-/**
- * A JSON-RPC request object.
- */
-export interface ClientRequest {
-    /**
-     * The request id used to correlate the matching response.
-     */
+/** A JSON-RPC request object. */
+export interface ClientRequest extends Extensible {
+    /** The request id used to correlate the matching response. */
     id: RequestId;
-    /**
-     * The method name to invoke.
-     */
+    /** The method name to invoke. */
     method: string;
-    /**
-     * Method-specific request parameters.
-     */
+    /** Method-specific request parameters. */
     params?: ClientRequestParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4751,14 +1428,10 @@ export type ClientRequestParams =
  *
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
  */
-export interface InitializeRequest {
-    /**
-     * The latest protocol version supported by the client.
-     */
+export interface InitializeRequest extends WithMeta, Extensible {
+    /** The latest protocol version supported by the client. */
     protocolVersion: ProtocolVersion;
-    /**
-     * Capabilities supported by the client.
-     */
+    /** Capabilities supported by the client. */
     clientCapabilities?: ClientCapabilities;
     /**
      * Information about the Client name and version sent to the Agent.
@@ -4766,18 +1439,6 @@ export interface InitializeRequest {
      * Note: in future versions of the protocol, this will be required.
      */
     clientInfo?: Implementation | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4788,15 +1449,13 @@ export interface InitializeRequest {
  *
  * See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#client-capabilities)
  */
-export interface ClientCapabilities {
+export interface ClientCapabilities extends WithMeta, Extensible {
     /**
      * File system capabilities supported by the client.
      * Determines which file operations the agent can request.
      */
     fs?: FileSystemCapabilities;
-    /**
-     * Whether the Client support all `terminal/*` methods.
-     */
+    /** Whether the Client support all `terminal/*` methods. */
     terminal?: boolean;
     /**
      * Session-related capabilities supported by the client.
@@ -4843,150 +1502,6 @@ export interface ClientCapabilities {
      * elicitation support.
      */
     elicitation?: ElicitationCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * File system capabilities that a client may support.
- *
- * See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/draft/initialization#filesystem)
- */
-export interface FileSystemCapabilities {
-    /**
-     * Whether the Client supports `fs/read_text_file` requests.
-     */
-    readTextFile?: boolean;
-    /**
-     * Whether the Client supports `fs/write_text_file` requests.
-     */
-    writeTextFile?: boolean;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Session-related capabilities supported by the client.
- */
-export interface ClientSessionCapabilities {
-    /**
-     * Support for ID-addressed context compaction updates. Omitted or `null`
-     * means unsupported. `{}` advertises the complete compaction contract.
-     */
-    compaction?: CompactionCapabilities | null;
-    /**
-     * Config option capabilities supported by the client.
-     *
-     * Omitted or `null` both mean the client does not advertise support for any
-     * config option extensions.
-     */
-    configOptions?: SessionConfigOptionsCapabilities | null;
-    /**
-     * Support for live user-facing `notice` session updates.
-     *
-     * Optional. Omitted or `null` both mean the client does not advertise support.
-     * Supplying `{}` means the client can present notices to the user.
-     */
-    notices?: NoticeCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Client support for ID-addressed context compaction updates.
- */
-export interface CompactionCapabilities {
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Session configuration option capabilities supported by the client.
- */
-export interface SessionConfigOptionsCapabilities {
-    /**
-     * Whether the client supports boolean session configuration options.
-     *
-     * Optional. Omitted or `null` both mean the client does not advertise support.
-     * Supplying `{}` means agents may include `type: "boolean"` entries in
-     * `configOptions`, and the client may send `session/set_config_option`
-     * requests with `type: "boolean"` and a boolean `value`.
-     */
-    boolean?: BooleanConfigOptionCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capabilities for boolean session configuration options.
- *
- * Supplying `{}` means the client supports boolean session configuration options.
- */
-export interface BooleanConfigOptionCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Client support for presenting live notices to the user.
- */
-export interface NoticeCapabilities {
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5001,17 +1516,13 @@ export interface NoticeCapabilities {
  * must advertise this capability before the agent sends subagent updates or
  * session-directed messages.
  */
-export interface SubagentCapabilities {
+export interface SubagentCapabilities extends Extensible {
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
      * metadata to their interactions. Implementations MUST NOT make assumptions about values at
      * these keys.
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5021,153 +1532,7 @@ export interface SubagentCapabilities {
  *
  * Capabilities for receiving `plan_update` and `plan_removed` session updates.
  */
-export interface PlanCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Authentication capabilities supported by the client.
- *
- * Advertised during initialization to inform the agent which authentication
- * method types the client can handle. This governs opt-in types that require
- * additional client-side support.
- */
-export interface AuthCapabilities {
-    /**
-     * Whether the client supports `terminal` authentication methods.
-     *
-     * The client should set this to `true` only when it can reproduce the
-     * configured agent invocation in an interactive terminal. When `true`, the
-     * agent may include `terminal` entries in its authentication methods.
-     */
-    terminal?: boolean;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Elicitation capabilities supported by the client.
- */
-export interface ElicitationCapabilities {
-    /**
-     * Whether the client supports form-based elicitation.
-     *
-     * Optional. Omitted and `null` are equivalent and mean form support is not advertised.
-     * Supplying `{}` explicitly advertises form support.
-     */
-    form?: ElicitationFormCapabilities | null;
-    /**
-     * Whether the client supports URL-based elicitation.
-     *
-     * Optional. Omitted or `null` both mean the client does not advertise support.
-     * Supplying `{}` means the client supports URL-based elicitation.
-     */
-    url?: ElicitationUrlCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Form-based elicitation capabilities.
- *
- * Supplying `{}` means the client supports form-based elicitation.
- */
-export interface ElicitationFormCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * URL-based elicitation capabilities.
- *
- * Supplying `{}` means the client supports URL-based elicitation.
- */
-export interface ElicitationUrlCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request parameters for the authenticate method.
- *
- * Specifies which authentication method to use.
- */
-export interface AuthenticateRequest {
-    /**
-     * The ID of the authentication method to use.
-     * Must be one of the methods advertised in the initialize response.
-     */
-    methodId: AuthMethodId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface PlanCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -5176,20 +1541,7 @@ export interface AuthenticateRequest {
  *
  * Request parameters for `providers/list`.
  */
-export interface ListProvidersRequest {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface ListProvidersRequest extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -5200,36 +1552,18 @@ export interface ListProvidersRequest {
  *
  * Replaces the full configuration for one provider ID.
  */
-export interface SetProviderRequest {
-    /**
-     * Provider ID to configure.
-     */
+export interface SetProviderRequest extends WithMeta, Extensible {
+    /** Provider ID to configure. */
     providerId: ProviderId;
-    /**
-     * Protocol type for this provider.
-     */
+    /** Protocol type for this provider. */
     apiType: LlmProtocol;
-    /**
-     * Base URL for requests sent through this provider.
-     */
+    /** Base URL for requests sent through this provider. */
     baseUrl: string;
     /**
      * Full headers map for this provider.
      * May include authorization, routing, or other integration-specific headers.
      */
     headers?: { [key: string]: string };
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5239,43 +1573,9 @@ export interface SetProviderRequest {
  *
  * Request parameters for `providers/disable`.
  */
-export interface DisableProviderRequest {
-    /**
-     * Provider ID to disable.
-     */
+export interface DisableProviderRequest extends WithMeta, Extensible {
+    /** Provider ID to disable. */
     providerId: ProviderId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request parameters for the logout method.
- *
- * Terminates the current authenticated session.
- */
-export interface LogoutRequest {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5290,31 +1590,14 @@ export interface LogoutRequest {
  * Agents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn
  * whether authentication is required.
  */
-export interface AuthStatusRequest {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface AuthStatusRequest extends WithMeta, Extensible {}
 
 /**
  * Request parameters for creating a new session.
  *
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)
  */
-export interface NewSessionRequest {
-    /**
-     * The working directory for this session. Must be an absolute path.
-     */
-    cwd: string;
+export interface NewSessionRequest extends WithCwd, WithMeta, Extensible {
     /**
      * Additional workspace roots for this session. Each path must be absolute.
      *
@@ -5323,9 +1606,7 @@ export interface NewSessionRequest {
      * additional roots are activated for the new session.
      */
     additionalDirectories?: string[];
-    /**
-     * List of MCP (Model Context Protocol) servers the agent should connect to.
-     */
+    /** List of MCP (Model Context Protocol) servers the agent should connect to. */
     mcpServers: McpServer[];
     /**
      * **UNSTABLE**
@@ -5339,18 +1620,6 @@ export interface NewSessionRequest {
      * advertises `sessionCapabilities.systemPrompt`.
      */
     systemPrompt?: SystemPrompt | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5368,92 +1637,6 @@ export type McpServer =
     | McpServerStdio;
 
 /**
- * An HTTP header to set when making requests to the MCP server.
- */
-export interface HttpHeader {
-    /**
-     * The name of the HTTP header.
-     */
-    name: string;
-    /**
-     * The value to set for the HTTP header.
-     */
-    value: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * HTTP transport configuration for MCP.
- */
-export interface McpServerHttp {
-    /**
-     * Human-readable name identifying this MCP server.
-     */
-    name: string;
-    /**
-     * URL to the MCP server.
-     */
-    url: string;
-    /**
-     * HTTP headers to set when making requests to the MCP server.
-     */
-    headers: HttpHeader[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * SSE transport configuration for MCP.
- */
-export interface McpServerSse {
-    /**
-     * Human-readable name identifying this MCP server.
-     */
-    name: string;
-    /**
-     * URL to the MCP server.
-     */
-    url: string;
-    /**
-     * HTTP headers to set when making requests to the MCP server.
-     */
-    headers: HttpHeader[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -5463,10 +1646,8 @@ export interface McpServerSse {
  * The MCP server is provided by an ACP component and communicates over the ACP channel
  * using `mcp/message`.
  */
-export interface McpServerAcp {
-    /**
-     * Human-readable name identifying this MCP server.
-     */
+export interface McpServerAcp extends WithMeta, Extensible {
+    /** Human-readable name identifying this MCP server. */
     name: string;
     /**
      * Unique identifier for this MCP server, generated by the component providing it.
@@ -5475,52 +1656,6 @@ export interface McpServerAcp {
      * on the same ACP connection.
      */
     serverId: McpServerAcpId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Stdio transport configuration for MCP.
- */
-export interface McpServerStdio {
-    /**
-     * Human-readable name identifying this MCP server.
-     */
-    name: string;
-    /**
-     * Absolute path to the MCP server executable.
-     */
-    command: string;
-    /**
-     * Command-line arguments to pass to the MCP server.
-     */
-    args: string[];
-    /**
-     * Environment variables to set when launching the MCP server.
-     */
-    env: EnvVariable[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5536,7 +1671,7 @@ export interface McpServerStdio {
  * return an error instead of creating, loading, resuming, or forking the
  * session.
  */
-export interface SystemPrompt {
+export interface SystemPrompt extends WithMeta, Extensible {
     /**
      * How the Agent combines `content` with its own instructions.
      *
@@ -5556,18 +1691,6 @@ export interface SystemPrompt {
      * `-32602` without creating, loading, resuming, or forking the session.
      */
     content: ContentBlock[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5590,15 +1713,9 @@ export type SystemPromptMode = "append" | "override" | OpenString;
  *
  * See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)
  */
-export interface LoadSessionRequest {
-    /**
-     * List of MCP servers to connect to for this session.
-     */
+export interface LoadSessionRequest extends WithCwd, WithMeta, Extensible {
+    /** List of MCP servers to connect to for this session. */
     mcpServers: McpServer[];
-    /**
-     * The working directory for this session. Must be an absolute path.
-     */
-    cwd: string;
     /**
      * Additional workspace roots to activate for this session. Each path must be absolute.
      *
@@ -5608,9 +1725,7 @@ export interface LoadSessionRequest {
      * the request `cwd` matches the session's `cwd`.
      */
     additionalDirectories?: string[];
-    /**
-     * The ID of the session to load.
-     */
+    /** The ID of the session to load. */
     sessionId: SessionId;
     /**
      * **UNSTABLE**
@@ -5626,18 +1741,6 @@ export interface LoadSessionRequest {
      * when the session was created.
      */
     systemPrompt?: SystemPrompt | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5645,14 +1748,10 @@ export interface LoadSessionRequest {
  *
  * Only available if the Agent supports the `sessionCapabilities.list` capability.
  */
-export interface ListSessionsRequest {
-    /**
-     * Filter sessions by working directory. Must be an absolute path.
-     */
+export interface ListSessionsRequest extends WithMeta, Extensible {
+    /** Filter sessions by working directory. Must be an absolute path. */
     cwd?: string | null;
-    /**
-     * Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
-     */
+    /** Opaque cursor token from a previous response's nextCursor field for cursor-based pagination */
     cursor?: string | null;
     /**
      * **UNSTABLE**
@@ -5666,18 +1765,6 @@ export interface ListSessionsRequest {
      * applies before pagination. Clients keep the same value when following `nextCursor`.
      */
     archived?: SessionArchiveFilter | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5693,30 +1780,6 @@ export interface ListSessionsRequest {
 export type SessionArchiveFilter = "exclude" | "include" | "only" | OpenString;
 
 /**
- * Request parameters for deleting an existing session from `session/list`.
- *
- * Only available if the Agent supports the `sessionCapabilities.delete` capability.
- */
-export interface DeleteSessionRequest {
-    /**
-     * The ID of the session to delete.
-     */
-    sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -5728,15 +1791,9 @@ export interface DeleteSessionRequest {
  *
  * Only available if the Agent supports the `session.fork` capability.
  */
-export interface ForkSessionRequest {
-    /**
-     * The ID of the session to fork.
-     */
+export interface ForkSessionRequest extends WithCwd, WithMeta, Extensible {
+    /** The ID of the session to fork. */
     sessionId: SessionId;
-    /**
-     * The working directory for this session. Must be an absolute path.
-     */
-    cwd: string;
     /**
      * Additional workspace roots to activate for this session. Each path must be absolute.
      *
@@ -5745,9 +1802,7 @@ export interface ForkSessionRequest {
      * session.
      */
     additionalDirectories?: string[];
-    /**
-     * List of MCP servers to connect to for this session.
-     */
+    /** List of MCP servers to connect to for this session. */
     mcpServers?: McpServer[];
     /**
      * **UNSTABLE**
@@ -5763,18 +1818,6 @@ export interface ForkSessionRequest {
      * for the source session.
      */
     systemPrompt?: SystemPrompt | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5791,23 +1834,9 @@ export interface ForkSessionRequest {
  * free the session's resources as if `session/close` had been called, then archive it.
  * Archiving an archived session succeeds. A session that does not exist gets `-32002`.
  */
-export interface ArchiveSessionRequest {
-    /**
-     * The ID of the session to archive.
-     */
+export interface ArchiveSessionRequest extends WithMeta, Extensible {
+    /** The ID of the session to archive. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5825,23 +1854,9 @@ export interface ArchiveSessionRequest {
  * Unarchiving a session that is not archived succeeds. A session that does not exist
  * gets `-32002`.
  */
-export interface UnarchiveSessionRequest {
-    /**
-     * The ID of the session to unarchive.
-     */
+export interface UnarchiveSessionRequest extends WithMeta, Extensible {
+    /** The ID of the session to unarchive. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5857,23 +1872,9 @@ export interface UnarchiveSessionRequest {
  * close, or change the session, and does not attach the requesting connection to it.
  * A session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.
  */
-export interface SessionStatusRequest {
-    /**
-     * The ID of the session to check.
-     */
+export interface SessionStatusRequest extends WithMeta, Extensible {
+    /** The ID of the session to check. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5891,10 +1892,8 @@ export interface SessionStatusRequest {
  * The Agent responds only after it has stored the title. After a successful response, the
  * Agent SHOULD NOT replace the title with one it generates automatically.
  */
-export interface SetSessionTitleRequest {
-    /**
-     * The ID of the session to retitle.
-     */
+export interface SetSessionTitleRequest extends WithMeta, Extensible {
+    /** The ID of the session to retitle. */
     sessionId: SessionId;
     /**
      * The new title for the session.
@@ -5905,18 +1904,6 @@ export interface SetSessionTitleRequest {
      * that is empty after normalization, with `-32602`.
      */
     title: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5927,15 +1914,9 @@ export interface SetSessionTitleRequest {
  *
  * Only available if the Agent supports the `sessionCapabilities.resume` capability.
  */
-export interface ResumeSessionRequest {
-    /**
-     * The ID of the session to resume.
-     */
+export interface ResumeSessionRequest extends WithCwd, WithMeta, Extensible {
+    /** The ID of the session to resume. */
     sessionId: SessionId;
-    /**
-     * The working directory for this session. Must be an absolute path.
-     */
-    cwd: string;
     /**
      * Additional workspace roots to activate for this session. Each path must be absolute.
      *
@@ -5945,9 +1926,7 @@ export interface ResumeSessionRequest {
      * the request `cwd` matches the session's `cwd`.
      */
     additionalDirectories?: string[];
-    /**
-     * List of MCP servers to connect to for this session.
-     */
+    /** List of MCP servers to connect to for this session. */
     mcpServers?: McpServer[];
     /**
      * **UNSTABLE**
@@ -5963,205 +1942,18 @@ export interface ResumeSessionRequest {
      * when the session was created.
      */
     systemPrompt?: SystemPrompt | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Request parameters for closing an active session.
- *
- * If supported, the agent **must** cancel any ongoing work related to the session
- * (treat it as if `session/cancel` was called) and then free up any resources
- * associated with the session.
- *
- * Only available if the Agent supports the `sessionCapabilities.close` capability.
- */
-export interface CloseSessionRequest {
-    /**
-     * The ID of the session to close.
-     */
-    sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** A JSON-RPC response object. */
+export type ClientResponse = ClientResponseResult | ClientResponseError;
 
-/**
- * Request parameters for setting a session mode.
- */
-export interface SetSessionModeRequest {
-    /**
-     * The ID of the session to set the mode for.
-     */
-    sessionId: SessionId;
-    /**
-     * The ID of the mode to set.
-     */
-    modeId: SessionModeId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request parameters for setting a session configuration option.
- */
-export type SetSessionConfigOptionRequest = {
-    /**
-     * The ID of the session to set the configuration option for.
-     */
-    sessionId: SessionId;
-    /**
-     * The ID of the configuration option to set.
-     */
-    configId: SessionConfigId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & SetSessionConfigOptionRequestType;
-
-/**
- * The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
- */
-export type SetSessionConfigOptionRequestType =
-    | ({ type: "boolean" } & SetSessionConfigOptionRequestTypeBoolean)
-    | SetSessionConfigOptionRequestTypeValueId;
-
-/**
- * A boolean value (`type: "boolean"`).
- */
-export interface SetSessionConfigOptionRequestTypeBoolean {
-    /**
-     * The boolean value.
-     */
-    value: boolean;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A `SessionConfigValueId` string value.
- *
- * This is the default when `type` is absent on the wire. Unknown `type`
- * values with string payloads also gracefully deserialize into this
- * variant.
- */
-export interface SetSessionConfigOptionRequestTypeValueId {
-    /**
-     * The value ID.
-     */
-    value: SessionConfigValueId;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request parameters for sending a user prompt to the agent.
- *
- * Contains the user's message and any additional context.
- *
- * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#1-user-message)
- */
-export interface PromptRequest {
-    /**
-     * The ID of the session to send this user message to
-     */
-    sessionId: SessionId;
-    /**
-     * The blocks of content that compose the user's message.
-     *
-     * As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
-     * while other variants are optionally enabled via `PromptCapabilities`.
-     *
-     * The Client MUST adapt its interface according to `PromptCapabilities`.
-     *
-     * The client MAY include referenced pieces of context as either
-     * `resource` or `resource_link` content blocks.
-     *
-     * When available, `resource` is preferred
-     * as it avoids extra round-trips and allows the message to include
-     * pieces of context from sources the agent may not have access to.
-     */
-    prompt: ContentBlock[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A JSON-RPC response object.
- */
-export type ClientResponse =
-    | ClientResponseResult
-    | ClientResponseError;
-
-/**
- * A successful JSON-RPC response.
- */
-export interface ClientResponseResult {
-    /**
-     * The id of the request this response answers.
-     */
-    id: RequestId;
-    /**
-     * Method-specific response data.
-     */
+/** A successful JSON-RPC response. */
+export interface ClientResponseResult extends WithId, Extensible {
+    /** Method-specific response data. */
     result: ClientResponseResultResult;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Method-specific response data.
- */
+/** Method-specific response data. */
 export type ClientResponseResultResult =
     | WriteTextFileResponse
     | ReadTextFileResponse
@@ -6175,302 +1967,10 @@ export type ClientResponseResultResult =
     | MessageMcpResponse
     | ExtResponse;
 
-/**
- * A failed JSON-RPC response.
- */
-export interface ClientResponseError {
-    /**
-     * The id of the request this response answers.
-     */
-    id: RequestId;
-    /**
-     * Method-specific error data.
-     */
+/** A failed JSON-RPC response. */
+export interface ClientResponseError extends WithId, Extensible {
+    /** Method-specific error data. */
     error: Error;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response to `fs/write_text_file`
- */
-export interface WriteTextFileResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response containing the contents of a text file.
- */
-export interface ReadTextFileResponse {
-    /**
-     * Content payload returned by this response.
-     */
-    content: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response to a permission request.
- */
-export interface RequestPermissionResponse {
-    /**
-     * The user's decision on the permission request.
-     */
-    outcome: RequestPermissionOutcome;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * The outcome of a permission request.
- */
-export type RequestPermissionOutcome =
-    | { outcome: "cancelled" }
-    | ({ outcome: "selected" } & SelectedPermissionOutcome);
-
-/**
- * The user selected one of the provided options.
- */
-export interface SelectedPermissionOutcome {
-    /**
-     * The ID of the option the user selected.
-     */
-    optionId: PermissionOptionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response containing the ID of the created terminal.
- */
-export interface CreateTerminalResponse {
-    /**
-     * The unique identifier for the created terminal.
-     */
-    terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response containing the terminal output and exit status.
- */
-export interface TerminalOutputResponse {
-    /**
-     * The terminal output captured so far.
-     */
-    output: string;
-    /**
-     * Whether the output was truncated due to byte limits.
-     */
-    truncated: boolean;
-    /**
-     * Exit status if the command has completed.
-     */
-    exitStatus?: TerminalExitStatus | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Exit status of a terminal command.
- */
-export interface TerminalExitStatus {
-    /**
-     * The process exit code (may be null if terminated by signal).
-     */
-    exitCode?: number | null;
-    /**
-     * The signal that terminated the process (may be null if exited normally).
-     */
-    signal?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response to terminal/release method
- */
-export interface ReleaseTerminalResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response containing the exit status of a terminal command.
- */
-export interface WaitForTerminalExitResponse {
-    /**
-     * The process exit code (may be null if terminated by signal).
-     */
-    exitCode?: number | null;
-    /**
-     * The signal that terminated the process (may be null if exited normally).
-     */
-    signal?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response to `terminal/kill` method
- */
-export interface KillTerminalResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response from the client to an elicitation request.
- */
-export type CreateElicitationResponse = {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & CreateElicitationResponseAction;
-
-/**
- * The part of [`CreateElicitationResponse`] chosen by its `action` property.
- */
-export type CreateElicitationResponseAction =
-    | ({ action: "accept" } & ElicitationAcceptAction)
-    | { action: "decline" }
-    | { action: "cancel" }
-    | UnknownArm<"action">;
-
-/**
- * Allowed wire representations for `ElicitationContentValue`.
- */
-export type ElicitationContentValue =
-    | string
-    | number
-    | number
-    | boolean
-    | string[];
-
-/**
- * The user accepted the elicitation and provided content.
- */
-export interface ElicitationAcceptAction {
-    /**
-     * The user-provided content, if any, as an object matching the requested schema.
-     */
-    content?: { [key: string]: ElicitationContentValue } | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6485,44 +1985,22 @@ export interface ElicitationAcceptAction {
  * Carrier `_meta` is optional. Null or invalid values are treated as absent.
  * Senders must include exactly one outcome. Receivers prefer `result` if both are present.
  */
-export type MessageMcpResponse =
-    | MessageMcpResponseResult
-    | MessageMcpResponseError;
+export type MessageMcpResponse = MessageMcpResponseResult | MessageMcpResponseError;
 
-/**
- * An opaque inner MCP result.
- */
-export interface MessageMcpResponseResult {
-    /**
-     * Required, even if JSON null.
-     */
+/** An opaque inner MCP result. */
+export interface MessageMcpResponseResult extends Extensible {
+    /** Required, even if JSON null. */
     result: JsonValue;
-    /**
-     * Optional ACP carrier metadata.
-     */
+    /** Optional ACP carrier metadata. */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A structured inner MCP error.
- */
-export interface MessageMcpResponseError {
-    /**
-     * Required, non-null MCP error object.
-     */
+/** A structured inner MCP error. */
+export interface MessageMcpResponseError extends Extensible {
+    /** Required, non-null MCP error object. */
     error: McpError;
-    /**
-     * Optional ACP carrier metadata.
-     */
+    /** Optional ACP carrier metadata. */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6533,41 +2011,21 @@ export interface MessageMcpResponseError {
  * `code` and `message` are required and non-null. `data` is optional.
  * Explicit `null` is preserved separately from an omitted key.
  */
-export interface McpError {
-    /**
-     * Inner MCP error code. Never an ACP error code.
-     */
+export interface McpError extends Extensible {
+    /** Inner MCP error code. Never an ACP error code. */
     code: number;
-    /**
-     * Inner MCP error message.
-     */
+    /** Inner MCP error message. */
     message: string;
-    /**
-     * Optional error data. Explicit null is retained.
-     */
+    /** Optional error data. Explicit null is retained. */
     data?: JsonValue;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A JSON-RPC notification object.
- */
-export interface ClientNotification {
-    /**
-     * The notification method name.
-     */
+/** A JSON-RPC notification object. */
+export interface ClientNotification extends Extensible {
+    /** The notification method name. */
     method: string;
-    /**
-     * Method-specific notification parameters.
-     */
+    /** Method-specific notification parameters. */
     params?: ClientNotificationParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6578,34 +2036,7 @@ export interface ClientNotification {
  *
  * Notifications do not expect a response.
  */
-export type ClientNotificationParams =
-    | CancelNotification
-    | MessageMcpNotification
-    | ExtNotification;
-
-/**
- * Notification to cancel ongoing operations for a session.
- *
- * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
- */
-export interface CancelNotification {
-    /**
-     * The ID of the session to cancel operations for.
-     */
-    sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export type ClientNotificationParams = CancelNotification | MessageMcpNotification | ExtNotification;
 
 /**
  * **UNSTABLE**
@@ -6617,18 +2048,12 @@ export interface CancelNotification {
  * Sent by the provider to the consumer for an active request (including
  * subscription acknowledgements and updates). The outer envelope has no `id`.
  */
-export interface MessageMcpNotification {
-    /**
-     * The declared ACP MCP server handling the associated request.
-     */
+export interface MessageMcpNotification extends WithMeta, Extensible {
+    /** The declared ACP MCP server handling the associated request. */
     serverId: McpServerAcpId;
-    /**
-     * The identifier of the active inner MCP request.
-     */
+    /** The identifier of the active inner MCP request. */
     requestId: McpRequestId;
-    /**
-     * The inner MCP method name.
-     */
+    /** The inner MCP method name. */
     method: string;
     /**
      * Optional inner MCP params.
@@ -6636,64 +2061,16 @@ export interface MessageMcpNotification {
      * If omitted or set to `null`, the inner MCP message has no params.
      */
     params?: JsonObject | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Notification to cancel an ongoing request.
- *
- * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/cancellation)
- */
-export interface CancelRequestNotification {
-    /**
-     * The ID of the request to cancel.
-     */
-    requestId: RequestId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Implementations MUST NOT make assumptions about values at
-     * these keys.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A JSON-RPC request object.
- */
-export interface ProxyRequest {
-    /**
-     * The request id used to correlate the matching response.
-     */
+/** A JSON-RPC request object. */
+export interface ProxyRequest extends Extensible {
+    /** The request id used to correlate the matching response. */
     id: RequestId;
-    /**
-     * The method name to invoke.
-     */
+    /** The method name to invoke. */
     method: string;
-    /**
-     * Method-specific request parameters.
-     */
+    /** Method-specific request parameters. */
     params?: ProxyRequestParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6706,9 +2083,7 @@ export interface ProxyRequest {
  * A conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends
  * `proxy/successor` to its conductor.
  */
-export type ProxyRequestParams =
-    | InitializeProxyRequest
-    | ProxySuccessorRequest;
+export type ProxyRequestParams = InitializeProxyRequest | ProxySuccessorRequest;
 
 /**
  * **UNSTABLE**
@@ -6749,10 +2124,8 @@ export type InitializeProxyRequest = InitializeRequest;
  *
  * See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
  */
-export interface ProxySuccessorRequest {
-    /**
-     * Method name of the wrapped request.
-     */
+export interface ProxySuccessorRequest extends Extensible {
+    /** Method name of the wrapped request. */
     method: string;
     /**
      * Params of the wrapped request, forwarded unchanged.
@@ -6774,60 +2147,24 @@ export interface ProxySuccessorRequest {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A JSON-RPC response object.
- */
-export type ProxyResponse =
-    | ProxyResponseResult
-    | ProxyResponseError;
+/** A JSON-RPC response object. */
+export type ProxyResponse = ProxyResponseResult | ProxyResponseError;
 
-/**
- * A successful JSON-RPC response.
- */
-export interface ProxyResponseResult {
-    /**
-     * The id of the request this response answers.
-     */
-    id: RequestId;
-    /**
-     * Method-specific response data.
-     */
+/** A successful JSON-RPC response. */
+export interface ProxyResponseResult extends WithId, Extensible {
+    /** Method-specific response data. */
     result: ProxyResponseResultResult;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Method-specific response data.
- */
-export type ProxyResponseResultResult =
-    | InitializeProxyResponse
-    | ProxySuccessorResponse;
+/** Method-specific response data. */
+export type ProxyResponseResultResult = InitializeProxyResponse | ProxySuccessorResponse;
 
-/**
- * A failed JSON-RPC response.
- */
-export interface ProxyResponseError {
-    /**
-     * The id of the request this response answers.
-     */
-    id: RequestId;
-    /**
-     * Method-specific error data.
-     */
+/** A failed JSON-RPC response. */
+export interface ProxyResponseError extends WithId, Extensible {
+    /** Method-specific error data. */
     error: Error;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6852,22 +2189,12 @@ export type InitializeProxyResponse = InitializeResponse;
  */
 export type ProxySuccessorResponse = JsonValue;
 
-/**
- * A JSON-RPC notification object.
- */
-export interface ProxyNotification {
-    /**
-     * The notification method name.
-     */
+/** A JSON-RPC notification object. */
+export interface ProxyNotification extends Extensible {
+    /** The notification method name. */
     method: string;
-    /**
-     * Method-specific notification parameters.
-     */
+    /** Method-specific notification parameters. */
     params?: ProxySuccessorNotification | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6883,10 +2210,8 @@ export interface ProxyNotification {
  *
  * See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
  */
-export interface ProxySuccessorNotification {
-    /**
-     * Method name of the wrapped notification.
-     */
+export interface ProxySuccessorNotification extends Extensible {
+    /** Method name of the wrapped notification. */
     method: string;
     /**
      * Params of the wrapped notification, forwarded unchanged.
@@ -6908,90 +2233,23 @@ export interface ProxySuccessorNotification {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /** Every definition's type by its name: what `codec.decode(name, text)` gives. */
-export interface Types {
+export interface Types extends Omit<stable.Types, "AgentRequest" | "AgentRequestParams" | "AgentResponse" | "AgentResponseResult" | "AgentResponseResultResult" | "AgentResponseError" | "InitializeResponse" | "AgentCapabilities" | "McpCapabilities" | "SessionCapabilities" | "AgentAuthCapabilities" | "ListSessionsResponse" | "SessionInfo" | "PromptResponse" | "AgentNotification" | "AgentNotificationParams" | "SessionNotification" | "SessionUpdate" | "ClientRequest" | "ClientRequestParams" | "InitializeRequest" | "ClientCapabilities" | "NewSessionRequest" | "McpServer" | "LoadSessionRequest" | "ListSessionsRequest" | "ResumeSessionRequest" | "ClientResponse" | "ClientResponseResult" | "ClientResponseResultResult" | "ClientResponseError" | "ClientNotification" | "ClientNotificationParams"> {
     AgentRequest: AgentRequest;
     AgentRequestParams: AgentRequestParams;
-    RequestId: RequestId;
-    WriteTextFileRequest: WriteTextFileRequest;
-    SessionId: SessionId;
-    ReadTextFileRequest: ReadTextFileRequest;
-    RequestPermissionRequest: RequestPermissionRequest;
-    ToolCallUpdate: ToolCallUpdate;
-    ToolCallId: ToolCallId;
-    ToolKind: ToolKind;
-    ToolCallStatus: ToolCallStatus;
-    ToolCallContent: ToolCallContent;
-    ContentBlock: ContentBlock;
-    Annotations: Annotations;
-    Role: Role;
-    TextContent: TextContent;
-    ImageContent: ImageContent;
-    AudioContent: AudioContent;
-    ResourceLink: ResourceLink;
-    EmbeddedResourceResource: EmbeddedResourceResource;
-    TextResourceContents: TextResourceContents;
-    BlobResourceContents: BlobResourceContents;
-    EmbeddedResource: EmbeddedResource;
-    Content: Content;
-    Diff: Diff;
-    TerminalId: TerminalId;
-    Terminal: Terminal;
-    ToolCallLocation: ToolCallLocation;
-    PermissionOption: PermissionOption;
-    PermissionOptionId: PermissionOptionId;
-    PermissionOptionKind: PermissionOptionKind;
-    CreateTerminalRequest: CreateTerminalRequest;
-    EnvVariable: EnvVariable;
-    TerminalOutputRequest: TerminalOutputRequest;
-    ReleaseTerminalRequest: ReleaseTerminalRequest;
-    WaitForTerminalExitRequest: WaitForTerminalExitRequest;
-    KillTerminalRequest: KillTerminalRequest;
-    CreateElicitationRequest: CreateElicitationRequest;
-    CreateElicitationRequestMode: CreateElicitationRequestMode;
-    ElicitationSessionScope: ElicitationSessionScope;
-    ElicitationRequestScope: ElicitationRequestScope;
-    ElicitationSchema: ElicitationSchema;
-    ElicitationSchemaType: ElicitationSchemaType;
-    ElicitationPropertySchema: ElicitationPropertySchema;
-    StringFormat: StringFormat;
-    EnumOption: EnumOption;
-    StringPropertySchema: StringPropertySchema;
-    NumberPropertySchema: NumberPropertySchema;
-    IntegerPropertySchema: IntegerPropertySchema;
-    BooleanPropertySchema: BooleanPropertySchema;
-    MultiSelectItems: MultiSelectItems;
-    StringMultiSelectItems: StringMultiSelectItems;
-    TitledMultiSelectItems: TitledMultiSelectItems;
-    MultiSelectPropertySchema: MultiSelectPropertySchema;
-    ElicitationFormMode: ElicitationFormMode;
-    ElicitationFormModeScope: ElicitationFormModeScope;
-    ElicitationId: ElicitationId;
-    ElicitationUrlMode: ElicitationUrlMode;
-    ElicitationUrlModeScope: ElicitationUrlModeScope;
     MessageMcpRequest: MessageMcpRequest;
     McpServerAcpId: McpServerAcpId;
     McpRequestId: McpRequestId;
-    ExtRequest: ExtRequest;
     AgentResponse: AgentResponse;
     AgentResponseResult: AgentResponseResult;
     AgentResponseResultResult: AgentResponseResultResult;
     AgentResponseError: AgentResponseError;
     InitializeResponse: InitializeResponse;
-    ProtocolVersion: ProtocolVersion;
     AgentCapabilities: AgentCapabilities;
-    PromptCapabilities: PromptCapabilities;
     McpCapabilities: McpCapabilities;
     SessionCapabilities: SessionCapabilities;
-    SessionListCapabilities: SessionListCapabilities;
-    SessionDeleteCapabilities: SessionDeleteCapabilities;
-    SessionAdditionalDirectoriesCapabilities: SessionAdditionalDirectoriesCapabilities;
     SessionSystemPromptCapabilities: SessionSystemPromptCapabilities;
     SessionSystemPromptModeCapabilities: SessionSystemPromptModeCapabilities;
     SessionSystemPromptOverrideCapabilities: SessionSystemPromptOverrideCapabilities;
@@ -6999,18 +2257,9 @@ export interface Types {
     SessionArchiveCapabilities: SessionArchiveCapabilities;
     SessionStatusCapabilities: SessionStatusCapabilities;
     SessionTitleCapabilities: SessionTitleCapabilities;
-    SessionResumeCapabilities: SessionResumeCapabilities;
-    SessionCloseCapabilities: SessionCloseCapabilities;
     AgentAuthCapabilities: AgentAuthCapabilities;
     AuthStatusCapabilities: AuthStatusCapabilities;
-    LogoutCapabilities: LogoutCapabilities;
     ProvidersCapabilities: ProvidersCapabilities;
-    AuthMethod: AuthMethod;
-    AuthMethodId: AuthMethodId;
-    AuthMethodTerminal: AuthMethodTerminal;
-    AuthMethodAgent: AuthMethodAgent;
-    Implementation: Implementation;
-    AuthenticateResponse: AuthenticateResponse;
     ListProvidersResponse: ListProvidersResponse;
     ProviderInfo: ProviderInfo;
     ProviderId: ProviderId;
@@ -7018,56 +2267,23 @@ export interface Types {
     ProviderCurrentConfig: ProviderCurrentConfig;
     SetProviderResponse: SetProviderResponse;
     DisableProviderResponse: DisableProviderResponse;
-    LogoutResponse: LogoutResponse;
     AuthStatusResponse: AuthStatusResponse;
     AuthState: AuthState;
     AuthAccount: AuthAccount;
-    NewSessionResponse: NewSessionResponse;
-    SessionModeState: SessionModeState;
-    SessionModeId: SessionModeId;
-    SessionMode: SessionMode;
-    SessionConfigOption: SessionConfigOption;
-    SessionConfigOptionType: SessionConfigOptionType;
-    SessionConfigId: SessionConfigId;
-    SessionConfigOptionCategory: SessionConfigOptionCategory;
-    SessionConfigValueId: SessionConfigValueId;
-    SessionConfigSelectOptions: SessionConfigSelectOptions;
-    SessionConfigSelectOption: SessionConfigSelectOption;
-    SessionConfigSelectGroup: SessionConfigSelectGroup;
-    SessionConfigGroupId: SessionConfigGroupId;
-    SessionConfigSelect: SessionConfigSelect;
-    SessionConfigBoolean: SessionConfigBoolean;
-    LoadSessionResponse: LoadSessionResponse;
     ListSessionsResponse: ListSessionsResponse;
     SessionInfo: SessionInfo;
-    DeleteSessionResponse: DeleteSessionResponse;
     ForkSessionResponse: ForkSessionResponse;
     ArchiveSessionResponse: ArchiveSessionResponse;
     UnarchiveSessionResponse: UnarchiveSessionResponse;
     SessionStatusResponse: SessionStatusResponse;
     SessionStatus: SessionStatus;
     SetSessionTitleResponse: SetSessionTitleResponse;
-    ResumeSessionResponse: ResumeSessionResponse;
-    CloseSessionResponse: CloseSessionResponse;
-    SetSessionModeResponse: SetSessionModeResponse;
-    SetSessionConfigOptionResponse: SetSessionConfigOptionResponse;
     PromptResponse: PromptResponse;
-    StopReason: StopReason;
     Usage: Usage;
-    ExtResponse: ExtResponse;
-    Error: Error;
-    ErrorCode: ErrorCode;
     AgentNotification: AgentNotification;
     AgentNotificationParams: AgentNotificationParams;
     SessionNotification: SessionNotification;
     SessionUpdate: SessionUpdate;
-    MessageId: MessageId;
-    ContentChunk: ContentChunk;
-    ToolCall: ToolCall;
-    PlanEntry: PlanEntry;
-    PlanEntryPriority: PlanEntryPriority;
-    PlanEntryStatus: PlanEntryStatus;
-    Plan: Plan;
     PlanUpdateContent: PlanUpdateContent;
     PlanId: PlanId;
     PlanItems: PlanItems;
@@ -7075,21 +2291,6 @@ export interface Types {
     PlanMarkdown: PlanMarkdown;
     PlanUpdate: PlanUpdate;
     PlanRemoved: PlanRemoved;
-    AvailableCommand: AvailableCommand;
-    AvailableCommandInput: AvailableCommandInput;
-    UnstructuredCommandInput: UnstructuredCommandInput;
-    AvailableCommandsUpdate: AvailableCommandsUpdate;
-    CurrentModeUpdate: CurrentModeUpdate;
-    ConfigOptionUpdate: ConfigOptionUpdate;
-    SessionInfoUpdate: SessionInfoUpdate;
-    Cost: Cost;
-    UsageUpdate: UsageUpdate;
-    NoticeSeverity: NoticeSeverity;
-    Notice: Notice;
-    CompactionId: CompactionId;
-    CompactionStatus: CompactionStatus;
-    CompactionUpdate: CompactionUpdate;
-    CompactionSummaryChunk: CompactionSummaryChunk;
     SubagentSessionCapabilities: SubagentSessionCapabilities;
     SessionCancelCapabilities: SessionCancelCapabilities;
     StateUpdate: StateUpdate;
@@ -7102,85 +2303,42 @@ export interface Types {
     SubagentUpdate: SubagentUpdate;
     SessionMessage: SessionMessage;
     SessionMessageChunk: SessionMessageChunk;
-    CompleteElicitationNotification: CompleteElicitationNotification;
     AuthStatusUpdateNotification: AuthStatusUpdateNotification;
-    ExtNotification: ExtNotification;
     ClientRequest: ClientRequest;
     ClientRequestParams: ClientRequestParams;
     InitializeRequest: InitializeRequest;
     ClientCapabilities: ClientCapabilities;
-    FileSystemCapabilities: FileSystemCapabilities;
-    ClientSessionCapabilities: ClientSessionCapabilities;
-    CompactionCapabilities: CompactionCapabilities;
-    SessionConfigOptionsCapabilities: SessionConfigOptionsCapabilities;
-    BooleanConfigOptionCapabilities: BooleanConfigOptionCapabilities;
-    NoticeCapabilities: NoticeCapabilities;
     SubagentCapabilities: SubagentCapabilities;
     PlanCapabilities: PlanCapabilities;
-    AuthCapabilities: AuthCapabilities;
-    ElicitationCapabilities: ElicitationCapabilities;
-    ElicitationFormCapabilities: ElicitationFormCapabilities;
-    ElicitationUrlCapabilities: ElicitationUrlCapabilities;
-    AuthenticateRequest: AuthenticateRequest;
     ListProvidersRequest: ListProvidersRequest;
     SetProviderRequest: SetProviderRequest;
     DisableProviderRequest: DisableProviderRequest;
-    LogoutRequest: LogoutRequest;
     AuthStatusRequest: AuthStatusRequest;
     NewSessionRequest: NewSessionRequest;
     McpServer: McpServer;
-    HttpHeader: HttpHeader;
-    McpServerHttp: McpServerHttp;
-    McpServerSse: McpServerSse;
     McpServerAcp: McpServerAcp;
-    McpServerStdio: McpServerStdio;
     SystemPrompt: SystemPrompt;
     SystemPromptMode: SystemPromptMode;
     LoadSessionRequest: LoadSessionRequest;
     ListSessionsRequest: ListSessionsRequest;
     SessionArchiveFilter: SessionArchiveFilter;
-    DeleteSessionRequest: DeleteSessionRequest;
     ForkSessionRequest: ForkSessionRequest;
     ArchiveSessionRequest: ArchiveSessionRequest;
     UnarchiveSessionRequest: UnarchiveSessionRequest;
     SessionStatusRequest: SessionStatusRequest;
     SetSessionTitleRequest: SetSessionTitleRequest;
     ResumeSessionRequest: ResumeSessionRequest;
-    CloseSessionRequest: CloseSessionRequest;
-    SetSessionModeRequest: SetSessionModeRequest;
-    SetSessionConfigOptionRequest: SetSessionConfigOptionRequest;
-    SetSessionConfigOptionRequestType: SetSessionConfigOptionRequestType;
-    SetSessionConfigOptionRequestTypeBoolean: SetSessionConfigOptionRequestTypeBoolean;
-    SetSessionConfigOptionRequestTypeValueId: SetSessionConfigOptionRequestTypeValueId;
-    PromptRequest: PromptRequest;
     ClientResponse: ClientResponse;
     ClientResponseResult: ClientResponseResult;
     ClientResponseResultResult: ClientResponseResultResult;
     ClientResponseError: ClientResponseError;
-    WriteTextFileResponse: WriteTextFileResponse;
-    ReadTextFileResponse: ReadTextFileResponse;
-    RequestPermissionResponse: RequestPermissionResponse;
-    RequestPermissionOutcome: RequestPermissionOutcome;
-    SelectedPermissionOutcome: SelectedPermissionOutcome;
-    CreateTerminalResponse: CreateTerminalResponse;
-    TerminalOutputResponse: TerminalOutputResponse;
-    TerminalExitStatus: TerminalExitStatus;
-    ReleaseTerminalResponse: ReleaseTerminalResponse;
-    WaitForTerminalExitResponse: WaitForTerminalExitResponse;
-    KillTerminalResponse: KillTerminalResponse;
-    CreateElicitationResponse: CreateElicitationResponse;
-    CreateElicitationResponseAction: CreateElicitationResponseAction;
-    ElicitationContentValue: ElicitationContentValue;
-    ElicitationAcceptAction: ElicitationAcceptAction;
     MessageMcpResponse: MessageMcpResponse;
     MessageMcpResponseResult: MessageMcpResponseResult;
     MessageMcpResponseError: MessageMcpResponseError;
     McpError: McpError;
     ClientNotification: ClientNotification;
     ClientNotificationParams: ClientNotificationParams;
-    CancelNotification: CancelNotification;
     MessageMcpNotification: MessageMcpNotification;
-    CancelRequestNotification: CancelRequestNotification;
     ProxyRequest: ProxyRequest;
     ProxyRequestParams: ProxyRequestParams;
     InitializeProxyRequest: InitializeProxyRequest;
@@ -7200,13 +2358,7 @@ export interface Types {
  * interpreted by `decode.ts` (see there for what each member means).
  */
 export const shapes: Shapes = {
-    AgentRequest: {
-        struct: [
-            { name: "id", ty: { ref: "RequestId" }, required: true },
-            { name: "method", ty: "string", required: true },
-            { name: "params", ty: { ref: "AgentRequestParams" }, nullable: true },
-        ],
-    },
+    ...stable.shapes,
     AgentRequestParams: {
         union: [
             { name: "WriteTextFileRequest", ty: { ref: "WriteTextFileRequest" } },
@@ -7222,409 +2374,6 @@ export const shapes: Shapes = {
             { name: "ExtMethodRequest", ty: { ref: "ExtRequest" } },
         ],
     },
-    RequestId: {
-        union: [
-            { name: "Null", ty: "null" },
-            { name: "Number", ty: { int: "i64" } },
-            { name: "Str", ty: "string" },
-        ],
-    },
-    WriteTextFileRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "path", ty: "string", required: true },
-            { name: "content", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SessionId: { newtype: "string" },
-    ReadTextFileRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "path", ty: "string", required: true },
-            { name: "line", ty: { int: "u32" }, nullable: true },
-            { name: "limit", ty: { int: "u32" }, nullable: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    RequestPermissionRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "toolCall", ty: { ref: "ToolCallUpdate" }, required: true },
-            { name: "options", ty: { list: { ref: "PermissionOption" } }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ToolCallUpdate: {
-        struct: [
-            { name: "toolCallId", ty: { ref: "ToolCallId" }, required: true },
-            { name: "kind", ty: { ref: "ToolKind" }, nullable: true, lenient: true },
-            { name: "status", ty: { ref: "ToolCallStatus" }, nullable: true, lenient: true },
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "name", ty: "string", nullable: true, lenient: true },
-            {
-                name: "content",
-                ty: { list: { ref: "ToolCallContent" } },
-                nullable: true,
-                lenient: true,
-                skipItems: true,
-            },
-            {
-                name: "locations",
-                ty: { list: { ref: "ToolCallLocation" } },
-                nullable: true,
-                lenient: true,
-                skipItems: true,
-            },
-            { name: "rawInput", ty: "any", lenient: true },
-            { name: "rawOutput", ty: "any", lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ToolCallId: { newtype: "string" },
-    ToolKind: {
-        enum: [
-            "read",
-            "edit",
-            "delete",
-            "move",
-            "search",
-            "execute",
-            "think",
-            "fetch",
-            "switch_mode",
-            "other",
-        ],
-    },
-    ToolCallStatus: { enum: ["pending", "in_progress", "completed", "failed"] },
-    ToolCallContent: {
-        union: [
-            { name: "Content", tag: "content", ty: { ref: "Content" } },
-            { name: "Diff", tag: "diff", ty: { ref: "Diff" } },
-            { name: "Terminal", tag: "terminal", ty: { ref: "Terminal" } },
-        ],
-        tag: { key: "type" },
-    },
-    ContentBlock: {
-        union: [
-            { name: "Text", tag: "text", ty: { ref: "TextContent" } },
-            { name: "Image", tag: "image", ty: { ref: "ImageContent" } },
-            { name: "Audio", tag: "audio", ty: { ref: "AudioContent" } },
-            { name: "ResourceLink", tag: "resource_link", ty: { ref: "ResourceLink" } },
-            { name: "Resource", tag: "resource", ty: { ref: "EmbeddedResource" } },
-        ],
-        tag: { key: "type" },
-    },
-    Annotations: {
-        struct: [
-            { name: "audience", ty: { list: { ref: "Role" } }, nullable: true, lenient: true, skipItems: true },
-            { name: "lastModified", ty: "string", nullable: true, lenient: true },
-            { name: "priority", ty: "number", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    Role: { enum: ["assistant", "user"] },
-    TextContent: {
-        struct: [
-            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
-            { name: "text", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ImageContent: {
-        struct: [
-            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
-            { name: "data", ty: "string", required: true },
-            { name: "mimeType", ty: "string", required: true },
-            { name: "uri", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    AudioContent: {
-        struct: [
-            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
-            { name: "data", ty: "string", required: true },
-            { name: "mimeType", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ResourceLink: {
-        struct: [
-            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "mimeType", ty: "string", nullable: true, lenient: true },
-            { name: "name", ty: "string", required: true },
-            { name: "size", ty: { int: "i64" }, nullable: true, lenient: true },
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "uri", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    EmbeddedResourceResource: {
-        union: [
-            { name: "TextResourceContents", ty: { ref: "TextResourceContents" } },
-            { name: "BlobResourceContents", ty: { ref: "BlobResourceContents" } },
-        ],
-    },
-    TextResourceContents: {
-        struct: [
-            { name: "mimeType", ty: "string", nullable: true, lenient: true },
-            { name: "text", ty: "string", required: true },
-            { name: "uri", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    BlobResourceContents: {
-        struct: [
-            { name: "blob", ty: "string", required: true },
-            { name: "mimeType", ty: "string", nullable: true, lenient: true },
-            { name: "uri", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    EmbeddedResource: {
-        struct: [
-            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
-            { name: "resource", ty: { ref: "EmbeddedResourceResource" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    Content: {
-        struct: [
-            { name: "content", ty: { ref: "ContentBlock" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    Diff: {
-        struct: [
-            { name: "path", ty: "string", required: true },
-            { name: "oldText", ty: "string", nullable: true, lenient: true },
-            { name: "newText", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    TerminalId: { newtype: "string" },
-    Terminal: {
-        struct: [
-            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ToolCallLocation: {
-        struct: [
-            { name: "path", ty: "string", required: true },
-            { name: "line", ty: { int: "u32" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    PermissionOption: {
-        struct: [
-            { name: "optionId", ty: { ref: "PermissionOptionId" }, required: true },
-            { name: "name", ty: "string", required: true },
-            { name: "kind", ty: { ref: "PermissionOptionKind" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    PermissionOptionId: { newtype: "string" },
-    PermissionOptionKind: { enum: ["allow_once", "allow_always", "reject_once", "reject_always"] },
-    CreateTerminalRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "command", ty: "string", required: true },
-            { name: "args", ty: { list: "string" } },
-            { name: "env", ty: { list: { ref: "EnvVariable" } } },
-            { name: "cwd", ty: "string", nullable: true },
-            { name: "outputByteLimit", ty: { int: "u64" }, nullable: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    EnvVariable: {
-        struct: [
-            { name: "name", ty: "string", required: true },
-            { name: "value", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    TerminalOutputRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ReleaseTerminalRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    WaitForTerminalExitRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    KillTerminalRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CreateElicitationRequest: {
-        struct: [
-            { name: "message", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-        flatten: "CreateElicitationRequestMode",
-    },
-    CreateElicitationRequestMode: {
-        union: [
-            { name: "Form", tag: "form", ty: { ref: "ElicitationFormMode" } },
-            { name: "Url", tag: "url", ty: { ref: "ElicitationUrlMode" } },
-        ],
-        tag: { key: "mode" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    ElicitationSessionScope: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "toolCallId", ty: { ref: "ToolCallId" }, nullable: true, lenient: true },
-        ],
-    },
-    ElicitationRequestScope: {
-        struct: [{ name: "requestId", ty: { ref: "RequestId" }, required: true }],
-    },
-    ElicitationSchema: {
-        struct: [
-            { name: "type", ty: { ref: "ElicitationSchemaType" }, lenient: true },
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "properties", ty: { map: { ref: "ElicitationPropertySchema" } } },
-            { name: "required", ty: { list: "string" }, nullable: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ElicitationSchemaType: { enum: ["object"] },
-    ElicitationPropertySchema: {
-        union: [
-            { name: "String", tag: "string", ty: { ref: "StringPropertySchema" } },
-            { name: "Number", tag: "number", ty: { ref: "NumberPropertySchema" } },
-            { name: "Integer", tag: "integer", ty: { ref: "IntegerPropertySchema" } },
-            { name: "Boolean", tag: "boolean", ty: { ref: "BooleanPropertySchema" } },
-            { name: "Array", tag: "array", ty: { ref: "MultiSelectPropertySchema" } },
-        ],
-        tag: { key: "type" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    StringFormat: { enum: ["email", "uri", "date", "date-time"] },
-    EnumOption: {
-        struct: [
-            { name: "const", ty: "string", required: true },
-            { name: "title", ty: "string", required: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    StringPropertySchema: {
-        struct: [
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "minLength", ty: { int: "u32" }, nullable: true },
-            { name: "maxLength", ty: { int: "u32" }, nullable: true },
-            { name: "pattern", ty: "string", nullable: true },
-            { name: "format", ty: { ref: "StringFormat" }, nullable: true },
-            { name: "default", ty: "string", nullable: true, lenient: true },
-            { name: "enum", ty: { list: "string" }, nullable: true },
-            { name: "oneOf", ty: { list: { ref: "EnumOption" } }, nullable: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    NumberPropertySchema: {
-        struct: [
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "minimum", ty: "number", nullable: true },
-            { name: "maximum", ty: "number", nullable: true },
-            { name: "default", ty: "number", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    IntegerPropertySchema: {
-        struct: [
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "minimum", ty: { int: "i64" }, nullable: true },
-            { name: "maximum", ty: { int: "i64" }, nullable: true },
-            { name: "default", ty: { int: "i64" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    BooleanPropertySchema: {
-        struct: [
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "default", ty: "boolean", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    MultiSelectItems: {
-        union: [
-            { name: "String", tag: "string", ty: { ref: "StringMultiSelectItems" } },
-            { name: "Titled", ty: { ref: "TitledMultiSelectItems" } },
-        ],
-        tag: { key: "type" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    StringMultiSelectItems: {
-        struct: [
-            { name: "enum", ty: { list: "string" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    TitledMultiSelectItems: {
-        struct: [
-            { name: "anyOf", ty: { list: { ref: "EnumOption" } }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    MultiSelectPropertySchema: {
-        struct: [
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "minItems", ty: { int: "u64" }, nullable: true },
-            { name: "maxItems", ty: { int: "u64" }, nullable: true },
-            { name: "items", ty: { ref: "MultiSelectItems" }, required: true },
-            { name: "default", ty: { list: "string" }, nullable: true, lenient: true, skipItems: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ElicitationFormMode: {
-        struct: [{ name: "requestedSchema", ty: { ref: "ElicitationSchema" }, required: true }],
-        flatten: "ElicitationFormModeScope",
-    },
-    ElicitationFormModeScope: {
-        union: [
-            { name: "Session", ty: { ref: "ElicitationSessionScope" } },
-            { name: "Request", ty: { ref: "ElicitationRequestScope" } },
-        ],
-    },
-    ElicitationId: { newtype: "string" },
-    ElicitationUrlMode: {
-        struct: [
-            { name: "elicitationId", ty: { ref: "ElicitationId" }, required: true },
-            { name: "url", ty: "string", required: true },
-        ],
-        flatten: "ElicitationUrlModeScope",
-    },
-    ElicitationUrlModeScope: {
-        union: [
-            { name: "Session", ty: { ref: "ElicitationSessionScope" } },
-            { name: "Request", ty: { ref: "ElicitationRequestScope" } },
-        ],
-    },
     MessageMcpRequest: {
         struct: [
             { name: "serverId", ty: { ref: "McpServerAcpId" }, required: true },
@@ -7636,19 +2385,6 @@ export const shapes: Shapes = {
     },
     McpServerAcpId: { newtype: "string" },
     McpRequestId: { newtype: "string" },
-    ExtRequest: "any",
-    AgentResponse: {
-        union: [
-            { name: "Result", ty: { ref: "AgentResponseResult" } },
-            { name: "Error", ty: { ref: "AgentResponseError" } },
-        ],
-    },
-    AgentResponseResult: {
-        struct: [
-            { name: "id", ty: { ref: "RequestId" }, required: true },
-            { name: "result", ty: { ref: "AgentResponseResultResult" }, required: true },
-        ],
-    },
     AgentResponseResultResult: {
         union: [
             { name: "InitializeResponse", ty: { ref: "InitializeResponse" } },
@@ -7675,22 +2411,6 @@ export const shapes: Shapes = {
             { name: "ExtMethodResponse", ty: { ref: "ExtResponse" } },
         ],
     },
-    AgentResponseError: {
-        struct: [
-            { name: "id", ty: { ref: "RequestId" }, required: true },
-            { name: "error", ty: { ref: "Error" }, required: true },
-        ],
-    },
-    InitializeResponse: {
-        struct: [
-            { name: "protocolVersion", ty: { ref: "ProtocolVersion" }, required: true },
-            { name: "agentCapabilities", ty: { ref: "AgentCapabilities" }, lenient: true },
-            { name: "authMethods", ty: { list: { ref: "AuthMethod" } }, lenient: true, skipItems: true },
-            { name: "agentInfo", ty: { ref: "Implementation" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ProtocolVersion: { newtype: { int: "u16" } },
     AgentCapabilities: {
         struct: [
             { name: "loadSession", ty: "boolean", lenient: true },
@@ -7699,14 +2419,6 @@ export const shapes: Shapes = {
             { name: "sessionCapabilities", ty: { ref: "SessionCapabilities" }, lenient: true },
             { name: "auth", ty: { ref: "AgentAuthCapabilities" }, lenient: true },
             { name: "providers", ty: { ref: "ProvidersCapabilities" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    PromptCapabilities: {
-        struct: [
-            { name: "image", ty: "boolean", lenient: true },
-            { name: "audio", ty: "boolean", lenient: true },
-            { name: "embeddedContext", ty: "boolean", lenient: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -7728,12 +2440,7 @@ export const shapes: Shapes = {
                 nullable: true,
                 lenient: true,
             },
-            {
-                name: "systemPrompt",
-                ty: { ref: "SessionSystemPromptCapabilities" },
-                nullable: true,
-                lenient: true,
-            },
+            { name: "systemPrompt", ty: { ref: "SessionSystemPromptCapabilities" }, nullable: true, lenient: true },
             { name: "fork", ty: { ref: "SessionForkCapabilities" }, nullable: true, lenient: true },
             { name: "archive", ty: { ref: "SessionArchiveCapabilities" }, nullable: true, lenient: true },
             { name: "status", ty: { ref: "SessionStatusCapabilities" }, nullable: true, lenient: true },
@@ -7743,15 +2450,6 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    SessionListCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionDeleteCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionAdditionalDirectoriesCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
     SessionSystemPromptCapabilities: {
         struct: [
             { name: "mode", ty: { ref: "SessionSystemPromptModeCapabilities" }, nullable: true, lenient: true },
@@ -7760,36 +2458,15 @@ export const shapes: Shapes = {
     },
     SessionSystemPromptModeCapabilities: {
         struct: [
-            {
-                name: "override",
-                ty: { ref: "SessionSystemPromptOverrideCapabilities" },
-                nullable: true,
-                lenient: true,
-            },
+            { name: "override", ty: { ref: "SessionSystemPromptOverrideCapabilities" }, nullable: true, lenient: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    SessionSystemPromptOverrideCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionForkCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionArchiveCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionStatusCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionTitleCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionResumeCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionCloseCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    SessionSystemPromptOverrideCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionForkCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionArchiveCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionStatusCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionTitleCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     AgentAuthCapabilities: {
         struct: [
             { name: "status", ty: { ref: "AuthStatusCapabilities" }, nullable: true, lenient: true },
@@ -7797,46 +2474,8 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    AuthStatusCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    LogoutCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    AuthStatusCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     ProvidersCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthMethod: {
-        union: [
-            { name: "Terminal", tag: "terminal", ty: { ref: "AuthMethodTerminal" } },
-            { name: "Agent", ty: { ref: "AuthMethodAgent" } },
-        ],
-        tag: { key: "type" },
-    },
-    AuthMethodId: { newtype: "string" },
-    AuthMethodTerminal: {
-        struct: [
-            { name: "id", ty: { ref: "AuthMethodId" }, required: true },
-            { name: "name", ty: "string", required: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "args", ty: { list: "string" } },
-            { name: "env", ty: { map: "string" } },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    AuthMethodAgent: {
-        struct: [
-            { name: "id", ty: { ref: "AuthMethodId" }, required: true },
-            { name: "name", ty: "string", required: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    Implementation: {
-        struct: [
-            { name: "name", ty: "string", required: true },
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "version", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    AuthenticateResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     ListProvidersResponse: {
         struct: [
             { name: "providers", ty: { list: { ref: "ProviderInfo" } }, required: true },
@@ -7869,10 +2508,7 @@ export const shapes: Shapes = {
         ],
     },
     SetProviderResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    DisableProviderResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    LogoutResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    DisableProviderResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     AuthStatusResponse: {
         struct: [
             { name: "state", ty: { ref: "AuthState" }, required: true },
@@ -7891,130 +2527,6 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    NewSessionResponse: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true },
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                nullable: true,
-                lenient: true,
-                skipItems: true,
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SessionModeState: {
-        struct: [
-            { name: "currentModeId", ty: { ref: "SessionModeId" }, required: true },
-            {
-                name: "availableModes",
-                ty: { list: { ref: "SessionMode" } },
-                required: true,
-                lenient: true,
-                skipItems: true,
-                default: [],
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SessionModeId: { newtype: "string" },
-    SessionMode: {
-        struct: [
-            { name: "id", ty: { ref: "SessionModeId" }, required: true },
-            { name: "name", ty: "string", required: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SessionConfigOption: {
-        struct: [
-            { name: "id", ty: { ref: "SessionConfigId" }, required: true },
-            { name: "name", ty: "string", required: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "category", ty: { ref: "SessionConfigOptionCategory" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-        flatten: "SessionConfigOptionType",
-    },
-    SessionConfigOptionType: {
-        union: [
-            { name: "Select", tag: "select", ty: { ref: "SessionConfigSelect" } },
-            { name: "Boolean", tag: "boolean", ty: { ref: "SessionConfigBoolean" } },
-        ],
-        tag: { key: "type" },
-    },
-    SessionConfigId: { newtype: "string" },
-    SessionConfigOptionCategory: {
-        enum: ["mode", "model", "model_config", "thought_level"],
-        open: true,
-    },
-    SessionConfigValueId: { newtype: "string" },
-    SessionConfigSelectOptions: {
-        union: [
-            { name: "Ungrouped", ty: { list: { ref: "SessionConfigSelectOption" } } },
-            { name: "Grouped", ty: { list: { ref: "SessionConfigSelectGroup" } } },
-        ],
-    },
-    SessionConfigSelectOption: {
-        struct: [
-            { name: "value", ty: { ref: "SessionConfigValueId" }, required: true },
-            { name: "name", ty: "string", required: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SessionConfigSelectGroup: {
-        struct: [
-            { name: "group", ty: { ref: "SessionConfigGroupId" }, required: true },
-            { name: "name", ty: "string", required: true },
-            {
-                name: "options",
-                ty: { list: { ref: "SessionConfigSelectOption" } },
-                required: true,
-                lenient: true,
-                skipItems: true,
-                default: [],
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SessionConfigGroupId: { newtype: "string" },
-    SessionConfigSelect: {
-        struct: [
-            { name: "currentValue", ty: { ref: "SessionConfigValueId" }, required: true },
-            { name: "options", ty: { ref: "SessionConfigSelectOptions" }, required: true },
-        ],
-    },
-    SessionConfigBoolean: { struct: [{ name: "currentValue", ty: "boolean", required: true }] },
-    LoadSessionResponse: {
-        struct: [
-            { name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true },
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                nullable: true,
-                lenient: true,
-                skipItems: true,
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ListSessionsResponse: {
-        struct: [
-            {
-                name: "sessions",
-                ty: { list: { ref: "SessionInfo" } },
-                required: true,
-                lenient: true,
-                skipItems: true,
-                default: [],
-            },
-            { name: "nextCursor", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     SessionInfo: {
         struct: [
             { name: "sessionId", ty: { ref: "SessionId" }, required: true },
@@ -8026,27 +2538,16 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    DeleteSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     ForkSessionResponse: {
         struct: [
             { name: "sessionId", ty: { ref: "SessionId" }, required: true },
             { name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true },
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                nullable: true,
-                lenient: true,
-                skipItems: true,
-            },
+            { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, nullable: true, lenient: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    ArchiveSessionResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    UnarchiveSessionResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    ArchiveSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    UnarchiveSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     SessionStatusResponse: {
         struct: [
             { name: "status", ty: { ref: "SessionStatus" }, required: true },
@@ -8060,36 +2561,6 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    ResumeSessionResponse: {
-        struct: [
-            { name: "modes", ty: { ref: "SessionModeState" }, nullable: true, lenient: true },
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                nullable: true,
-                lenient: true,
-                skipItems: true,
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CloseSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SetSessionModeResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SetSessionConfigOptionResponse: {
-        struct: [
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                required: true,
-                lenient: true,
-                skipItems: true,
-                default: [],
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     PromptResponse: {
         struct: [
             { name: "stopReason", ty: { ref: "StopReason" }, required: true },
@@ -8097,7 +2568,6 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    StopReason: { enum: ["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"] },
     Usage: {
         struct: [
             { name: "totalTokens", ty: { int: "u64" }, required: true },
@@ -8109,38 +2579,12 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    ExtResponse: "any",
-    Error: {
-        struct: [
-            { name: "code", ty: { ref: "ErrorCode" }, required: true },
-            { name: "message", ty: "string", required: true },
-            { name: "data", ty: "any", lenient: true },
-        ],
-    },
-    ErrorCode: {
-        enum: [-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002],
-        open: true,
-        int: "i32",
-    },
-    AgentNotification: {
-        struct: [
-            { name: "method", ty: "string", required: true },
-            { name: "params", ty: { ref: "AgentNotificationParams" }, nullable: true },
-        ],
-    },
     AgentNotificationParams: {
         union: [
             { name: "SessionNotification", ty: { ref: "SessionNotification" } },
             { name: "CompleteElicitationNotification", ty: { ref: "CompleteElicitationNotification" } },
             { name: "AuthStatusUpdateNotification", ty: { ref: "AuthStatusUpdateNotification" } },
             { name: "ExtNotification", ty: { ref: "ExtNotification" } },
-        ],
-    },
-    SessionNotification: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "update", ty: { ref: "SessionUpdate" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
     SessionUpdate: {
@@ -8153,72 +2597,19 @@ export const shapes: Shapes = {
             { name: "Plan", tag: "plan", ty: { ref: "Plan" } },
             { name: "PlanUpdate", tag: "plan_update", ty: { ref: "PlanUpdate" } },
             { name: "PlanRemoved", tag: "plan_removed", ty: { ref: "PlanRemoved" } },
-            {
-                name: "AvailableCommandsUpdate",
-                tag: "available_commands_update",
-                ty: { ref: "AvailableCommandsUpdate" },
-            },
+            { name: "AvailableCommandsUpdate", tag: "available_commands_update", ty: { ref: "AvailableCommandsUpdate" } },
             { name: "CurrentModeUpdate", tag: "current_mode_update", ty: { ref: "CurrentModeUpdate" } },
             { name: "ConfigOptionUpdate", tag: "config_option_update", ty: { ref: "ConfigOptionUpdate" } },
             { name: "SessionInfoUpdate", tag: "session_info_update", ty: { ref: "SessionInfoUpdate" } },
             { name: "UsageUpdate", tag: "usage_update", ty: { ref: "UsageUpdate" } },
             { name: "Notice", tag: "notice", ty: { ref: "Notice" } },
             { name: "CompactionUpdate", tag: "compaction_update", ty: { ref: "CompactionUpdate" } },
-            {
-                name: "CompactionSummaryChunk",
-                tag: "compaction_summary_chunk",
-                ty: { ref: "CompactionSummaryChunk" },
-            },
+            { name: "CompactionSummaryChunk", tag: "compaction_summary_chunk", ty: { ref: "CompactionSummaryChunk" } },
             { name: "SubagentUpdate", tag: "subagent_update", ty: { ref: "SubagentUpdate" } },
             { name: "SessionMessage", tag: "session_message", ty: { ref: "SessionMessage" } },
             { name: "SessionMessageChunk", tag: "session_message_chunk", ty: { ref: "SessionMessageChunk" } },
         ],
         tag: { key: "sessionUpdate" },
-    },
-    MessageId: { newtype: "string" },
-    ContentChunk: {
-        struct: [
-            { name: "content", ty: { ref: "ContentBlock" }, required: true },
-            { name: "messageId", ty: { ref: "MessageId" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ToolCall: {
-        struct: [
-            { name: "toolCallId", ty: { ref: "ToolCallId" }, required: true },
-            { name: "title", ty: "string", required: true },
-            { name: "name", ty: "string", nullable: true, lenient: true },
-            { name: "kind", ty: { ref: "ToolKind" }, lenient: true },
-            { name: "status", ty: { ref: "ToolCallStatus" }, lenient: true },
-            { name: "content", ty: { list: { ref: "ToolCallContent" } }, lenient: true, skipItems: true },
-            { name: "locations", ty: { list: { ref: "ToolCallLocation" } }, lenient: true, skipItems: true },
-            { name: "rawInput", ty: "any", lenient: true },
-            { name: "rawOutput", ty: "any", lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    PlanEntry: {
-        struct: [
-            { name: "content", ty: "string", required: true },
-            { name: "priority", ty: { ref: "PlanEntryPriority" }, required: true },
-            { name: "status", ty: { ref: "PlanEntryStatus" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    PlanEntryPriority: { enum: ["high", "medium", "low"] },
-    PlanEntryStatus: { enum: ["pending", "in_progress", "completed"] },
-    Plan: {
-        struct: [
-            {
-                name: "entries",
-                ty: { list: { ref: "PlanEntry" } },
-                required: true,
-                lenient: true,
-                skipItems: true,
-                default: [],
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
     },
     PlanUpdateContent: {
         union: [
@@ -8232,14 +2623,7 @@ export const shapes: Shapes = {
     PlanItems: {
         struct: [
             { name: "planId", ty: { ref: "PlanId" }, required: true },
-            {
-                name: "entries",
-                ty: { list: { ref: "PlanEntry" } },
-                required: true,
-                lenient: true,
-                skipItems: true,
-                default: [],
-            },
+            { name: "entries", ty: { list: { ref: "PlanEntry" } }, required: true, lenient: true, skipItems: true, default: [] },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -8269,124 +2653,13 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    AvailableCommand: {
-        struct: [
-            { name: "name", ty: "string", required: true },
-            { name: "description", ty: "string", required: true },
-            { name: "input", ty: { ref: "AvailableCommandInput" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    AvailableCommandInput: {
-        union: [{ name: "Unstructured", ty: { ref: "UnstructuredCommandInput" } }],
-    },
-    UnstructuredCommandInput: {
-        struct: [
-            { name: "hint", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    AvailableCommandsUpdate: {
-        struct: [
-            {
-                name: "availableCommands",
-                ty: { list: { ref: "AvailableCommand" } },
-                required: true,
-                lenient: true,
-                skipItems: true,
-                default: [],
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CurrentModeUpdate: {
-        struct: [
-            { name: "currentModeId", ty: { ref: "SessionModeId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ConfigOptionUpdate: {
-        struct: [
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                required: true,
-                lenient: true,
-                skipItems: true,
-                default: [],
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SessionInfoUpdate: {
-        struct: [
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "updatedAt", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    Cost: {
-        struct: [
-            { name: "amount", ty: "number", required: true },
-            { name: "currency", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    UsageUpdate: {
-        struct: [
-            { name: "used", ty: { int: "u64" }, required: true },
-            { name: "size", ty: { int: "u64" }, required: true },
-            { name: "cost", ty: { ref: "Cost" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    NoticeSeverity: { enum: ["info", "warning", "error"], open: true },
-    Notice: {
-        struct: [
-            { name: "severity", ty: { ref: "NoticeSeverity" }, required: true },
-            {
-                name: "title",
-                ty: "string",
-                required: true,
-                str: { at: "#/$defs/Notice/properties/title", min: 1 },
-            },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CompactionId: { newtype: "string" },
-    CompactionStatus: { enum: ["in_progress", "completed", "failed", "cancelled"], open: true },
-    CompactionUpdate: {
-        struct: [
-            { name: "compactionId", ty: { ref: "CompactionId" }, required: true },
-            { name: "status", ty: { ref: "CompactionStatus" }, required: true },
-            {
-                name: "summary",
-                ty: { list: { ref: "ContentBlock" } },
-                nullable: true,
-                lenient: true,
-                skipItems: true,
-            },
-            { name: "error", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CompactionSummaryChunk: {
-        struct: [
-            { name: "compactionId", ty: { ref: "CompactionId" }, required: true },
-            { name: "content", ty: { ref: "ContentBlock" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     SubagentSessionCapabilities: {
         struct: [
             { name: "cancel", ty: { ref: "SessionCancelCapabilities" }, nullable: true, lenient: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    SessionCancelCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    SessionCancelCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     StateUpdate: {
         union: [
             { name: "Running", tag: "running", ty: { ref: "RunningStateUpdate" } },
@@ -8398,9 +2671,7 @@ export const shapes: Shapes = {
         catchAll: { required: [], fields: [], reserved: [] },
     },
     RunningStateUpdate: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ErrorStopReason: {
-        struct: [{ name: "error", ty: { ref: "Error" }, nullable: true, lenient: true }],
-    },
+    ErrorStopReason: { struct: [{ name: "error", ty: { ref: "Error" }, nullable: true, lenient: true }] },
     IdleStateUpdate: {
         struct: [
             { name: "usage", ty: { ref: "Usage" }, nullable: true, lenient: true },
@@ -8421,9 +2692,7 @@ export const shapes: Shapes = {
         tag: { key: "stopReason", lenient: true },
         catchAll: { required: [], fields: [], reserved: [] },
     },
-    RequiresActionStateUpdate: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    RequiresActionStateUpdate: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     UnknownStateUpdate: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     SubagentUpdate: {
         struct: [
@@ -8444,13 +2713,7 @@ export const shapes: Shapes = {
             { name: "recipientSessionId", ty: { ref: "SessionId" }, nullable: true, lenient: true },
             { name: "senderMessageId", ty: { ref: "MessageId" }, nullable: true, lenient: true },
             { name: "recipientMessageId", ty: { ref: "MessageId" }, nullable: true, lenient: true },
-            {
-                name: "content",
-                ty: { list: { ref: "ContentBlock" } },
-                nullable: true,
-                lenient: true,
-                skipItems: true,
-            },
+            { name: "content", ty: { list: { ref: "ContentBlock" } }, nullable: true, lenient: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -8461,25 +2724,11 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    CompleteElicitationNotification: {
-        struct: [
-            { name: "elicitationId", ty: { ref: "ElicitationId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     AuthStatusUpdateNotification: {
         struct: [
             { name: "state", ty: { ref: "AuthState" }, required: true },
             { name: "accounts", ty: { list: { ref: "AuthAccount" } }, lenient: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ExtNotification: "any",
-    ClientRequest: {
-        struct: [
-            { name: "id", ty: { ref: "RequestId" }, required: true },
-            { name: "method", ty: "string", required: true },
-            { name: "params", ty: { ref: "ClientRequestParams" }, nullable: true },
         ],
     },
     ClientRequestParams: {
@@ -8508,14 +2757,6 @@ export const shapes: Shapes = {
             { name: "ExtMethodRequest", ty: { ref: "ExtRequest" } },
         ],
     },
-    InitializeRequest: {
-        struct: [
-            { name: "protocolVersion", ty: { ref: "ProtocolVersion" }, required: true },
-            { name: "clientCapabilities", ty: { ref: "ClientCapabilities" }, lenient: true },
-            { name: "clientInfo", ty: { ref: "Implementation" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     ClientCapabilities: {
         struct: [
             { name: "fs", ty: { ref: "FileSystemCapabilities" }, lenient: true },
@@ -8528,64 +2769,8 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    FileSystemCapabilities: {
-        struct: [
-            { name: "readTextFile", ty: "boolean", lenient: true },
-            { name: "writeTextFile", ty: "boolean", lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ClientSessionCapabilities: {
-        struct: [
-            { name: "compaction", ty: { ref: "CompactionCapabilities" }, nullable: true, lenient: true },
-            {
-                name: "configOptions",
-                ty: { ref: "SessionConfigOptionsCapabilities" },
-                nullable: true,
-                lenient: true,
-            },
-            { name: "notices", ty: { ref: "NoticeCapabilities" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CompactionCapabilities: { struct: [] },
-    SessionConfigOptionsCapabilities: {
-        struct: [
-            { name: "boolean", ty: { ref: "BooleanConfigOptionCapabilities" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    BooleanConfigOptionCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    NoticeCapabilities: { struct: [] },
     SubagentCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     PlanCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthCapabilities: {
-        struct: [
-            { name: "terminal", ty: "boolean", lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ElicitationCapabilities: {
-        struct: [
-            { name: "form", ty: { ref: "ElicitationFormCapabilities" }, nullable: true, lenient: true },
-            { name: "url", ty: { ref: "ElicitationUrlCapabilities" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ElicitationFormCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    ElicitationUrlCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    AuthenticateRequest: {
-        struct: [
-            { name: "methodId", ty: { ref: "AuthMethodId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     ListProvidersRequest: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     SetProviderRequest: {
         struct: [
@@ -8602,19 +2787,12 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    LogoutRequest: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     AuthStatusRequest: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     NewSessionRequest: {
         struct: [
             { name: "cwd", ty: "string", required: true },
             { name: "additionalDirectories", ty: { list: "string" } },
-            {
-                name: "mcpServers",
-                ty: { list: { ref: "McpServer" } },
-                required: true,
-                nullAsDefault: true,
-                default: [],
-            },
+            { name: "mcpServers", ty: { list: { ref: "McpServer" } }, required: true, nullAsDefault: true, default: [] },
             { name: "systemPrompt", ty: { ref: "SystemPrompt" }, nullable: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
@@ -8628,60 +2806,10 @@ export const shapes: Shapes = {
         ],
         tag: { key: "type" },
     },
-    HttpHeader: {
-        struct: [
-            { name: "name", ty: "string", required: true },
-            { name: "value", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    McpServerHttp: {
-        struct: [
-            { name: "name", ty: "string", required: true },
-            { name: "url", ty: "string", required: true },
-            {
-                name: "headers",
-                ty: { list: { ref: "HttpHeader" } },
-                required: true,
-                nullAsDefault: true,
-                default: [],
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    McpServerSse: {
-        struct: [
-            { name: "name", ty: "string", required: true },
-            { name: "url", ty: "string", required: true },
-            {
-                name: "headers",
-                ty: { list: { ref: "HttpHeader" } },
-                required: true,
-                nullAsDefault: true,
-                default: [],
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     McpServerAcp: {
         struct: [
             { name: "name", ty: "string", required: true },
             { name: "serverId", ty: { ref: "McpServerAcpId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    McpServerStdio: {
-        struct: [
-            { name: "name", ty: "string", required: true },
-            { name: "command", ty: "string", required: true },
-            { name: "args", ty: { list: "string" }, required: true, nullAsDefault: true, default: [] },
-            {
-                name: "env",
-                ty: { list: { ref: "EnvVariable" } },
-                required: true,
-                nullAsDefault: true,
-                default: [],
-            },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -8695,13 +2823,7 @@ export const shapes: Shapes = {
     SystemPromptMode: { enum: ["append", "override"], open: true },
     LoadSessionRequest: {
         struct: [
-            {
-                name: "mcpServers",
-                ty: { list: { ref: "McpServer" } },
-                required: true,
-                nullAsDefault: true,
-                default: [],
-            },
+            { name: "mcpServers", ty: { list: { ref: "McpServer" } }, required: true, nullAsDefault: true, default: [] },
             { name: "cwd", ty: "string", required: true },
             { name: "additionalDirectories", ty: { list: "string" } },
             { name: "sessionId", ty: { ref: "SessionId" }, required: true },
@@ -8718,12 +2840,6 @@ export const shapes: Shapes = {
         ],
     },
     SessionArchiveFilter: { enum: ["exclude", "include", "only"], open: true },
-    DeleteSessionRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     ForkSessionRequest: {
         struct: [
             { name: "sessionId", ty: { ref: "SessionId" }, required: true },
@@ -8769,59 +2885,6 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    CloseSessionRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SetSessionModeRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "modeId", ty: { ref: "SessionModeId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SetSessionConfigOptionRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "configId", ty: { ref: "SessionConfigId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-        flatten: "SetSessionConfigOptionRequestType",
-    },
-    SetSessionConfigOptionRequestType: {
-        union: [
-            { name: "Boolean", tag: "boolean", ty: { ref: "SetSessionConfigOptionRequestTypeBoolean" } },
-            { name: "ValueId", ty: { ref: "SetSessionConfigOptionRequestTypeValueId" } },
-        ],
-        tag: { key: "type" },
-    },
-    SetSessionConfigOptionRequestTypeBoolean: {
-        struct: [{ name: "value", ty: "boolean", required: true }],
-    },
-    SetSessionConfigOptionRequestTypeValueId: {
-        struct: [{ name: "value", ty: { ref: "SessionConfigValueId" }, required: true }],
-    },
-    PromptRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "prompt", ty: { list: { ref: "ContentBlock" } }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ClientResponse: {
-        union: [
-            { name: "Result", ty: { ref: "ClientResponseResult" } },
-            { name: "Error", ty: { ref: "ClientResponseError" } },
-        ],
-    },
-    ClientResponseResult: {
-        struct: [
-            { name: "id", ty: { ref: "RequestId" }, required: true },
-            { name: "result", ty: { ref: "ClientResponseResultResult" }, required: true },
-        ],
-    },
     ClientResponseResultResult: {
         union: [
             { name: "WriteTextFileResponse", ty: { ref: "WriteTextFileResponse" } },
@@ -8837,95 +2900,6 @@ export const shapes: Shapes = {
             { name: "ExtMethodResponse", ty: { ref: "ExtResponse" } },
         ],
     },
-    ClientResponseError: {
-        struct: [
-            { name: "id", ty: { ref: "RequestId" }, required: true },
-            { name: "error", ty: { ref: "Error" }, required: true },
-        ],
-    },
-    WriteTextFileResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    ReadTextFileResponse: {
-        struct: [
-            { name: "content", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    RequestPermissionResponse: {
-        struct: [
-            { name: "outcome", ty: { ref: "RequestPermissionOutcome" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    RequestPermissionOutcome: {
-        union: [
-            { name: "Cancelled", tag: "cancelled", unit: true },
-            { name: "Selected", tag: "selected", ty: { ref: "SelectedPermissionOutcome" } },
-        ],
-        tag: { key: "outcome" },
-    },
-    SelectedPermissionOutcome: {
-        struct: [
-            { name: "optionId", ty: { ref: "PermissionOptionId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CreateTerminalResponse: {
-        struct: [
-            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    TerminalOutputResponse: {
-        struct: [
-            { name: "output", ty: "string", required: true },
-            { name: "truncated", ty: "boolean", required: true },
-            { name: "exitStatus", ty: { ref: "TerminalExitStatus" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    TerminalExitStatus: {
-        struct: [
-            { name: "exitCode", ty: { int: "u32" }, nullable: true, lenient: true },
-            { name: "signal", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ReleaseTerminalResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    WaitForTerminalExitResponse: {
-        struct: [
-            { name: "exitCode", ty: { int: "u32" }, nullable: true, lenient: true },
-            { name: "signal", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    KillTerminalResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CreateElicitationResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-        flatten: "CreateElicitationResponseAction",
-    },
-    CreateElicitationResponseAction: {
-        union: [
-            { name: "Accept", tag: "accept", ty: { ref: "ElicitationAcceptAction" } },
-            { name: "Decline", tag: "decline", unit: true },
-            { name: "Cancel", tag: "cancel", unit: true },
-        ],
-        tag: { key: "action" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    ElicitationContentValue: {
-        union: [
-            { name: "String", ty: "string" },
-            { name: "Integer", ty: { int: "i64" } },
-            { name: "Number", ty: "number" },
-            { name: "Boolean", ty: "boolean" },
-            { name: "StringArray", ty: { list: "string" } },
-        ],
-    },
-    ElicitationAcceptAction: {
-        struct: [{ name: "content", ty: { map: { ref: "ElicitationContentValue" } }, nullable: true }],
-    },
     MessageMcpResponse: {
         union: [
             { name: "Result", ty: { ref: "MessageMcpResponseResult" } },
@@ -8933,10 +2907,7 @@ export const shapes: Shapes = {
         ],
     },
     MessageMcpResponseResult: {
-        struct: [
-            { name: "result", ty: "any", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
+        struct: [{ name: "result", ty: "any", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }],
     },
     MessageMcpResponseError: {
         struct: [
@@ -8951,23 +2922,11 @@ export const shapes: Shapes = {
             { name: "data", ty: "any" },
         ],
     },
-    ClientNotification: {
-        struct: [
-            { name: "method", ty: "string", required: true },
-            { name: "params", ty: { ref: "ClientNotificationParams" }, nullable: true },
-        ],
-    },
     ClientNotificationParams: {
         union: [
             { name: "CancelNotification", ty: { ref: "CancelNotification" } },
             { name: "MessageMcpNotification", ty: { ref: "MessageMcpNotification" } },
             { name: "ExtNotification", ty: { ref: "ExtNotification" } },
-        ],
-    },
-    CancelNotification: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
     MessageMcpNotification: {
@@ -8976,12 +2935,6 @@ export const shapes: Shapes = {
             { name: "requestId", ty: { ref: "McpRequestId" }, required: true },
             { name: "method", ty: "string", required: true },
             { name: "params", ty: "object", nullable: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CancelRequestNotification: {
-        struct: [
-            { name: "requestId", ty: { ref: "RequestId" }, required: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -9007,10 +2960,7 @@ export const shapes: Shapes = {
         ],
     },
     ProxyResponse: {
-        union: [
-            { name: "Result", ty: { ref: "ProxyResponseResult" } },
-            { name: "Error", ty: { ref: "ProxyResponseError" } },
-        ],
+        union: [{ name: "Result", ty: { ref: "ProxyResponseResult" } }, { name: "Error", ty: { ref: "ProxyResponseError" } }],
     },
     ProxyResponseResult: {
         struct: [
@@ -9049,85 +2999,33 @@ export const shapes: Shapes = {
 
 /** The JSON-RPC methods: the side that handles each, and its payloads' definitions. */
 export const methods: Methods = {
-    "$/cancel_request": {
-        side: "protocol",
-        notification: {
-            def: "CancelRequestNotification",
-            name: "CancelRequestNotification",
-            null: "refuse",
-        },
-    },
+    ...stable.methods,
     "auth/status": {
         side: "agent",
-        response: { def: "AuthStatusResponse", name: "AuthStatusResponse", null: "refuse" },
-        request: { def: "AuthStatusRequest", name: "AuthStatusRequest", null: "empty" },
+        response: { def: "AuthStatusResponse", null: "refuse" },
+        request: { def: "AuthStatusRequest", null: "empty" },
     },
-    "auth/status_update": {
-        side: "client",
-        notification: {
-            def: "AuthStatusUpdateNotification",
-            name: "AuthStatusUpdateNotification",
-            null: "refuse",
-        },
-    },
-    "authenticate": {
-        side: "agent",
-        response: { def: "AuthenticateResponse", name: "AuthenticateResponse", null: "empty" },
-        request: { def: "AuthenticateRequest", name: "AuthenticateRequest", null: "refuse" },
-    },
-    "elicitation/complete": {
-        side: "client",
-        notification: {
-            def: "CompleteElicitationNotification",
-            name: "CompleteElicitationNotification",
-            null: "refuse",
-        },
-    },
-    "elicitation/create": {
-        side: "client",
-        request: { def: "CreateElicitationRequest", name: "CreateElicitationRequest", null: "refuse" },
-        response: { def: "CreateElicitationResponse", name: "CreateElicitationResponse", null: "refuse" },
-    },
-    "fs/read_text_file": {
-        side: "client",
-        request: { def: "ReadTextFileRequest", name: "ReadTextFileRequest", null: "refuse" },
-        response: { def: "ReadTextFileResponse", name: "ReadTextFileResponse", null: "refuse" },
-    },
-    "fs/write_text_file": {
-        side: "client",
-        request: { def: "WriteTextFileRequest", name: "WriteTextFileRequest", null: "refuse" },
-        response: { def: "WriteTextFileResponse", name: "WriteTextFileResponse", null: "empty" },
-    },
-    "initialize": {
-        side: "agent",
-        response: { def: "InitializeResponse", name: "InitializeResponse", null: "refuse" },
-        request: { def: "InitializeRequest", name: "InitializeRequest", null: "refuse" },
-    },
-    "logout": {
-        side: "agent",
-        response: { def: "LogoutResponse", name: "LogoutResponse", null: "empty" },
-        request: { def: "LogoutRequest", name: "LogoutRequest", null: "empty" },
-    },
+    "auth/status_update": { side: "client", notification: { def: "AuthStatusUpdateNotification", null: "refuse" } },
     "mcp/message": {
         side: "agent",
-        request: { def: "MessageMcpRequest", name: "MessageMcpRequest", null: "refuse" },
-        response: { def: "MessageMcpResponse", name: "MessageMcpResponse", null: "refuse" },
-        notification: { def: "MessageMcpNotification", name: "MessageMcpNotification", null: "refuse" },
+        request: { def: "MessageMcpRequest", null: "refuse" },
+        response: { def: "MessageMcpResponse", null: "refuse" },
+        notification: { def: "MessageMcpNotification", null: "refuse" },
     },
     "providers/disable": {
         side: "agent",
-        response: { def: "DisableProviderResponse", name: "DisableProviderResponse", null: "empty" },
-        request: { def: "DisableProviderRequest", name: "DisableProviderRequest", null: "refuse" },
+        response: { def: "DisableProviderResponse", null: "empty" },
+        request: { def: "DisableProviderRequest", null: "refuse" },
     },
     "providers/list": {
         side: "agent",
-        response: { def: "ListProvidersResponse", name: "ListProvidersResponse", null: "refuse" },
-        request: { def: "ListProvidersRequest", name: "ListProvidersRequest", null: "empty" },
+        response: { def: "ListProvidersResponse", null: "refuse" },
+        request: { def: "ListProvidersRequest", null: "empty" },
     },
     "providers/set": {
         side: "agent",
-        response: { def: "SetProviderResponse", name: "SetProviderResponse", null: "empty" },
-        request: { def: "SetProviderRequest", name: "SetProviderRequest", null: "refuse" },
+        response: { def: "SetProviderResponse", null: "empty" },
+        request: { def: "SetProviderRequest", null: "refuse" },
     },
     "proxy/initialize": {
         side: "proxy",
@@ -9136,133 +3034,34 @@ export const methods: Methods = {
     },
     "proxy/successor": {
         side: "proxy",
-        request: { def: "ProxySuccessorRequest", name: "ProxySuccessorRequest", null: "refuse" },
-        response: { def: "ProxySuccessorResponse", name: "ProxySuccessorResponse", null: "value" },
-        notification: {
-            def: "ProxySuccessorNotification",
-            name: "ProxySuccessorNotification",
-            null: "refuse",
-        },
+        request: { def: "ProxySuccessorRequest", null: "refuse" },
+        response: { def: "ProxySuccessorResponse", null: "value" },
+        notification: { def: "ProxySuccessorNotification", null: "refuse" },
     },
     "session/archive": {
         side: "agent",
-        response: { def: "ArchiveSessionResponse", name: "ArchiveSessionResponse", null: "empty" },
-        request: { def: "ArchiveSessionRequest", name: "ArchiveSessionRequest", null: "refuse" },
-    },
-    "session/cancel": {
-        side: "agent",
-        notification: { def: "CancelNotification", name: "CancelNotification", null: "refuse" },
-    },
-    "session/close": {
-        side: "agent",
-        response: { def: "CloseSessionResponse", name: "CloseSessionResponse", null: "empty" },
-        request: { def: "CloseSessionRequest", name: "CloseSessionRequest", null: "refuse" },
-    },
-    "session/delete": {
-        side: "agent",
-        response: { def: "DeleteSessionResponse", name: "DeleteSessionResponse", null: "empty" },
-        request: { def: "DeleteSessionRequest", name: "DeleteSessionRequest", null: "refuse" },
+        response: { def: "ArchiveSessionResponse", null: "empty" },
+        request: { def: "ArchiveSessionRequest", null: "refuse" },
     },
     "session/fork": {
         side: "agent",
-        response: { def: "ForkSessionResponse", name: "ForkSessionResponse", null: "refuse" },
-        request: { def: "ForkSessionRequest", name: "ForkSessionRequest", null: "refuse" },
-    },
-    "session/list": {
-        side: "agent",
-        response: { def: "ListSessionsResponse", name: "ListSessionsResponse", null: "refuse" },
-        request: { def: "ListSessionsRequest", name: "ListSessionsRequest", null: "empty" },
-    },
-    "session/load": {
-        side: "agent",
-        response: { def: "LoadSessionResponse", name: "LoadSessionResponse", null: "empty" },
-        request: { def: "LoadSessionRequest", name: "LoadSessionRequest", null: "refuse" },
-    },
-    "session/new": {
-        side: "agent",
-        response: { def: "NewSessionResponse", name: "NewSessionResponse", null: "refuse" },
-        request: { def: "NewSessionRequest", name: "NewSessionRequest", null: "refuse" },
-    },
-    "session/prompt": {
-        side: "agent",
-        response: { def: "PromptResponse", name: "PromptResponse", null: "refuse" },
-        request: { def: "PromptRequest", name: "PromptRequest", null: "refuse" },
-    },
-    "session/request_permission": {
-        side: "client",
-        request: { def: "RequestPermissionRequest", name: "RequestPermissionRequest", null: "refuse" },
-        response: { def: "RequestPermissionResponse", name: "RequestPermissionResponse", null: "refuse" },
-    },
-    "session/resume": {
-        side: "agent",
-        response: { def: "ResumeSessionResponse", name: "ResumeSessionResponse", null: "empty" },
-        request: { def: "ResumeSessionRequest", name: "ResumeSessionRequest", null: "refuse" },
-    },
-    "session/set_config_option": {
-        side: "agent",
-        response: {
-            def: "SetSessionConfigOptionResponse",
-            name: "SetSessionConfigOptionResponse",
-            null: "refuse",
-        },
-        request: {
-            def: "SetSessionConfigOptionRequest",
-            name: "SetSessionConfigOptionRequest",
-            null: "refuse",
-        },
-    },
-    "session/set_mode": {
-        side: "agent",
-        response: { def: "SetSessionModeResponse", name: "SetSessionModeResponse", null: "empty" },
-        request: { def: "SetSessionModeRequest", name: "SetSessionModeRequest", null: "refuse" },
+        response: { def: "ForkSessionResponse", null: "refuse" },
+        request: { def: "ForkSessionRequest", null: "refuse" },
     },
     "session/set_title": {
         side: "agent",
-        response: { def: "SetSessionTitleResponse", name: "SetSessionTitleResponse", null: "refuse" },
-        request: { def: "SetSessionTitleRequest", name: "SetSessionTitleRequest", null: "refuse" },
+        response: { def: "SetSessionTitleResponse", null: "refuse" },
+        request: { def: "SetSessionTitleRequest", null: "refuse" },
     },
     "session/status": {
         side: "agent",
-        response: { def: "SessionStatusResponse", name: "SessionStatusResponse", null: "refuse" },
-        request: { def: "SessionStatusRequest", name: "SessionStatusRequest", null: "refuse" },
+        response: { def: "SessionStatusResponse", null: "refuse" },
+        request: { def: "SessionStatusRequest", null: "refuse" },
     },
     "session/unarchive": {
         side: "agent",
-        response: { def: "UnarchiveSessionResponse", name: "UnarchiveSessionResponse", null: "empty" },
-        request: { def: "UnarchiveSessionRequest", name: "UnarchiveSessionRequest", null: "refuse" },
-    },
-    "session/update": {
-        side: "client",
-        notification: { def: "SessionNotification", name: "SessionNotification", null: "refuse" },
-    },
-    "terminal/create": {
-        side: "client",
-        request: { def: "CreateTerminalRequest", name: "CreateTerminalRequest", null: "refuse" },
-        response: { def: "CreateTerminalResponse", name: "CreateTerminalResponse", null: "refuse" },
-    },
-    "terminal/kill": {
-        side: "client",
-        request: { def: "KillTerminalRequest", name: "KillTerminalRequest", null: "refuse" },
-        response: { def: "KillTerminalResponse", name: "KillTerminalResponse", null: "empty" },
-    },
-    "terminal/output": {
-        side: "client",
-        request: { def: "TerminalOutputRequest", name: "TerminalOutputRequest", null: "refuse" },
-        response: { def: "TerminalOutputResponse", name: "TerminalOutputResponse", null: "refuse" },
-    },
-    "terminal/release": {
-        side: "client",
-        request: { def: "ReleaseTerminalRequest", name: "ReleaseTerminalRequest", null: "refuse" },
-        response: { def: "ReleaseTerminalResponse", name: "ReleaseTerminalResponse", null: "empty" },
-    },
-    "terminal/wait_for_exit": {
-        side: "client",
-        request: { def: "WaitForTerminalExitRequest", name: "WaitForTerminalExitRequest", null: "refuse" },
-        response: {
-            def: "WaitForTerminalExitResponse",
-            name: "WaitForTerminalExitResponse",
-            null: "empty",
-        },
+        response: { def: "UnarchiveSessionResponse", null: "empty" },
+        request: { def: "UnarchiveSessionRequest", null: "refuse" },
     },
 };
 

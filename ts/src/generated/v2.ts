@@ -3,28 +3,58 @@
 
 import { Codec, type AnyMessage, type Envelope, type ExtensionNotification, type ExtensionRequest, type ExtensionResponse } from "../codec.js";
 import type { Methods, Shapes, Upserts } from "../shape.js";
-import type { JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
+import type { Extensible, JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
 
-/**
- * A JSON-RPC request object.
- */
-export interface AgentRequest {
+/** The `annotations` member many objects of this module share. */
+export interface WithAnnotations {
     /**
-     * The request id used to correlate the matching response.
+     * Optional annotations that help clients decide how to display or route this content.
+     *
+     * Omitted and `null` are equivalent and mean no annotations are provided.
      */
+    annotations?: Annotations | null;
+}
+
+/** The `description` member many objects of this module share. */
+export interface WithDescription {
+    /**
+     * Human-readable description.
+     *
+     * Optional. Omitted and `null` are equivalent and mean no description is provided.
+     */
+    description?: string | null;
+}
+
+/** The `_meta` member many objects of this module share. */
+export interface WithMeta {
+    /**
+     * The _meta property is reserved by ACP to allow clients and agents to attach additional
+     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+     * Implementations MUST NOT assign meaning to keys they do not recognize.
+     *
+     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+     */
+    _meta?: JsonObject | null;
+}
+
+/** The `title` member many objects of this module share. */
+export interface WithTitle {
+    /**
+     * Optional title for the property.
+     *
+     * Optional. Omitted and `null` are equivalent and mean no title is provided.
+     */
+    title?: string | null;
+}
+
+/** A JSON-RPC request object. */
+export interface AgentRequest extends Extensible {
+    /** The request id used to correlate the matching response. */
     id: RequestId;
-    /**
-     * The method name to invoke.
-     */
+    /** The method name to invoke. */
     method: string;
-    /**
-     * Method-specific request parameters.
-     */
+    /** Method-specific request parameters. */
     params?: AgentRequestParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -35,10 +65,7 @@ export interface AgentRequest {
  *
  * This enum encompasses all method calls from agent to client.
  */
-export type AgentRequestParams =
-    | RequestPermissionRequest
-    | CreateElicitationRequest
-    | ExtRequest;
+export type AgentRequestParams = RequestPermissionRequest | CreateElicitationRequest | ExtRequest;
 
 /**
  * A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be `null`.
@@ -47,9 +74,7 @@ export type AgentRequestParams =
  * requests, so the same ID can be in use in both directions. A sender MUST NOT reuse an ID while
  * a request with it is still awaiting a response.
  */
-export type RequestId =
-    | number
-    | string;
+export type RequestId = number | string;
 
 /**
  * Request for user permission to proceed with an operation.
@@ -58,10 +83,8 @@ export type RequestId =
  *
  * See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
  */
-export interface RequestPermissionRequest {
-    /**
-     * The session ID for this request.
-     */
+export interface RequestPermissionRequest extends WithMeta, Extensible {
+    /** The session ID for this request. */
     sessionId: SessionId;
     /**
      * Human-readable title for the permission prompt.
@@ -89,18 +112,6 @@ export interface RequestPermissionRequest {
      * Must contain at least one option.
      */
     options: PermissionOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -113,9 +124,7 @@ export interface RequestPermissionRequest {
  */
 export type SessionId = string;
 
-/**
- * The operation requiring permission.
- */
+/** The operation requiring permission. */
 export type RequestPermissionSubject =
     | ({ type: "tool_call" } & ToolCallPermissionSubject)
     | ({ type: "command" } & CommandPermissionSubject)
@@ -137,10 +146,8 @@ export type RequestPermissionSubject =
  *
  * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)
  */
-export interface ToolCallUpdate {
-    /**
-     * Unique identifier for this tool call within the session.
-     */
+export interface ToolCallUpdate extends Extensible {
+    /** Unique identifier for this tool call within the session. */
     toolCallId: ToolCallId;
     /**
      * Programmatic name of the tool being invoked.
@@ -173,22 +180,16 @@ export interface ToolCallUpdate {
      * replaces it. A new tool call starts as `pending`.
      */
     status?: Patch<ToolCallStatus>;
-    /**
-     * Content produced by the tool call.
-     */
+    /** Content produced by the tool call. */
     content?: Patch<ToolCallContent[]>;
     /**
      * File locations affected by this tool call.
      * Enables "follow-along" features in clients.
      */
     locations?: Patch<ToolCallLocation[]>;
-    /**
-     * Raw input parameters sent to the tool.
-     */
+    /** Raw input parameters sent to the tool. */
     rawInput?: Patch<JsonValue>;
-    /**
-     * Raw output returned by the tool.
-     */
+    /** Raw output returned by the tool. */
     rawOutput?: Patch<JsonValue>;
     /**
      * Client-initiated controls this tool call currently supports, such as cancellation.
@@ -208,15 +209,9 @@ export interface ToolCallUpdate {
      * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
      */
     _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Unique identifier for a tool call within a session.
- */
+/** Unique identifier for a tool call within a session. */
 export type ToolCallId = string;
 
 /**
@@ -274,10 +269,8 @@ export type ContentBlock =
     | ({ type: "resource" } & EmbeddedResource)
     | UnknownArm<"type">;
 
-/**
- * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
- */
-export interface Annotations {
+/** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
+export interface Annotations extends WithMeta, Extensible {
     /**
      * Intended recipients for this content, such as the user or assistant.
      *
@@ -299,69 +292,25 @@ export interface Annotations {
      * Omitted and `null` are equivalent and mean no priority is specified.
      */
     priority?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * The sender or recipient of messages and data in a conversation.
- */
+/** The sender or recipient of messages and data in a conversation. */
 export type Role = "assistant" | "user" | OpenString;
 
-/**
- * Text provided to or from an LLM.
- */
-export interface TextContent {
-    /**
-     * Text payload carried by this content block.
-     */
+/** Text provided to or from an LLM. */
+export interface TextContent extends WithAnnotations, WithMeta, Extensible {
+    /** Text payload carried by this content block. */
     text: string;
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     *
-     * Omitted and `null` are equivalent and mean no annotations are provided.
-     */
-    annotations?: Annotations | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * An Internet media type identifying the format of protocol content.
- */
+/** An Internet media type identifying the format of protocol content. */
 export type MediaType = string;
 
-/**
- * An image provided to or from an LLM.
- */
-export interface ImageContent {
-    /**
-     * Base64-encoded media payload.
-     */
+/** An image provided to or from an LLM. */
+export interface ImageContent extends WithAnnotations, WithMeta, Extensible {
+    /** Base64-encoded media payload. */
     data: string;
-    /**
-     * MIME type describing the encoded media payload.
-     */
+    /** MIME type describing the encoded media payload. */
     mimeType: MediaType;
     /**
      * URI associated with this resource or media payload.
@@ -369,62 +318,18 @@ export interface ImageContent {
      * Omitted and `null` are equivalent and mean no URI is associated with the image.
      */
     uri?: string | null;
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     *
-     * Omitted and `null` are equivalent and mean no annotations are provided.
-     */
-    annotations?: Annotations | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Audio provided to or from an LLM.
- */
-export interface AudioContent {
-    /**
-     * Base64-encoded media payload.
-     */
+/** Audio provided to or from an LLM. */
+export interface AudioContent extends WithAnnotations, WithMeta, Extensible {
+    /** Base64-encoded media payload. */
     data: string;
-    /**
-     * MIME type describing the encoded media payload.
-     */
+    /** MIME type describing the encoded media payload. */
     mimeType: MediaType;
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     *
-     * Omitted and `null` are equivalent and mean no annotations are provided.
-     */
-    annotations?: Annotations | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * An optionally-sized icon that can be displayed in a user interface.
- */
-export interface Icon {
+/** An optionally-sized icon that can be displayed in a user interface. */
+export interface Icon extends WithMeta, Extensible {
     /**
      * A standard URI pointing to an icon resource. MUST be an `https:` or `data:` URI.
      * Clients reject other schemes, fetch without credentials, and do not follow
@@ -453,36 +358,16 @@ export interface Icon {
      * Omitted and `null` are equivalent and mean the icon is not theme-specific.
      */
     theme?: IconTheme | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Theme an icon is designed for.
- */
+/** Theme an icon is designed for. */
 export type IconTheme = "light" | "dark" | OpenString;
 
-/**
- * A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
- */
-export interface ResourceLink {
-    /**
-     * Human-readable name shown for this protocol object.
-     */
+/** A link to a resource that the receiver may be able to read, included in a prompt or tool call result. */
+export interface ResourceLink extends WithAnnotations, WithMeta, Extensible {
+    /** Human-readable name shown for this protocol object. */
     name: string;
-    /**
-     * URI associated with this resource or media payload.
-     */
+    /** URI associated with this resource or media payload. */
     uri: string;
     /**
      * Optional display title for end-user UI.
@@ -514,44 +399,16 @@ export interface ResourceLink {
      * Omitted and `null` are equivalent and mean the size is not known.
      */
     size?: number | null;
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     *
-     * Omitted and `null` are equivalent and mean no annotations are provided.
-     */
-    annotations?: Annotations | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Resource content that can be embedded in a message.
- */
-export type EmbeddedResourceResource =
-    | TextResourceContents
-    | BlobResourceContents;
+/** Resource content that can be embedded in a message. */
+export type EmbeddedResourceResource = TextResourceContents | BlobResourceContents;
 
-/**
- * Text-based resource contents.
- */
-export interface TextResourceContents {
-    /**
-     * Text payload carried by this content block.
-     */
+/** Text-based resource contents. */
+export interface TextResourceContents extends WithMeta, Extensible {
+    /** Text payload carried by this content block. */
     text: string;
-    /**
-     * URI associated with this resource or media payload.
-     */
+    /** URI associated with this resource or media payload. */
     uri: string;
     /**
      * MIME type describing the encoded media payload.
@@ -559,31 +416,13 @@ export interface TextResourceContents {
      * Omitted and `null` are equivalent and mean the MIME type is not specified.
      */
     mimeType?: MediaType | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Binary resource contents.
- */
-export interface BlobResourceContents {
-    /**
-     * Base64-encoded bytes for a binary resource payload.
-     */
+/** Binary resource contents. */
+export interface BlobResourceContents extends WithMeta, Extensible {
+    /** Base64-encoded bytes for a binary resource payload. */
     blob: string;
-    /**
-     * URI associated with this resource or media payload.
-     */
+    /** URI associated with this resource or media payload. */
     uri: string;
     /**
      * MIME type describing the encoded media payload.
@@ -591,68 +430,18 @@ export interface BlobResourceContents {
      * Omitted and `null` are equivalent and mean the MIME type is not specified.
      */
     mimeType?: MediaType | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * The contents of a resource, embedded into a prompt or tool call result.
- */
-export interface EmbeddedResource {
-    /**
-     * Embedded resource payload, either text or binary data.
-     */
+/** The contents of a resource, embedded into a prompt or tool call result. */
+export interface EmbeddedResource extends WithAnnotations, WithMeta, Extensible {
+    /** Embedded resource payload, either text or binary data. */
     resource: EmbeddedResourceResource;
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     *
-     * Omitted and `null` are equivalent and mean no annotations are provided.
-     */
-    annotations?: Annotations | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Standard content block (text, images, resources).
- */
-export interface Content {
-    /**
-     * The actual content block.
-     */
+/** Standard content block (text, images, resources). */
+export interface Content extends WithMeta, Extensible {
+    /** The actual content block. */
     content: ContentBlock;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -674,19 +463,9 @@ export type DiffChange = {
      * Omitted and `null` are equivalent and mean the MIME type is unknown.
      */
     mimeType?: MediaType | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & DiffChangeOperation;
+} & WithMeta & DiffChangeOperation;
 
-/**
- * The part of [`DiffChange`] chosen by its `operation` property.
- */
+/** The part of [`DiffChange`] chosen by its `operation` property. */
 export type DiffChangeOperation =
     | ({ operation: "add" } & DiffPathChange)
     | ({ operation: "delete" } & DiffPathChange)
@@ -695,9 +474,7 @@ export type DiffChangeOperation =
     | ({ operation: "copy" } & DiffPathPairChange)
     | UnknownArm<"operation">;
 
-/**
- * Kind of file content represented by a diff change.
- */
+/** Kind of file content represented by a diff change. */
 export type DiffFileType = "text" | "binary" | "directory" | "symlink" | OpenString;
 
 /**
@@ -708,67 +485,29 @@ export type DiffFileType = "text" | "binary" | "directory" | "symlink" | OpenStr
  */
 export type AbsolutePath = string;
 
-/**
- * Operation metadata for add, delete, and modify changes.
- */
-export interface DiffPathChange {
-    /**
-     * Absolute path for the operation.
-     */
+/** Operation metadata for add, delete, and modify changes. */
+export interface DiffPathChange extends Extensible {
+    /** Absolute path for the operation. */
     path: AbsolutePath;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Operation metadata for move and copy changes.
- */
-export interface DiffPathPairChange {
-    /**
-     * Absolute path before the operation.
-     */
+/** Operation metadata for move and copy changes. */
+export interface DiffPathPairChange extends Extensible {
+    /** Absolute path before the operation. */
     oldPath: AbsolutePath;
-    /**
-     * Absolute path after the operation.
-     */
+    /** Absolute path after the operation. */
     path: AbsolutePath;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Renderable patch text and its format.
- */
-export interface DiffPatch {
-    /**
-     * Patch format. The only ACP-defined value is `git_patch`.
-     */
+/** Renderable patch text and its format. */
+export interface DiffPatch extends WithMeta, Extensible {
+    /** Patch format. The only ACP-defined value is `git_patch`. */
     format: DiffPatchFormat;
-    /**
-     * Patch text in the format named by `format`.
-     */
+    /** Patch text in the format named by `format`. */
     text: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Text patch format used by `DiffPatch`.
- */
+/** Text patch format used by `DiffPatch`. */
 export type DiffPatchFormat = "git_patch" | OpenString;
 
 /**
@@ -781,7 +520,7 @@ export type DiffPatchFormat = "git_patch" | OpenString;
  *
  * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
  */
-export interface Diff {
+export interface Diff extends WithMeta, Extensible {
     /**
      * Structured file changes described by this diff.
      *
@@ -795,23 +534,9 @@ export interface Diff {
      * equivalent and mean no renderable patch text was provided.
      */
     patch?: DiffPatch | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Unique identifier for an agent-owned terminal within a session.
- */
+/** Unique identifier for an agent-owned terminal within a session. */
 export type TerminalId = string;
 
 /**
@@ -820,23 +545,9 @@ export type TerminalId = string;
  * Terminal state and output are delivered separately through
  * `terminal_update` and `terminal_output_chunk` session updates.
  */
-export interface Terminal {
-    /**
-     * The ID of the terminal to display.
-     */
+export interface Terminal extends WithMeta, Extensible {
+    /** The ID of the terminal to display. */
     terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -847,28 +558,14 @@ export interface Terminal {
  *
  * See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v2/tool-calls#following-the-agent)
  */
-export interface ToolCallLocation {
-    /**
-     * The absolute file path being accessed or modified.
-     */
+export interface ToolCallLocation extends WithMeta, Extensible {
+    /** The absolute file path being accessed or modified. */
     path: AbsolutePath;
     /**
      * Optional 1-based line number within the file. Omitted and `null` are equivalent and
      * mean no specific line. `0` is invalid.
      */
     line?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -879,7 +576,7 @@ export interface ToolCallLocation {
  *
  * See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
  */
-export interface ToolCallCapabilities {
+export interface ToolCallCapabilities extends WithMeta, Extensible {
     /**
      * Permits the Client to cancel this tool call with `tool_call/cancel`.
      *
@@ -887,18 +584,6 @@ export interface ToolCallCapabilities {
      * means supported. Agents SHOULD stop advertising it once the tool call reaches a final status.
      */
     cancel?: ToolCallCancelCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -906,25 +591,10 @@ export interface ToolCallCapabilities {
  *
  * Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
  */
-export interface ToolCallCancelCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface ToolCallCancelCapabilities extends WithMeta, Extensible {}
 
-/**
- * Permission request details for a tool call.
- */
-export interface ToolCallPermissionSubject {
+/** Permission request details for a tool call. */
+export interface ToolCallPermissionSubject extends WithMeta, Extensible {
     /**
      * Details about the tool call requiring permission.
      *
@@ -933,87 +603,31 @@ export interface ToolCallPermissionSubject {
      * `toolCallId` creates the tool call.
      */
     toolCall: ToolCallUpdate;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Permission request details for a command.
- */
-export interface CommandPermissionSubject {
-    /**
-     * The command that would be run if permission is granted.
-     */
+/** Permission request details for a command. */
+export interface CommandPermissionSubject extends WithMeta, Extensible {
+    /** The command that would be run if permission is granted. */
     command: string;
-    /**
-     * The absolute working directory for the command.
-     */
+    /** The absolute working directory for the command. */
     cwd: AbsolutePath;
-    /**
-     * The associated tool call, when known. Omitted and `null` are equivalent.
-     */
+    /** The associated tool call, when known. Omitted and `null` are equivalent. */
     toolCallId?: ToolCallId | null;
-    /**
-     * The associated terminal, when already known. Omitted and `null` are equivalent.
-     */
+    /** The associated terminal, when already known. Omitted and `null` are equivalent. */
     terminalId?: TerminalId | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * An option presented to the user when requesting permission.
- */
-export interface PermissionOption {
-    /**
-     * Identifier for this permission option. MUST be unique within the request.
-     */
+/** An option presented to the user when requesting permission. */
+export interface PermissionOption extends WithMeta, Extensible {
+    /** Identifier for this permission option. MUST be unique within the request. */
     optionId: PermissionOptionId;
-    /**
-     * Human-readable label to display to the user.
-     */
+    /** Human-readable label to display to the user. */
     name: string;
-    /**
-     * Hint about the nature of this permission option.
-     */
+    /** Hint about the nature of this permission option. */
     kind: PermissionOptionKind;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Unique identifier for a permission option.
- */
+/** Unique identifier for a permission option. */
 export type PermissionOptionId = string;
 
 /**
@@ -1043,23 +657,11 @@ export type PermissionOptionKind = "allow_once" | "allow_always" | "reject_once"
  * See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
  */
 export type CreateElicitationRequest = {
-    /**
-     * A human-readable message describing what input is needed.
-     */
+    /** A human-readable message describing what input is needed. */
     message: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & CreateElicitationRequestMode;
+} & WithMeta & CreateElicitationRequestMode;
 
-/**
- * The part of [`CreateElicitationRequest`] chosen by its `mode` property.
- */
+/** The part of [`CreateElicitationRequest`] chosen by its `mode` property. */
 export type CreateElicitationRequestMode =
     | ({ mode: "form" } & ElicitationFormMode)
     | ({ mode: "url" } & ElicitationUrlMode)
@@ -1072,10 +674,8 @@ export type CreateElicitationRequestMode =
  * This is useful when an agent receives an elicitation from an MCP server
  * during a tool call and needs to redirect it to the user.
  */
-export interface ElicitationSessionScope {
-    /**
-     * The session this elicitation is tied to.
-     */
+export interface ElicitationSessionScope extends Extensible {
+    /** The session this elicitation is tied to. */
     sessionId: SessionId;
     /**
      * Optional tool call within the session.
@@ -1084,25 +684,15 @@ export interface ElicitationSessionScope {
      * session without a specific tool call.
      */
     toolCallId?: ToolCallId | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
  * Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
  * (e.g., during auth/configuration phases before any session is started).
  */
-export interface ElicitationRequestScope {
-    /**
-     * The pending Client-to-Agent request this elicitation is tied to.
-     */
+export interface ElicitationRequestScope extends Extensible {
+    /** The pending Client-to-Agent request this elicitation is tied to. */
     requestId: RequestId;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1111,10 +701,8 @@ export interface ElicitationRequestScope {
  * This represents a JSON Schema object with primitive-typed properties,
  * as required by the elicitation specification.
  */
-export interface ElicitationSchema {
-    /**
-     * Type discriminator. Always `"object"`. Any other value is rejected.
-     */
+export interface ElicitationSchema extends WithMeta, Extensible {
+    /** Type discriminator. Always `"object"`. Any other value is rejected. */
     type: ElicitationSchemaType;
     /**
      * Optional title for the schema.
@@ -1122,9 +710,7 @@ export interface ElicitationSchema {
      * Optional. Omitted and `null` are equivalent and mean no title is provided.
      */
     title?: string | null;
-    /**
-     * Property definitions (must be primitive types).
-     */
+    /** Property definitions (must be primitive types). */
     properties: { [key: string]: ElicitationPropertySchema };
     /**
      * List of required property names.
@@ -1138,23 +724,9 @@ export interface ElicitationSchema {
      * Optional. Omitted and `null` are equivalent and mean no schema description is provided.
      */
     description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Type discriminator for elicitation schemas.
- */
+/** Type discriminator for elicitation schemas. */
 export type ElicitationSchemaType = "object";
 
 /**
@@ -1172,41 +744,15 @@ export type ElicitationPropertySchema =
     | ({ type: "array" } & MultiSelectPropertySchema)
     | UnknownArm<"type">;
 
-/**
- * String format types for string properties in elicitation schemas.
- */
+/** String format types for string properties in elicitation schemas. */
 export type StringFormat = "email" | "uri" | "date" | "date-time" | OpenString;
 
-/**
- * A titled enum option with a const value, human-readable title, and optional description.
- */
-export interface EnumOption {
-    /**
-     * The constant value for this option.
-     */
+/** A titled enum option with a const value, human-readable title, and optional description. */
+export interface EnumOption extends WithDescription, WithMeta, Extensible {
+    /** The constant value for this option. */
     const: string;
-    /**
-     * Human-readable title for this option.
-     */
+    /** Human-readable title for this option. */
     title: string;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1215,19 +761,7 @@ export interface EnumOption {
  * When `enum` or `oneOf` is set, this represents a single-select enum
  * with `"type": "string"`.
  */
-export interface StringPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
+export interface StringPropertySchema extends WithTitle, WithDescription, WithMeta, Extensible {
     /**
      * Minimum string length.
      *
@@ -1272,36 +806,10 @@ export interface StringPropertySchema {
      * declared by `oneOf`.
      */
     oneOf?: EnumOption[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Schema for number (floating-point) properties in an elicitation form.
- */
-export interface NumberPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
+/** Schema for number (floating-point) properties in an elicitation form. */
+export interface NumberPropertySchema extends WithTitle, WithDescription, WithMeta, Extensible {
     /**
      * Minimum value (inclusive).
      *
@@ -1320,36 +828,10 @@ export interface NumberPropertySchema {
      * Optional. Omitted and `null` are equivalent and mean no default value is provided.
      */
     default?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Schema for integer properties in an elicitation form.
- */
-export interface IntegerPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
+/** Schema for integer properties in an elicitation form. */
+export interface IntegerPropertySchema extends WithTitle, WithDescription, WithMeta, Extensible {
     /**
      * Minimum value (inclusive).
      *
@@ -1368,124 +850,38 @@ export interface IntegerPropertySchema {
      * Optional. Omitted and `null` are equivalent and mean no default value is provided.
      */
     default?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Schema for boolean properties in an elicitation form.
- */
-export interface BooleanPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
+/** Schema for boolean properties in an elicitation form. */
+export interface BooleanPropertySchema extends WithTitle, WithDescription, WithMeta, Extensible {
     /**
      * Default value.
      *
      * Optional. Omitted and `null` are equivalent and mean no default value is provided.
      */
     default?: boolean | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Items for a multi-select (array) property schema.
- */
+/** Items for a multi-select (array) property schema. */
 export type MultiSelectItems =
     | ({ type: "string" } & StringMultiSelectItems)
     | TitledMultiSelectItems
     | UnknownArm<"type">;
 
-/**
- * String item schema for multi-select enum properties.
- */
-export interface StringMultiSelectItems {
-    /**
-     * Allowed enum values. Must contain at least one value.
-     */
+/** String item schema for multi-select enum properties. */
+export interface StringMultiSelectItems extends WithMeta, Extensible {
+    /** Allowed enum values. Must contain at least one value. */
     enum: string[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Items definition for titled multi-select enum properties.
- */
-export interface TitledMultiSelectItems {
-    /**
-     * Titled enum options. Must contain at least one option.
-     */
+/** Items definition for titled multi-select enum properties. */
+export interface TitledMultiSelectItems extends WithMeta, Extensible {
+    /** Titled enum options. Must contain at least one option. */
     anyOf: EnumOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Schema for multi-select (array) properties in an elicitation form.
- */
-export interface MultiSelectPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
+/** Schema for multi-select (array) properties in an elicitation form. */
+export interface MultiSelectPropertySchema extends WithTitle, WithDescription, WithMeta, Extensible {
     /**
      * Minimum number of items to select.
      *
@@ -1498,9 +894,7 @@ export interface MultiSelectPropertySchema {
      * Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
      */
     maxItems?: number | null;
-    /**
-     * The items definition describing allowed values.
-     */
+    /** The items definition describing allowed values. */
     items: MultiSelectItems;
     /**
      * Default selected values.
@@ -1508,62 +902,30 @@ export interface MultiSelectPropertySchema {
      * Optional. Omitted and `null` are equivalent and mean no default selections are provided.
      */
     default?: string[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Form-based elicitation mode where the client renders a form from the provided schema.
- */
+/** Form-based elicitation mode where the client renders a form from the provided schema. */
 export type ElicitationFormMode = {
-    /**
-     * A JSON Schema describing the form fields to present to the user.
-     */
+    /** A JSON Schema describing the form fields to present to the user. */
     requestedSchema: ElicitationSchema;
 } & ElicitationFormModeScope;
 
-/**
- * The alternative sets of properties of [`ElicitationFormMode`].
- */
-export type ElicitationFormModeScope =
-    | ElicitationSessionScope
-    | ElicitationRequestScope;
+/** The alternative sets of properties of [`ElicitationFormMode`]. */
+export type ElicitationFormModeScope = ElicitationSessionScope | ElicitationRequestScope;
 
-/**
- * Unique identifier for an elicitation.
- */
+/** Unique identifier for an elicitation. */
 export type ElicitationId = string;
 
-/**
- * URL-based elicitation mode where the client directs the user to a URL.
- */
+/** URL-based elicitation mode where the client directs the user to a URL. */
 export type ElicitationUrlMode = {
-    /**
-     * The unique identifier for this elicitation.
-     */
+    /** The unique identifier for this elicitation. */
     elicitationId: ElicitationId;
-    /**
-     * The URL to direct the user to.
-     */
+    /** The URL to direct the user to. */
     url: string;
 } & ElicitationUrlModeScope;
 
-/**
- * The alternative sets of properties of [`ElicitationUrlMode`].
- */
-export type ElicitationUrlModeScope =
-    | ElicitationSessionScope
-    | ElicitationRequestScope;
+/** The alternative sets of properties of [`ElicitationUrlMode`]. */
+export type ElicitationUrlModeScope = ElicitationSessionScope | ElicitationRequestScope;
 
 /**
  * Allows for sending an arbitrary request that is not part of the ACP spec.
@@ -1574,34 +936,18 @@ export type ElicitationUrlModeScope =
  */
 export type ExtRequest = JsonValue;
 
-/**
- * A JSON-RPC response object.
- */
-export type AgentResponse =
-    | AgentResponseResult
-    | AgentResponseError;
+/** A JSON-RPC response object. */
+export type AgentResponse = AgentResponseResult | AgentResponseError;
 
-/**
- * A successful JSON-RPC response.
- */
-export interface AgentResponseResult {
-    /**
-     * The id of the request this response answers.
-     */
+/** A successful JSON-RPC response. */
+export interface AgentResponseResult extends Extensible {
+    /** The id of the request this response answers. */
     id: RequestId;
-    /**
-     * Method-specific response data.
-     */
+    /** Method-specific response data. */
     result: AgentResponseResultResult;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Method-specific response data.
- */
+/** Method-specific response data. */
 export type AgentResponseResultResult =
     | InitializeResponse
     | LoginAuthResponse
@@ -1617,10 +963,8 @@ export type AgentResponseResultResult =
     | PromptResponse
     | ExtResponse;
 
-/**
- * A failed JSON-RPC response.
- */
-export interface AgentResponseError {
+/** A failed JSON-RPC response. */
+export interface AgentResponseError extends Extensible {
     /**
      * The id of the request this response answers.
      *
@@ -1628,14 +972,8 @@ export interface AgentResponseError {
      * for a parse error or an invalid request.
      */
     id: AgentResponseErrorId | null;
-    /**
-     * Method-specific error data.
-     */
+    /** Method-specific error data. */
     error: Error;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1644,9 +982,7 @@ export interface AgentResponseError {
  * Required. `null` only when the request's id could not be determined, such as
  * for a parse error or an invalid request.
  */
-export type AgentResponseErrorId =
-    | number
-    | string;
+export type AgentResponseErrorId = number | string;
 
 /**
  * Response to the `initialize` method.
@@ -1655,7 +991,7 @@ export type AgentResponseErrorId =
  *
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
  */
-export interface InitializeResponse {
+export interface InitializeResponse extends WithMeta, Extensible {
     /**
      * The highest protocol version supported by the agent that is at or below
      * the version requested by the client. If no such version exists,
@@ -1665,13 +1001,9 @@ export interface InitializeResponse {
      * if it does not.
      */
     protocolVersion: ProtocolVersion;
-    /**
-     * Information about the implementation sending this initialize response.
-     */
+    /** Information about the implementation sending this initialize response. */
     info: Implementation;
-    /**
-     * Capabilities supported by the agent.
-     */
+    /** Capabilities supported by the agent. */
     capabilities?: AgentCapabilities;
     /**
      * Authentication methods supported by the agent.
@@ -1681,18 +1013,6 @@ export interface InitializeResponse {
      * the agent MUST support both `auth/login` and `auth/logout`.
      */
     authMethods?: AuthMethod[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1708,7 +1028,7 @@ export type ProtocolVersion = number;
  * Describes the name and version of an ACP implementation, with an optional
  * title for UI representation.
  */
-export interface Implementation {
+export interface Implementation extends WithMeta, Extensible {
     /**
      * Intended for programmatic or logical use, but can be used as a display
      * name fallback if title isn't present.
@@ -1728,18 +1048,6 @@ export interface Implementation {
      * for debugging or metrics purposes. (e.g. "1.0.0").
      */
     version: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1750,7 +1058,7 @@ export interface Implementation {
  *
  * See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities)
  */
-export interface AgentCapabilities {
+export interface AgentCapabilities extends WithMeta, Extensible {
     /**
      * Session capabilities supported by the agent.
      *
@@ -1770,18 +1078,6 @@ export interface AgentCapabilities {
      * non-empty `authMethods` list in the `initialize` response.
      */
     auth?: AgentAuthCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1797,7 +1093,7 @@ export interface AgentCapabilities {
  *
  * See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities)
  */
-export interface SessionCapabilities {
+export interface SessionCapabilities extends WithMeta, Extensible {
     /**
      * Prompt capabilities supported by the agent in `session/prompt` requests.
      *
@@ -1831,18 +1127,6 @@ export interface SessionCapabilities {
      * complete ordered additional-root list associated with a listed session.
      */
     additionalDirectories?: SessionAdditionalDirectoriesCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1859,7 +1143,7 @@ export interface SessionCapabilities {
  *
  * See protocol docs: [Session Prompt Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities)
  */
-export interface PromptCapabilities {
+export interface PromptCapabilities extends WithMeta, Extensible {
     /**
      * Agent supports `image` content blocks.
      *
@@ -1884,18 +1168,6 @@ export interface PromptCapabilities {
      * Supplying `{}` means the agent supports embedded context in prompts.
      */
     embeddedContext?: PromptEmbeddedContextCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1903,65 +1175,24 @@ export interface PromptCapabilities {
  *
  * Supplying `{}` means the agent supports image content in prompts.
  */
-export interface PromptImageCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface PromptImageCapabilities extends WithMeta, Extensible {}
 
 /**
  * Capabilities for audio content in prompt requests.
  *
  * Supplying `{}` means the agent supports audio content in prompts.
  */
-export interface PromptAudioCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface PromptAudioCapabilities extends WithMeta, Extensible {}
 
 /**
  * Capabilities for embedded context in prompt requests.
  *
  * Supplying `{}` means the agent supports embedded context in prompts.
  */
-export interface PromptEmbeddedContextCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface PromptEmbeddedContextCapabilities extends WithMeta, Extensible {}
 
-/**
- * MCP capabilities supported by the agent for session lifecycle requests.
- */
-export interface McpCapabilities {
+/** MCP capabilities supported by the agent for session lifecycle requests. */
+export interface McpCapabilities extends WithMeta, Extensible {
     /**
      * Agent supports `stdio` MCP servers.
      *
@@ -1976,18 +1207,6 @@ export interface McpCapabilities {
      * Supplying `{}` means the agent supports HTTP MCP server transports.
      */
     http?: McpHttpCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1995,60 +1214,21 @@ export interface McpCapabilities {
  *
  * Supplying `{}` means the agent supports stdio MCP server transports.
  */
-export interface McpStdioCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface McpStdioCapabilities extends WithMeta, Extensible {}
 
 /**
  * Capabilities for HTTP MCP server transports.
  *
  * Supplying `{}` means the agent supports HTTP MCP server transports.
  */
-export interface McpHttpCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface McpHttpCapabilities extends WithMeta, Extensible {}
 
 /**
  * Capabilities for the `session/delete` method.
  *
  * Supplying `{}` means the agent supports deleting sessions from `session/list`.
  */
-export interface SessionDeleteCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionDeleteCapabilities extends WithMeta, Extensible {}
 
 /**
  * Capabilities for additional session directories support.
@@ -2058,20 +1238,7 @@ export interface SessionDeleteCapabilities {
  * `SessionInfo.additionalDirectories` in `session/list` to report the
  * complete ordered additional-root list associated with a listed session.
  */
-export interface SessionAdditionalDirectoriesCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionAdditionalDirectoriesCapabilities extends WithMeta, Extensible {}
 
 /**
  * Authentication-related extension capabilities supported by the agent.
@@ -2080,20 +1247,7 @@ export interface SessionAdditionalDirectoriesCapabilities {
  * Those methods are advertised by a non-empty `authMethods` list in the
  * `initialize` response.
  */
-export interface AgentAuthCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface AgentAuthCapabilities extends WithMeta, Extensible {}
 
 /**
  * Describes an available authentication method.
@@ -2105,35 +1259,15 @@ export type AuthMethod =
     | ({ type: "agent" } & AuthMethodAgent)
     | UnknownArm<"type">;
 
-/**
- * Typed identifier used for auth method values on the wire.
- */
+/** Typed identifier used for auth method values on the wire. */
 export type AuthMethodId = string;
 
-/**
- * An environment variable to set when launching a process.
- */
-export interface EnvVariable {
-    /**
-     * The name of the environment variable.
-     */
+/** An environment variable to set when launching a process. */
+export interface EnvVariable extends WithMeta, Extensible {
+    /** The name of the environment variable. */
     name: string;
-    /**
-     * The value to set for the environment variable.
-     */
+    /** The value to set for the environment variable. */
     value: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2145,14 +1279,10 @@ export interface EnvVariable {
  * A zero exit status signals success. Any other termination signals failure.
  * The client MUST NOT pass this method to `auth/login`.
  */
-export interface AuthMethodTerminal {
-    /**
-     * Unique identifier for this authentication method.
-     */
+export interface AuthMethodTerminal extends WithMeta, Extensible {
+    /** Unique identifier for this authentication method. */
     methodId: AuthMethodId;
-    /**
-     * Human-readable name of the authentication method.
-     */
+    /** Human-readable name of the authentication method. */
     name: string;
     /**
      * Optional human-readable description of this authentication method.
@@ -2160,9 +1290,7 @@ export interface AuthMethodTerminal {
      * Omitted and `null` are equivalent and mean no description is provided.
      */
     description?: string | null;
-    /**
-     * Additional arguments to append to the configured agent invocation for terminal auth.
-     */
+    /** Additional arguments to append to the configured agent invocation for terminal auth. */
     args?: string[];
     /**
      * Additional environment variables to set on the configured agent invocation for terminal auth.
@@ -2170,18 +1298,6 @@ export interface AuthMethodTerminal {
      * base launch configuration.
      */
     env?: EnvVariable[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2189,14 +1305,10 @@ export interface AuthMethodTerminal {
  *
  * The `type` discriminator value is `agent`.
  */
-export interface AuthMethodAgent {
-    /**
-     * Unique identifier for this authentication method.
-     */
+export interface AuthMethodAgent extends WithMeta, Extensible {
+    /** Unique identifier for this authentication method. */
     methodId: AuthMethodId;
-    /**
-     * Human-readable name of the authentication method.
-     */
+    /** Human-readable name of the authentication method. */
     name: string;
     /**
      * Optional human-readable description of this authentication method.
@@ -2204,55 +1316,13 @@ export interface AuthMethodAgent {
      * Omitted and `null` are equivalent and mean no description is provided.
      */
     description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response to the `auth/login` method.
- */
-export interface LoginAuthResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Response to the `auth/login` method. */
+export interface LoginAuthResponse extends WithMeta, Extensible {}
 
-/**
- * Response to the `auth/logout` method.
- */
-export interface LogoutAuthResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Response to the `auth/logout` method. */
+export interface LogoutAuthResponse extends WithMeta, Extensible {}
 
 /**
  * Response from creating a new session.
@@ -2263,7 +1333,7 @@ export interface LogoutAuthResponse {
  *
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
  */
-export interface NewSessionResponse {
+export interface NewSessionResponse extends WithMeta, Extensible {
     /**
      * Unique identifier for the created session.
      *
@@ -2286,31 +1356,13 @@ export interface NewSessionResponse {
      * Later `available_commands_update` notifications replace this list.
      */
     availableCommands?: AvailableCommand[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A session configuration option selector and its current state.
- */
+/** A session configuration option selector and its current state. */
 export type SessionConfigOption = {
-    /**
-     * Unique identifier for the configuration option.
-     */
+    /** Unique identifier for the configuration option. */
     configId: SessionConfigId;
-    /**
-     * Human-readable label for the option.
-     */
+    /** Human-readable label for the option. */
     name: string;
     /**
      * Optional description for the Client to display to the user.
@@ -2324,27 +1376,15 @@ export type SessionConfigOption = {
      * Omitted and `null` are equivalent and mean no category is provided.
      */
     category?: SessionConfigOptionCategory | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & SessionConfigOptionType;
+} & WithMeta & SessionConfigOptionType;
 
-/**
- * The part of [`SessionConfigOption`] chosen by its `type` property.
- */
+/** The part of [`SessionConfigOption`] chosen by its `type` property. */
 export type SessionConfigOptionType =
     | ({ type: "select" } & SessionConfigSelect)
     | ({ type: "boolean" } & SessionConfigBoolean)
     | UnknownArm<"type">;
 
-/**
- * Unique identifier for a session configuration option.
- */
+/** Unique identifier for a session configuration option. */
 export type SessionConfigId = string;
 
 /**
@@ -2360,29 +1400,17 @@ export type SessionConfigId = string;
  */
 export type SessionConfigOptionCategory = "mode" | "model" | "model_config" | "thought_level" | OpenString;
 
-/**
- * Unique identifier for a session configuration option value.
- */
+/** Unique identifier for a session configuration option value. */
 export type SessionConfigValueId = string;
 
-/**
- * Possible values for a session configuration option.
- */
-export type SessionConfigSelectOptions =
-    | SessionConfigSelectOption[]
-    | SessionConfigSelectGroup[];
+/** Possible values for a session configuration option. */
+export type SessionConfigSelectOptions = SessionConfigSelectOption[] | SessionConfigSelectGroup[];
 
-/**
- * A possible value for a session configuration option.
- */
-export interface SessionConfigSelectOption {
-    /**
-     * Unique identifier for this option value.
-     */
+/** A possible value for a session configuration option. */
+export interface SessionConfigSelectOption extends WithMeta, Extensible {
+    /** Unique identifier for this option value. */
     value: SessionConfigValueId;
-    /**
-     * Human-readable label for this option value.
-     */
+    /** Human-readable label for this option value. */
     name: string;
     /**
      * Optional description for this option value.
@@ -2390,86 +1418,36 @@ export interface SessionConfigSelectOption {
      * Omitted and `null` are equivalent and mean no description is provided.
      */
     description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A group of possible values for a session configuration option.
- */
-export interface SessionConfigSelectGroup {
-    /**
-     * Unique identifier for this group.
-     */
+/** A group of possible values for a session configuration option. */
+export interface SessionConfigSelectGroup extends WithMeta, Extensible {
+    /** Unique identifier for this group. */
     groupId: SessionConfigGroupId;
-    /**
-     * Human-readable label for this group.
-     */
+    /** Human-readable label for this group. */
     name: string;
-    /**
-     * The set of option values in this group. MUST contain at least one value.
-     */
+    /** The set of option values in this group. MUST contain at least one value. */
     options: SessionConfigSelectOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Unique identifier for a session configuration option value group.
- */
+/** Unique identifier for a session configuration option value group. */
 export type SessionConfigGroupId = string;
 
-/**
- * A single-value selector (dropdown) session configuration option payload.
- */
-export interface SessionConfigSelect {
-    /**
-     * The currently selected value. MUST be one of the `value`s in `options`.
-     */
+/** A single-value selector (dropdown) session configuration option payload. */
+export interface SessionConfigSelect extends Extensible {
+    /** The currently selected value. MUST be one of the `value`s in `options`. */
     currentValue: SessionConfigValueId;
     /**
      * The set of selectable options. MUST contain at least one value, and each `value` MUST be
      * unique within the option, including across groups.
      */
     options: SessionConfigSelectOptions;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A boolean on/off toggle session configuration option payload.
- */
-export interface SessionConfigBoolean {
-    /**
-     * The current value of the boolean option.
-     */
+/** A boolean on/off toggle session configuration option payload. */
+export interface SessionConfigBoolean extends Extensible {
+    /** The current value of the boolean option. */
     currentValue: boolean;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2477,37 +1455,15 @@ export interface SessionConfigBoolean {
  *
  * The `type` field acts as the discriminator in the serialized JSON form.
  */
-export type AvailableCommand =
-    | ({ type: "command" } & Command)
-    | UnknownArm<"type">;
+export type AvailableCommand = ({ type: "command" } & Command) | UnknownArm<"type">;
 
-/**
- * The input specification for a command.
- */
-export type AvailableCommandInput =
-    | ({ type: "text" } & TextCommandInput)
-    | UnknownArm<"type">;
+/** The input specification for a command. */
+export type AvailableCommandInput = ({ type: "text" } & TextCommandInput) | UnknownArm<"type">;
 
-/**
- * All text that was typed after the command name is provided as input.
- */
-export interface TextCommandInput {
-    /**
-     * A hint to display when the input hasn't been provided yet
-     */
+/** All text that was typed after the command name is provided as input. */
+export interface TextCommandInput extends WithMeta, Extensible {
+    /** A hint to display when the input hasn't been provided yet */
     hint: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2515,16 +1471,14 @@ export interface TextCommandInput {
  *
  * The `type` discriminator value is `command`.
  */
-export interface Command {
+export interface Command extends WithMeta, Extensible {
     /**
      * Command name without the leading `/` (e.g., `create_plan`, `research_codebase`).
      *
      * MUST NOT contain whitespace and MUST be unique within the command list.
      */
     name: string;
-    /**
-     * Human-readable description of what the command does.
-     */
+    /** Human-readable description of what the command does. */
     description: string;
     /**
      * Input for the command if required
@@ -2532,27 +1486,11 @@ export interface Command {
      * Omitted and `null` are equivalent and mean the command takes no input.
      */
     input?: AvailableCommandInput | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response from listing sessions.
- */
-export interface ListSessionsResponse {
-    /**
-     * Array of session information objects.
-     */
+/** Response from listing sessions. */
+export interface ListSessionsResponse extends WithMeta, Extensible {
+    /** Array of session information objects. */
     sessions: SessionInfo[];
     /**
      * Opaque cursor token. If present, pass this in the next request's cursor parameter
@@ -2560,31 +1498,13 @@ export interface ListSessionsResponse {
      * results. An empty string is a valid cursor, not the end of results.
      */
     nextCursor?: SessionListCursor | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Information about a session returned by session/list
- */
-export interface SessionInfo {
-    /**
-     * Unique identifier for the session
-     */
+/** Information about a session returned by session/list */
+export interface SessionInfo extends WithMeta, Extensible {
+    /** Unique identifier for the session */
     sessionId: SessionId;
-    /**
-     * The working directory for this session. Must be an absolute path.
-     */
+    /** The working directory for this session. Must be an absolute path. */
     cwd: AbsolutePath;
     /**
      * Additional workspace roots reported for this session. Each path must be absolute.
@@ -2606,42 +1526,13 @@ export interface SessionInfo {
      * Omitted and `null` are equivalent and mean the last activity time is not reported.
      */
     updatedAt?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * An opaque cursor used to paginate `session/list` results.
- */
+/** An opaque cursor used to paginate `session/list` results. */
 export type SessionListCursor = string;
 
-/**
- * Response from deleting a session.
- */
-export interface DeleteSessionResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Response from deleting a session. */
+export interface DeleteSessionResponse extends WithMeta, Extensible {}
 
 /**
  * Response from resuming an existing session.
@@ -2652,7 +1543,7 @@ export interface DeleteSessionResponse {
  *
  * See protocol docs: [Current-State Synchronization](https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization)
  */
-export interface ResumeSessionResponse {
+export interface ResumeSessionResponse extends WithMeta, Extensible {
     /**
      * Initial session configuration options.
      *
@@ -2669,94 +1560,21 @@ export interface ResumeSessionResponse {
      * Later `available_commands_update` notifications replace this list.
      */
     availableCommands?: AvailableCommand[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response from closing a session.
- */
-export interface CloseSessionResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Response from closing a session. */
+export interface CloseSessionResponse extends WithMeta, Extensible {}
 
-/**
- * Response from cancelling a tool call.
- */
-export interface CancelToolCallResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Response from cancelling a tool call. */
+export interface CancelToolCallResponse extends WithMeta, Extensible {}
 
-/**
- * Response from cancelling a terminal.
- */
-export interface CancelTerminalResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Response from cancelling a terminal. */
+export interface CancelTerminalResponse extends WithMeta, Extensible {}
 
-/**
- * Response to `session/set_config_option` method.
- */
-export interface SetSessionConfigOptionResponse {
-    /**
-     * The full set of configuration options and their current values.
-     */
+/** Response to `session/set_config_option` method. */
+export interface SetSessionConfigOptionResponse extends WithMeta, Extensible {
+    /** The full set of configuration options and their current values. */
     configOptions: SessionConfigOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2771,7 +1589,7 @@ export interface SetSessionConfigOptionResponse {
  *
  * See protocol docs: [Prompt Accepted](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted)
  */
-export interface PromptResponse {
+export interface PromptResponse extends WithMeta, Extensible {
     /**
      * Identifies the user message inserted into the ACP conversation.
      *
@@ -2782,18 +1600,6 @@ export interface PromptResponse {
      * not required to retain it. If retained and replayed, the message keeps this identifier.
      */
     messageId: MessageId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2822,7 +1628,7 @@ export type ExtResponse = JsonValue;
  *
  * See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
  */
-export interface Error {
+export interface Error extends Extensible {
     /**
      * A number indicating the error type that occurred.
      * This must be an integer as defined in the JSON-RPC specification.
@@ -2842,10 +1648,6 @@ export interface Error {
      * [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
      */
     data?: ErrorData | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2857,40 +1659,19 @@ export interface Error {
  */
 export type ErrorCode = -32700 | -32600 | -32601 | -32602 | -32603 | -32800 | -32000 | -32002 | -32022 | OpenNumber;
 
-/**
- * Schema for [`Error::data`]: the shapes ACP defines, or any other value.
- */
-export type ErrorData =
-    | UnsupportedProtocolVersionErrorData
-    | SessionNotFoundErrorData
-    | JsonValue;
+/** Schema for [`Error::data`]: the shapes ACP defines, or any other value. */
+export type ErrorData = UnsupportedProtocolVersionErrorData | SessionNotFoundErrorData | JsonValue;
 
 /**
  * Data for the `-32022` (Unsupported protocol version) error.
  *
  * See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
  */
-export interface UnsupportedProtocolVersionErrorData {
-    /**
-     * The protocol version the Client requested.
-     */
+export interface UnsupportedProtocolVersionErrorData extends WithMeta, Extensible {
+    /** The protocol version the Client requested. */
     requested: ProtocolVersion;
-    /**
-     * The protocol versions the Agent supports.
-     */
+    /** The protocol versions the Agent supports. */
     supported: ProtocolVersion[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2899,41 +1680,17 @@ export interface UnsupportedProtocolVersionErrorData {
  *
  * See protocol docs: [Unknown Sessions](https://agentclientprotocol.com/protocol/v2/error#unknown-sessions)
  */
-export interface SessionNotFoundErrorData {
-    /**
-     * The session ID from the request.
-     */
+export interface SessionNotFoundErrorData extends WithMeta, Extensible {
+    /** The session ID from the request. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A JSON-RPC notification object.
- */
-export interface AgentNotification {
-    /**
-     * The notification method name.
-     */
+/** A JSON-RPC notification object. */
+export interface AgentNotification extends Extensible {
+    /** The notification method name. */
     method: string;
-    /**
-     * Method-specific notification parameters.
-     */
+    /** Method-specific notification parameters. */
     params?: AgentNotificationParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2944,10 +1701,7 @@ export interface AgentNotification {
  *
  * Notifications do not expect a response.
  */
-export type AgentNotificationParams =
-    | UpdateSessionNotification
-    | CompleteElicitationNotification
-    | ExtNotification;
+export type AgentNotificationParams = UpdateSessionNotification | CompleteElicitationNotification | ExtNotification;
 
 /**
  * Notification containing a session update from the agent.
@@ -2956,27 +1710,11 @@ export type AgentNotificationParams =
  *
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
  */
-export interface UpdateSessionNotification {
-    /**
-     * The ID of the session this update pertains to.
-     */
+export interface UpdateSessionNotification extends WithMeta, Extensible {
+    /** The ID of the session this update pertains to. */
     sessionId: SessionId;
-    /**
-     * The actual update content.
-     */
+    /** The actual update content. */
     update: SessionUpdate;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3008,10 +1746,8 @@ export type SessionUpdate =
     | ({ sessionUpdate: "compaction_summary_chunk" } & CompactionSummaryChunk)
     | UnknownArm<"sessionUpdate">;
 
-/**
- * A streamed item of message content.
- */
-export interface ContentChunk {
+/** A streamed item of message content. */
+export interface ContentChunk extends Extensible {
     /**
      * A unique identifier for the message this chunk belongs to.
      *
@@ -3019,9 +1755,7 @@ export interface ContentChunk {
      * Chunks for different messages can interleave.
      */
     messageId: MessageId;
-    /**
-     * A single item of content
-     */
+    /** A single item of content */
     content: ContentBlock;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3032,10 +1766,6 @@ export interface ContentChunk {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3053,14 +1783,10 @@ export interface ContentChunk {
  * chunks. Later chunks with the same `messageId` append to the current
  * content.
  */
-export interface UserMessage {
-    /**
-     * A unique identifier for the message.
-     */
+export interface UserMessage extends Extensible {
+    /** A unique identifier for the message. */
     messageId: MessageId;
-    /**
-     * Complete replacement content for this message.
-     */
+    /** Complete replacement content for this message. */
     content?: Patch<ContentBlock[]>;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3073,10 +1799,6 @@ export interface UserMessage {
      * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
      */
     _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3094,14 +1816,10 @@ export interface UserMessage {
  * earlier chunks. Later chunks with the same `messageId` append to the current
  * content.
  */
-export interface AgentMessage {
-    /**
-     * A unique identifier for the message.
-     */
+export interface AgentMessage extends Extensible {
+    /** A unique identifier for the message. */
     messageId: MessageId;
-    /**
-     * Complete replacement content for this message.
-     */
+    /** Complete replacement content for this message. */
     content?: Patch<ContentBlock[]>;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3114,10 +1832,6 @@ export interface AgentMessage {
      * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
      */
     _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3135,14 +1849,10 @@ export interface AgentMessage {
  * earlier chunks. Later chunks with the same `messageId` append to the current
  * content.
  */
-export interface AgentThought {
-    /**
-     * A unique identifier for the thought message.
-     */
+export interface AgentThought extends Extensible {
+    /** A unique identifier for the thought message. */
     messageId: MessageId;
-    /**
-     * Complete replacement content for this thought message.
-     */
+    /** Complete replacement content for this thought message. */
     content?: Patch<ContentBlock[]>;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3155,10 +1865,6 @@ export interface AgentThought {
      * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
      */
     _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3176,54 +1882,20 @@ export type BackgroundWork =
     | ({ type: "tool_call" } & BackgroundToolCall)
     | UnknownArm<"type">;
 
-/**
- * A listed terminal running in the background.
- */
-export interface BackgroundTerminal {
-    /**
-     * The ID of the listed terminal.
-     */
+/** A listed terminal running in the background. */
+export interface BackgroundTerminal extends WithMeta, Extensible {
+    /** The ID of the listed terminal. */
     terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A listed tool call whose work continues in the background.
- */
-export interface BackgroundToolCall {
-    /**
-     * The ID of the listed tool call.
-     */
+/** A listed tool call whose work continues in the background. */
+export interface BackgroundToolCall extends WithMeta, Extensible {
+    /** The ID of the listed tool call. */
     toolCallId: ToolCallId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Foreground work is in progress.
- */
-export interface RunningStateUpdate {
+/** Foreground work is in progress. */
+export interface RunningStateUpdate extends WithMeta, Extensible {
     /**
      * Work running independently of foreground work, as a complete snapshot.
      *
@@ -3235,24 +1907,10 @@ export interface RunningStateUpdate {
      * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
      */
     background?: BackgroundWork[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Details of a failure that ended active work.
- */
-export interface ErrorStopReason {
+/** Details of a failure that ended active work. */
+export interface ErrorStopReason extends Extensible {
     /**
      * The failure, as a JSON-RPC error object.
      *
@@ -3260,10 +1918,6 @@ export interface ErrorStopReason {
      * Agents SHOULD include it.
      */
     error?: Error | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3288,19 +1942,9 @@ export type IdleStateUpdate = {
      * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
      */
     background?: BackgroundWork[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & IdleStateUpdateStopReason;
+} & WithMeta & IdleStateUpdateStopReason;
 
-/**
- * The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
- */
+/** The part of [`IdleStateUpdate`] chosen by its `stopReason` property. */
 export type IdleStateUpdateStopReason =
     | { stopReason: "end_turn" }
     | { stopReason: "max_tokens" }
@@ -3321,7 +1965,7 @@ export type IdleStateUpdateStopReason =
  * `running` when progress resumes, or `idle` if the work ends without resuming.
  * Responding to one request does not itself imply `running`.
  */
-export interface RequiresActionStateUpdate {
+export interface RequiresActionStateUpdate extends WithMeta, Extensible {
     /**
      * Work running independently of foreground work, as a complete snapshot.
      *
@@ -3333,18 +1977,6 @@ export interface RequiresActionStateUpdate {
      * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
      */
     background?: BackgroundWork[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3403,14 +2035,10 @@ export type StateUpdate =
  * with `content` when they need to replace the whole content collection
  * instead.
  */
-export interface ToolCallContentChunk {
-    /**
-     * The ID of the tool call this content belongs to.
-     */
+export interface ToolCallContentChunk extends Extensible {
+    /** The ID of the tool call this content belongs to. */
     toolCallId: ToolCallId;
-    /**
-     * A single item of content produced by the tool call.
-     */
+    /** A single item of content produced by the tool call. */
     content: ToolCallContent;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3421,32 +2049,12 @@ export interface ToolCallContentChunk {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * An authoritative replacement snapshot of terminal output bytes.
- */
-export interface TerminalOutput {
-    /**
-     * Base64-encoded replacement terminal output bytes.
-     */
+/** An authoritative replacement snapshot of terminal output bytes. */
+export interface TerminalOutput extends WithMeta, Extensible {
+    /** Base64-encoded replacement terminal output bytes. */
     data: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3455,7 +2063,7 @@ export interface TerminalOutput {
  * The presence of this object marks the terminal as exited, even when neither
  * an exit code nor a signal is known.
  */
-export interface TerminalExitStatus {
+export interface TerminalExitStatus extends WithMeta, Extensible {
     /**
      * Process exit code as the platform reports it, when known. Negative values are
      * allowed, for example signed Windows exit codes. Omitted and `null` are equivalent.
@@ -3469,44 +2077,14 @@ export interface TerminalExitStatus {
      * platform-specific name. Omitted and `null` are equivalent.
      */
     signal?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * The size of an agent-owned terminal in character cells.
- */
-export interface TerminalSize {
-    /**
-     * Number of columns.
-     */
+/** The size of an agent-owned terminal in character cells. */
+export interface TerminalSize extends WithMeta, Extensible {
+    /** Number of columns. */
     cols: number;
-    /**
-     * Number of rows.
-     */
+    /** Number of rows. */
     rows: number;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3517,7 +2095,7 @@ export interface TerminalSize {
  *
  * See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
  */
-export interface TerminalCapabilities {
+export interface TerminalCapabilities extends WithMeta, Extensible {
     /**
      * Permits the Client to cancel this terminal with `terminal/cancel`.
      *
@@ -3525,18 +2103,6 @@ export interface TerminalCapabilities {
      * means supported. Agents SHOULD stop advertising it once the terminal reports `exitStatus`.
      */
     cancel?: TerminalCancelCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3544,20 +2110,7 @@ export interface TerminalCapabilities {
  *
  * Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
  */
-export interface TerminalCancelCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface TerminalCancelCapabilities extends WithMeta, Extensible {}
 
 /**
  * An upsert for the stored state of an agent-owned terminal.
@@ -3568,26 +2121,16 @@ export interface TerminalCancelCapabilities {
  * patches the stored metadata by top-level key. When the terminal ID is new,
  * omitted fields start unknown.
  */
-export interface TerminalUpdate {
-    /**
-     * Unique identifier for this terminal within the session.
-     */
+export interface TerminalUpdate extends Extensible {
+    /** Unique identifier for this terminal within the session. */
     terminalId: TerminalId;
-    /**
-     * The command being run.
-     */
+    /** The command being run. */
     command?: Patch<string>;
-    /**
-     * The absolute working directory of the command.
-     */
+    /** The absolute working directory of the command. */
     cwd?: Patch<AbsolutePath>;
-    /**
-     * An authoritative replacement snapshot of terminal output bytes.
-     */
+    /** An authoritative replacement snapshot of terminal output bytes. */
     output?: Patch<TerminalOutput>;
-    /**
-     * Exit information. A concrete object marks the terminal as exited.
-     */
+    /** Exit information. A concrete object marks the terminal as exited. */
     exitStatus?: Patch<TerminalExitStatus>;
     /**
      * The terminal size the command runs with, when known.
@@ -3614,23 +2157,13 @@ export interface TerminalUpdate {
      * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
      */
     _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A chunk of bytes appended to an agent-owned terminal's output.
- */
-export interface TerminalOutputChunk {
-    /**
-     * The terminal receiving these bytes.
-     */
+/** A chunk of bytes appended to an agent-owned terminal's output. */
+export interface TerminalOutputChunk extends Extensible {
+    /** The terminal receiving these bytes. */
     terminalId: TerminalId;
-    /**
-     * Independently base64-encoded terminal output bytes.
-     */
+    /** Independently base64-encoded terminal output bytes. */
     data: string;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3641,22 +2174,12 @@ export interface TerminalOutputChunk {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Updated content for a plan.
- */
-export type PlanUpdateContent =
-    | ({ type: "items" } & PlanItems)
-    | UnknownArm<"type">;
+/** Updated content for a plan. */
+export type PlanUpdateContent = ({ type: "items" } & PlanItems) | UnknownArm<"type">;
 
-/**
- * Unique identifier for a plan within a session.
- */
+/** Unique identifier for a plan within a session. */
 export type PlanId = string;
 
 /**
@@ -3666,32 +2189,16 @@ export type PlanId = string;
  * as part of fulfilling the user's request.
  * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
  */
-export interface PlanEntry {
-    /**
-     * Human-readable description of what this task aims to accomplish.
-     */
+export interface PlanEntry extends WithMeta, Extensible {
+    /** Human-readable description of what this task aims to accomplish. */
     content: string;
     /**
      * The relative importance of this task.
      * Used to indicate which tasks are most critical to the overall goal.
      */
     priority: PlanEntryPriority;
-    /**
-     * Current execution status of this task.
-     */
+    /** Current execution status of this task. */
     status: PlanEntryStatus;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3711,13 +2218,9 @@ export type PlanEntryPriority = "high" | "medium" | "low" | OpenString;
  */
 export type PlanEntryStatus = "pending" | "in_progress" | "completed" | "cancelled" | OpenString;
 
-/**
- * A plan represented as structured entries.
- */
-export interface PlanItems {
-    /**
-     * The plan ID to update.
-     */
+/** A plan represented as structured entries. */
+export interface PlanItems extends WithMeta, Extensible {
+    /** The plan ID to update. */
     planId: PlanId;
     /**
      * The list of tasks to be accomplished.
@@ -3726,84 +2229,24 @@ export interface PlanItems {
      * with their current status. The client replaces that plan with each update.
      */
     entries: PlanEntry[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A content update for a plan identified by ID.
- */
-export interface PlanUpdate {
-    /**
-     * The updated plan content.
-     */
+/** A content update for a plan identified by ID. */
+export interface PlanUpdate extends WithMeta, Extensible {
+    /** The updated plan content. */
     plan: PlanUpdateContent;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Available commands are ready or have changed
- */
-export interface AvailableCommandsUpdate {
-    /**
-     * Commands the agent can execute.
-     */
+/** Available commands are ready or have changed */
+export interface AvailableCommandsUpdate extends WithMeta, Extensible {
+    /** Commands the agent can execute. */
     availableCommands: AvailableCommand[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Session configuration options have been updated.
- */
-export interface ConfigOptionUpdate {
-    /**
-     * The full set of configuration options and their current values.
-     */
+/** Session configuration options have been updated. */
+export interface ConfigOptionUpdate extends WithMeta, Extensible {
+    /** The full set of configuration options and their current values. */
     configOptions: SessionConfigOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3816,14 +2259,10 @@ export interface ConfigOptionUpdate {
  * corresponding value. A concrete `_meta` object patches the stored metadata by
  * top-level key.
  */
-export interface SessionInfoUpdate {
-    /**
-     * Human-readable title for the session. Set to null to clear.
-     */
+export interface SessionInfoUpdate extends Extensible {
+    /** Human-readable title for the session. Set to null to clear. */
     title?: Patch<string>;
-    /**
-     * RFC 3339 timestamp of last activity. Set to null to clear.
-     */
+    /** RFC 3339 timestamp of last activity. Set to null to clear. */
     updatedAt?: Patch<string>;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3836,50 +2275,24 @@ export interface SessionInfoUpdate {
      * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
      */
     _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Cost information for a session.
- */
-export interface Cost {
-    /**
-     * Total cumulative cost for session.
-     */
+/** Cost information for a session. */
+export interface Cost extends WithMeta, Extensible {
+    /** Total cumulative cost for session. */
     amount: number;
     /**
      * Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
      * unit such as "credits".
      */
     currency: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Context window and cost update for a session.
- */
-export interface UsageUpdate {
-    /**
-     * Tokens currently in context.
-     */
+/** Context window and cost update for a session. */
+export interface UsageUpdate extends Extensible {
+    /** Tokens currently in context. */
     used: number;
-    /**
-     * Total context window size in tokens.
-     */
+    /** Total context window size in tokens. */
     size: number;
     /**
      * Cumulative session cost.
@@ -3895,15 +2308,9 @@ export interface UsageUpdate {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
      */
     _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Severity hint for a session notice.
- */
+/** Severity hint for a session notice. */
 export type NoticeSeverity = "info" | "warning" | "error" | OpenString;
 
 /**
@@ -3915,14 +2322,10 @@ export type NoticeSeverity = "info" | "warning" | "error" | OpenString;
  *
  * See protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices)
  */
-export interface Notice {
-    /**
-     * Presentation severity hint.
-     */
+export interface Notice extends WithMeta, Extensible {
+    /** Presentation severity hint. */
     severity: NoticeSeverity;
-    /**
-     * Required non-empty plain-text title that can stand alone.
-     */
+    /** Required non-empty plain-text title that can stand alone. */
     title: string;
     /**
      * Optional plain-text detail or guidance.
@@ -3930,28 +2333,12 @@ export interface Notice {
      * Omitted and `null` are equivalent and mean no description was supplied.
      */
     description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Unique identifier for a context compaction within a session.
- */
+/** Unique identifier for a context compaction within a session. */
 export type CompactionId = string;
 
-/**
- * Lifecycle state of a context compaction.
- */
+/** Lifecycle state of a context compaction. */
 export type CompactionStatus = "in_progress" | "completed" | "failed" | "cancelled" | OpenString;
 
 /**
@@ -3963,22 +2350,14 @@ export type CompactionStatus = "in_progress" | "completed" | "failed" | "cancell
  * `summary: []` also clears the summary. A concrete `_meta` object patches the
  * stored metadata by top-level key instead of replacing it.
  */
-export interface CompactionUpdate {
-    /**
-     * The Agent-owned ID of this compaction, unique within the session.
-     */
+export interface CompactionUpdate extends Extensible {
+    /** The Agent-owned ID of this compaction, unique within the session. */
     compactionId: CompactionId;
-    /**
-     * Current lifecycle status.
-     */
+    /** Current lifecycle status. */
     status: CompactionStatus;
-    /**
-     * Complete replacement user-displayable summary content for the compaction.
-     */
+    /** Complete replacement user-displayable summary content for the compaction. */
     summary?: Patch<ContentBlock[]>;
-    /**
-     * Human-readable error details for the compaction.
-     */
+    /** Human-readable error details for the compaction. */
     error?: Patch<string>;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3991,24 +2370,16 @@ export interface CompactionUpdate {
      * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
      */
     _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
  * A content block appended to a compaction's summary. A first-seen ID creates
  * an in-progress compaction. Chunks append in receive order.
  */
-export interface CompactionSummaryChunk {
-    /**
-     * ID of the compaction whose summary receives this content.
-     */
+export interface CompactionSummaryChunk extends Extensible {
+    /** ID of the compaction whose summary receives this content. */
     compactionId: CompactionId;
-    /**
-     * One content block to append.
-     */
+    /** One content block to append. */
     content: ContentBlock;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4019,10 +2390,6 @@ export interface CompactionSummaryChunk {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4030,23 +2397,9 @@ export interface CompactionSummaryChunk {
  *
  * This notification is not a foreground state update.
  */
-export interface CompleteElicitationNotification {
-    /**
-     * The ID of the elicitation that completed.
-     */
+export interface CompleteElicitationNotification extends WithMeta, Extensible {
+    /** The ID of the elicitation that completed. */
     elicitationId: ElicitationId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4058,26 +2411,14 @@ export interface CompleteElicitationNotification {
  */
 export type ExtNotification = JsonValue;
 
-/**
- * A JSON-RPC request object.
- */
-export interface ClientRequest {
-    /**
-     * The request id used to correlate the matching response.
-     */
+/** A JSON-RPC request object. */
+export interface ClientRequest extends Extensible {
+    /** The request id used to correlate the matching response. */
     id: RequestId;
-    /**
-     * The method name to invoke.
-     */
+    /** The method name to invoke. */
     method: string;
-    /**
-     * Method-specific request parameters.
-     */
+    /** Method-specific request parameters. */
     params?: ClientRequestParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4110,31 +2451,13 @@ export type ClientRequestParams =
  *
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
  */
-export interface InitializeRequest {
-    /**
-     * The latest protocol version supported by the client.
-     */
+export interface InitializeRequest extends WithMeta, Extensible {
+    /** The latest protocol version supported by the client. */
     protocolVersion: ProtocolVersion;
-    /**
-     * Information about the implementation sending this initialize request.
-     */
+    /** Information about the implementation sending this initialize request. */
     info: Implementation;
-    /**
-     * Capabilities supported by the client.
-     */
+    /** Capabilities supported by the client. */
     capabilities?: ClientCapabilities;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4145,7 +2468,7 @@ export interface InitializeRequest {
  *
  * See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities)
  */
-export interface ClientCapabilities {
+export interface ClientCapabilities extends WithMeta, Extensible {
     /**
      * Authentication capabilities supported by the client.
      * Determines which authentication method types the agent may include
@@ -4163,18 +2486,6 @@ export interface ClientCapabilities {
      * elicitation support.
      */
     elicitation?: ElicitationCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4184,7 +2495,7 @@ export interface ClientCapabilities {
  * method types the client can handle. This governs opt-in types that require
  * additional client-side support.
  */
-export interface ClientAuthCapabilities {
+export interface ClientAuthCapabilities extends WithMeta, Extensible {
     /**
      * Whether the client supports `terminal` authentication methods.
      *
@@ -4194,18 +2505,6 @@ export interface ClientAuthCapabilities {
      * agent may include `terminal` entries in its authentication methods.
      */
     terminal?: TerminalAuthCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4215,25 +2514,10 @@ export interface ClientAuthCapabilities {
  * invocation in an interactive terminal and supports terminal authentication
  * methods.
  */
-export interface TerminalAuthCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface TerminalAuthCapabilities extends WithMeta, Extensible {}
 
-/**
- * Elicitation capabilities supported by the client.
- */
-export interface ElicitationCapabilities {
+/** Elicitation capabilities supported by the client. */
+export interface ElicitationCapabilities extends WithMeta, Extensible {
     /**
      * Whether the client supports form-based elicitation.
      *
@@ -4248,18 +2532,6 @@ export interface ElicitationCapabilities {
      * Supplying `{}` means the client supports URL-based elicitation.
      */
     url?: ElicitationUrlCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4267,40 +2539,14 @@ export interface ElicitationCapabilities {
  *
  * Supplying `{}` means the client supports form-based elicitation.
  */
-export interface ElicitationFormCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface ElicitationFormCapabilities extends WithMeta, Extensible {}
 
 /**
  * URL-based elicitation capabilities.
  *
  * Supplying `{}` means the client supports URL-based elicitation.
  */
-export interface ElicitationUrlCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface ElicitationUrlCapabilities extends WithMeta, Extensible {}
 
 /**
  * Request parameters for the `auth/login` method.
@@ -4311,24 +2557,12 @@ export interface ElicitationUrlCapabilities {
  * a non-empty `authMethods` list. Clients MUST NOT call this method
  * when `authMethods` was omitted or empty.
  */
-export interface LoginAuthRequest {
+export interface LoginAuthRequest extends WithMeta, Extensible {
     /**
      * The ID of the authentication method to use.
      * Must be one of the methods advertised in the initialize response.
      */
     methodId: AuthMethodId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4340,30 +2574,15 @@ export interface LoginAuthRequest {
  * a non-empty `authMethods` list. Clients MUST NOT call this method
  * when `authMethods` was omitted or empty.
  */
-export interface LogoutAuthRequest {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface LogoutAuthRequest extends WithMeta, Extensible {}
 
 /**
  * Request parameters for creating a new session.
  *
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
  */
-export interface NewSessionRequest {
-    /**
-     * The working directory for this session. Must be an absolute path.
-     */
+export interface NewSessionRequest extends WithMeta, Extensible {
+    /** The working directory for this session. Must be an absolute path. */
     cwd: AbsolutePath;
     /**
      * Additional workspace roots for this session. Each path must be absolute.
@@ -4373,22 +2592,8 @@ export interface NewSessionRequest {
      * additional roots are activated for the new session.
      */
     additionalDirectories?: AbsolutePath[];
-    /**
-     * List of MCP (Model Context Protocol) servers the agent should connect to.
-     */
+    /** List of MCP (Model Context Protocol) servers the agent should connect to. */
     mcpServers?: McpServer[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4399,107 +2604,46 @@ export interface NewSessionRequest {
  *
  * See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/session-setup#mcp-servers)
  */
-export type McpServer =
-    | ({ type: "http" } & McpServerHttp)
-    | ({ type: "stdio" } & McpServerStdio)
-    | UnknownArm<"type">;
+export type McpServer = ({ type: "http" } & McpServerHttp) | ({ type: "stdio" } & McpServerStdio) | UnknownArm<"type">;
 
-/**
- * An HTTP header to set when making requests to the MCP server.
- */
-export interface HttpHeader {
-    /**
-     * The name of the HTTP header.
-     */
+/** An HTTP header to set when making requests to the MCP server. */
+export interface HttpHeader extends WithMeta, Extensible {
+    /** The name of the HTTP header. */
     name: string;
-    /**
-     * The value to set for the HTTP header.
-     */
+    /** The value to set for the HTTP header. */
     value: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * HTTP transport configuration for MCP.
- */
-export interface McpServerHttp {
-    /**
-     * Human-readable name identifying this MCP server.
-     */
+/** HTTP transport configuration for MCP. */
+export interface McpServerHttp extends WithMeta, Extensible {
+    /** Human-readable name identifying this MCP server. */
     name: string;
-    /**
-     * URL to the MCP server.
-     */
+    /** URL to the MCP server. */
     url: string;
     /**
      * HTTP headers to set when making requests to the MCP server. Headers the MCP transport
      * defines are owned by the transport, and Agents use the transport's values for them.
      */
     headers?: HttpHeader[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Stdio transport configuration for MCP.
- */
-export interface McpServerStdio {
-    /**
-     * Human-readable name identifying this MCP server.
-     */
+/** Stdio transport configuration for MCP. */
+export interface McpServerStdio extends WithMeta, Extensible {
+    /** Human-readable name identifying this MCP server. */
     name: string;
-    /**
-     * Absolute path to the MCP server executable.
-     */
+    /** Absolute path to the MCP server executable. */
     command: AbsolutePath;
-    /**
-     * Command-line arguments to pass to the MCP server.
-     */
+    /** Command-line arguments to pass to the MCP server. */
     args?: string[];
     /**
      * Environment variables to set when launching the MCP server. Names SHOULD be unique.
      * Agents MAY reject duplicates with `-32602`, and otherwise the last entry wins.
      */
     env?: EnvVariable[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Request parameters for listing existing sessions.
- */
-export interface ListSessionsRequest {
+/** Request parameters for listing existing sessions. */
+export interface ListSessionsRequest extends WithMeta, Extensible {
     /**
      * Filter sessions by working directory. Must be an absolute path.
      *
@@ -4515,18 +2659,6 @@ export interface ListSessionsRequest {
      * Omitted and `null` are equivalent and mean the first page is requested.
      */
     cursor?: SessionListCursor | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4534,23 +2666,9 @@ export interface ListSessionsRequest {
  *
  * Only available if the Agent supports the `session.delete` capability.
  */
-export interface DeleteSessionRequest {
-    /**
-     * The ID of the session to delete.
-     */
+export interface DeleteSessionRequest extends WithMeta, Extensible {
+    /** The ID of the session to delete. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4559,10 +2677,8 @@ export interface DeleteSessionRequest {
  * Resumes an existing session and optionally replays retained conversation
  * history according to `replayFrom`.
  */
-export interface ResumeSessionRequest {
-    /**
-     * The ID of the session to resume.
-     */
+export interface ResumeSessionRequest extends WithMeta, Extensible {
+    /** The ID of the session to resume. */
     sessionId: SessionId;
     /**
      * The working directory for this session. Must be an absolute path.
@@ -4601,18 +2717,6 @@ export interface ResumeSessionRequest {
      * or resuming without replay.
      */
     replayFrom?: ReplayFrom | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4620,27 +2724,10 @@ export interface ResumeSessionRequest {
  *
  * Replay includes the position identified by the cursor.
  */
-export type ReplayFrom =
-    | ({ type: "start" } & ReplayFromStart)
-    | UnknownArm<"type">;
+export type ReplayFrom = ({ type: "start" } & ReplayFromStart) | UnknownArm<"type">;
 
-/**
- * Inclusive replay cursor requesting replay from the start of retained conversation history.
- */
-export interface ReplayFromStart {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Inclusive replay cursor requesting replay from the start of retained conversation history. */
+export interface ReplayFromStart extends WithMeta, Extensible {}
 
 /**
  * Request parameters for closing an active session.
@@ -4664,23 +2751,9 @@ export interface ReplayFromStart {
  * has already been inserted, the Agent MUST respond successfully with its
  * `messageId`. Prompt responses need not precede the close response.
  */
-export interface CloseSessionRequest {
-    /**
-     * The ID of the session to close.
-     */
+export interface CloseSessionRequest extends WithMeta, Extensible {
+    /** The ID of the session to close. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4697,27 +2770,11 @@ export interface CloseSessionRequest {
  *
  * See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
  */
-export interface CancelToolCallRequest {
-    /**
-     * The ID of the session that owns the tool call.
-     */
+export interface CancelToolCallRequest extends WithMeta, Extensible {
+    /** The ID of the session that owns the tool call. */
     sessionId: SessionId;
-    /**
-     * The ID of the tool call to cancel.
-     */
+    /** The ID of the tool call to cancel. */
     toolCallId: ToolCallId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4735,27 +2792,11 @@ export interface CancelToolCallRequest {
  *
  * See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
  */
-export interface CancelTerminalRequest {
-    /**
-     * The ID of the session that owns the terminal.
-     */
+export interface CancelTerminalRequest extends WithMeta, Extensible {
+    /** The ID of the session that owns the terminal. */
     sessionId: SessionId;
-    /**
-     * The ID of the terminal to cancel.
-     */
+    /** The ID of the terminal to cancel. */
     terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4768,58 +2809,28 @@ export interface CancelTerminalRequest {
  * See protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option)
  */
 export type SetSessionConfigOptionRequest = {
-    /**
-     * The ID of the session to set the configuration option for.
-     */
+    /** The ID of the session to set the configuration option for. */
     sessionId: SessionId;
-    /**
-     * The ID of the configuration option to set.
-     */
+    /** The ID of the configuration option to set. */
     configId: SessionConfigId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & SetSessionConfigOptionRequestType;
+} & WithMeta & SetSessionConfigOptionRequestType;
 
-/**
- * The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
- */
+/** The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property. */
 export type SetSessionConfigOptionRequestType =
     | ({ type: "id" } & SetSessionConfigOptionRequestTypeId)
     | ({ type: "boolean" } & SetSessionConfigOptionRequestTypeBoolean)
     | UnknownArm<"type">;
 
-/**
- * A `SessionConfigValueId` string value (`type: "id"`).
- */
-export interface SetSessionConfigOptionRequestTypeId {
-    /**
-     * The value ID.
-     */
+/** A `SessionConfigValueId` string value (`type: "id"`). */
+export interface SetSessionConfigOptionRequestTypeId extends Extensible {
+    /** The value ID. */
     value: SessionConfigValueId;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A boolean value (`type: "boolean"`).
- */
-export interface SetSessionConfigOptionRequestTypeBoolean {
-    /**
-     * The boolean value.
-     */
+/** A boolean value (`type: "boolean"`). */
+export interface SetSessionConfigOptionRequestTypeBoolean extends Extensible {
+    /** The boolean value. */
     value: boolean;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4829,10 +2840,8 @@ export interface SetSessionConfigOptionRequestTypeBoolean {
  *
  * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message)
  */
-export interface PromptRequest {
-    /**
-     * The ID of the session to send this user message to
-     */
+export interface PromptRequest extends WithMeta, Extensible {
+    /** The ID of the session to send this user message to */
     sessionId: SessionId;
     /**
      * The blocks of content that compose the user's message.
@@ -4853,57 +2862,24 @@ export interface PromptRequest {
      * inserting it.
      */
     prompt: ContentBlock[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A JSON-RPC response object.
- */
-export type ClientResponse =
-    | ClientResponseResult
-    | ClientResponseError;
+/** A JSON-RPC response object. */
+export type ClientResponse = ClientResponseResult | ClientResponseError;
 
-/**
- * A successful JSON-RPC response.
- */
-export interface ClientResponseResult {
-    /**
-     * The id of the request this response answers.
-     */
+/** A successful JSON-RPC response. */
+export interface ClientResponseResult extends Extensible {
+    /** The id of the request this response answers. */
     id: RequestId;
-    /**
-     * Method-specific response data.
-     */
+    /** Method-specific response data. */
     result: ClientResponseResultResult;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Method-specific response data.
- */
-export type ClientResponseResultResult =
-    | RequestPermissionResponse
-    | CreateElicitationResponse
-    | ExtResponse;
+/** Method-specific response data. */
+export type ClientResponseResultResult = RequestPermissionResponse | CreateElicitationResponse | ExtResponse;
 
-/**
- * A failed JSON-RPC response.
- */
-export interface ClientResponseError {
+/** A failed JSON-RPC response. */
+export interface ClientResponseError extends Extensible {
     /**
      * The id of the request this response answers.
      *
@@ -4911,14 +2887,8 @@ export interface ClientResponseError {
      * for a parse error or an invalid request.
      */
     id: ClientResponseErrorId | null;
-    /**
-     * Method-specific error data.
-     */
+    /** Method-specific error data. */
     error: Error;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4927,146 +2897,58 @@ export interface ClientResponseError {
  * Required. `null` only when the request's id could not be determined, such as
  * for a parse error or an invalid request.
  */
-export type ClientResponseErrorId =
-    | number
-    | string;
+export type ClientResponseErrorId = number | string;
 
-/**
- * Response to a permission request.
- */
-export interface RequestPermissionResponse {
-    /**
-     * The user's decision on the permission request.
-     */
+/** Response to a permission request. */
+export interface RequestPermissionResponse extends WithMeta, Extensible {
+    /** The user's decision on the permission request. */
     outcome: RequestPermissionOutcome;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * The outcome of a permission request.
- */
+/** The outcome of a permission request. */
 export type RequestPermissionOutcome =
     | ({ outcome: "cancelled" } & CancelledPermissionOutcome)
     | ({ outcome: "selected" } & SelectedPermissionOutcome)
     | UnknownArm<"outcome">;
 
-/**
- * The request was not approved and no option was selected.
- */
-export interface CancelledPermissionOutcome {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** The request was not approved and no option was selected. */
+export interface CancelledPermissionOutcome extends WithMeta, Extensible {}
 
-/**
- * The user selected one of the provided options.
- */
-export interface SelectedPermissionOutcome {
-    /**
-     * The ID of the option the user selected.
-     */
+/** The user selected one of the provided options. */
+export interface SelectedPermissionOutcome extends WithMeta, Extensible {
+    /** The ID of the option the user selected. */
     optionId: PermissionOptionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response from the client to an elicitation request.
- */
-export type CreateElicitationResponse = {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & CreateElicitationResponseAction;
+/** Response from the client to an elicitation request. */
+export type CreateElicitationResponse = WithMeta & CreateElicitationResponseAction;
 
-/**
- * The part of [`CreateElicitationResponse`] chosen by its `action` property.
- */
+/** The part of [`CreateElicitationResponse`] chosen by its `action` property. */
 export type CreateElicitationResponseAction =
     | ({ action: "accept" } & ElicitationAcceptAction)
     | { action: "decline" }
     | { action: "cancel" }
     | UnknownArm<"action">;
 
-/**
- * Allowed wire representations for `ElicitationContentValue`.
- */
-export type ElicitationContentValue =
-    | string
-    | number
-    | number
-    | boolean
-    | string[]
-    | JsonValue;
+/** Allowed wire representations for `ElicitationContentValue`. */
+export type ElicitationContentValue = string | number | number | boolean | string[] | JsonValue;
 
-/**
- * The user accepted the elicitation and provided content.
- */
-export interface ElicitationAcceptAction {
+/** The user accepted the elicitation and provided content. */
+export interface ElicitationAcceptAction extends Extensible {
     /**
      * The user-provided content, if any, as an object matching the requested schema.
      *
      * Omitted and `null` are equivalent and mean no content is provided.
      */
     content?: { [key: string]: ElicitationContentValue } | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A JSON-RPC notification object.
- */
-export interface ClientNotification {
-    /**
-     * The notification method name.
-     */
+/** A JSON-RPC notification object. */
+export interface ClientNotification extends Extensible {
+    /** The notification method name. */
     method: string;
-    /**
-     * Method-specific notification parameters.
-     */
+    /** Method-specific notification parameters. */
     params?: ClientNotificationParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5077,32 +2959,16 @@ export interface ClientNotification {
  *
  * Notifications do not expect a response.
  */
-export type ClientNotificationParams =
-    | CancelSessionNotification
-    | ExtNotification;
+export type ClientNotificationParams = CancelSessionNotification | ExtNotification;
 
 /**
  * Notification to cancel a session's foreground work and its prompts not yet inserted.
  *
  * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
  */
-export interface CancelSessionNotification {
-    /**
-     * The ID of the session to cancel operations for.
-     */
+export interface CancelSessionNotification extends WithMeta, Extensible {
+    /** The ID of the session to cancel operations for. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5110,24 +2976,12 @@ export interface CancelSessionNotification {
  *
  * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)
  */
-export interface CancelRequestNotification {
+export interface CancelRequestNotification extends WithMeta, Extensible {
     /**
      * The ID of the request to cancel: a request that the sender of this notification issued.
      * Receivers match it only against requests they received from that sender.
      */
     requestId: RequestId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /** Every definition's type by its name: what `codec.decode(name, text)` gives. */
@@ -5404,20 +3258,8 @@ export const shapes: Shapes = {
             { name: "title", ty: "string", nullable: true, patch: true },
             { name: "kind", ty: { ref: "ToolKind" }, nullable: true, patch: true },
             { name: "status", ty: { ref: "ToolCallStatus" }, nullable: true, patch: true },
-            {
-                name: "content",
-                ty: { list: { ref: "ToolCallContent" } },
-                nullable: true,
-                patch: true,
-                skipItems: true,
-            },
-            {
-                name: "locations",
-                ty: { list: { ref: "ToolCallLocation" } },
-                nullable: true,
-                patch: true,
-                skipItems: true,
-            },
+            { name: "content", ty: { list: { ref: "ToolCallContent" } }, nullable: true, patch: true, skipItems: true },
+            { name: "locations", ty: { list: { ref: "ToolCallLocation" } }, nullable: true, patch: true, skipItems: true },
             { name: "rawInput", ty: "any", patch: true },
             { name: "rawOutput", ty: "any", patch: true },
             { name: "capabilities", ty: { ref: "ToolCallCapabilities" }, nullable: true, patch: true },
@@ -5426,24 +3268,10 @@ export const shapes: Shapes = {
     },
     ToolCallId: { newtype: "string" },
     ToolKind: {
-        enum: [
-            "read",
-            "edit",
-            "delete",
-            "move",
-            "search",
-            "execute",
-            "think",
-            "fetch",
-            "switch_mode",
-            "other",
-        ],
+        enum: ["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"],
         open: true,
     },
-    ToolCallStatus: {
-        enum: ["pending", "in_progress", "paused", "completed", "failed", "cancelled"],
-        open: true,
-    },
+    ToolCallStatus: { enum: ["pending", "in_progress", "paused", "completed", "failed", "cancelled"], open: true },
     ToolCallContent: {
         union: [
             { name: "Content", tag: "content", ty: { ref: "Content" } },
@@ -5631,9 +3459,7 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    ToolCallCancelCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    ToolCallCancelCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     ToolCallPermissionSubject: {
         struct: [
             { name: "toolCall", ty: { ref: "ToolCallUpdate" }, required: true },
@@ -5658,10 +3484,7 @@ export const shapes: Shapes = {
         ],
     },
     PermissionOptionId: { newtype: "string" },
-    PermissionOptionKind: {
-        enum: ["allow_once", "allow_always", "reject_once", "reject_always"],
-        open: true,
-    },
+    PermissionOptionKind: { enum: ["allow_once", "allow_always", "reject_once", "reject_always"], open: true },
     CreateElicitationRequest: {
         struct: [
             { name: "message", ty: "string", required: true },
@@ -5683,9 +3506,7 @@ export const shapes: Shapes = {
             { name: "toolCallId", ty: { ref: "ToolCallId" }, nullable: true, lenient: true },
         ],
     },
-    ElicitationRequestScope: {
-        struct: [{ name: "requestId", ty: { ref: "RequestId" }, required: true }],
-    },
+    ElicitationRequestScope: { struct: [{ name: "requestId", ty: { ref: "RequestId" }, required: true }] },
     ElicitationSchema: {
         struct: [
             { name: "type", ty: { ref: "ElicitationSchemaType" }, required: true },
@@ -5836,10 +3657,7 @@ export const shapes: Shapes = {
     },
     ExtRequest: "any",
     AgentResponse: {
-        union: [
-            { name: "Result", ty: { ref: "AgentResponseResult" } },
-            { name: "Error", ty: { ref: "AgentResponseError" } },
-        ],
+        union: [{ name: "Result", ty: { ref: "AgentResponseResult" } }, { name: "Error", ty: { ref: "AgentResponseError" } }],
     },
     AgentResponseResult: {
         struct: [
@@ -5870,9 +3688,7 @@ export const shapes: Shapes = {
             { name: "error", ty: { ref: "Error" }, required: true },
         ],
     },
-    AgentResponseErrorId: {
-        union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }],
-    },
+    AgentResponseErrorId: { union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }] },
     InitializeResponse: {
         struct: [
             { name: "protocolVersion", ty: { ref: "ProtocolVersion" }, required: true },
@@ -5916,24 +3732,13 @@ export const shapes: Shapes = {
         struct: [
             { name: "image", ty: { ref: "PromptImageCapabilities" }, nullable: true, lenient: true },
             { name: "audio", ty: { ref: "PromptAudioCapabilities" }, nullable: true, lenient: true },
-            {
-                name: "embeddedContext",
-                ty: { ref: "PromptEmbeddedContextCapabilities" },
-                nullable: true,
-                lenient: true,
-            },
+            { name: "embeddedContext", ty: { ref: "PromptEmbeddedContextCapabilities" }, nullable: true, lenient: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    PromptImageCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    PromptAudioCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    PromptEmbeddedContextCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    PromptImageCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    PromptAudioCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    PromptEmbeddedContextCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     McpCapabilities: {
         struct: [
             { name: "stdio", ty: { ref: "McpStdioCapabilities" }, nullable: true, lenient: true },
@@ -5943,12 +3748,8 @@ export const shapes: Shapes = {
     },
     McpStdioCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     McpHttpCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionDeleteCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionAdditionalDirectoriesCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    SessionDeleteCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionAdditionalDirectoriesCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     AgentAuthCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     AuthMethod: {
         union: [
@@ -5993,18 +3794,8 @@ export const shapes: Shapes = {
     NewSessionResponse: {
         struct: [
             { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                lenient: true,
-                skipItems: true,
-            },
-            {
-                name: "availableCommands",
-                ty: { list: { ref: "AvailableCommand" } },
-                lenient: true,
-                skipItems: true,
-            },
+            { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, lenient: true, skipItems: true },
+            { name: "availableCommands", ty: { list: { ref: "AvailableCommand" } }, lenient: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -6027,10 +3818,7 @@ export const shapes: Shapes = {
         catchAll: { required: [], fields: [], reserved: [] },
     },
     SessionConfigId: { newtype: "string" },
-    SessionConfigOptionCategory: {
-        enum: ["mode", "model", "model_config", "thought_level"],
-        open: true,
-    },
+    SessionConfigOptionCategory: { enum: ["mode", "model", "model_config", "thought_level"], open: true },
     SessionConfigValueId: { newtype: "string" },
     SessionConfigSelectOptions: {
         union: [
@@ -6100,14 +3888,7 @@ export const shapes: Shapes = {
     },
     ListSessionsResponse: {
         struct: [
-            {
-                name: "sessions",
-                ty: { list: { ref: "SessionInfo" } },
-                required: true,
-                lenient: true,
-                skipItems: true,
-                default: [],
-            },
+            { name: "sessions", ty: { list: { ref: "SessionInfo" } }, required: true, lenient: true, skipItems: true, default: [] },
             { name: "nextCursor", ty: { ref: "SessionListCursor" }, nullable: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
@@ -6126,36 +3907,17 @@ export const shapes: Shapes = {
     DeleteSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     ResumeSessionResponse: {
         struct: [
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                lenient: true,
-                skipItems: true,
-            },
-            {
-                name: "availableCommands",
-                ty: { list: { ref: "AvailableCommand" } },
-                lenient: true,
-                skipItems: true,
-            },
+            { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, lenient: true, skipItems: true },
+            { name: "availableCommands", ty: { list: { ref: "AvailableCommand" } }, lenient: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
     CloseSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CancelToolCallResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    CancelTerminalResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    CancelToolCallResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    CancelTerminalResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     SetSessionConfigOptionResponse: {
         struct: [
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                required: true,
-                skipItems: true,
-            },
+            { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, required: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -6174,11 +3936,7 @@ export const shapes: Shapes = {
             { name: "data", ty: { ref: "ErrorData" }, nullable: true, lenient: true },
         ],
     },
-    ErrorCode: {
-        enum: [-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002, -32022],
-        open: true,
-        int: "i32",
-    },
+    ErrorCode: { enum: [-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002, -32022], open: true, int: "i32" },
     ErrorData: {
         union: [
             { name: "UnsupportedProtocolVersion", ty: { ref: "UnsupportedProtocolVersionErrorData" } },
@@ -6228,30 +3986,18 @@ export const shapes: Shapes = {
             { name: "AgentThoughtChunk", tag: "agent_thought_chunk", ty: { ref: "ContentChunk" } },
             { name: "AgentThought", tag: "agent_thought", ty: { ref: "AgentThought" } },
             { name: "StateUpdate", tag: "state_update", ty: { ref: "StateUpdate" } },
-            {
-                name: "ToolCallContentChunk",
-                tag: "tool_call_content_chunk",
-                ty: { ref: "ToolCallContentChunk" },
-            },
+            { name: "ToolCallContentChunk", tag: "tool_call_content_chunk", ty: { ref: "ToolCallContentChunk" } },
             { name: "ToolCallUpdate", tag: "tool_call_update", ty: { ref: "ToolCallUpdate" } },
             { name: "TerminalUpdate", tag: "terminal_update", ty: { ref: "TerminalUpdate" } },
             { name: "TerminalOutputChunk", tag: "terminal_output_chunk", ty: { ref: "TerminalOutputChunk" } },
             { name: "PlanUpdate", tag: "plan_update", ty: { ref: "PlanUpdate" } },
-            {
-                name: "AvailableCommandsUpdate",
-                tag: "available_commands_update",
-                ty: { ref: "AvailableCommandsUpdate" },
-            },
+            { name: "AvailableCommandsUpdate", tag: "available_commands_update", ty: { ref: "AvailableCommandsUpdate" } },
             { name: "ConfigOptionUpdate", tag: "config_option_update", ty: { ref: "ConfigOptionUpdate" } },
             { name: "SessionInfoUpdate", tag: "session_info_update", ty: { ref: "SessionInfoUpdate" } },
             { name: "UsageUpdate", tag: "usage_update", ty: { ref: "UsageUpdate" } },
             { name: "Notice", tag: "notice", ty: { ref: "Notice" } },
             { name: "CompactionUpdate", tag: "compaction_update", ty: { ref: "CompactionUpdate" } },
-            {
-                name: "CompactionSummaryChunk",
-                tag: "compaction_summary_chunk",
-                ty: { ref: "CompactionSummaryChunk" },
-            },
+            { name: "CompactionSummaryChunk", tag: "compaction_summary_chunk", ty: { ref: "CompactionSummaryChunk" } },
         ],
         tag: { key: "sessionUpdate" },
         catchAll: { required: [], fields: [], reserved: [] },
@@ -6266,39 +4012,21 @@ export const shapes: Shapes = {
     UserMessage: {
         struct: [
             { name: "messageId", ty: { ref: "MessageId" }, required: true },
-            {
-                name: "content",
-                ty: { list: { ref: "ContentBlock" } },
-                nullable: true,
-                patch: true,
-                skipItems: true,
-            },
+            { name: "content", ty: { list: { ref: "ContentBlock" } }, nullable: true, patch: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, patch: true },
         ],
     },
     AgentMessage: {
         struct: [
             { name: "messageId", ty: { ref: "MessageId" }, required: true },
-            {
-                name: "content",
-                ty: { list: { ref: "ContentBlock" } },
-                nullable: true,
-                patch: true,
-                skipItems: true,
-            },
+            { name: "content", ty: { list: { ref: "ContentBlock" } }, nullable: true, patch: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, patch: true },
         ],
     },
     AgentThought: {
         struct: [
             { name: "messageId", ty: { ref: "MessageId" }, required: true },
-            {
-                name: "content",
-                ty: { list: { ref: "ContentBlock" } },
-                nullable: true,
-                patch: true,
-                skipItems: true,
-            },
+            { name: "content", ty: { list: { ref: "ContentBlock" } }, nullable: true, patch: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, patch: true },
         ],
     },
@@ -6328,9 +4056,7 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    ErrorStopReason: {
-        struct: [{ name: "error", ty: { ref: "Error" }, nullable: true, lenient: true }],
-    },
+    ErrorStopReason: { struct: [{ name: "error", ty: { ref: "Error" }, nullable: true, lenient: true }] },
     IdleStateUpdate: {
         struct: [
             { name: "background", ty: { list: { ref: "BackgroundWork" } }, nullable: true, lenient: true },
@@ -6409,9 +4135,7 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    TerminalCancelCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    TerminalCancelCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     TerminalUpdate: {
         struct: [
             { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
@@ -6434,11 +4158,7 @@ export const shapes: Shapes = {
     PlanUpdateContent: {
         union: [{ name: "Items", tag: "items", ty: { ref: "PlanItems" } }],
         tag: { key: "type" },
-        catchAll: {
-            required: ["planId"],
-            fields: [{ name: "planId", ty: { ref: "PlanId" } }],
-            reserved: [],
-        },
+        catchAll: { required: ["planId"], fields: [{ name: "planId", ty: { ref: "PlanId" } }], reserved: [] },
     },
     PlanId: { newtype: "string" },
     PlanEntry: {
@@ -6466,23 +4186,13 @@ export const shapes: Shapes = {
     },
     AvailableCommandsUpdate: {
         struct: [
-            {
-                name: "availableCommands",
-                ty: { list: { ref: "AvailableCommand" } },
-                required: true,
-                skipItems: true,
-            },
+            { name: "availableCommands", ty: { list: { ref: "AvailableCommand" } }, required: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
     ConfigOptionUpdate: {
         struct: [
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                required: true,
-                skipItems: true,
-            },
+            { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, required: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -6512,12 +4222,7 @@ export const shapes: Shapes = {
     Notice: {
         struct: [
             { name: "severity", ty: { ref: "NoticeSeverity" }, required: true },
-            {
-                name: "title",
-                ty: "string",
-                required: true,
-                str: { at: "#/$defs/Notice/properties/title", min: 1 },
-            },
+            { name: "title", ty: "string", required: true, str: { at: "#/$defs/Notice/properties/title", min: 1 } },
             { name: "description", ty: "string", nullable: true, lenient: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
@@ -6528,13 +4233,7 @@ export const shapes: Shapes = {
         struct: [
             { name: "compactionId", ty: { ref: "CompactionId" }, required: true },
             { name: "status", ty: { ref: "CompactionStatus" }, required: true },
-            {
-                name: "summary",
-                ty: { list: { ref: "ContentBlock" } },
-                nullable: true,
-                patch: true,
-                skipItems: true,
-            },
+            { name: "summary", ty: { list: { ref: "ContentBlock" } }, nullable: true, patch: true, skipItems: true },
             { name: "error", ty: "string", nullable: true, patch: true },
             { name: "_meta", ty: "object", nullable: true, patch: true },
         ],
@@ -6598,9 +4297,7 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    TerminalAuthCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    TerminalAuthCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     ElicitationCapabilities: {
         struct: [
             { name: "form", ty: { ref: "ElicitationFormCapabilities" }, nullable: true, lenient: true },
@@ -6608,12 +4305,8 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    ElicitationFormCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    ElicitationUrlCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    ElicitationFormCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    ElicitationUrlCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     LoginAuthRequest: {
         struct: [
             { name: "methodId", ty: { ref: "AuthMethodId" }, required: true },
@@ -6729,9 +4422,7 @@ export const shapes: Shapes = {
     SetSessionConfigOptionRequestTypeId: {
         struct: [{ name: "value", ty: { ref: "SessionConfigValueId" }, required: true }],
     },
-    SetSessionConfigOptionRequestTypeBoolean: {
-        struct: [{ name: "value", ty: "boolean", required: true }],
-    },
+    SetSessionConfigOptionRequestTypeBoolean: { struct: [{ name: "value", ty: "boolean", required: true }] },
     PromptRequest: {
         struct: [
             { name: "sessionId", ty: { ref: "SessionId" }, required: true },
@@ -6745,10 +4436,7 @@ export const shapes: Shapes = {
         ],
     },
     ClientResponse: {
-        union: [
-            { name: "Result", ty: { ref: "ClientResponseResult" } },
-            { name: "Error", ty: { ref: "ClientResponseError" } },
-        ],
+        union: [{ name: "Result", ty: { ref: "ClientResponseResult" } }, { name: "Error", ty: { ref: "ClientResponseError" } }],
     },
     ClientResponseResult: {
         struct: [
@@ -6769,9 +4457,7 @@ export const shapes: Shapes = {
             { name: "error", ty: { ref: "Error" }, required: true },
         ],
     },
-    ClientResponseErrorId: {
-        union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }],
-    },
+    ClientResponseErrorId: { union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }] },
     RequestPermissionResponse: {
         struct: [
             { name: "outcome", ty: { ref: "RequestPermissionOutcome" }, required: true },
@@ -6786,9 +4472,7 @@ export const shapes: Shapes = {
         tag: { key: "outcome" },
         catchAll: { required: [], fields: [], reserved: [] },
     },
-    CancelledPermissionOutcome: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    CancelledPermissionOutcome: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     SelectedPermissionOutcome: {
         struct: [
             { name: "optionId", ty: { ref: "PermissionOptionId" }, required: true },
@@ -6849,115 +4533,79 @@ export const shapes: Shapes = {
 
 /** The JSON-RPC methods: the side that handles each, and its payloads' definitions. */
 export const methods: Methods = {
-    "$/cancel_request": {
-        side: "protocol",
-        notification: {
-            def: "CancelRequestNotification",
-            name: "CancelRequestNotification",
-            null: "refuse",
-        },
-    },
+    "$/cancel_request": { side: "protocol", notification: { def: "CancelRequestNotification", null: "refuse" } },
     "auth/login": {
         side: "agent",
-        response: { def: "LoginAuthResponse", name: "LoginAuthResponse", null: "empty" },
-        request: { def: "LoginAuthRequest", name: "LoginAuthRequest", null: "refuse" },
+        response: { def: "LoginAuthResponse", null: "empty" },
+        request: { def: "LoginAuthRequest", null: "refuse" },
     },
     "auth/logout": {
         side: "agent",
-        response: { def: "LogoutAuthResponse", name: "LogoutAuthResponse", null: "empty" },
-        request: { def: "LogoutAuthRequest", name: "LogoutAuthRequest", null: "empty" },
+        response: { def: "LogoutAuthResponse", null: "empty" },
+        request: { def: "LogoutAuthRequest", null: "empty" },
     },
-    "elicitation/complete": {
-        side: "client",
-        notification: {
-            def: "CompleteElicitationNotification",
-            name: "CompleteElicitationNotification",
-            null: "refuse",
-        },
-    },
+    "elicitation/complete": { side: "client", notification: { def: "CompleteElicitationNotification", null: "refuse" } },
     "elicitation/create": {
         side: "client",
-        request: { def: "CreateElicitationRequest", name: "CreateElicitationRequest", null: "refuse" },
-        response: { def: "CreateElicitationResponse", name: "CreateElicitationResponse", null: "refuse" },
+        request: { def: "CreateElicitationRequest", null: "refuse" },
+        response: { def: "CreateElicitationResponse", null: "refuse" },
     },
     "initialize": {
         side: "agent",
-        response: { def: "InitializeResponse", name: "InitializeResponse", null: "refuse" },
-        request: { def: "InitializeRequest", name: "InitializeRequest", null: "refuse" },
+        response: { def: "InitializeResponse", null: "refuse" },
+        request: { def: "InitializeRequest", null: "refuse" },
     },
-    "session/cancel": {
-        side: "agent",
-        notification: {
-            def: "CancelSessionNotification",
-            name: "CancelSessionNotification",
-            null: "refuse",
-        },
-    },
+    "session/cancel": { side: "agent", notification: { def: "CancelSessionNotification", null: "refuse" } },
     "session/close": {
         side: "agent",
-        response: { def: "CloseSessionResponse", name: "CloseSessionResponse", null: "empty" },
-        request: { def: "CloseSessionRequest", name: "CloseSessionRequest", null: "refuse" },
+        response: { def: "CloseSessionResponse", null: "empty" },
+        request: { def: "CloseSessionRequest", null: "refuse" },
     },
     "session/delete": {
         side: "agent",
-        response: { def: "DeleteSessionResponse", name: "DeleteSessionResponse", null: "empty" },
-        request: { def: "DeleteSessionRequest", name: "DeleteSessionRequest", null: "refuse" },
+        response: { def: "DeleteSessionResponse", null: "empty" },
+        request: { def: "DeleteSessionRequest", null: "refuse" },
     },
     "session/list": {
         side: "agent",
-        response: { def: "ListSessionsResponse", name: "ListSessionsResponse", null: "refuse" },
-        request: { def: "ListSessionsRequest", name: "ListSessionsRequest", null: "empty" },
+        response: { def: "ListSessionsResponse", null: "refuse" },
+        request: { def: "ListSessionsRequest", null: "empty" },
     },
     "session/new": {
         side: "agent",
-        response: { def: "NewSessionResponse", name: "NewSessionResponse", null: "refuse" },
-        request: { def: "NewSessionRequest", name: "NewSessionRequest", null: "refuse" },
+        response: { def: "NewSessionResponse", null: "refuse" },
+        request: { def: "NewSessionRequest", null: "refuse" },
     },
     "session/prompt": {
         side: "agent",
-        response: { def: "PromptResponse", name: "PromptResponse", null: "refuse" },
-        request: { def: "PromptRequest", name: "PromptRequest", null: "refuse" },
+        response: { def: "PromptResponse", null: "refuse" },
+        request: { def: "PromptRequest", null: "refuse" },
     },
     "session/request_permission": {
         side: "client",
-        request: { def: "RequestPermissionRequest", name: "RequestPermissionRequest", null: "refuse" },
-        response: { def: "RequestPermissionResponse", name: "RequestPermissionResponse", null: "refuse" },
+        request: { def: "RequestPermissionRequest", null: "refuse" },
+        response: { def: "RequestPermissionResponse", null: "refuse" },
     },
     "session/resume": {
         side: "agent",
-        response: { def: "ResumeSessionResponse", name: "ResumeSessionResponse", null: "empty" },
-        request: { def: "ResumeSessionRequest", name: "ResumeSessionRequest", null: "refuse" },
+        response: { def: "ResumeSessionResponse", null: "empty" },
+        request: { def: "ResumeSessionRequest", null: "refuse" },
     },
     "session/set_config_option": {
         side: "agent",
-        response: {
-            def: "SetSessionConfigOptionResponse",
-            name: "SetSessionConfigOptionResponse",
-            null: "refuse",
-        },
-        request: {
-            def: "SetSessionConfigOptionRequest",
-            name: "SetSessionConfigOptionRequest",
-            null: "refuse",
-        },
+        response: { def: "SetSessionConfigOptionResponse", null: "refuse" },
+        request: { def: "SetSessionConfigOptionRequest", null: "refuse" },
     },
-    "session/update": {
-        side: "client",
-        notification: {
-            def: "UpdateSessionNotification",
-            name: "UpdateSessionNotification",
-            null: "refuse",
-        },
-    },
+    "session/update": { side: "client", notification: { def: "UpdateSessionNotification", null: "refuse" } },
     "terminal/cancel": {
         side: "agent",
-        response: { def: "CancelTerminalResponse", name: "CancelTerminalResponse", null: "empty" },
-        request: { def: "CancelTerminalRequest", name: "CancelTerminalRequest", null: "refuse" },
+        response: { def: "CancelTerminalResponse", null: "empty" },
+        request: { def: "CancelTerminalRequest", null: "refuse" },
     },
     "tool_call/cancel": {
         side: "agent",
-        response: { def: "CancelToolCallResponse", name: "CancelToolCallResponse", null: "empty" },
-        request: { def: "CancelToolCallRequest", name: "CancelToolCallRequest", null: "refuse" },
+        response: { def: "CancelToolCallResponse", null: "empty" },
+        request: { def: "CancelToolCallRequest", null: "refuse" },
     },
 };
 
@@ -6986,29 +4634,17 @@ export const upserts = {
     UserMessage: {
         state: "UserMessageState",
         key: "messageId",
-        fields: [
-            { name: "messageId", rule: "key" },
-            { name: "content", rule: "list" },
-            { name: "_meta", rule: "by_key" },
-        ],
+        fields: [{ name: "messageId", rule: "key" }, { name: "content", rule: "list" }, { name: "_meta", rule: "by_key" }],
     },
     AgentMessage: {
         state: "AgentMessageState",
         key: "messageId",
-        fields: [
-            { name: "messageId", rule: "key" },
-            { name: "content", rule: "list" },
-            { name: "_meta", rule: "by_key" },
-        ],
+        fields: [{ name: "messageId", rule: "key" }, { name: "content", rule: "list" }, { name: "_meta", rule: "by_key" }],
     },
     AgentThought: {
         state: "AgentThoughtState",
         key: "messageId",
-        fields: [
-            { name: "messageId", rule: "key" },
-            { name: "content", rule: "list" },
-            { name: "_meta", rule: "by_key" },
-        ],
+        fields: [{ name: "messageId", rule: "key" }, { name: "content", rule: "list" }, { name: "_meta", rule: "by_key" }],
     },
     TerminalUpdate: {
         state: "TerminalState",

@@ -3,28 +3,118 @@
 
 import { Codec, type AnyMessage, type Envelope, type ExtensionNotification, type ExtensionRequest, type ExtensionResponse } from "../codec.js";
 import type { Methods, Shapes, Upserts } from "../shape.js";
-import type { JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
+import type { Extensible, JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
+import * as stable from "./v2.js";
 
-/**
- * A JSON-RPC request object.
- */
-export interface AgentRequest {
+// What both builds have alike: the stable module's items.
+import type {
+    RequestId, RequestPermissionRequest, SessionId, RequestPermissionSubject, ToolCallUpdate, ToolCallId, ToolKind,
+    ToolCallStatus, ToolCallContent, ContentBlock, Annotations, Role, TextContent, MediaType, ImageContent,
+    AudioContent, Icon, IconTheme, ResourceLink, EmbeddedResourceResource, TextResourceContents, BlobResourceContents,
+    EmbeddedResource, Content, DiffChange, DiffChangeOperation, DiffFileType, AbsolutePath, DiffPathChange,
+    DiffPathPairChange, DiffPatch, DiffPatchFormat, Diff, TerminalId, Terminal, ToolCallLocation, ToolCallCapabilities,
+    ToolCallCancelCapabilities, ToolCallPermissionSubject, CommandPermissionSubject, PermissionOption,
+    PermissionOptionId, PermissionOptionKind, CreateElicitationRequest, CreateElicitationRequestMode,
+    ElicitationSessionScope, ElicitationRequestScope, ElicitationSchema, ElicitationSchemaType,
+    ElicitationPropertySchema, StringFormat, EnumOption, StringPropertySchema, NumberPropertySchema,
+    IntegerPropertySchema, BooleanPropertySchema, MultiSelectItems, StringMultiSelectItems, TitledMultiSelectItems,
+    MultiSelectPropertySchema, ElicitationFormMode, ElicitationFormModeScope, ElicitationId, ElicitationUrlMode,
+    ElicitationUrlModeScope, ExtRequest, ProtocolVersion, Implementation, PromptCapabilities, PromptImageCapabilities,
+    PromptAudioCapabilities, PromptEmbeddedContextCapabilities, McpStdioCapabilities, McpHttpCapabilities,
+    SessionDeleteCapabilities, SessionAdditionalDirectoriesCapabilities, AuthMethod, AuthMethodId, EnvVariable,
+    AuthMethodTerminal, AuthMethodAgent, LoginAuthResponse, LogoutAuthResponse, NewSessionResponse, SessionConfigOption,
+    SessionConfigOptionType, SessionConfigId, SessionConfigOptionCategory, SessionConfigValueId,
+    SessionConfigSelectOptions, SessionConfigSelectOption, SessionConfigSelectGroup, SessionConfigGroupId,
+    SessionConfigSelect, SessionConfigBoolean, AvailableCommand, AvailableCommandInput, TextCommandInput, Command,
+    SessionListCursor, DeleteSessionResponse, BackgroundTerminal, BackgroundToolCall, Error, ErrorCode, ErrorData,
+    UnsupportedProtocolVersionErrorData, SessionNotFoundErrorData, ErrorStopReason, ResumeSessionResponse,
+    CloseSessionResponse, CancelToolCallResponse, CancelTerminalResponse, SetSessionConfigOptionResponse,
+    PromptResponse, MessageId, ExtResponse, ContentChunk, UserMessage, AgentMessage, AgentThought, ToolCallContentChunk,
+    TerminalOutput, TerminalExitStatus, TerminalSize, TerminalCapabilities, TerminalCancelCapabilities, TerminalUpdate,
+    TerminalOutputChunk, PlanId, PlanEntry, PlanEntryPriority, PlanEntryStatus, PlanItems, AvailableCommandsUpdate,
+    ConfigOptionUpdate, SessionInfoUpdate, Cost, UsageUpdate, NoticeSeverity, Notice, CompactionId, CompactionStatus,
+    CompactionUpdate, CompactionSummaryChunk, CompleteElicitationNotification, ExtNotification, InitializeRequest,
+    ClientCapabilities, ClientAuthCapabilities, TerminalAuthCapabilities, ElicitationCapabilities,
+    ElicitationFormCapabilities, ElicitationUrlCapabilities, LoginAuthRequest, LogoutAuthRequest, HttpHeader,
+    McpServerHttp, McpServerStdio, DeleteSessionRequest, ReplayFrom, ReplayFromStart, CloseSessionRequest,
+    CancelToolCallRequest, CancelTerminalRequest, SetSessionConfigOptionRequest, SetSessionConfigOptionRequestType,
+    SetSessionConfigOptionRequestTypeId, SetSessionConfigOptionRequestTypeBoolean, PromptRequest,
+    RequestPermissionResponse, RequestPermissionOutcome, CancelledPermissionOutcome, SelectedPermissionOutcome,
+    CreateElicitationResponse, CreateElicitationResponseAction, ElicitationContentValue, ElicitationAcceptAction,
+    CancelSessionNotification, CancelRequestNotification,
+} from "./v2.js";
+export type {
+    RequestId, RequestPermissionRequest, SessionId, RequestPermissionSubject, ToolCallUpdate, ToolCallId, ToolKind,
+    ToolCallStatus, ToolCallContent, ContentBlock, Annotations, Role, TextContent, MediaType, ImageContent,
+    AudioContent, Icon, IconTheme, ResourceLink, EmbeddedResourceResource, TextResourceContents, BlobResourceContents,
+    EmbeddedResource, Content, DiffChange, DiffChangeOperation, DiffFileType, AbsolutePath, DiffPathChange,
+    DiffPathPairChange, DiffPatch, DiffPatchFormat, Diff, TerminalId, Terminal, ToolCallLocation, ToolCallCapabilities,
+    ToolCallCancelCapabilities, ToolCallPermissionSubject, CommandPermissionSubject, PermissionOption,
+    PermissionOptionId, PermissionOptionKind, CreateElicitationRequest, CreateElicitationRequestMode,
+    ElicitationSessionScope, ElicitationRequestScope, ElicitationSchema, ElicitationSchemaType,
+    ElicitationPropertySchema, StringFormat, EnumOption, StringPropertySchema, NumberPropertySchema,
+    IntegerPropertySchema, BooleanPropertySchema, MultiSelectItems, StringMultiSelectItems, TitledMultiSelectItems,
+    MultiSelectPropertySchema, ElicitationFormMode, ElicitationFormModeScope, ElicitationId, ElicitationUrlMode,
+    ElicitationUrlModeScope, ExtRequest, ProtocolVersion, Implementation, PromptCapabilities, PromptImageCapabilities,
+    PromptAudioCapabilities, PromptEmbeddedContextCapabilities, McpStdioCapabilities, McpHttpCapabilities,
+    SessionDeleteCapabilities, SessionAdditionalDirectoriesCapabilities, AuthMethod, AuthMethodId, EnvVariable,
+    AuthMethodTerminal, AuthMethodAgent, LoginAuthResponse, LogoutAuthResponse, NewSessionResponse, SessionConfigOption,
+    SessionConfigOptionType, SessionConfigId, SessionConfigOptionCategory, SessionConfigValueId,
+    SessionConfigSelectOptions, SessionConfigSelectOption, SessionConfigSelectGroup, SessionConfigGroupId,
+    SessionConfigSelect, SessionConfigBoolean, AvailableCommand, AvailableCommandInput, TextCommandInput, Command,
+    SessionListCursor, DeleteSessionResponse, BackgroundTerminal, BackgroundToolCall, Error, ErrorCode, ErrorData,
+    UnsupportedProtocolVersionErrorData, SessionNotFoundErrorData, ErrorStopReason, ResumeSessionResponse,
+    CloseSessionResponse, CancelToolCallResponse, CancelTerminalResponse, SetSessionConfigOptionResponse,
+    PromptResponse, MessageId, ExtResponse, ContentChunk, UserMessage, AgentMessage, AgentThought, ToolCallContentChunk,
+    TerminalOutput, TerminalExitStatus, TerminalSize, TerminalCapabilities, TerminalCancelCapabilities, TerminalUpdate,
+    TerminalOutputChunk, PlanId, PlanEntry, PlanEntryPriority, PlanEntryStatus, PlanItems, AvailableCommandsUpdate,
+    ConfigOptionUpdate, SessionInfoUpdate, Cost, UsageUpdate, NoticeSeverity, Notice, CompactionId, CompactionStatus,
+    CompactionUpdate, CompactionSummaryChunk, CompleteElicitationNotification, ExtNotification, InitializeRequest,
+    ClientCapabilities, ClientAuthCapabilities, TerminalAuthCapabilities, ElicitationCapabilities,
+    ElicitationFormCapabilities, ElicitationUrlCapabilities, LoginAuthRequest, LogoutAuthRequest, HttpHeader,
+    McpServerHttp, McpServerStdio, DeleteSessionRequest, ReplayFrom, ReplayFromStart, CloseSessionRequest,
+    CancelToolCallRequest, CancelTerminalRequest, SetSessionConfigOptionRequest, SetSessionConfigOptionRequestType,
+    SetSessionConfigOptionRequestTypeId, SetSessionConfigOptionRequestTypeBoolean, PromptRequest,
+    RequestPermissionResponse, RequestPermissionOutcome, CancelledPermissionOutcome, SelectedPermissionOutcome,
+    CreateElicitationResponse, CreateElicitationResponseAction, ElicitationContentValue, ElicitationAcceptAction,
+    CancelSessionNotification, CancelRequestNotification,
+};
+
+/** The `background` member many objects of this module share. */
+export interface WithBackground {
     /**
-     * The request id used to correlate the matching response.
+     * Work running independently of foreground work, as a complete snapshot.
+     *
+     * Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
+     * background work, not that nothing is running. `[]` means no background work is
+     * running. An Agent that reports background work MUST include it on every state
+     * update for the session. A malformed list is treated as not reported.
+     *
+     * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
      */
+    background?: BackgroundWork[] | null;
+}
+
+/** The `_meta` member many objects of this module share. */
+export interface WithMeta {
+    /**
+     * The _meta property is reserved by ACP to allow clients and agents to attach additional
+     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+     * Implementations MUST NOT assign meaning to keys they do not recognize.
+     *
+     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+     */
+    _meta?: JsonObject | null;
+}
+
+/** A JSON-RPC request object. */
+export interface AgentRequest extends Extensible {
+    /** The request id used to correlate the matching response. */
     id: RequestId;
-    /**
-     * The method name to invoke.
-     */
+    /** The method name to invoke. */
     method: string;
-    /**
-     * Method-specific request parameters.
-     */
+    /** Method-specific request parameters. */
     params?: AgentRequestParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -35,1558 +125,21 @@ export interface AgentRequest {
  *
  * This enum encompasses all method calls from agent to client.
  */
-export type AgentRequestParams =
-    | RequestPermissionRequest
-    | CreateElicitationRequest
-    | MessageMcpRequest
-    | ExtRequest;
-
-/**
- * A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be `null`.
- *
- * The receiver MUST reply with the same value in the response. Each side chooses IDs for its own
- * requests, so the same ID can be in use in both directions. A sender MUST NOT reuse an ID while
- * a request with it is still awaiting a response.
- */
-export type RequestId =
-    | number
-    | string;
-
-/**
- * Request for user permission to proceed with an operation.
- *
- * Sent when the agent needs authorization before performing a sensitive operation.
- *
- * See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#requesting-permission)
- */
-export interface RequestPermissionRequest {
-    /**
-     * The session ID for this request.
-     */
-    sessionId: SessionId;
-    /**
-     * Human-readable title for the permission prompt.
-     *
-     * This title is specific to the permission prompt and does not update any
-     * subject's displayed title.
-     */
-    title: string;
-    /**
-     * Optional human-readable explanation of why permission is needed.
-     *
-     * This text is specific to the permission prompt and does not update any
-     * subject's displayed content. Omitted and `null` are equivalent and mean no separate
-     * permission description was provided.
-     */
-    description?: string | null;
-    /**
-     * Optional structured context about the operation requiring permission.
-     *
-     * Omitted and `null` are equivalent and mean no structured subject was provided.
-     */
-    subject?: RequestPermissionSubject | null;
-    /**
-     * Available permission options for the user to choose from.
-     * Must contain at least one option.
-     */
-    options: PermissionOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A unique identifier for a conversation session between a client and agent.
- *
- * Each session has its own context, conversation history, and state, so one
- * agent can run several independent sessions.
- *
- * See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v2/draft/session-setup#session-id)
- */
-export type SessionId = string;
-
-/**
- * The operation requiring permission.
- */
-export type RequestPermissionSubject =
-    | ({ type: "tool_call" } & ToolCallPermissionSubject)
-    | ({ type: "command" } & CommandPermissionSubject)
-    | UnknownArm<"type">;
-
-/**
- * Represents an upsert for a tool call that the language model has requested.
- *
- * Tool calls are actions that the agent executes on behalf of the language model,
- * such as reading files, executing code, or fetching data from external sources.
- *
- * Only `toolCallId` is required. Other fields have patch semantics:
- * omitted fields leave the existing tool call value unchanged, `null` clears or
- * unsets the value, and concrete values replace the previous value. For
- * collection fields, concrete arrays replace the previous collection, and both
- * `null` and `[]` clear the collection. A concrete `_meta` object instead
- * patches the stored metadata by top-level key. When a client receives a tool
- * call ID it has not seen before, omitted fields start at their protocol defaults.
- *
- * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/draft/tool-calls)
- */
-export interface ToolCallUpdate {
-    /**
-     * Unique identifier for this tool call within the session.
-     */
-    toolCallId: ToolCallId;
-    /**
-     * Programmatic name of the tool being invoked.
-     *
-     * This field is optional and has patch semantics. Omission means no
-     * change, `null` clears the name, and a string replaces it. For a tool
-     * call ID the client has not seen before, omission or `null` means that no
-     * tool name is available.
-     */
-    name?: Patch<string>;
-    /**
-     * Human-readable title describing what the tool is doing.
-     *
-     * Omission leaves the title unchanged, `null` unsets it, and a string replaces it.
-     * A new tool call starts without a title.
-     */
-    title?: Patch<string>;
-    /**
-     * The category of tool being invoked.
-     * Helps clients choose appropriate icons and UI treatment.
-     *
-     * Omission leaves the kind unchanged, `null` resets it to `other`, and a value replaces it.
-     * A new tool call starts as `other`.
-     */
-    kind?: Patch<ToolKind>;
-    /**
-     * Current execution status of the tool call.
-     *
-     * Omission leaves the status unchanged, `null` resets it to `pending`, and a value
-     * replaces it. A new tool call starts as `pending`.
-     */
-    status?: Patch<ToolCallStatus>;
-    /**
-     * Content produced by the tool call.
-     */
-    content?: Patch<ToolCallContent[]>;
-    /**
-     * File locations affected by this tool call.
-     * Enables "follow-along" features in clients.
-     */
-    locations?: Patch<ToolCallLocation[]>;
-    /**
-     * Raw input parameters sent to the tool.
-     */
-    rawInput?: Patch<JsonValue>;
-    /**
-     * Raw output returned by the tool.
-     */
-    rawOutput?: Patch<JsonValue>;
-    /**
-     * Client-initiated controls this tool call currently supports, such as cancellation.
-     *
-     * Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
-     * the whole previous value. A new tool call starts with none.
-     */
-    capabilities?: Patch<ToolCallCapabilities>;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-     * clears it. An object patches the stored metadata by top-level key: keys it omits are
-     * unchanged, a key set to `null` is removed, and any other value replaces that key's
-     * stored value without merging nested objects. Beyond this patch rule, implementations
-     * MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-     */
-    _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Unique identifier for a tool call within a session.
- */
-export type ToolCallId = string;
-
-/**
- * Categories of tools that can be invoked.
- *
- * Tool kinds help clients choose appropriate icons and optimize how they
- * display tool execution progress.
- *
- * See protocol docs: [Reporting](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#reporting)
- */
-export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "switch_mode" | "other" | OpenString;
-
-/**
- * Execution status of a tool call.
- *
- * Tool calls progress through different statuses during their lifecycle.
- *
- * See protocol docs: [Status](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#status)
- */
-export type ToolCallStatus = "pending" | "in_progress" | "paused" | "completed" | "failed" | "cancelled" | OpenString;
-
-/**
- * Content produced by a tool call.
- *
- * Tool calls can produce different types of content including standard
- * content blocks (text, images), file diffs, or display-only terminals.
- *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#content)
- */
-export type ToolCallContent =
-    | ({ type: "content" } & Content)
-    | ({ type: "diff" } & Diff)
-    | ({ type: "terminal" } & Terminal)
-    | UnknownArm<"type">;
-
-/**
- * Content blocks represent displayable information in the Agent Client Protocol.
- *
- * Content blocks appear in:
- * - User prompts sent via `session/prompt`
- * - Language model output reported through `session/update` notifications as
- *   message updates or streamed chunks
- * - Progress updates and results from tool calls
- *
- * This structure is compatible with the Model Context Protocol (MCP), so agents can
- * forward content from MCP tool outputs without transformation.
- *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/draft/content)
- */
-export type ContentBlock =
-    | ({ type: "text" } & TextContent)
-    | ({ type: "image" } & ImageContent)
-    | ({ type: "audio" } & AudioContent)
-    | ({ type: "resource_link" } & ResourceLink)
-    | ({ type: "resource" } & EmbeddedResource)
-    | UnknownArm<"type">;
-
-/**
- * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
- */
-export interface Annotations {
-    /**
-     * Intended recipients for this content, such as the user or assistant.
-     *
-     * Omitted and `null` are equivalent and mean no audience is specified.
-     */
-    audience?: Role[] | null;
-    /**
-     * Timestamp indicating when the underlying resource was last modified.
-     *
-     * Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z"), as in MCP.
-     *
-     * Omitted and `null` are equivalent and mean the modification time is not reported.
-     */
-    lastModified?: string | null;
-    /**
-     * Relative importance of this content when clients choose what to surface, from 0 (least
-     * important) to 1 (most important).
-     *
-     * Omitted and `null` are equivalent and mean no priority is specified.
-     */
-    priority?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * The sender or recipient of messages and data in a conversation.
- */
-export type Role = "assistant" | "user" | OpenString;
-
-/**
- * Text provided to or from an LLM.
- */
-export interface TextContent {
-    /**
-     * Text payload carried by this content block.
-     */
-    text: string;
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     *
-     * Omitted and `null` are equivalent and mean no annotations are provided.
-     */
-    annotations?: Annotations | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * An Internet media type identifying the format of protocol content.
- */
-export type MediaType = string;
-
-/**
- * An image provided to or from an LLM.
- */
-export interface ImageContent {
-    /**
-     * Base64-encoded media payload.
-     */
-    data: string;
-    /**
-     * MIME type describing the encoded media payload.
-     */
-    mimeType: MediaType;
-    /**
-     * URI associated with this resource or media payload.
-     *
-     * Omitted and `null` are equivalent and mean no URI is associated with the image.
-     */
-    uri?: string | null;
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     *
-     * Omitted and `null` are equivalent and mean no annotations are provided.
-     */
-    annotations?: Annotations | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Audio provided to or from an LLM.
- */
-export interface AudioContent {
-    /**
-     * Base64-encoded media payload.
-     */
-    data: string;
-    /**
-     * MIME type describing the encoded media payload.
-     */
-    mimeType: MediaType;
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     *
-     * Omitted and `null` are equivalent and mean no annotations are provided.
-     */
-    annotations?: Annotations | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * An optionally-sized icon that can be displayed in a user interface.
- */
-export interface Icon {
-    /**
-     * A standard URI pointing to an icon resource. MUST be an `https:` or `data:` URI.
-     * Clients reject other schemes, fetch without credentials, and do not follow
-     * scheme- or origin-changing redirects.
-     */
-    src: string;
-    /**
-     * Optional MIME type override if the source MIME type is missing or generic.
-     *
-     * Omitted and `null` are equivalent and mean the source MIME type is used.
-     */
-    mimeType?: MediaType | null;
-    /**
-     * Optional array of strings that specify sizes at which the icon can be used.
-     * Each string should be in `WxH` format (e.g., `"48x48"`, `"96x96"`) or
-     * `"any"` for scalable formats like SVG.
-     *
-     * If not provided, the client should assume that the icon can be used at any size.
-     *
-     * Omitted and `null` are equivalent and mean no sizes are specified.
-     */
-    sizes?: string[] | null;
-    /**
-     * Optional theme this icon is designed for.
-     *
-     * Omitted and `null` are equivalent and mean the icon is not theme-specific.
-     */
-    theme?: IconTheme | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Theme an icon is designed for.
- */
-export type IconTheme = "light" | "dark" | OpenString;
-
-/**
- * A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
- */
-export interface ResourceLink {
-    /**
-     * Human-readable name shown for this protocol object.
-     */
-    name: string;
-    /**
-     * URI associated with this resource or media payload.
-     */
-    uri: string;
-    /**
-     * Optional display title for end-user UI.
-     *
-     * Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Optional human-readable details shown with this protocol object.
-     *
-     * Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * Optional set of sized icons that the client can display in a user interface.
-     *
-     * Omitted and `null` are equivalent and mean no icons are provided.
-     */
-    icons?: Icon[] | null;
-    /**
-     * MIME type describing the encoded media payload.
-     *
-     * Omitted and `null` are equivalent and mean the MIME type is not specified.
-     */
-    mimeType?: MediaType | null;
-    /**
-     * Optional size of the linked resource in bytes, if known.
-     *
-     * Omitted and `null` are equivalent and mean the size is not known.
-     */
-    size?: number | null;
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     *
-     * Omitted and `null` are equivalent and mean no annotations are provided.
-     */
-    annotations?: Annotations | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Resource content that can be embedded in a message.
- */
-export type EmbeddedResourceResource =
-    | TextResourceContents
-    | BlobResourceContents;
-
-/**
- * Text-based resource contents.
- */
-export interface TextResourceContents {
-    /**
-     * Text payload carried by this content block.
-     */
-    text: string;
-    /**
-     * URI associated with this resource or media payload.
-     */
-    uri: string;
-    /**
-     * MIME type describing the encoded media payload.
-     *
-     * Omitted and `null` are equivalent and mean the MIME type is not specified.
-     */
-    mimeType?: MediaType | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Binary resource contents.
- */
-export interface BlobResourceContents {
-    /**
-     * Base64-encoded bytes for a binary resource payload.
-     */
-    blob: string;
-    /**
-     * URI associated with this resource or media payload.
-     */
-    uri: string;
-    /**
-     * MIME type describing the encoded media payload.
-     *
-     * Omitted and `null` are equivalent and mean the MIME type is not specified.
-     */
-    mimeType?: MediaType | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * The contents of a resource, embedded into a prompt or tool call result.
- */
-export interface EmbeddedResource {
-    /**
-     * Embedded resource payload, either text or binary data.
-     */
-    resource: EmbeddedResourceResource;
-    /**
-     * Optional annotations that help clients decide how to display or route this content.
-     *
-     * Omitted and `null` are equivalent and mean no annotations are provided.
-     */
-    annotations?: Annotations | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Standard content block (text, images, resources).
- */
-export interface Content {
-    /**
-     * The actual content block.
-     */
-    content: ContentBlock;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * One file-level change described by a `Diff`.
- *
- * Structured change metadata lets clients identify affected files and
- * operations without parsing the text patch.
- */
-export type DiffChange = {
-    /**
-     * File content kind after the operation (for `delete`, of the deleted file).
-     *
-     * Omitted and `null` are equivalent and mean the content kind is unknown.
-     */
-    fileType?: DiffFileType | null;
-    /**
-     * MIME type of the file contents after the operation (for `delete`, of the deleted file).
-     *
-     * Omitted and `null` are equivalent and mean the MIME type is unknown.
-     */
-    mimeType?: MediaType | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & DiffChangeOperation;
-
-/**
- * The part of [`DiffChange`] chosen by its `operation` property.
- */
-export type DiffChangeOperation =
-    | ({ operation: "add" } & DiffPathChange)
-    | ({ operation: "delete" } & DiffPathChange)
-    | ({ operation: "modify" } & DiffPathChange)
-    | ({ operation: "move" } & DiffPathPairChange)
-    | ({ operation: "copy" } & DiffPathPairChange)
-    | UnknownArm<"operation">;
-
-/**
- * Kind of file content represented by a diff change.
- */
-export type DiffFileType = "text" | "binary" | "directory" | "symlink" | OpenString;
-
-/**
- * An absolute filesystem path used by the protocol.
- *
- * Uses the native syntax of the machine the Agent runs on, such as `/home/user/project`,
- * `C:\Users\user\project`, or `\\server\share\project`. It is not a URI.
- */
-export type AbsolutePath = string;
-
-/**
- * Operation metadata for add, delete, and modify changes.
- */
-export interface DiffPathChange {
-    /**
-     * Absolute path for the operation.
-     */
-    path: AbsolutePath;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Operation metadata for move and copy changes.
- */
-export interface DiffPathPairChange {
-    /**
-     * Absolute path before the operation.
-     */
-    oldPath: AbsolutePath;
-    /**
-     * Absolute path after the operation.
-     */
-    path: AbsolutePath;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Renderable patch text and its format.
- */
-export interface DiffPatch {
-    /**
-     * Patch format. The only ACP-defined value is `git_patch`.
-     */
-    format: DiffPatchFormat;
-    /**
-     * Patch text in the format named by `format`.
-     */
-    text: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Text patch format used by `DiffPatch`.
- */
-export type DiffPatchFormat = "git_patch" | OpenString;
-
-/**
- * File changes produced by a tool call.
- *
- * `changes` is authoritative for affected absolute paths and operations.
- * `patch` optionally carries renderable text for some or all of those changes
- * and MUST be consistent with `changes`. Agents SHOULD provide `patch` whenever
- * feasible. Clients MUST handle diffs where `patch` is omitted or `null`.
- *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#content)
- */
-export interface Diff {
-    /**
-     * Structured file changes described by this diff.
-     *
-     * Clients can use this field without parsing patch text to determine affected paths.
-     */
-    changes: DiffChange[];
-    /**
-     * Renderable patch text for some or all of the structured changes.
-     *
-     * Agents SHOULD provide patch text whenever feasible. Omitted and `null` are
-     * equivalent and mean no renderable patch text was provided.
-     */
-    patch?: DiffPatch | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Unique identifier for an agent-owned terminal within a session.
- */
-export type TerminalId = string;
-
-/**
- * A display-only reference to an agent-owned terminal.
- *
- * Terminal state and output are delivered separately through
- * `terminal_update` and `terminal_output_chunk` session updates.
- */
-export interface Terminal {
-    /**
-     * The ID of the terminal to display.
-     */
-    terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A file location being accessed or modified by a tool.
- *
- * Enables clients to implement "follow-along" features that track
- * which files the agent is working with in real-time.
- *
- * See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#following-the-agent)
- */
-export interface ToolCallLocation {
-    /**
-     * The absolute file path being accessed or modified.
-     */
-    path: AbsolutePath;
-    /**
-     * Optional 1-based line number within the file. Omitted and `null` are equivalent and
-     * mean no specific line. `0` is invalid.
-     */
-    line?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Client-initiated controls a tool call currently supports.
- *
- * A malformed value falls back to no controls, so the Client never sends a request the
- * Agent did not advertise.
- *
- * See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#cancelling-tool-calls)
- */
-export interface ToolCallCapabilities {
-    /**
-     * Permits the Client to cancel this tool call with `tool_call/cancel`.
-     *
-     * Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
-     * means supported. Agents SHOULD stop advertising it once the tool call reaches a final status.
-     */
-    cancel?: ToolCallCancelCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capability to cancel a tool call with `tool_call/cancel`.
- *
- * Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
- */
-export interface ToolCallCancelCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Permission request details for a tool call.
- */
-export interface ToolCallPermissionSubject {
-    /**
-     * Details about the tool call requiring permission.
-     *
-     * Clients apply this to their stored tool call exactly like a `tool_call_update`
-     * notification, in the order it was received, before showing the prompt. A first-seen
-     * `toolCallId` creates the tool call.
-     */
-    toolCall: ToolCallUpdate;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Permission request details for a command.
- */
-export interface CommandPermissionSubject {
-    /**
-     * The command that would be run if permission is granted.
-     */
-    command: string;
-    /**
-     * The absolute working directory for the command.
-     */
-    cwd: AbsolutePath;
-    /**
-     * The associated tool call, when known. Omitted and `null` are equivalent.
-     */
-    toolCallId?: ToolCallId | null;
-    /**
-     * The associated terminal, when already known. Omitted and `null` are equivalent.
-     */
-    terminalId?: TerminalId | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * An option presented to the user when requesting permission.
- */
-export interface PermissionOption {
-    /**
-     * Identifier for this permission option. MUST be unique within the request.
-     */
-    optionId: PermissionOptionId;
-    /**
-     * Human-readable label to display to the user.
-     */
-    name: string;
-    /**
-     * Hint about the nature of this permission option.
-     */
-    kind: PermissionOptionKind;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Unique identifier for a permission option.
- */
-export type PermissionOptionId = string;
-
-/**
- * The type of permission option being presented to the user.
- *
- * Helps clients choose appropriate icons and UI treatment.
- */
-export type PermissionOptionKind = "allow_once" | "allow_always" | "reject_once" | "reject_always" | OpenString;
-
-/**
- * Request from the agent to elicit structured user input.
- *
- * The agent sends this to the client to request information from the user,
- * either via a form or by directing them to a URL.
- * Elicitations are tied to a session (optionally a tool call) or a request.
- *
- * A session-scoped request follows the aggregate foreground-state contract:
- * agents SHOULD report `requires_action` when the whole foreground workflow is
- * blocked on user action. Once reported, they MUST report `running` when progress
- * resumes, or `idle` if work ends without resuming. Independent background requests
- * and request-scoped elicitations do not themselves change session state.
- * Accepting a URL does not mean the external interaction completed.
- *
- * Agents SHOULD cancel pending elicitations no longer needed by cancelled work.
- * The request's scope alone does not establish that dependency.
- *
- * See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation)
- */
-export type CreateElicitationRequest = {
-    /**
-     * A human-readable message describing what input is needed.
-     */
-    message: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & CreateElicitationRequestMode;
-
-/**
- * The part of [`CreateElicitationRequest`] chosen by its `mode` property.
- */
-export type CreateElicitationRequestMode =
-    | ({ mode: "form" } & ElicitationFormMode)
-    | ({ mode: "url" } & ElicitationUrlMode)
-    | UnknownArm<"mode">;
-
-/**
- * Session-scoped elicitation, optionally tied to a specific tool call.
- *
- * When `toolCallId` is set, the elicitation is tied to a specific tool call.
- * This is useful when an agent receives an elicitation from an MCP server
- * during a tool call and needs to redirect it to the user.
- */
-export interface ElicitationSessionScope {
-    /**
-     * The session this elicitation is tied to.
-     */
-    sessionId: SessionId;
-    /**
-     * Optional tool call within the session.
-     *
-     * Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
-     * session without a specific tool call.
-     */
-    toolCallId?: ToolCallId | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
- * (e.g., during auth/configuration phases before any session is started).
- */
-export interface ElicitationRequestScope {
-    /**
-     * The pending Client-to-Agent request this elicitation is tied to.
-     */
-    requestId: RequestId;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Type-safe elicitation schema for requesting structured user input.
- *
- * This represents a JSON Schema object with primitive-typed properties,
- * as required by the elicitation specification.
- */
-export interface ElicitationSchema {
-    /**
-     * Type discriminator. Always `"object"`. Any other value is rejected.
-     */
-    type: ElicitationSchemaType;
-    /**
-     * Optional title for the schema.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Property definitions (must be primitive types).
-     */
-    properties: { [key: string]: ElicitationPropertySchema };
-    /**
-     * List of required property names.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no property names are required.
-     */
-    required?: string[] | null;
-    /**
-     * Optional description of what this schema represents.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no schema description is provided.
-     */
-    description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Type discriminator for elicitation schemas.
- */
-export type ElicitationSchemaType = "object";
-
-/**
- * Property schema for elicitation form fields.
- *
- * Each variant corresponds to a JSON Schema `"type"` value.
- * Single-select enums use `type: "string"` with `enum` or `oneOf` set.
- * Multi-select enums use `type: "array"`.
- */
-export type ElicitationPropertySchema =
-    | ({ type: "string" } & StringPropertySchema)
-    | ({ type: "number" } & NumberPropertySchema)
-    | ({ type: "integer" } & IntegerPropertySchema)
-    | ({ type: "boolean" } & BooleanPropertySchema)
-    | ({ type: "array" } & MultiSelectPropertySchema)
-    | UnknownArm<"type">;
-
-/**
- * String format types for string properties in elicitation schemas.
- */
-export type StringFormat = "email" | "uri" | "date" | "date-time" | OpenString;
-
-/**
- * A titled enum option with a const value, human-readable title, and optional description.
- */
-export interface EnumOption {
-    /**
-     * The constant value for this option.
-     */
-    const: string;
-    /**
-     * Human-readable title for this option.
-     */
-    title: string;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Schema for string properties in an elicitation form.
- *
- * When `enum` or `oneOf` is set, this represents a single-select enum
- * with `"type": "string"`.
- */
-export interface StringPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * Minimum string length.
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
-     */
-    minLength?: number | null;
-    /**
-     * Maximum string length.
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
-     */
-    maxLength?: number | null;
-    /**
-     * Pattern the string must match, in ECMA-262 regular expression syntax.
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
-     */
-    pattern?: string | null;
-    /**
-     * String format.
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no format constraint.
-     */
-    format?: StringFormat | null;
-    /**
-     * Default value.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no default value is provided.
-     */
-    default?: string | null;
-    /**
-     * Enum values for untitled single-select enums.
-     * Must contain at least one value when present.
-     * Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
-     * declared by `enum`.
-     */
-    enum?: string[] | null;
-    /**
-     * Titled enum options for titled single-select enums.
-     * Must contain at least one option when present.
-     * Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
-     * declared by `oneOf`.
-     */
-    oneOf?: EnumOption[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Schema for number (floating-point) properties in an elicitation form.
- */
-export interface NumberPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * Minimum value (inclusive).
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-     */
-    minimum?: number | null;
-    /**
-     * Maximum value (inclusive).
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-     */
-    maximum?: number | null;
-    /**
-     * Default value.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no default value is provided.
-     */
-    default?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Schema for integer properties in an elicitation form.
- */
-export interface IntegerPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * Minimum value (inclusive).
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-     */
-    minimum?: number | null;
-    /**
-     * Maximum value (inclusive).
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-     */
-    maximum?: number | null;
-    /**
-     * Default value.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no default value is provided.
-     */
-    default?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Schema for boolean properties in an elicitation form.
- */
-export interface BooleanPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * Default value.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no default value is provided.
-     */
-    default?: boolean | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Items for a multi-select (array) property schema.
- */
-export type MultiSelectItems =
-    | ({ type: "string" } & StringMultiSelectItems)
-    | TitledMultiSelectItems
-    | UnknownArm<"type">;
-
-/**
- * String item schema for multi-select enum properties.
- */
-export interface StringMultiSelectItems {
-    /**
-     * Allowed enum values. Must contain at least one value.
-     */
-    enum: string[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Items definition for titled multi-select enum properties.
- */
-export interface TitledMultiSelectItems {
-    /**
-     * Titled enum options. Must contain at least one option.
-     */
-    anyOf: EnumOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Schema for multi-select (array) properties in an elicitation form.
- */
-export interface MultiSelectPropertySchema {
-    /**
-     * Optional title for the property.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no title is provided.
-     */
-    title?: string | null;
-    /**
-     * Human-readable description.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * Minimum number of items to select.
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
-     */
-    minItems?: number | null;
-    /**
-     * Maximum number of items to select.
-     *
-     * Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
-     */
-    maxItems?: number | null;
-    /**
-     * The items definition describing allowed values.
-     */
-    items: MultiSelectItems;
-    /**
-     * Default selected values.
-     *
-     * Optional. Omitted and `null` are equivalent and mean no default selections are provided.
-     */
-    default?: string[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Form-based elicitation mode where the client renders a form from the provided schema.
- */
-export type ElicitationFormMode = {
-    /**
-     * A JSON Schema describing the form fields to present to the user.
-     */
-    requestedSchema: ElicitationSchema;
-} & ElicitationFormModeScope;
-
-/**
- * The alternative sets of properties of [`ElicitationFormMode`].
- */
-export type ElicitationFormModeScope =
-    | ElicitationSessionScope
-    | ElicitationRequestScope;
-
-/**
- * Unique identifier for an elicitation.
- */
-export type ElicitationId = string;
-
-/**
- * URL-based elicitation mode where the client directs the user to a URL.
- */
-export type ElicitationUrlMode = {
-    /**
-     * The unique identifier for this elicitation.
-     */
-    elicitationId: ElicitationId;
-    /**
-     * The URL to direct the user to.
-     */
-    url: string;
-} & ElicitationUrlModeScope;
-
-/**
- * The alternative sets of properties of [`ElicitationUrlMode`].
- */
-export type ElicitationUrlModeScope =
-    | ElicitationSessionScope
-    | ElicitationRequestScope;
+export type AgentRequestParams = RequestPermissionRequest | CreateElicitationRequest | MessageMcpRequest | ExtRequest;
 
 /**
  * **UNSTABLE**
  *
  * Request parameters for `mcp/message`, sent from consumer to provider.
  */
-export interface MessageMcpRequest {
-    /**
-     * The declared ACP MCP server receiving this request.
-     */
+export interface MessageMcpRequest extends Extensible {
+    /** The declared ACP MCP server receiving this request. */
     serverId: McpServerAcpId;
-    /**
-     * The caller-generated identifier for the inner MCP request.
-     */
+    /** The caller-generated identifier for the inner MCP request. */
     requestId: McpRequestId;
-    /**
-     * The inner MCP method name.
-     */
+    /** The inner MCP method name. */
     method: string;
-    /**
-     * Optional inner MCP params. Null is equivalent to omission.
-     */
+    /** Optional inner MCP params. Null is equivalent to omission. */
     params?: JsonObject | null;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1597,10 +150,6 @@ export interface MessageMcpRequest {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1624,43 +173,18 @@ export type McpServerAcpId = string;
  */
 export type McpRequestId = string;
 
-/**
- * Allows for sending an arbitrary request that is not part of the ACP spec.
- * Extension methods provide a way to add custom functionality while maintaining
- * protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
- */
-export type ExtRequest = JsonValue;
+/** A JSON-RPC response object. */
+export type AgentResponse = AgentResponseResult | AgentResponseError;
 
-/**
- * A JSON-RPC response object.
- */
-export type AgentResponse =
-    | AgentResponseResult
-    | AgentResponseError;
-
-/**
- * A successful JSON-RPC response.
- */
-export interface AgentResponseResult {
-    /**
-     * The id of the request this response answers.
-     */
+/** A successful JSON-RPC response. */
+export interface AgentResponseResult extends Extensible {
+    /** The id of the request this response answers. */
     id: RequestId;
-    /**
-     * Method-specific response data.
-     */
+    /** Method-specific response data. */
     result: AgentResponseResultResult;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Method-specific response data.
- */
+/** Method-specific response data. */
 export type AgentResponseResultResult =
     | InitializeResponse
     | LoginAuthResponse
@@ -1685,10 +209,8 @@ export type AgentResponseResultResult =
     | PromptResponse
     | ExtResponse;
 
-/**
- * A failed JSON-RPC response.
- */
-export interface AgentResponseError {
+/** A failed JSON-RPC response. */
+export interface AgentResponseError extends Extensible {
     /**
      * The id of the request this response answers.
      *
@@ -1696,14 +218,8 @@ export interface AgentResponseError {
      * for a parse error or an invalid request.
      */
     id: AgentResponseErrorId | null;
-    /**
-     * Method-specific error data.
-     */
+    /** Method-specific error data. */
     error: Error;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1712,9 +228,7 @@ export interface AgentResponseError {
  * Required. `null` only when the request's id could not be determined, such as
  * for a parse error or an invalid request.
  */
-export type AgentResponseErrorId =
-    | number
-    | string;
+export type AgentResponseErrorId = number | string;
 
 /**
  * Response to the `initialize` method.
@@ -1723,7 +237,7 @@ export type AgentResponseErrorId =
  *
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)
  */
-export interface InitializeResponse {
+export interface InitializeResponse extends WithMeta, Extensible {
     /**
      * The highest protocol version supported by the agent that is at or below
      * the version requested by the client. If no such version exists,
@@ -1733,13 +247,9 @@ export interface InitializeResponse {
      * if it does not.
      */
     protocolVersion: ProtocolVersion;
-    /**
-     * Information about the implementation sending this initialize response.
-     */
+    /** Information about the implementation sending this initialize response. */
     info: Implementation;
-    /**
-     * Capabilities supported by the agent.
-     */
+    /** Capabilities supported by the agent. */
     capabilities?: AgentCapabilities;
     /**
      * Authentication methods supported by the agent.
@@ -1749,65 +259,6 @@ export interface InitializeResponse {
      * the agent MUST support both `auth/login` and `auth/logout`.
      */
     authMethods?: AuthMethod[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Protocol version identifier.
- *
- * This version is only bumped for breaking changes.
- * Non-breaking changes should be introduced via capabilities.
- */
-export type ProtocolVersion = number;
-
-/**
- * Metadata about the implementation of the client or agent.
- * Describes the name and version of an ACP implementation, with an optional
- * title for UI representation.
- */
-export interface Implementation {
-    /**
-     * Intended for programmatic or logical use, but can be used as a display
-     * name fallback if title isn't present.
-     */
-    name: string;
-    /**
-     * Intended for UI and end-user contexts and optimized to be human-readable
-     * and easily understood.
-     *
-     * If not provided, the name should be used for display.
-     *
-     * Omitted and `null` are equivalent and mean the `name` is used for display.
-     */
-    title?: string | null;
-    /**
-     * Version of the implementation. Can be displayed to the user or used
-     * for debugging or metrics purposes. (e.g. "1.0.0").
-     */
-    version: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1818,7 +269,7 @@ export interface Implementation {
  *
  * See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/draft/initialization#agent-capabilities)
  */
-export interface AgentCapabilities {
+export interface AgentCapabilities extends WithMeta, Extensible {
     /**
      * Session capabilities supported by the agent.
      *
@@ -1849,18 +300,6 @@ export interface AgentCapabilities {
      * Supplying `{}` means the agent supports provider configuration methods.
      */
     providers?: ProvidersCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -1876,7 +315,7 @@ export interface AgentCapabilities {
  *
  * See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/draft/initialization#session-capabilities)
  */
-export interface SessionCapabilities {
+export interface SessionCapabilities extends WithMeta, Extensible {
     /**
      * Prompt capabilities supported by the agent in `session/prompt` requests.
      *
@@ -1969,137 +408,10 @@ export interface SessionCapabilities {
      * Supplying `{}` means the agent supports setting session titles.
      */
     title?: SessionTitleCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Prompt capabilities supported by the agent in `session/prompt` requests.
- *
- * Baseline agent functionality requires support for `text`
- * and `resource_link` content blocks in prompt requests.
- *
- * Other variants must be explicitly opted in to.
- * Capabilities for different types of content in prompt requests.
- *
- * Indicates which content types beyond the baseline (text and resource links)
- * the agent can process.
- *
- * See protocol docs: [Session Prompt Capabilities](https://agentclientprotocol.com/protocol/v2/draft/initialization#session-prompt-capabilities)
- */
-export interface PromptCapabilities {
-    /**
-     * Agent supports `image` content blocks.
-     *
-     * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-     * Supplying `{}` means the agent supports image content in prompts.
-     */
-    image?: PromptImageCapabilities | null;
-    /**
-     * Agent supports `audio` content blocks.
-     *
-     * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-     * Supplying `{}` means the agent supports audio content in prompts.
-     */
-    audio?: PromptAudioCapabilities | null;
-    /**
-     * Agent supports embedded context in `session/prompt` requests.
-     *
-     * When enabled, the Client is allowed to include `resource` content blocks
-     * in prompt requests for pieces of context that are referenced in the message.
-     *
-     * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-     * Supplying `{}` means the agent supports embedded context in prompts.
-     */
-    embeddedContext?: PromptEmbeddedContextCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capabilities for image content in prompt requests.
- *
- * Supplying `{}` means the agent supports image content in prompts.
- */
-export interface PromptImageCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capabilities for audio content in prompt requests.
- *
- * Supplying `{}` means the agent supports audio content in prompts.
- */
-export interface PromptAudioCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capabilities for embedded context in prompt requests.
- *
- * Supplying `{}` means the agent supports embedded context in prompts.
- */
-export interface PromptEmbeddedContextCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * MCP capabilities supported by the agent for session lifecycle requests.
- */
-export interface McpCapabilities {
+/** MCP capabilities supported by the agent for session lifecycle requests. */
+export interface McpCapabilities extends WithMeta, Extensible {
     /**
      * Agent supports `stdio` MCP servers.
      *
@@ -2125,58 +437,6 @@ export interface McpCapabilities {
      * Supplying `{}` means the agent supports ACP MCP server transports.
      */
     acp?: McpAcpCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capabilities for stdio MCP server transports.
- *
- * Supplying `{}` means the agent supports stdio MCP server transports.
- */
-export interface McpStdioCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capabilities for HTTP MCP server transports.
- *
- * Supplying `{}` means the agent supports HTTP MCP server transports.
- */
-export interface McpHttpCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2188,63 +448,7 @@ export interface McpHttpCapabilities {
  *
  * Supplying `{}` means the agent supports ACP MCP server transports.
  */
-export interface McpAcpCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capabilities for the `session/delete` method.
- *
- * Supplying `{}` means the agent supports deleting sessions from `session/list`.
- */
-export interface SessionDeleteCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capabilities for additional session directories support.
- *
- * Supplying `{}` means the agent supports the `additionalDirectories` field on
- * supported session lifecycle requests. Agents may return
- * `SessionInfo.additionalDirectories` in `session/list` to report the
- * complete ordered additional-root list associated with a listed session.
- */
-export interface SessionAdditionalDirectoriesCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface McpAcpCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2256,25 +460,13 @@ export interface SessionAdditionalDirectoriesCapabilities {
  * Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
  * requests in `append` mode.
  */
-export interface SessionSystemPromptCapabilities {
+export interface SessionSystemPromptCapabilities extends WithMeta, Extensible {
     /**
      * Delivery modes the agent supports in addition to `append`.
      *
      * Optional. Omitted and `null` are equivalent and mean the agent supports only `append`.
      */
     mode?: SessionSystemPromptModeCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2287,7 +479,7 @@ export interface SessionSystemPromptCapabilities {
  * `append` has no entry because every agent advertising `session.systemPrompt`
  * supports it.
  */
-export interface SessionSystemPromptModeCapabilities {
+export interface SessionSystemPromptModeCapabilities extends WithMeta, Extensible {
     /**
      * Whether the agent supports `override` mode.
      *
@@ -2296,18 +488,6 @@ export interface SessionSystemPromptModeCapabilities {
      * instructions with the client-provided system prompt.
      */
     override?: SessionSystemPromptOverrideCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2320,20 +500,7 @@ export interface SessionSystemPromptModeCapabilities {
  * Supplying `{}` means the agent supports replacing its built-in default
  * instructions with the client-provided system prompt.
  */
-export interface SessionSystemPromptOverrideCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionSystemPromptOverrideCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2344,20 +511,7 @@ export interface SessionSystemPromptOverrideCapabilities {
  *
  * Supplying `{}` means the agent supports forking sessions.
  */
-export interface SessionForkCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionForkCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2369,20 +523,7 @@ export interface SessionForkCapabilities {
  * Supplying `{}` means the agent supports both methods, the `archived` filter on
  * `session/list`, and `SessionInfo.archived`.
  */
-export interface SessionArchiveCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionArchiveCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2393,20 +534,7 @@ export interface SessionArchiveCapabilities {
  *
  * Supplying `{}` means the agent supports checking session status.
  */
-export interface SessionStatusCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionStatusCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2418,20 +546,7 @@ export interface SessionStatusCapabilities {
  * Supplying `{}` means the agent supports `session/set_title`. Agents report titles
  * through `session/list` and `session_info_update` without this capability.
  */
-export interface SessionTitleCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionTitleCapabilities extends WithMeta, Extensible {}
 
 /**
  * Authentication-related extension capabilities supported by the agent.
@@ -2440,7 +555,7 @@ export interface SessionTitleCapabilities {
  * Those methods are advertised by a non-empty `authMethods` list in the
  * `initialize` response.
  */
-export interface AgentAuthCapabilities {
+export interface AgentAuthCapabilities extends WithMeta, Extensible {
     /**
      * **UNSTABLE**
      *
@@ -2452,18 +567,6 @@ export interface AgentAuthCapabilities {
      * Supplying `{}` means the agent supports the `auth/status` method.
      */
     status?: AuthStatusCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2475,20 +578,7 @@ export interface AgentAuthCapabilities {
  *
  * Supplying `{}` means the agent supports the `auth/status` method.
  */
-export interface AuthStatusCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface AuthStatusCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2499,161 +589,7 @@ export interface AuthStatusCapabilities {
  *
  * Supplying `{}` means the agent supports provider configuration methods.
  */
-export interface ProvidersCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Describes an available authentication method.
- *
- * The `type` field acts as the discriminator in the serialized JSON form.
- */
-export type AuthMethod =
-    | ({ type: "terminal" } & AuthMethodTerminal)
-    | ({ type: "agent" } & AuthMethodAgent)
-    | UnknownArm<"type">;
-
-/**
- * Typed identifier used for auth method values on the wire.
- */
-export type AuthMethodId = string;
-
-/**
- * An environment variable to set when launching a process.
- */
-export interface EnvVariable {
-    /**
-     * The name of the environment variable.
-     */
-    name: string;
-    /**
-     * The value to set for the environment variable.
-     */
-    value: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Terminal-based authentication method.
- *
- * The client runs the configured agent program as a separate interactive
- * process for the user to authenticate via a TUI. Agents MUST advertise this
- * method only when the client enabled its terminal authentication capability.
- * A zero exit status signals success. Any other termination signals failure.
- * The client MUST NOT pass this method to `auth/login`.
- */
-export interface AuthMethodTerminal {
-    /**
-     * Unique identifier for this authentication method.
-     */
-    methodId: AuthMethodId;
-    /**
-     * Human-readable name of the authentication method.
-     */
-    name: string;
-    /**
-     * Optional human-readable description of this authentication method.
-     *
-     * Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * Additional arguments to append to the configured agent invocation for terminal auth.
-     */
-    args?: string[];
-    /**
-     * Additional environment variables to set on the configured agent invocation for terminal auth.
-     * Names MUST be unique. These values override same-named variables in the
-     * base launch configuration.
-     */
-    env?: EnvVariable[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Agent handles authentication itself through `auth/login`.
- *
- * The `type` discriminator value is `agent`.
- */
-export interface AuthMethodAgent {
-    /**
-     * Unique identifier for this authentication method.
-     */
-    methodId: AuthMethodId;
-    /**
-     * Human-readable name of the authentication method.
-     */
-    name: string;
-    /**
-     * Optional human-readable description of this authentication method.
-     *
-     * Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response to the `auth/login` method.
- */
-export interface LoginAuthResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface ProvidersCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2662,23 +598,9 @@ export interface LoginAuthResponse {
  *
  * Response to `providers/list`.
  */
-export interface ListProvidersResponse {
-    /**
-     * Configurable providers with current routing info suitable for UI display.
-     */
+export interface ListProvidersResponse extends WithMeta, Extensible {
+    /** Configurable providers with current routing info suitable for UI display. */
     providers: ProviderInfo[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2688,14 +610,10 @@ export interface ListProvidersResponse {
  *
  * Information about a configurable LLM provider.
  */
-export interface ProviderInfo {
-    /**
-     * Provider identifier, for example "main" or "openai".
-     */
+export interface ProviderInfo extends WithMeta, Extensible {
+    /** Provider identifier, for example "main" or "openai". */
     providerId: ProviderId;
-    /**
-     * Supported protocol types for this provider.
-     */
+    /** Supported protocol types for this provider. */
     supported: LlmProtocol[];
     /**
      * Whether this provider is mandatory and cannot be disabled via `providers/disable`.
@@ -2707,18 +625,6 @@ export interface ProviderInfo {
      * Null or omitted means provider is disabled.
      */
     current?: ProviderCurrentConfig | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2751,27 +657,11 @@ export type LlmProtocol = "anthropic" | "openai" | "azure" | "vertex" | "bedrock
  *
  * Current effective non-secret routing configuration for a provider.
  */
-export interface ProviderCurrentConfig {
-    /**
-     * Protocol currently used by this provider.
-     */
+export interface ProviderCurrentConfig extends WithMeta, Extensible {
+    /** Protocol currently used by this provider. */
     apiType: LlmProtocol;
-    /**
-     * Base URL currently used by this provider.
-     */
+    /** Base URL currently used by this provider. */
     baseUrl: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2781,20 +671,7 @@ export interface ProviderCurrentConfig {
  *
  * Response to `providers/set`.
  */
-export interface SetProviderResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SetProviderResponse extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2803,38 +680,7 @@ export interface SetProviderResponse {
  *
  * Response to `providers/disable`.
  */
-export interface DisableProviderResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response to the `auth/logout` method.
- */
-export interface LogoutAuthResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface DisableProviderResponse extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -2843,7 +689,7 @@ export interface LogoutAuthResponse {
  *
  * Response to the `auth/status` method.
  */
-export interface AuthStatusResponse {
+export interface AuthStatusResponse extends WithMeta, Extensible {
     /**
      * Whether the agent can start sessions without the user signing in first.
      *
@@ -2859,18 +705,6 @@ export interface AuthStatusResponse {
      * of them and mark the ones in effect with `active`.
      */
     accounts?: AuthAccount[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -2894,7 +728,7 @@ export type AuthState = "authenticated" | "unauthenticated" | "not_required" | "
  * account identifiers, and SHOULD NOT log them or send them elsewhere, such as to
  * telemetry.
  */
-export interface AuthAccount {
+export interface AuthAccount extends WithMeta, Extensible {
     /**
      * Human-readable name for the account, suitable for display on its own,
      * for example `Claude Max`, `OpenAI API key`, or `Vertex AI`.
@@ -2926,319 +760,11 @@ export interface AuthAccount {
      * Optional. Omitted and `null` are equivalent and mean no organization is reported.
      */
     organization?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response from creating a new session.
- *
- * New sessions default to `idle` until a state update reports otherwise.
- * Updates may arrive before or after this response. Clients MUST NOT overwrite
- * an already-reported state when the response arrives.
- *
- * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/draft/session-setup#creating-a-session)
- */
-export interface NewSessionResponse {
-    /**
-     * Unique identifier for the created session.
-     *
-     * Used in all subsequent requests for this conversation.
-     */
-    sessionId: SessionId;
-    /**
-     * Initial session configuration options.
-     *
-     * Optional. Omitted or empty means no config options are advertised.
-     * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-     * Later `config_option_update` notifications replace this list.
-     */
-    configOptions?: SessionConfigOption[];
-    /**
-     * Initial commands the agent can execute in this session.
-     *
-     * Optional. Omitted or empty means no initial commands are advertised.
-     * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-     * Later `available_commands_update` notifications replace this list.
-     */
-    availableCommands?: AvailableCommand[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A session configuration option selector and its current state.
- */
-export type SessionConfigOption = {
-    /**
-     * Unique identifier for the configuration option.
-     */
-    configId: SessionConfigId;
-    /**
-     * Human-readable label for the option.
-     */
-    name: string;
-    /**
-     * Optional description for the Client to display to the user.
-     *
-     * Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * Optional semantic category for this option (UX only).
-     *
-     * Omitted and `null` are equivalent and mean no category is provided.
-     */
-    category?: SessionConfigOptionCategory | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & SessionConfigOptionType;
-
-/**
- * The part of [`SessionConfigOption`] chosen by its `type` property.
- */
-export type SessionConfigOptionType =
-    | ({ type: "select" } & SessionConfigSelect)
-    | ({ type: "boolean" } & SessionConfigBoolean)
-    | UnknownArm<"type">;
-
-/**
- * Unique identifier for a session configuration option.
- */
-export type SessionConfigId = string;
-
-/**
- * Semantic category for a session configuration option.
- *
- * This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
- * session mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,
- * placement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown
- * categories gracefully.
- *
- * Category names beginning with `_` are free for custom use, like other ACP extension methods.
- * Category names that do not begin with `_` are reserved for the ACP spec.
- */
-export type SessionConfigOptionCategory = "mode" | "model" | "model_config" | "thought_level" | OpenString;
-
-/**
- * Unique identifier for a session configuration option value.
- */
-export type SessionConfigValueId = string;
-
-/**
- * Possible values for a session configuration option.
- */
-export type SessionConfigSelectOptions =
-    | SessionConfigSelectOption[]
-    | SessionConfigSelectGroup[];
-
-/**
- * A possible value for a session configuration option.
- */
-export interface SessionConfigSelectOption {
-    /**
-     * Unique identifier for this option value.
-     */
-    value: SessionConfigValueId;
-    /**
-     * Human-readable label for this option value.
-     */
-    name: string;
-    /**
-     * Optional description for this option value.
-     *
-     * Omitted and `null` are equivalent and mean no description is provided.
-     */
-    description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A group of possible values for a session configuration option.
- */
-export interface SessionConfigSelectGroup {
-    /**
-     * Unique identifier for this group.
-     */
-    groupId: SessionConfigGroupId;
-    /**
-     * Human-readable label for this group.
-     */
-    name: string;
-    /**
-     * The set of option values in this group. MUST contain at least one value.
-     */
-    options: SessionConfigSelectOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Unique identifier for a session configuration option value group.
- */
-export type SessionConfigGroupId = string;
-
-/**
- * A single-value selector (dropdown) session configuration option payload.
- */
-export interface SessionConfigSelect {
-    /**
-     * The currently selected value. MUST be one of the `value`s in `options`.
-     */
-    currentValue: SessionConfigValueId;
-    /**
-     * The set of selectable options. MUST contain at least one value, and each `value` MUST be
-     * unique within the option, including across groups.
-     */
-    options: SessionConfigSelectOptions;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A boolean on/off toggle session configuration option payload.
- */
-export interface SessionConfigBoolean {
-    /**
-     * The current value of the boolean option.
-     */
-    currentValue: boolean;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A command the agent advertises to the client.
- *
- * The `type` field acts as the discriminator in the serialized JSON form.
- */
-export type AvailableCommand =
-    | ({ type: "command" } & Command)
-    | UnknownArm<"type">;
-
-/**
- * The input specification for a command.
- */
-export type AvailableCommandInput =
-    | ({ type: "text" } & TextCommandInput)
-    | UnknownArm<"type">;
-
-/**
- * All text that was typed after the command name is provided as input.
- */
-export interface TextCommandInput {
-    /**
-     * A hint to display when the input hasn't been provided yet
-     */
-    hint: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A slash command the user can invoke by including it in a prompt.
- *
- * The `type` discriminator value is `command`.
- */
-export interface Command {
-    /**
-     * Command name without the leading `/` (e.g., `create_plan`, `research_codebase`).
-     *
-     * MUST NOT contain whitespace and MUST be unique within the command list.
-     */
-    name: string;
-    /**
-     * Human-readable description of what the command does.
-     */
-    description: string;
-    /**
-     * Input for the command if required
-     *
-     * Omitted and `null` are equivalent and mean the command takes no input.
-     */
-    input?: AvailableCommandInput | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response from listing sessions.
- */
-export interface ListSessionsResponse {
-    /**
-     * Array of session information objects.
-     */
+/** Response from listing sessions. */
+export interface ListSessionsResponse extends WithMeta, Extensible {
+    /** Array of session information objects. */
     sessions: SessionInfo[];
     /**
      * Opaque cursor token. If present, pass this in the next request's cursor parameter
@@ -3246,31 +772,13 @@ export interface ListSessionsResponse {
      * results. An empty string is a valid cursor, not the end of results.
      */
     nextCursor?: SessionListCursor | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Information about a session returned by session/list
- */
-export interface SessionInfo {
-    /**
-     * Unique identifier for the session
-     */
+/** Information about a session returned by session/list */
+export interface SessionInfo extends WithMeta, Extensible {
+    /** Unique identifier for the session */
     sessionId: SessionId;
-    /**
-     * The working directory for this session. Must be an absolute path.
-     */
+    /** The working directory for this session. Must be an absolute path. */
     cwd: AbsolutePath;
     /**
      * Additional workspace roots reported for this session. Each path must be absolute.
@@ -3303,41 +811,6 @@ export interface SessionInfo {
      * Agents that advertise the `session.archive` capability MUST include it on every listed session.
      */
     archived?: boolean | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * An opaque cursor used to paginate `session/list` results.
- */
-export type SessionListCursor = string;
-
-/**
- * Response from deleting a session.
- */
-export interface DeleteSessionResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3347,10 +820,8 @@ export interface DeleteSessionResponse {
  *
  * Response from forking an existing session.
  */
-export interface ForkSessionResponse {
-    /**
-     * Unique identifier for the newly created forked session.
-     */
+export interface ForkSessionResponse extends WithMeta, Extensible {
+    /** Unique identifier for the newly created forked session. */
     sessionId: SessionId;
     /**
      * Initial session configuration options.
@@ -3368,18 +839,6 @@ export interface ForkSessionResponse {
      * Later `available_commands_update` notifications replace this list.
      */
     availableCommands?: AvailableCommand[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3389,20 +848,7 @@ export interface ForkSessionResponse {
  *
  * Response from archiving a session.
  */
-export interface ArchiveSessionResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface ArchiveSessionResponse extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -3411,20 +857,7 @@ export interface ArchiveSessionResponse {
  *
  * Response from unarchiving a session.
  */
-export interface UnarchiveSessionResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface UnarchiveSessionResponse extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -3436,7 +869,7 @@ export interface UnarchiveSessionResponse {
  * The result is a snapshot. A session reported `open` may be closed or evicted before
  * the Client's next request.
  */
-export interface SessionStatusResponse {
+export interface SessionStatusResponse extends WithMeta, Extensible {
     /**
      * Whether the Agent has the session in memory.
      *
@@ -3453,18 +886,6 @@ export interface SessionStatusResponse {
      * MUST NOT count an `idle` snapshot as a new completion.
      */
     state?: StateUpdate | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3542,224 +963,19 @@ export type BackgroundWork =
     | UnknownArm<"type">;
 
 /**
- * A listed terminal running in the background.
- */
-export interface BackgroundTerminal {
-    /**
-     * The ID of the listed terminal.
-     */
-    terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A listed tool call whose work continues in the background.
- */
-export interface BackgroundToolCall {
-    /**
-     * The ID of the listed tool call.
-     */
-    toolCallId: ToolCallId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
  *
  * A listed subagent session associated with this session through `subagent_update`.
  */
-export interface BackgroundSubagent {
-    /**
-     * The ID of the listed session.
-     */
+export interface BackgroundSubagent extends WithMeta, Extensible {
+    /** The ID of the listed session. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Foreground work is in progress.
- */
-export interface RunningStateUpdate {
-    /**
-     * Work running independently of foreground work, as a complete snapshot.
-     *
-     * Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-     * background work, not that nothing is running. `[]` means no background work is
-     * running. An Agent that reports background work MUST include it on every state
-     * update for the session. A malformed list is treated as not reported.
-     *
-     * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-     */
-    background?: BackgroundWork[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * JSON-RPC error object.
- *
- * Represents an error that occurred during method execution, following the
- * JSON-RPC 2.0 error object specification with optional additional data.
- *
- * See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
- */
-export interface Error {
-    /**
-     * A number indicating the error type that occurred.
-     * This must be an integer as defined in the JSON-RPC specification.
-     */
-    code: ErrorCode;
-    /**
-     * A string providing a short description of the error.
-     * The message should be limited to a concise single sentence.
-     */
-    message: string;
-    /**
-     * Optional primitive or structured value that contains additional information about the error.
-     * This may include debugging information or context-specific details.
-     *
-     * Omitted and `null` are equivalent and mean no additional data is provided. Some codes
-     * define a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and
-     * [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
-     */
-    data?: ErrorData | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Predefined error codes for common JSON-RPC and ACP-specific errors.
- *
- * Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
- * server-error range (-32000 to -32099), and request cancellation uses -32800 from the
- * range LSP reserves (-32899 to -32800).
- */
-export type ErrorCode = -32700 | -32600 | -32601 | -32602 | -32603 | -32800 | -32000 | -32002 | -32022 | OpenNumber;
-
-/**
- * Schema for [`Error::data`]: the shapes ACP defines, or any other value.
- */
-export type ErrorData =
-    | UnsupportedProtocolVersionErrorData
-    | SessionNotFoundErrorData
-    | JsonValue;
-
-/**
- * Data for the `-32022` (Unsupported protocol version) error.
- *
- * See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/draft/initialization#version-negotiation)
- */
-export interface UnsupportedProtocolVersionErrorData {
-    /**
-     * The protocol version the Client requested.
-     */
-    requested: ProtocolVersion;
-    /**
-     * The protocol versions the Agent supports.
-     */
-    supported: ProtocolVersion[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Data for the `-32002` (Resource not found) error when a session-scoped request names a
- * session that does not exist or is not active.
- *
- * See protocol docs: [Unknown Sessions](https://agentclientprotocol.com/protocol/v2/draft/error#unknown-sessions)
- */
-export interface SessionNotFoundErrorData {
-    /**
-     * The session ID from the request.
-     */
-    sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Details of a failure that ended active work.
- */
-export interface ErrorStopReason {
-    /**
-     * The failure, as a JSON-RPC error object.
-     *
-     * Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
-     * Agents SHOULD include it.
-     */
-    error?: Error | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+/** Foreground work is in progress. */
+export interface RunningStateUpdate extends WithBackground, WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -3768,18 +984,12 @@ export interface ErrorStopReason {
  *
  * Token usage for the foreground work that just completed, not cumulative for the session.
  */
-export interface Usage {
-    /**
-     * Sum of all token types for the completed work.
-     */
+export interface Usage extends WithMeta, Extensible {
+    /** Sum of all token types for the completed work. */
     totalTokens: number;
-    /**
-     * Input tokens for the completed work.
-     */
+    /** Input tokens for the completed work. */
     inputTokens: number;
-    /**
-     * Output tokens for the completed work.
-     */
+    /** Output tokens for the completed work. */
     outputTokens: number;
     /**
      * Thought/reasoning tokens for the completed work.
@@ -3799,18 +1009,6 @@ export interface Usage {
      * Omitted and `null` are equivalent and mean the count is not reported.
      */
     cachedWriteTokens?: number | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -3835,30 +1033,9 @@ export type IdleStateUpdate = {
      * usage for this state update.
      */
     usage?: Usage | null;
-    /**
-     * Work running independently of foreground work, as a complete snapshot.
-     *
-     * Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-     * background work, not that nothing is running. `[]` means no background work is
-     * running. An Agent that reports background work MUST include it on every state
-     * update for the session. A malformed list is treated as not reported.
-     *
-     * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-     */
-    background?: BackgroundWork[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & IdleStateUpdateStopReason;
+} & WithBackground & WithMeta & IdleStateUpdateStopReason;
 
-/**
- * The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
- */
+/** The part of [`IdleStateUpdate`] chosen by its `stopReason` property. */
 export type IdleStateUpdateStopReason =
     | { stopReason: "end_turn" }
     | { stopReason: "max_tokens" }
@@ -3879,31 +1056,7 @@ export type IdleStateUpdateStopReason =
  * `running` when progress resumes, or `idle` if the work ends without resuming.
  * Responding to one request does not itself imply `running`.
  */
-export interface RequiresActionStateUpdate {
-    /**
-     * Work running independently of foreground work, as a complete snapshot.
-     *
-     * Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-     * background work, not that nothing is running. `[]` means no background work is
-     * running. An Agent that reports background work MUST include it on every state
-     * update for the session. A malformed list is treated as not reported.
-     *
-     * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-     */
-    background?: BackgroundWork[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface RequiresActionStateUpdate extends WithBackground, WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -3920,31 +1073,7 @@ export interface RequiresActionStateUpdate {
  * This is not a task outcome or session closure. It does not cancel work, resolve
  * pending requests, or revoke capabilities. Capabilities are updated separately.
  */
-export interface UnknownStateUpdate {
-    /**
-     * Work running independently of foreground work, as a complete snapshot.
-     *
-     * Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-     * background work, not that nothing is running. `[]` means no background work is
-     * running. An Agent that reports background work MUST include it on every state
-     * update for the session. A malformed list is treated as not reported.
-     *
-     * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-     */
-    background?: BackgroundWork[] | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface UnknownStateUpdate extends WithBackground, WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -3953,7 +1082,7 @@ export interface UnknownStateUpdate {
  *
  * Response from setting the title of a session.
  */
-export interface SetSessionTitleResponse {
+export interface SetSessionTitleResponse extends WithMeta, Extensible {
     /**
      * The title the Agent stored.
      *
@@ -3961,207 +1090,14 @@ export interface SetSessionTitleResponse {
      * display this value rather than the one they sent.
      */
     title: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Response from resuming an existing session.
- *
- * The agent MUST send a current `state_update` after any requested history
- * replay and before this response, even without replay. The update reports
- * foreground state after resuming. The response alone does not imply `idle`.
- *
- * See protocol docs: [Current-State Synchronization](https://agentclientprotocol.com/protocol/v2/draft/session-setup#current-state-synchronization)
- */
-export interface ResumeSessionResponse {
-    /**
-     * Initial session configuration options.
-     *
-     * Optional. Omitted or empty means no config options are advertised.
-     * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-     * Later `config_option_update` notifications replace this list.
-     */
-    configOptions?: SessionConfigOption[];
-    /**
-     * Initial commands the agent can execute in this session.
-     *
-     * Optional. Omitted or empty means no initial commands are advertised.
-     * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-     * Later `available_commands_update` notifications replace this list.
-     */
-    availableCommands?: AvailableCommand[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response from closing a session.
- */
-export interface CloseSessionResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response from cancelling a tool call.
- */
-export interface CancelToolCallResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response from cancelling a terminal.
- */
-export interface CancelTerminalResponse {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response to `session/set_config_option` method.
- */
-export interface SetSessionConfigOptionResponse {
-    /**
-     * The full set of configuration options and their current values.
-     */
-    configOptions: SessionConfigOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response acknowledging that a user prompt was inserted into the ACP conversation.
- *
- * This response does not indicate that the prompt was merely received or held, nor that the
- * agent has finished processing it.
- * Processing and completion are reported through `state_update` session updates.
- *
- * Insertion is the logical addition of a user message with a message ID and a position
- * relative to other messages in the ACP conversation.
- *
- * See protocol docs: [Prompt Accepted](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#2-prompt-accepted)
- */
-export interface PromptResponse {
-    /**
-     * Identifies the user message inserted into the ACP conversation.
-     *
-     * Required and non-null. Omission and explicit `null` are both invalid.
-     *
-     * The corresponding user-message session update carries this same identifier and may arrive
-     * before or after this response. Agents must echo the message during the live session, but are
-     * not required to retain it. If retained and replayed, the message keeps this identifier.
-     */
-    messageId: MessageId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Identifier for a message, unique among messages of the same type within a session.
- *
- * Each message type, such as user messages, agent messages, and agent thoughts,
- * has its own ID space: messages of different types may share an ID and remain
- * distinct messages.
- */
-export type MessageId = string;
-
-/**
- * Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
- * Extension methods provide a way to add custom functionality while maintaining
- * protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
- */
-export type ExtResponse = JsonValue;
-
-/**
- * A JSON-RPC notification object.
- */
-export interface AgentNotification {
-    /**
-     * The notification method name.
-     */
+/** A JSON-RPC notification object. */
+export interface AgentNotification extends Extensible {
+    /** The notification method name. */
     method: string;
-    /**
-     * Method-specific notification parameters.
-     */
+    /** Method-specific notification parameters. */
     params?: AgentNotificationParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4185,27 +1121,11 @@ export type AgentNotificationParams =
  *
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#3-agent-reports-output)
  */
-export interface UpdateSessionNotification {
-    /**
-     * The ID of the session this update pertains to.
-     */
+export interface UpdateSessionNotification extends WithMeta, Extensible {
+    /** The ID of the session this update pertains to. */
     sessionId: SessionId;
-    /**
-     * The actual update content.
-     */
+    /** The actual update content. */
     update: SessionUpdate;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4241,505 +1161,12 @@ export type SessionUpdate =
     | ({ sessionUpdate: "session_message_chunk" } & SessionMessageChunk)
     | UnknownArm<"sessionUpdate">;
 
-/**
- * A streamed item of message content.
- */
-export interface ContentChunk {
-    /**
-     * A unique identifier for the message this chunk belongs to.
-     *
-     * All chunks belonging to the same message share the same `messageId`.
-     * Chunks for different messages can interleave.
-     */
-    messageId: MessageId;
-    /**
-     * A single item of content
-     */
-    content: ContentBlock;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     * This metadata is scoped to the chunk and does not patch stored metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A user message upsert.
- *
- * Only `messageId` is required. `content` has patch semantics:
- * an omitted field leaves existing message content unchanged, `null` clears the
- * value, and a concrete array replaces the previous value. For a new
- * `messageId`, omitted `content` starts empty. `content` is replaced as a
- * whole array. Send `[]` or `null` to clear it.
- *
- * Message updates and chunks are applied in the order they are received. When
- * a `user_message` update includes `content`, that array replaces any content
- * previously accumulated for the message, including content from earlier
- * chunks. Later chunks with the same `messageId` append to the current
- * content.
- */
-export interface UserMessage {
-    /**
-     * A unique identifier for the message.
-     */
-    messageId: MessageId;
-    /**
-     * Complete replacement content for this message.
-     */
-    content?: Patch<ContentBlock[]>;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-     * clears it. An object patches the stored metadata by top-level key: keys it omits are
-     * unchanged, a key set to `null` is removed, and any other value replaces that key's
-     * stored value without merging nested objects. Beyond this patch rule, implementations
-     * MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-     */
-    _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * An agent message upsert.
- *
- * Only `messageId` is required. `content` has patch semantics:
- * an omitted field leaves existing message content unchanged, `null` clears the
- * value, and a concrete array replaces the previous value. For a new
- * `messageId`, omitted `content` starts empty. `content` is replaced as a
- * whole array. Send `[]` or `null` to clear it.
- *
- * Message updates and chunks are applied in the order they are received. When
- * an `agent_message` update includes `content`, that array replaces any
- * content previously accumulated for the message, including content from
- * earlier chunks. Later chunks with the same `messageId` append to the current
- * content.
- */
-export interface AgentMessage {
-    /**
-     * A unique identifier for the message.
-     */
-    messageId: MessageId;
-    /**
-     * Complete replacement content for this message.
-     */
-    content?: Patch<ContentBlock[]>;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-     * clears it. An object patches the stored metadata by top-level key: keys it omits are
-     * unchanged, a key set to `null` is removed, and any other value replaces that key's
-     * stored value without merging nested objects. Beyond this patch rule, implementations
-     * MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-     */
-    _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * An agent thought or reasoning message upsert.
- *
- * Only `messageId` is required. `content` has patch semantics:
- * an omitted field leaves existing thought content unchanged, `null` clears the
- * value, and a concrete array replaces the previous value. For a new
- * `messageId`, omitted `content` starts empty. `content` is replaced as a
- * whole array. Send `[]` or `null` to clear it.
- *
- * Message updates and chunks are applied in the order they are received. When
- * an `agent_thought` update includes `content`, that array replaces any
- * content previously accumulated for the thought, including content from
- * earlier chunks. Later chunks with the same `messageId` append to the current
- * content.
- */
-export interface AgentThought {
-    /**
-     * A unique identifier for the thought message.
-     */
-    messageId: MessageId;
-    /**
-     * Complete replacement content for this thought message.
-     */
-    content?: Patch<ContentBlock[]>;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-     * clears it. An object patches the stored metadata by top-level key: keys it omits are
-     * unchanged, a key set to `null` is removed, and any other value replaces that key's
-     * stored value without merging nested objects. Beyond this patch rule, implementations
-     * MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-     */
-    _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A streamed item of tool-call content.
- *
- * Tool-call content chunks append one `ToolCallContent` item to the current
- * content for the matching `toolCallId`. Agents can send a `tool_call_update`
- * with `content` when they need to replace the whole content collection
- * instead.
- */
-export interface ToolCallContentChunk {
-    /**
-     * The ID of the tool call this content belongs to.
-     */
-    toolCallId: ToolCallId;
-    /**
-     * A single item of content produced by the tool call.
-     */
-    content: ToolCallContent;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     * This metadata is scoped to the chunk and does not patch stored metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * An authoritative replacement snapshot of terminal output bytes.
- */
-export interface TerminalOutput {
-    /**
-     * Base64-encoded replacement terminal output bytes.
-     */
-    data: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Exit information for an agent-owned terminal.
- *
- * The presence of this object marks the terminal as exited, even when neither
- * an exit code nor a signal is known.
- */
-export interface TerminalExitStatus {
-    /**
-     * Process exit code as the platform reports it, when known. Negative values are
-     * allowed, for example signed Windows exit codes. Omitted and `null` are equivalent.
-     */
-    exitCode?: number | null;
-    /**
-     * Signal that terminated the process, when known.
-     *
-     * Agents should use the conventional platform signal name. POSIX examples
-     * include `SIGTERM`, `SIGKILL`, and `SIGINT`. Other platforms may use a
-     * platform-specific name. Omitted and `null` are equivalent.
-     */
-    signal?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * The size of an agent-owned terminal in character cells.
- */
-export interface TerminalSize {
-    /**
-     * Number of columns.
-     */
-    cols: number;
-    /**
-     * Number of rows.
-     */
-    rows: number;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Client-initiated controls a terminal currently supports.
- *
- * A malformed value falls back to no controls, so the Client never sends a request the
- * Agent did not advertise.
- *
- * See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#cancelling-terminals)
- */
-export interface TerminalCapabilities {
-    /**
-     * Permits the Client to cancel this terminal with `terminal/cancel`.
-     *
-     * Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
-     * means supported. Agents SHOULD stop advertising it once the terminal reports `exitStatus`.
-     */
-    cancel?: TerminalCancelCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capability to cancel a terminal with `terminal/cancel`.
- *
- * Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
- */
-export interface TerminalCancelCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * An upsert for the stored state of an agent-owned terminal.
- *
- * Only `terminalId` is required. Other fields have patch
- * semantics: omitted fields leave the stored value unchanged, `null` clears
- * it, and concrete values replace it. A concrete `_meta` object instead
- * patches the stored metadata by top-level key. When the terminal ID is new,
- * omitted fields start unknown.
- */
-export interface TerminalUpdate {
-    /**
-     * Unique identifier for this terminal within the session.
-     */
-    terminalId: TerminalId;
-    /**
-     * The command being run.
-     */
-    command?: Patch<string>;
-    /**
-     * The absolute working directory of the command.
-     */
-    cwd?: Patch<AbsolutePath>;
-    /**
-     * An authoritative replacement snapshot of terminal output bytes.
-     */
-    output?: Patch<TerminalOutput>;
-    /**
-     * Exit information. A concrete object marks the terminal as exited.
-     */
-    exitStatus?: Patch<TerminalExitStatus>;
-    /**
-     * The terminal size the command runs with, when known.
-     *
-     * Clients can render output at this size so that column layouts, progress bars,
-     * and cursor-positioned output display as the program wrote them.
-     */
-    size?: Patch<TerminalSize>;
-    /**
-     * Client-initiated controls this terminal currently supports, such as cancellation.
-     *
-     * Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
-     * the whole previous value. A new terminal starts with none.
-     */
-    capabilities?: Patch<TerminalCapabilities>;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-     * clears it. An object patches the stored metadata by top-level key: keys it omits are
-     * unchanged, a key set to `null` is removed, and any other value replaces that key's
-     * stored value without merging nested objects. Beyond this patch rule, implementations
-     * MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-     */
-    _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A chunk of bytes appended to an agent-owned terminal's output.
- */
-export interface TerminalOutputChunk {
-    /**
-     * The terminal receiving these bytes.
-     */
-    terminalId: TerminalId;
-    /**
-     * Independently base64-encoded terminal output bytes.
-     */
-    data: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     * This metadata is scoped to the chunk and does not patch stored metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Updated content for a plan.
- */
+/** Updated content for a plan. */
 export type PlanUpdateContent =
     | ({ type: "items" } & PlanItems)
     | ({ type: "file" } & PlanFile)
     | ({ type: "markdown" } & PlanMarkdown)
     | UnknownArm<"type">;
-
-/**
- * Unique identifier for a plan within a session.
- */
-export type PlanId = string;
-
-/**
- * A single entry in the execution plan.
- *
- * Represents a task or goal that the assistant intends to accomplish
- * as part of fulfilling the user's request.
- * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/draft/agent-plan#plan-entries)
- */
-export interface PlanEntry {
-    /**
-     * Human-readable description of what this task aims to accomplish.
-     */
-    content: string;
-    /**
-     * The relative importance of this task.
-     * Used to indicate which tasks are most critical to the overall goal.
-     */
-    priority: PlanEntryPriority;
-    /**
-     * Current execution status of this task.
-     */
-    status: PlanEntryStatus;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Priority levels for plan entries.
- *
- * Used to indicate the relative importance or urgency of different
- * tasks in the execution plan.
- * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/draft/agent-plan#plan-entries)
- */
-export type PlanEntryPriority = "high" | "medium" | "low" | OpenString;
-
-/**
- * Status of a plan entry in the execution flow.
- *
- * Tracks the lifecycle of each task from planning through completion.
- * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/draft/agent-plan#plan-entries)
- */
-export type PlanEntryStatus = "pending" | "in_progress" | "completed" | "cancelled" | OpenString;
-
-/**
- * A plan represented as structured entries.
- */
-export interface PlanItems {
-    /**
-     * The plan ID to update.
-     */
-    planId: PlanId;
-    /**
-     * The list of tasks to be accomplished.
-     *
-     * When updating an item-based plan, the agent must send a complete list of all entries
-     * with their current status. The client replaces that plan with each update.
-     */
-    entries: PlanEntry[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
 
 /**
  * **UNSTABLE**
@@ -4748,27 +1175,11 @@ export interface PlanItems {
  *
  * A plan represented by a file URI.
  */
-export interface PlanFile {
-    /**
-     * The plan ID to update.
-     */
+export interface PlanFile extends WithMeta, Extensible {
+    /** The plan ID to update. */
     planId: PlanId;
-    /**
-     * The URI of the file containing the plan.
-     */
+    /** The URI of the file containing the plan. */
     uri: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4778,49 +1189,17 @@ export interface PlanFile {
  *
  * A plan represented as raw markdown content.
  */
-export interface PlanMarkdown {
-    /**
-     * The plan ID to update.
-     */
+export interface PlanMarkdown extends WithMeta, Extensible {
+    /** The plan ID to update. */
     planId: PlanId;
-    /**
-     * Markdown content for the plan.
-     */
+    /** Markdown content for the plan. */
     content: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A content update for a plan identified by ID.
- */
-export interface PlanUpdate {
-    /**
-     * The updated plan content.
-     */
+/** A content update for a plan identified by ID. */
+export interface PlanUpdate extends WithMeta, Extensible {
+    /** The updated plan content. */
     plan: PlanUpdateContent;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -4830,286 +1209,9 @@ export interface PlanUpdate {
  *
  * Removal notice for a plan identified by ID.
  */
-export interface PlanRemoved {
-    /**
-     * The plan ID to remove.
-     */
+export interface PlanRemoved extends WithMeta, Extensible {
+    /** The plan ID to remove. */
     planId: PlanId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Available commands are ready or have changed
- */
-export interface AvailableCommandsUpdate {
-    /**
-     * Commands the agent can execute.
-     */
-    availableCommands: AvailableCommand[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Session configuration options have been updated.
- */
-export interface ConfigOptionUpdate {
-    /**
-     * The full set of configuration options and their current values.
-     */
-    configOptions: SessionConfigOption[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Update to session metadata. All fields are optional to support partial updates.
- *
- * Agents send this notification to update session information like title or custom metadata.
- * Clients can use it to keep session titles and state current.
- *
- * Omitted fields leave the existing session info unchanged. `null` clears the
- * corresponding value. A concrete `_meta` object patches the stored metadata by
- * top-level key.
- */
-export interface SessionInfoUpdate {
-    /**
-     * Human-readable title for the session. Set to null to clear.
-     */
-    title?: Patch<string>;
-    /**
-     * RFC 3339 timestamp of last activity. Set to null to clear.
-     */
-    updatedAt?: Patch<string>;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-     * clears it. An object patches the stored metadata by top-level key: keys it omits are
-     * unchanged, a key set to `null` is removed, and any other value replaces that key's
-     * stored value without merging nested objects. Beyond this patch rule, implementations
-     * MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-     */
-    _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Cost information for a session.
- */
-export interface Cost {
-    /**
-     * Total cumulative cost for session.
-     */
-    amount: number;
-    /**
-     * Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
-     * unit such as "credits".
-     */
-    currency: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Context window and cost update for a session.
- */
-export interface UsageUpdate {
-    /**
-     * Tokens currently in context.
-     */
-    used: number;
-    /**
-     * Total context window size in tokens.
-     */
-    size: number;
-    /**
-     * Cumulative session cost.
-     *
-     * Omitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.
-     */
-    cost?: Patch<Cost>;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Severity hint for a session notice.
- */
-export type NoticeSeverity = "info" | "warning" | "error" | OpenString;
-
-/**
- * Fire-and-forget information for the user.
- *
- * Notices are live events rather than session history. Agents must not rely on
- * a notice being received, displayed, or seen by the user.
- * No Client capability is required, and unsupported Clients may ignore notices.
- *
- * See protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#session-notices)
- */
-export interface Notice {
-    /**
-     * Presentation severity hint.
-     */
-    severity: NoticeSeverity;
-    /**
-     * Required non-empty plain-text title that can stand alone.
-     */
-    title: string;
-    /**
-     * Optional plain-text detail or guidance.
-     *
-     * Omitted and `null` are equivalent and mean no description was supplied.
-     */
-    description?: string | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Unique identifier for a context compaction within a session.
- */
-export type CompactionId = string;
-
-/**
- * Lifecycle state of a context compaction.
- */
-export type CompactionStatus = "in_progress" | "completed" | "failed" | "cancelled" | OpenString;
-
-/**
- * A context compaction upsert. The first notification fixes the compaction's
- * timeline position. Later updates with the same ID patch that entity in place.
- *
- * `summary`, `error`, and `_meta` have patch semantics: omission leaves the
- * stored value unchanged, `null` clears it, and a concrete value replaces it.
- * `summary: []` also clears the summary. A concrete `_meta` object patches the
- * stored metadata by top-level key instead of replacing it.
- */
-export interface CompactionUpdate {
-    /**
-     * The Agent-owned ID of this compaction, unique within the session.
-     */
-    compactionId: CompactionId;
-    /**
-     * Current lifecycle status.
-     */
-    status: CompactionStatus;
-    /**
-     * Complete replacement user-displayable summary content for the compaction.
-     */
-    summary?: Patch<ContentBlock[]>;
-    /**
-     * Human-readable error details for the compaction.
-     */
-    error?: Patch<string>;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-     * clears it. An object patches the stored metadata by top-level key: keys it omits are
-     * unchanged, a key set to `null` is removed, and any other value replaces that key's
-     * stored value without merging nested objects. Beyond this patch rule, implementations
-     * MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-     */
-    _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A content block appended to a compaction's summary. A first-seen ID creates
- * an in-progress compaction. Chunks append in receive order.
- */
-export interface CompactionSummaryChunk {
-    /**
-     * ID of the compaction whose summary receives this content.
-     */
-    compactionId: CompactionId;
-    /**
-     * One content block to append.
-     */
-    content: ContentBlock;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     * This metadata is scoped to the chunk and does not patch stored metadata.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5122,25 +1224,13 @@ export interface CompactionSummaryChunk {
  * A mutation requires an explicit per-child capability. Support for the method
  * on ordinary sessions does not grant support on a child.
  */
-export interface SubagentSessionCapabilities {
+export interface SubagentSessionCapabilities extends WithMeta, Extensible {
     /**
      * Permits the client to cancel this child's current work without ending
      * the session. Omitted and `null` are equivalent and mean unsupported. An object (including
      * `{}`) means supported.
      */
     cancel?: SessionCancelCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5152,20 +1242,7 @@ export interface SubagentSessionCapabilities {
  *
  * Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
  */
-export interface SessionCancelCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface SessionCancelCapabilities extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -5205,10 +1282,8 @@ export interface SessionCancelCapabilities {
  * message the same child again. Individual messages and their outcomes do not
  * change this association.
  */
-export interface SubagentUpdate {
-    /**
-     * The opaque session ID identifying the child in all ACP messages.
-     */
+export interface SubagentUpdate extends Extensible {
+    /** The opaque session ID identifying the child in all ACP messages. */
     sessionId: SessionId;
     /**
      * The parent's human-readable display title for this child. It need not be unique.
@@ -5267,10 +1342,6 @@ export interface SubagentUpdate {
      * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
      */
     _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5280,10 +1351,8 @@ export interface SubagentUpdate {
  *
  * An upsert for an inter-session message.
  */
-export interface SessionMessage {
-    /**
-     * Identifier of this message within the enclosing session's transcript.
-     */
+export interface SessionMessage extends Extensible {
+    /** Identifier of this message within the enclosing session's transcript. */
     messageId: MessageId;
     /**
      * The sending session.
@@ -5329,10 +1398,6 @@ export interface SessionMessage {
      * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
      */
     _meta?: Patch<JsonObject>;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5345,14 +1410,10 @@ export interface SessionMessage {
  * A chunk carries only content. The message's participants and references come from
  * `session_message` upserts, which can arrive before, between, or after its chunks.
  */
-export interface SessionMessageChunk {
-    /**
-     * Identifier of this message within the enclosing session's transcript.
-     */
+export interface SessionMessageChunk extends Extensible {
+    /** Identifier of this message within the enclosing session's transcript. */
     messageId: MessageId;
-    /**
-     * A single content block appended to the message.
-     */
+    /** A single content block appended to the message. */
     content: ContentBlock;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5363,34 +1424,6 @@ export interface SessionMessageChunk {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Notification sent by the agent when a URL-based elicitation is complete.
- *
- * This notification is not a foreground state update.
- */
-export interface CompleteElicitationNotification {
-    /**
-     * The ID of the elicitation that completed.
-     */
-    elicitationId: ElicitationId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5404,7 +1437,7 @@ export interface CompleteElicitationNotification {
  * `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
  * send it when the reported status differs from the last one sent on the connection.
  */
-export interface AuthStatusUpdateNotification {
+export interface AuthStatusUpdateNotification extends WithMeta, Extensible {
     /**
      * Whether the agent can start sessions without the user signing in first.
      *
@@ -5420,49 +1453,16 @@ export interface AuthStatusUpdateNotification {
      * of them and mark the ones in effect with `active`.
      */
     accounts?: AuthAccount[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Allows either side to send an arbitrary notification that is not part of the ACP spec.
- * Extension notifications provide a way to send one-way messages for custom functionality
- * while maintaining protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
- */
-export type ExtNotification = JsonValue;
-
-/**
- * A JSON-RPC request object.
- */
-export interface ClientRequest {
-    /**
-     * The request id used to correlate the matching response.
-     */
+/** A JSON-RPC request object. */
+export interface ClientRequest extends Extensible {
+    /** The request id used to correlate the matching response. */
     id: RequestId;
-    /**
-     * The method name to invoke.
-     */
+    /** The method name to invoke. */
     method: string;
-    /**
-     * Method-specific request parameters.
-     */
+    /** Method-specific request parameters. */
     params?: ClientRequestParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5498,254 +1498,13 @@ export type ClientRequestParams =
     | ExtRequest;
 
 /**
- * Request parameters for the initialize method.
- *
- * Sent by the client to establish connection and negotiate capabilities.
- *
- * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)
- */
-export interface InitializeRequest {
-    /**
-     * The latest protocol version supported by the client.
-     */
-    protocolVersion: ProtocolVersion;
-    /**
-     * Information about the implementation sending this initialize request.
-     */
-    info: Implementation;
-    /**
-     * Capabilities supported by the client.
-     */
-    capabilities?: ClientCapabilities;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capabilities supported by the client.
- *
- * Advertised during initialization to inform the agent about
- * available features and methods.
- *
- * See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v2/draft/initialization#client-capabilities)
- */
-export interface ClientCapabilities {
-    /**
-     * Authentication capabilities supported by the client.
-     * Determines which authentication method types the agent may include
-     * in its `InitializeResponse`.
-     *
-     * Optional. Omitted and `null` are equivalent and mean the client does not advertise any
-     * authentication-method extensions.
-     */
-    auth?: ClientAuthCapabilities | null;
-    /**
-     * Elicitation capabilities supported by the client.
-     * Determines which elicitation modes the agent may use.
-     *
-     * Optional. Omitted and `null` are equivalent and mean the client does not advertise
-     * elicitation support.
-     */
-    elicitation?: ElicitationCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Authentication capabilities supported by the client.
- *
- * Advertised during initialization to inform the agent which authentication
- * method types the client can handle. This governs opt-in types that require
- * additional client-side support.
- */
-export interface ClientAuthCapabilities {
-    /**
-     * Whether the client supports `terminal` authentication methods.
-     *
-     * Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
-     * The client should supply `{}` only when it can reproduce the configured
-     * agent invocation in an interactive terminal. Supplying `{}` means the
-     * agent may include `terminal` entries in its authentication methods.
-     */
-    terminal?: TerminalAuthCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Capabilities for terminal authentication methods.
- *
- * Supplying `{}` means the client can reproduce the configured agent
- * invocation in an interactive terminal and supports terminal authentication
- * methods.
- */
-export interface TerminalAuthCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Elicitation capabilities supported by the client.
- */
-export interface ElicitationCapabilities {
-    /**
-     * Whether the client supports form-based elicitation.
-     *
-     * Optional. Omitted and `null` are equivalent and mean form support is not advertised.
-     * Supplying `{}` explicitly advertises form support.
-     */
-    form?: ElicitationFormCapabilities | null;
-    /**
-     * Whether the client supports URL-based elicitation.
-     *
-     * Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
-     * Supplying `{}` means the client supports URL-based elicitation.
-     */
-    url?: ElicitationUrlCapabilities | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Form-based elicitation capabilities.
- *
- * Supplying `{}` means the client supports form-based elicitation.
- */
-export interface ElicitationFormCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * URL-based elicitation capabilities.
- *
- * Supplying `{}` means the client supports URL-based elicitation.
- */
-export interface ElicitationUrlCapabilities {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request parameters for the `auth/login` method.
- *
- * Specifies which authentication method to use.
- *
- * Agents MUST support this method when their `initialize` response included
- * a non-empty `authMethods` list. Clients MUST NOT call this method
- * when `authMethods` was omitted or empty.
- */
-export interface LoginAuthRequest {
-    /**
-     * The ID of the authentication method to use.
-     * Must be one of the methods advertised in the initialize response.
-     */
-    methodId: AuthMethodId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
  *
  * Request parameters for `providers/list`.
  */
-export interface ListProvidersRequest {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface ListProvidersRequest extends WithMeta, Extensible {}
 
 /**
  * **UNSTABLE**
@@ -5756,36 +1515,18 @@ export interface ListProvidersRequest {
  *
  * Replaces the full configuration for one provider ID.
  */
-export interface SetProviderRequest {
-    /**
-     * Provider ID to configure.
-     */
+export interface SetProviderRequest extends WithMeta, Extensible {
+    /** Provider ID to configure. */
     providerId: ProviderId;
-    /**
-     * Protocol type for this provider.
-     */
+    /** Protocol type for this provider. */
     apiType: LlmProtocol;
-    /**
-     * Base URL for requests sent through this provider.
-     */
+    /** Base URL for requests sent through this provider. */
     baseUrl: string;
     /**
      * Full headers map for this provider.
      * May include authorization, routing, or other integration-specific headers.
      */
     headers?: { [key: string]: string };
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5795,47 +1536,9 @@ export interface SetProviderRequest {
  *
  * Request parameters for `providers/disable`.
  */
-export interface DisableProviderRequest {
-    /**
-     * Provider ID to disable.
-     */
+export interface DisableProviderRequest extends WithMeta, Extensible {
+    /** Provider ID to disable. */
     providerId: ProviderId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request parameters for the `auth/logout` method.
- *
- * Terminates the current authenticated session.
- *
- * Agents MUST support this method when their `initialize` response included
- * a non-empty `authMethods` list. Clients MUST NOT call this method
- * when `authMethods` was omitted or empty.
- */
-export interface LogoutAuthRequest {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5850,30 +1553,15 @@ export interface LogoutAuthRequest {
  * Agents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn
  * whether authentication is required.
  */
-export interface AuthStatusRequest {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export interface AuthStatusRequest extends WithMeta, Extensible {}
 
 /**
  * Request parameters for creating a new session.
  *
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/draft/session-setup#creating-a-session)
  */
-export interface NewSessionRequest {
-    /**
-     * The working directory for this session. Must be an absolute path.
-     */
+export interface NewSessionRequest extends WithMeta, Extensible {
+    /** The working directory for this session. Must be an absolute path. */
     cwd: AbsolutePath;
     /**
      * Additional workspace roots for this session. Each path must be absolute.
@@ -5883,9 +1571,7 @@ export interface NewSessionRequest {
      * additional roots are activated for the new session.
      */
     additionalDirectories?: AbsolutePath[];
-    /**
-     * List of MCP (Model Context Protocol) servers the agent should connect to.
-     */
+    /** List of MCP (Model Context Protocol) servers the agent should connect to. */
     mcpServers?: McpServer[];
     /**
      * **UNSTABLE**
@@ -5899,18 +1585,6 @@ export interface NewSessionRequest {
      * advertises `session.systemPrompt`.
      */
     systemPrompt?: SystemPrompt | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -5928,63 +1602,6 @@ export type McpServer =
     | UnknownArm<"type">;
 
 /**
- * An HTTP header to set when making requests to the MCP server.
- */
-export interface HttpHeader {
-    /**
-     * The name of the HTTP header.
-     */
-    name: string;
-    /**
-     * The value to set for the HTTP header.
-     */
-    value: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * HTTP transport configuration for MCP.
- */
-export interface McpServerHttp {
-    /**
-     * Human-readable name identifying this MCP server.
-     */
-    name: string;
-    /**
-     * URL to the MCP server.
-     */
-    url: string;
-    /**
-     * HTTP headers to set when making requests to the MCP server. Headers the MCP transport
-     * defines are owned by the transport, and Agents use the transport's values for them.
-     */
-    headers?: HttpHeader[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -5994,10 +1611,8 @@ export interface McpServerHttp {
  * The MCP server is provided by an ACP component and communicates over the ACP channel
  * using `mcp/message`.
  */
-export interface McpServerAcp {
-    /**
-     * Human-readable name identifying this MCP server.
-     */
+export interface McpServerAcp extends WithMeta, Extensible {
+    /** Human-readable name identifying this MCP server. */
     name: string;
     /**
      * Unique identifier for this MCP server, generated by the component providing it.
@@ -6006,53 +1621,6 @@ export interface McpServerAcp {
      * on the same ACP connection.
      */
     serverId: McpServerAcpId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Stdio transport configuration for MCP.
- */
-export interface McpServerStdio {
-    /**
-     * Human-readable name identifying this MCP server.
-     */
-    name: string;
-    /**
-     * Absolute path to the MCP server executable.
-     */
-    command: AbsolutePath;
-    /**
-     * Command-line arguments to pass to the MCP server.
-     */
-    args?: string[];
-    /**
-     * Environment variables to set when launching the MCP server. Names SHOULD be unique.
-     * Agents MAY reject duplicates with `-32602`, and otherwise the last entry wins.
-     */
-    env?: EnvVariable[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6067,7 +1635,7 @@ export interface McpServerStdio {
  * an unadvertised mode or an unsupported content block type, MUST return an
  * error instead of creating, resuming, or forking the session.
  */
-export interface SystemPrompt {
+export interface SystemPrompt extends WithMeta, Extensible {
     /**
      * How the Agent combines `content` with its own instructions.
      *
@@ -6087,18 +1655,6 @@ export interface SystemPrompt {
      * `-32602` without creating, resuming, or forking the session.
      */
     content: ContentBlock[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6114,10 +1670,8 @@ export interface SystemPrompt {
  */
 export type SystemPromptMode = "append" | "override" | OpenString;
 
-/**
- * Request parameters for listing existing sessions.
- */
-export interface ListSessionsRequest {
+/** Request parameters for listing existing sessions. */
+export interface ListSessionsRequest extends WithMeta, Extensible {
     /**
      * Filter sessions by working directory. Must be an absolute path.
      *
@@ -6145,18 +1699,6 @@ export interface ListSessionsRequest {
      * applies before pagination. Clients keep the same value when following `nextCursor`.
      */
     archived?: SessionArchiveFilter | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6172,30 +1714,6 @@ export interface ListSessionsRequest {
 export type SessionArchiveFilter = "exclude" | "include" | "only" | OpenString;
 
 /**
- * Request parameters for deleting an existing session from `session/list`.
- *
- * Only available if the Agent supports the `session.delete` capability.
- */
-export interface DeleteSessionRequest {
-    /**
-     * The ID of the session to delete.
-     */
-    sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -6207,14 +1725,10 @@ export interface DeleteSessionRequest {
  *
  * Only available if the Agent supports the `session.fork` capability.
  */
-export interface ForkSessionRequest {
-    /**
-     * The ID of the session to fork.
-     */
+export interface ForkSessionRequest extends WithMeta, Extensible {
+    /** The ID of the session to fork. */
     sessionId: SessionId;
-    /**
-     * The working directory for this session. Must be an absolute path.
-     */
+    /** The working directory for this session. Must be an absolute path. */
     cwd: AbsolutePath;
     /**
      * Additional workspace roots to activate for this session. Each path must be absolute.
@@ -6224,9 +1738,7 @@ export interface ForkSessionRequest {
      * session.
      */
     additionalDirectories?: AbsolutePath[];
-    /**
-     * List of MCP servers to connect to for this session.
-     */
+    /** List of MCP servers to connect to for this session. */
     mcpServers?: McpServer[];
     /**
      * **UNSTABLE**
@@ -6242,18 +1754,6 @@ export interface ForkSessionRequest {
      * source session.
      */
     systemPrompt?: SystemPrompt | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6270,23 +1770,9 @@ export interface ForkSessionRequest {
  * free the session's resources as if `session/close` had been called, then archive it.
  * Archiving an archived session succeeds. A session that does not exist gets `-32002`.
  */
-export interface ArchiveSessionRequest {
-    /**
-     * The ID of the session to archive.
-     */
+export interface ArchiveSessionRequest extends WithMeta, Extensible {
+    /** The ID of the session to archive. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6304,23 +1790,9 @@ export interface ArchiveSessionRequest {
  * Unarchiving a session that is not archived succeeds. A session that does not exist
  * gets `-32002`.
  */
-export interface UnarchiveSessionRequest {
-    /**
-     * The ID of the session to unarchive.
-     */
+export interface UnarchiveSessionRequest extends WithMeta, Extensible {
+    /** The ID of the session to unarchive. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6336,23 +1808,9 @@ export interface UnarchiveSessionRequest {
  * close, or change the session, and does not attach the requesting connection to it.
  * A session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.
  */
-export interface SessionStatusRequest {
-    /**
-     * The ID of the session to check.
-     */
+export interface SessionStatusRequest extends WithMeta, Extensible {
+    /** The ID of the session to check. */
     sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6370,10 +1828,8 @@ export interface SessionStatusRequest {
  * The Agent responds only after it has stored the title. After a successful response, the
  * Agent SHOULD NOT replace the title with one it generates automatically.
  */
-export interface SetSessionTitleRequest {
-    /**
-     * The ID of the session to retitle.
-     */
+export interface SetSessionTitleRequest extends WithMeta, Extensible {
+    /** The ID of the session to retitle. */
     sessionId: SessionId;
     /**
      * The new title for the session.
@@ -6384,18 +1840,6 @@ export interface SetSessionTitleRequest {
      * that is empty after normalization, with `-32602`.
      */
     title: string;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6404,10 +1848,8 @@ export interface SetSessionTitleRequest {
  * Resumes an existing session and optionally replays retained conversation
  * history according to `replayFrom`.
  */
-export interface ResumeSessionRequest {
-    /**
-     * The ID of the session to resume.
-     */
+export interface ResumeSessionRequest extends WithMeta, Extensible {
+    /** The ID of the session to resume. */
     sessionId: SessionId;
     /**
      * The working directory for this session. Must be an absolute path.
@@ -6460,310 +1902,28 @@ export interface ResumeSessionRequest {
      * session was created.
      */
     systemPrompt?: SystemPrompt | null;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Inclusive cursor describing where replayed session history should begin.
- *
- * Replay includes the position identified by the cursor.
- */
-export type ReplayFrom =
-    | ({ type: "start" } & ReplayFromStart)
-    | UnknownArm<"type">;
+/** A JSON-RPC response object. */
+export type ClientResponse = ClientResponseResult | ClientResponseError;
 
-/**
- * Inclusive replay cursor requesting replay from the start of retained conversation history.
- */
-export interface ReplayFromStart {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request parameters for closing an active session.
- *
- * The Agent MUST cancel any ongoing work related to the session as if `session/cancel`
- * was called, then free the resources associated with the session. Unlike `session/cancel`,
- * closing also stops the session's background work. After the close response, the Agent
- * sends no other messages for the session on that connection.
- *
- * Closing a session that does not exist or is not active SHOULD succeed, and Clients SHOULD
- * treat a `-32002` response as a successful close.
- *
- * When closing cancels active foreground work, the Agent MUST send the final
- * updates for that work and the idle `state_update` with `stopReason: "cancelled"`
- * before responding successfully to `session/close`. Closing an idle session
- * does not itself require another idle update.
- *
- * Closing also cancels pending `session/prompt` requests whose messages have not
- * been inserted, including held prompts. If closing prevents a prompt's user message from being inserted, the
- * Agent MUST answer that request with `-32800` (Request Cancelled). If the message
- * has already been inserted, the Agent MUST respond successfully with its
- * `messageId`. Prompt responses need not precede the close response.
- */
-export interface CloseSessionRequest {
-    /**
-     * The ID of the session to close.
-     */
-    sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request parameters for cancelling one tool call.
- *
- * Clients MUST NOT send it unless the tool call currently advertises `capabilities.cancel`.
- *
- * The Agent responds once it has accepted the cancellation. The response does not mean
- * the work has stopped. The Agent confirms it with a `tool_call_update` to a final
- * status: normally `cancelled`, or `completed` or `failed` if the work finished first.
- *
- * The Agent responds with `-32602` if the tool call is unknown, already final, or not
- * cancellable. Cancelling a tool call does not change the foreground state by itself.
- *
- * See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#cancelling-tool-calls)
- */
-export interface CancelToolCallRequest {
-    /**
-     * The ID of the session that owns the tool call.
-     */
-    sessionId: SessionId;
-    /**
-     * The ID of the tool call to cancel.
-     */
-    toolCallId: ToolCallId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request parameters for cancelling one terminal.
- *
- * Clients MUST NOT send it unless the terminal currently advertises `capabilities.cancel`.
- *
- * The Agent responds once it has accepted the cancellation. The response does not mean
- * the work has stopped. The Agent confirms it with a `terminal_update` that sets
- * `exitStatus`. Cancelling stops the process but does not release the terminal, and does
- * not change the status of a tool call that references it.
- *
- * The Agent responds with `-32602` if the terminal is unknown, has already exited, or is not
- * cancellable. Cancelling a terminal does not change the foreground state by itself.
- *
- * See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#cancelling-terminals)
- */
-export interface CancelTerminalRequest {
-    /**
-     * The ID of the session that owns the terminal.
-     */
-    sessionId: SessionId;
-    /**
-     * The ID of the terminal to cancel.
-     */
-    terminalId: TerminalId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request parameters for setting a session configuration option.
- *
- * Agents MUST support this method for any session where they advertise config options.
- * Agents MUST reject an unknown `configId` or invalid value with `-32602` and leave the
- * configuration unchanged.
- *
- * See protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/draft/session-config-options#setting-a-config-option)
- */
-export type SetSessionConfigOptionRequest = {
-    /**
-     * The ID of the session to set the configuration option for.
-     */
-    sessionId: SessionId;
-    /**
-     * The ID of the configuration option to set.
-     */
-    configId: SessionConfigId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & SetSessionConfigOptionRequestType;
-
-/**
- * The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
- */
-export type SetSessionConfigOptionRequestType =
-    | ({ type: "id" } & SetSessionConfigOptionRequestTypeId)
-    | ({ type: "boolean" } & SetSessionConfigOptionRequestTypeBoolean)
-    | UnknownArm<"type">;
-
-/**
- * A `SessionConfigValueId` string value (`type: "id"`).
- */
-export interface SetSessionConfigOptionRequestTypeId {
-    /**
-     * The value ID.
-     */
-    value: SessionConfigValueId;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A boolean value (`type: "boolean"`).
- */
-export interface SetSessionConfigOptionRequestTypeBoolean {
-    /**
-     * The boolean value.
-     */
-    value: boolean;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Request parameters for sending a user prompt to the agent.
- *
- * Contains the user's message and any additional context.
- *
- * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#1-user-message)
- */
-export interface PromptRequest {
-    /**
-     * The ID of the session to send this user message to
-     */
-    sessionId: SessionId;
-    /**
-     * The blocks of content that compose the user's message.
-     *
-     * As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
-     * while other variants are optionally enabled via `PromptCapabilities`.
-     *
-     * The Client MUST adapt its interface according to `PromptCapabilities`.
-     *
-     * The client MAY include referenced pieces of context as either
-     * `resource` or `resource_link` content blocks.
-     *
-     * When available, `resource` is preferred
-     * as it avoids extra round-trips and allows the message to include
-     * pieces of context from sources the agent may not have access to.
-     *
-     * Clients MUST NOT send an empty array. Agents MAY reject one with `-32602` without
-     * inserting it.
-     */
-    prompt: ContentBlock[];
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A JSON-RPC response object.
- */
-export type ClientResponse =
-    | ClientResponseResult
-    | ClientResponseError;
-
-/**
- * A successful JSON-RPC response.
- */
-export interface ClientResponseResult {
-    /**
-     * The id of the request this response answers.
-     */
+/** A successful JSON-RPC response. */
+export interface ClientResponseResult extends Extensible {
+    /** The id of the request this response answers. */
     id: RequestId;
-    /**
-     * Method-specific response data.
-     */
+    /** Method-specific response data. */
     result: ClientResponseResultResult;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Method-specific response data.
- */
+/** Method-specific response data. */
 export type ClientResponseResultResult =
     | RequestPermissionResponse
     | CreateElicitationResponse
     | MessageMcpResponse
     | ExtResponse;
 
-/**
- * A failed JSON-RPC response.
- */
-export interface ClientResponseError {
+/** A failed JSON-RPC response. */
+export interface ClientResponseError extends Extensible {
     /**
      * The id of the request this response answers.
      *
@@ -6771,14 +1931,8 @@ export interface ClientResponseError {
      * for a parse error or an invalid request.
      */
     id: ClientResponseErrorId | null;
-    /**
-     * Method-specific error data.
-     */
+    /** Method-specific error data. */
     error: Error;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6787,129 +1941,7 @@ export interface ClientResponseError {
  * Required. `null` only when the request's id could not be determined, such as
  * for a parse error or an invalid request.
  */
-export type ClientResponseErrorId =
-    | number
-    | string;
-
-/**
- * Response to a permission request.
- */
-export interface RequestPermissionResponse {
-    /**
-     * The user's decision on the permission request.
-     */
-    outcome: RequestPermissionOutcome;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * The outcome of a permission request.
- */
-export type RequestPermissionOutcome =
-    | ({ outcome: "cancelled" } & CancelledPermissionOutcome)
-    | ({ outcome: "selected" } & SelectedPermissionOutcome)
-    | UnknownArm<"outcome">;
-
-/**
- * The request was not approved and no option was selected.
- */
-export interface CancelledPermissionOutcome {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * The user selected one of the provided options.
- */
-export interface SelectedPermissionOutcome {
-    /**
-     * The ID of the option the user selected.
-     */
-    optionId: PermissionOptionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * Response from the client to an elicitation request.
- */
-export type CreateElicitationResponse = {
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-} & CreateElicitationResponseAction;
-
-/**
- * The part of [`CreateElicitationResponse`] chosen by its `action` property.
- */
-export type CreateElicitationResponseAction =
-    | ({ action: "accept" } & ElicitationAcceptAction)
-    | { action: "decline" }
-    | { action: "cancel" }
-    | UnknownArm<"action">;
-
-/**
- * Allowed wire representations for `ElicitationContentValue`.
- */
-export type ElicitationContentValue =
-    | string
-    | number
-    | number
-    | boolean
-    | string[]
-    | JsonValue;
-
-/**
- * The user accepted the elicitation and provided content.
- */
-export interface ElicitationAcceptAction {
-    /**
-     * The user-provided content, if any, as an object matching the requested schema.
-     *
-     * Omitted and `null` are equivalent and mean no content is provided.
-     */
-    content?: { [key: string]: ElicitationContentValue } | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export type ClientResponseErrorId = number | string;
 
 /**
  * **UNSTABLE**
@@ -6923,17 +1955,11 @@ export interface ElicitationAcceptAction {
  * Carrier `_meta` is optional. Null or invalid values are treated as absent.
  * Senders must include exactly one outcome. Receivers prefer `result` if both are present.
  */
-export type MessageMcpResponse =
-    | MessageMcpResponseResult
-    | MessageMcpResponseError;
+export type MessageMcpResponse = MessageMcpResponseResult | MessageMcpResponseError;
 
-/**
- * An opaque inner MCP result.
- */
-export interface MessageMcpResponseResult {
-    /**
-     * Required, even if JSON null.
-     */
+/** An opaque inner MCP result. */
+export interface MessageMcpResponseResult extends Extensible {
+    /** Required, even if JSON null. */
     result: JsonValue;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6944,19 +1970,11 @@ export interface MessageMcpResponseResult {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A structured inner MCP error.
- */
-export interface MessageMcpResponseError {
-    /**
-     * Required, non-null MCP error object.
-     */
+/** A structured inner MCP error. */
+export interface MessageMcpResponseError extends Extensible {
+    /** Required, non-null MCP error object. */
     error: McpError;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6967,10 +1985,6 @@ export interface MessageMcpResponseError {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -6981,41 +1995,21 @@ export interface MessageMcpResponseError {
  * `code` and `message` are required and non-null. `data` is optional.
  * Explicit `null` is preserved separately from an omitted key.
  */
-export interface McpError {
-    /**
-     * Inner MCP error code. Never an ACP error code.
-     */
+export interface McpError extends Extensible {
+    /** Inner MCP error code. Never an ACP error code. */
     code: number;
-    /**
-     * Inner MCP error message.
-     */
+    /** Inner MCP error message. */
     message: string;
-    /**
-     * Optional error data. Explicit null is retained.
-     */
+    /** Optional error data. Explicit null is retained. */
     data?: JsonValue;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A JSON-RPC notification object.
- */
-export interface ClientNotification {
-    /**
-     * The notification method name.
-     */
+/** A JSON-RPC notification object. */
+export interface ClientNotification extends Extensible {
+    /** The notification method name. */
     method: string;
-    /**
-     * Method-specific notification parameters.
-     */
+    /** Method-specific notification parameters. */
     params?: ClientNotificationParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -7026,34 +2020,7 @@ export interface ClientNotification {
  *
  * Notifications do not expect a response.
  */
-export type ClientNotificationParams =
-    | CancelSessionNotification
-    | MessageMcpNotification
-    | ExtNotification;
-
-/**
- * Notification to cancel a session's foreground work and its prompts not yet inserted.
- *
- * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#cancellation)
- */
-export interface CancelSessionNotification {
-    /**
-     * The ID of the session to cancel operations for.
-     */
-    sessionId: SessionId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
+export type ClientNotificationParams = CancelSessionNotification | MessageMcpNotification | ExtNotification;
 
 /**
  * **UNSTABLE**
@@ -7061,22 +2028,14 @@ export interface CancelSessionNotification {
  * Notification for an active request, sent from provider to consumer.
  * Includes subscription acknowledgements and updates.
  */
-export interface MessageMcpNotification {
-    /**
-     * The declared ACP MCP server handling the associated request.
-     */
+export interface MessageMcpNotification extends Extensible {
+    /** The declared ACP MCP server handling the associated request. */
     serverId: McpServerAcpId;
-    /**
-     * The identifier of the active inner MCP request.
-     */
+    /** The identifier of the active inner MCP request. */
     requestId: McpRequestId;
-    /**
-     * The inner MCP method name.
-     */
+    /** The inner MCP method name. */
     method: string;
-    /**
-     * Optional inner MCP params. Null is equivalent to omission.
-     */
+    /** Optional inner MCP params. Null is equivalent to omission. */
     params?: JsonObject | null;
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7087,57 +2046,16 @@ export interface MessageMcpNotification {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Notification to cancel an ongoing request.
- *
- * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/draft/cancellation)
- */
-export interface CancelRequestNotification {
-    /**
-     * The ID of the request to cancel: a request that the sender of this notification issued.
-     * Receivers match it only against requests they received from that sender.
-     */
-    requestId: RequestId;
-    /**
-     * The _meta property is reserved by ACP to allow clients and agents to attach additional
-     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-     * Implementations MUST NOT assign meaning to keys they do not recognize.
-     *
-     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-     */
-    _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
-}
-
-/**
- * A JSON-RPC request object.
- */
-export interface ProxyRequest {
-    /**
-     * The request id used to correlate the matching response.
-     */
+/** A JSON-RPC request object. */
+export interface ProxyRequest extends Extensible {
+    /** The request id used to correlate the matching response. */
     id: RequestId;
-    /**
-     * The method name to invoke.
-     */
+    /** The method name to invoke. */
     method: string;
-    /**
-     * Method-specific request parameters.
-     */
+    /** Method-specific request parameters. */
     params?: ProxyRequestParams | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -7150,9 +2068,7 @@ export interface ProxyRequest {
  * A conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends
  * `proxy/successor` to its conductor.
  */
-export type ProxyRequestParams =
-    | InitializeProxyRequest
-    | ProxySuccessorRequest;
+export type ProxyRequestParams = InitializeProxyRequest | ProxySuccessorRequest;
 
 /**
  * **UNSTABLE**
@@ -7193,10 +2109,8 @@ export type InitializeProxyRequest = InitializeRequest;
  *
  * See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
  */
-export interface ProxySuccessorRequest {
-    /**
-     * Method name of the wrapped request.
-     */
+export interface ProxySuccessorRequest extends Extensible {
+    /** Method name of the wrapped request. */
     method: string;
     /**
      * Params of the wrapped request, forwarded unchanged.
@@ -7218,48 +2132,24 @@ export interface ProxySuccessorRequest {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * A JSON-RPC response object.
- */
-export type ProxyResponse =
-    | ProxyResponseResult
-    | ProxyResponseError;
+/** A JSON-RPC response object. */
+export type ProxyResponse = ProxyResponseResult | ProxyResponseError;
 
-/**
- * A successful JSON-RPC response.
- */
-export interface ProxyResponseResult {
-    /**
-     * The id of the request this response answers.
-     */
+/** A successful JSON-RPC response. */
+export interface ProxyResponseResult extends Extensible {
+    /** The id of the request this response answers. */
     id: RequestId;
-    /**
-     * Method-specific response data.
-     */
+    /** Method-specific response data. */
     result: ProxyResponseResultResult;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
-/**
- * Method-specific response data.
- */
-export type ProxyResponseResultResult =
-    | InitializeProxyResponse
-    | ProxySuccessorResponse;
+/** Method-specific response data. */
+export type ProxyResponseResultResult = InitializeProxyResponse | ProxySuccessorResponse;
 
-/**
- * A failed JSON-RPC response.
- */
-export interface ProxyResponseError {
+/** A failed JSON-RPC response. */
+export interface ProxyResponseError extends Extensible {
     /**
      * The id of the request this response answers.
      *
@@ -7267,14 +2157,8 @@ export interface ProxyResponseError {
      * for a parse error or an invalid request.
      */
     id: ProxyResponseErrorId | null;
-    /**
-     * Method-specific error data.
-     */
+    /** Method-specific error data. */
     error: Error;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -7283,9 +2167,7 @@ export interface ProxyResponseError {
  * Required. `null` only when the request's id could not be determined, such as
  * for a parse error or an invalid request.
  */
-export type ProxyResponseErrorId =
-    | number
-    | string;
+export type ProxyResponseErrorId = number | string;
 
 /**
  * **UNSTABLE**
@@ -7309,22 +2191,12 @@ export type InitializeProxyResponse = InitializeResponse;
  */
 export type ProxySuccessorResponse = JsonValue;
 
-/**
- * A JSON-RPC notification object.
- */
-export interface ProxyNotification {
-    /**
-     * The notification method name.
-     */
+/** A JSON-RPC notification object. */
+export interface ProxyNotification extends Extensible {
+    /** The notification method name. */
     method: string;
-    /**
-     * Method-specific notification parameters.
-     */
+    /** Method-specific notification parameters. */
     params?: ProxySuccessorNotification | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /**
@@ -7340,10 +2212,8 @@ export interface ProxyNotification {
  *
  * See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
  */
-export interface ProxySuccessorNotification {
-    /**
-     * Method name of the wrapped notification.
-     */
+export interface ProxySuccessorNotification extends Extensible {
+    /** Method name of the wrapped notification. */
     method: string;
     /**
      * Params of the wrapped notification, forwarded unchanged.
@@ -7365,105 +2235,25 @@ export interface ProxySuccessorNotification {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
      */
     _meta?: JsonObject | null;
-    /**
-     * Members the schema does not name, kept as received.
-     */
-    [key: string]: unknown;
 }
 
 /** Every definition's type by its name: what `codec.decode(name, text)` gives. */
-export interface Types {
+export interface Types extends Omit<stable.Types, "AgentRequest" | "AgentRequestParams" | "AgentResponse" | "AgentResponseResult" | "AgentResponseResultResult" | "AgentResponseError" | "AgentResponseErrorId" | "InitializeResponse" | "AgentCapabilities" | "SessionCapabilities" | "McpCapabilities" | "AgentAuthCapabilities" | "ListSessionsResponse" | "SessionInfo" | "AgentNotification" | "AgentNotificationParams" | "UpdateSessionNotification" | "SessionUpdate" | "BackgroundWork" | "RunningStateUpdate" | "IdleStateUpdate" | "IdleStateUpdateStopReason" | "RequiresActionStateUpdate" | "StateUpdate" | "PlanUpdateContent" | "PlanUpdate" | "ClientRequest" | "ClientRequestParams" | "NewSessionRequest" | "McpServer" | "ListSessionsRequest" | "ResumeSessionRequest" | "ClientResponse" | "ClientResponseResult" | "ClientResponseResultResult" | "ClientResponseError" | "ClientResponseErrorId" | "ClientNotification" | "ClientNotificationParams"> {
     AgentRequest: AgentRequest;
     AgentRequestParams: AgentRequestParams;
-    RequestId: RequestId;
-    RequestPermissionRequest: RequestPermissionRequest;
-    SessionId: SessionId;
-    RequestPermissionSubject: RequestPermissionSubject;
-    ToolCallUpdate: ToolCallUpdate;
-    ToolCallId: ToolCallId;
-    ToolKind: ToolKind;
-    ToolCallStatus: ToolCallStatus;
-    ToolCallContent: ToolCallContent;
-    ContentBlock: ContentBlock;
-    Annotations: Annotations;
-    Role: Role;
-    TextContent: TextContent;
-    MediaType: MediaType;
-    ImageContent: ImageContent;
-    AudioContent: AudioContent;
-    Icon: Icon;
-    IconTheme: IconTheme;
-    ResourceLink: ResourceLink;
-    EmbeddedResourceResource: EmbeddedResourceResource;
-    TextResourceContents: TextResourceContents;
-    BlobResourceContents: BlobResourceContents;
-    EmbeddedResource: EmbeddedResource;
-    Content: Content;
-    DiffChange: DiffChange;
-    DiffChangeOperation: DiffChangeOperation;
-    DiffFileType: DiffFileType;
-    AbsolutePath: AbsolutePath;
-    DiffPathChange: DiffPathChange;
-    DiffPathPairChange: DiffPathPairChange;
-    DiffPatch: DiffPatch;
-    DiffPatchFormat: DiffPatchFormat;
-    Diff: Diff;
-    TerminalId: TerminalId;
-    Terminal: Terminal;
-    ToolCallLocation: ToolCallLocation;
-    ToolCallCapabilities: ToolCallCapabilities;
-    ToolCallCancelCapabilities: ToolCallCancelCapabilities;
-    ToolCallPermissionSubject: ToolCallPermissionSubject;
-    CommandPermissionSubject: CommandPermissionSubject;
-    PermissionOption: PermissionOption;
-    PermissionOptionId: PermissionOptionId;
-    PermissionOptionKind: PermissionOptionKind;
-    CreateElicitationRequest: CreateElicitationRequest;
-    CreateElicitationRequestMode: CreateElicitationRequestMode;
-    ElicitationSessionScope: ElicitationSessionScope;
-    ElicitationRequestScope: ElicitationRequestScope;
-    ElicitationSchema: ElicitationSchema;
-    ElicitationSchemaType: ElicitationSchemaType;
-    ElicitationPropertySchema: ElicitationPropertySchema;
-    StringFormat: StringFormat;
-    EnumOption: EnumOption;
-    StringPropertySchema: StringPropertySchema;
-    NumberPropertySchema: NumberPropertySchema;
-    IntegerPropertySchema: IntegerPropertySchema;
-    BooleanPropertySchema: BooleanPropertySchema;
-    MultiSelectItems: MultiSelectItems;
-    StringMultiSelectItems: StringMultiSelectItems;
-    TitledMultiSelectItems: TitledMultiSelectItems;
-    MultiSelectPropertySchema: MultiSelectPropertySchema;
-    ElicitationFormMode: ElicitationFormMode;
-    ElicitationFormModeScope: ElicitationFormModeScope;
-    ElicitationId: ElicitationId;
-    ElicitationUrlMode: ElicitationUrlMode;
-    ElicitationUrlModeScope: ElicitationUrlModeScope;
     MessageMcpRequest: MessageMcpRequest;
     McpServerAcpId: McpServerAcpId;
     McpRequestId: McpRequestId;
-    ExtRequest: ExtRequest;
     AgentResponse: AgentResponse;
     AgentResponseResult: AgentResponseResult;
     AgentResponseResultResult: AgentResponseResultResult;
     AgentResponseError: AgentResponseError;
     AgentResponseErrorId: AgentResponseErrorId;
     InitializeResponse: InitializeResponse;
-    ProtocolVersion: ProtocolVersion;
-    Implementation: Implementation;
     AgentCapabilities: AgentCapabilities;
     SessionCapabilities: SessionCapabilities;
-    PromptCapabilities: PromptCapabilities;
-    PromptImageCapabilities: PromptImageCapabilities;
-    PromptAudioCapabilities: PromptAudioCapabilities;
-    PromptEmbeddedContextCapabilities: PromptEmbeddedContextCapabilities;
     McpCapabilities: McpCapabilities;
-    McpStdioCapabilities: McpStdioCapabilities;
-    McpHttpCapabilities: McpHttpCapabilities;
     McpAcpCapabilities: McpAcpCapabilities;
-    SessionDeleteCapabilities: SessionDeleteCapabilities;
-    SessionAdditionalDirectoriesCapabilities: SessionAdditionalDirectoriesCapabilities;
     SessionSystemPromptCapabilities: SessionSystemPromptCapabilities;
     SessionSystemPromptModeCapabilities: SessionSystemPromptModeCapabilities;
     SessionSystemPromptOverrideCapabilities: SessionSystemPromptOverrideCapabilities;
@@ -7474,12 +2264,6 @@ export interface Types {
     AgentAuthCapabilities: AgentAuthCapabilities;
     AuthStatusCapabilities: AuthStatusCapabilities;
     ProvidersCapabilities: ProvidersCapabilities;
-    AuthMethod: AuthMethod;
-    AuthMethodId: AuthMethodId;
-    EnvVariable: EnvVariable;
-    AuthMethodTerminal: AuthMethodTerminal;
-    AuthMethodAgent: AuthMethodAgent;
-    LoginAuthResponse: LoginAuthResponse;
     ListProvidersResponse: ListProvidersResponse;
     ProviderInfo: ProviderInfo;
     ProviderId: ProviderId;
@@ -7487,30 +2271,11 @@ export interface Types {
     ProviderCurrentConfig: ProviderCurrentConfig;
     SetProviderResponse: SetProviderResponse;
     DisableProviderResponse: DisableProviderResponse;
-    LogoutAuthResponse: LogoutAuthResponse;
     AuthStatusResponse: AuthStatusResponse;
     AuthState: AuthState;
     AuthAccount: AuthAccount;
-    NewSessionResponse: NewSessionResponse;
-    SessionConfigOption: SessionConfigOption;
-    SessionConfigOptionType: SessionConfigOptionType;
-    SessionConfigId: SessionConfigId;
-    SessionConfigOptionCategory: SessionConfigOptionCategory;
-    SessionConfigValueId: SessionConfigValueId;
-    SessionConfigSelectOptions: SessionConfigSelectOptions;
-    SessionConfigSelectOption: SessionConfigSelectOption;
-    SessionConfigSelectGroup: SessionConfigSelectGroup;
-    SessionConfigGroupId: SessionConfigGroupId;
-    SessionConfigSelect: SessionConfigSelect;
-    SessionConfigBoolean: SessionConfigBoolean;
-    AvailableCommand: AvailableCommand;
-    AvailableCommandInput: AvailableCommandInput;
-    TextCommandInput: TextCommandInput;
-    Command: Command;
     ListSessionsResponse: ListSessionsResponse;
     SessionInfo: SessionInfo;
-    SessionListCursor: SessionListCursor;
-    DeleteSessionResponse: DeleteSessionResponse;
     ForkSessionResponse: ForkSessionResponse;
     ArchiveSessionResponse: ArchiveSessionResponse;
     UnarchiveSessionResponse: UnarchiveSessionResponse;
@@ -7518,139 +2283,60 @@ export interface Types {
     SessionStatus: SessionStatus;
     StateUpdate: StateUpdate;
     BackgroundWork: BackgroundWork;
-    BackgroundTerminal: BackgroundTerminal;
-    BackgroundToolCall: BackgroundToolCall;
     BackgroundSubagent: BackgroundSubagent;
     RunningStateUpdate: RunningStateUpdate;
-    Error: Error;
-    ErrorCode: ErrorCode;
-    ErrorData: ErrorData;
-    UnsupportedProtocolVersionErrorData: UnsupportedProtocolVersionErrorData;
-    SessionNotFoundErrorData: SessionNotFoundErrorData;
-    ErrorStopReason: ErrorStopReason;
     Usage: Usage;
     IdleStateUpdate: IdleStateUpdate;
     IdleStateUpdateStopReason: IdleStateUpdateStopReason;
     RequiresActionStateUpdate: RequiresActionStateUpdate;
     UnknownStateUpdate: UnknownStateUpdate;
     SetSessionTitleResponse: SetSessionTitleResponse;
-    ResumeSessionResponse: ResumeSessionResponse;
-    CloseSessionResponse: CloseSessionResponse;
-    CancelToolCallResponse: CancelToolCallResponse;
-    CancelTerminalResponse: CancelTerminalResponse;
-    SetSessionConfigOptionResponse: SetSessionConfigOptionResponse;
-    PromptResponse: PromptResponse;
-    MessageId: MessageId;
-    ExtResponse: ExtResponse;
     AgentNotification: AgentNotification;
     AgentNotificationParams: AgentNotificationParams;
     UpdateSessionNotification: UpdateSessionNotification;
     SessionUpdate: SessionUpdate;
-    ContentChunk: ContentChunk;
-    UserMessage: UserMessage;
-    AgentMessage: AgentMessage;
-    AgentThought: AgentThought;
-    ToolCallContentChunk: ToolCallContentChunk;
-    TerminalOutput: TerminalOutput;
-    TerminalExitStatus: TerminalExitStatus;
-    TerminalSize: TerminalSize;
-    TerminalCapabilities: TerminalCapabilities;
-    TerminalCancelCapabilities: TerminalCancelCapabilities;
-    TerminalUpdate: TerminalUpdate;
-    TerminalOutputChunk: TerminalOutputChunk;
     PlanUpdateContent: PlanUpdateContent;
-    PlanId: PlanId;
-    PlanEntry: PlanEntry;
-    PlanEntryPriority: PlanEntryPriority;
-    PlanEntryStatus: PlanEntryStatus;
-    PlanItems: PlanItems;
     PlanFile: PlanFile;
     PlanMarkdown: PlanMarkdown;
     PlanUpdate: PlanUpdate;
     PlanRemoved: PlanRemoved;
-    AvailableCommandsUpdate: AvailableCommandsUpdate;
-    ConfigOptionUpdate: ConfigOptionUpdate;
-    SessionInfoUpdate: SessionInfoUpdate;
-    Cost: Cost;
-    UsageUpdate: UsageUpdate;
-    NoticeSeverity: NoticeSeverity;
-    Notice: Notice;
-    CompactionId: CompactionId;
-    CompactionStatus: CompactionStatus;
-    CompactionUpdate: CompactionUpdate;
-    CompactionSummaryChunk: CompactionSummaryChunk;
     SubagentSessionCapabilities: SubagentSessionCapabilities;
     SessionCancelCapabilities: SessionCancelCapabilities;
     SubagentUpdate: SubagentUpdate;
     SessionMessage: SessionMessage;
     SessionMessageChunk: SessionMessageChunk;
-    CompleteElicitationNotification: CompleteElicitationNotification;
     AuthStatusUpdateNotification: AuthStatusUpdateNotification;
-    ExtNotification: ExtNotification;
     ClientRequest: ClientRequest;
     ClientRequestParams: ClientRequestParams;
-    InitializeRequest: InitializeRequest;
-    ClientCapabilities: ClientCapabilities;
-    ClientAuthCapabilities: ClientAuthCapabilities;
-    TerminalAuthCapabilities: TerminalAuthCapabilities;
-    ElicitationCapabilities: ElicitationCapabilities;
-    ElicitationFormCapabilities: ElicitationFormCapabilities;
-    ElicitationUrlCapabilities: ElicitationUrlCapabilities;
-    LoginAuthRequest: LoginAuthRequest;
     ListProvidersRequest: ListProvidersRequest;
     SetProviderRequest: SetProviderRequest;
     DisableProviderRequest: DisableProviderRequest;
-    LogoutAuthRequest: LogoutAuthRequest;
     AuthStatusRequest: AuthStatusRequest;
     NewSessionRequest: NewSessionRequest;
     McpServer: McpServer;
-    HttpHeader: HttpHeader;
-    McpServerHttp: McpServerHttp;
     McpServerAcp: McpServerAcp;
-    McpServerStdio: McpServerStdio;
     SystemPrompt: SystemPrompt;
     SystemPromptMode: SystemPromptMode;
     ListSessionsRequest: ListSessionsRequest;
     SessionArchiveFilter: SessionArchiveFilter;
-    DeleteSessionRequest: DeleteSessionRequest;
     ForkSessionRequest: ForkSessionRequest;
     ArchiveSessionRequest: ArchiveSessionRequest;
     UnarchiveSessionRequest: UnarchiveSessionRequest;
     SessionStatusRequest: SessionStatusRequest;
     SetSessionTitleRequest: SetSessionTitleRequest;
     ResumeSessionRequest: ResumeSessionRequest;
-    ReplayFrom: ReplayFrom;
-    ReplayFromStart: ReplayFromStart;
-    CloseSessionRequest: CloseSessionRequest;
-    CancelToolCallRequest: CancelToolCallRequest;
-    CancelTerminalRequest: CancelTerminalRequest;
-    SetSessionConfigOptionRequest: SetSessionConfigOptionRequest;
-    SetSessionConfigOptionRequestType: SetSessionConfigOptionRequestType;
-    SetSessionConfigOptionRequestTypeId: SetSessionConfigOptionRequestTypeId;
-    SetSessionConfigOptionRequestTypeBoolean: SetSessionConfigOptionRequestTypeBoolean;
-    PromptRequest: PromptRequest;
     ClientResponse: ClientResponse;
     ClientResponseResult: ClientResponseResult;
     ClientResponseResultResult: ClientResponseResultResult;
     ClientResponseError: ClientResponseError;
     ClientResponseErrorId: ClientResponseErrorId;
-    RequestPermissionResponse: RequestPermissionResponse;
-    RequestPermissionOutcome: RequestPermissionOutcome;
-    CancelledPermissionOutcome: CancelledPermissionOutcome;
-    SelectedPermissionOutcome: SelectedPermissionOutcome;
-    CreateElicitationResponse: CreateElicitationResponse;
-    CreateElicitationResponseAction: CreateElicitationResponseAction;
-    ElicitationContentValue: ElicitationContentValue;
-    ElicitationAcceptAction: ElicitationAcceptAction;
     MessageMcpResponse: MessageMcpResponse;
     MessageMcpResponseResult: MessageMcpResponseResult;
     MessageMcpResponseError: MessageMcpResponseError;
     McpError: McpError;
     ClientNotification: ClientNotification;
     ClientNotificationParams: ClientNotificationParams;
-    CancelSessionNotification: CancelSessionNotification;
     MessageMcpNotification: MessageMcpNotification;
-    CancelRequestNotification: CancelRequestNotification;
     ProxyRequest: ProxyRequest;
     ProxyRequestParams: ProxyRequestParams;
     InitializeProxyRequest: InitializeProxyRequest;
@@ -7671,481 +2357,13 @@ export interface Types {
  * interpreted by `decode.ts` (see there for what each member means).
  */
 export const shapes: Shapes = {
-    AgentRequest: {
-        struct: [
-            { name: "id", ty: { ref: "RequestId" }, required: true },
-            { name: "method", ty: "string", required: true },
-            { name: "params", ty: { ref: "AgentRequestParams" }, nullable: true },
-        ],
-    },
+    ...stable.shapes,
     AgentRequestParams: {
         union: [
             { name: "RequestPermissionRequest", ty: { ref: "RequestPermissionRequest" } },
             { name: "CreateElicitationRequest", ty: { ref: "CreateElicitationRequest" } },
             { name: "MessageMcpRequest", ty: { ref: "MessageMcpRequest" } },
             { name: "ExtMethodRequest", ty: { ref: "ExtRequest" } },
-        ],
-    },
-    RequestId: { union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }] },
-    RequestPermissionRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "title", ty: "string", required: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "subject", ty: { ref: "RequestPermissionSubject" }, nullable: true },
-            {
-                name: "options",
-                ty: { list: { ref: "PermissionOption" } },
-                required: true,
-                items: { min: 1, at: "#/$defs/RequestPermissionRequest/properties/options" },
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SessionId: { newtype: "string" },
-    RequestPermissionSubject: {
-        union: [
-            { name: "ToolCall", tag: "tool_call", ty: { ref: "ToolCallPermissionSubject" } },
-            { name: "Command", tag: "command", ty: { ref: "CommandPermissionSubject" } },
-        ],
-        tag: { key: "type" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    ToolCallUpdate: {
-        struct: [
-            { name: "toolCallId", ty: { ref: "ToolCallId" }, required: true },
-            { name: "name", ty: "string", nullable: true, patch: true },
-            { name: "title", ty: "string", nullable: true, patch: true },
-            { name: "kind", ty: { ref: "ToolKind" }, nullable: true, patch: true },
-            { name: "status", ty: { ref: "ToolCallStatus" }, nullable: true, patch: true },
-            {
-                name: "content",
-                ty: { list: { ref: "ToolCallContent" } },
-                nullable: true,
-                patch: true,
-                skipItems: true,
-            },
-            {
-                name: "locations",
-                ty: { list: { ref: "ToolCallLocation" } },
-                nullable: true,
-                patch: true,
-                skipItems: true,
-            },
-            { name: "rawInput", ty: "any", patch: true },
-            { name: "rawOutput", ty: "any", patch: true },
-            { name: "capabilities", ty: { ref: "ToolCallCapabilities" }, nullable: true, patch: true },
-            { name: "_meta", ty: "object", nullable: true, patch: true },
-        ],
-    },
-    ToolCallId: { newtype: "string" },
-    ToolKind: {
-        enum: [
-            "read",
-            "edit",
-            "delete",
-            "move",
-            "search",
-            "execute",
-            "think",
-            "fetch",
-            "switch_mode",
-            "other",
-        ],
-        open: true,
-    },
-    ToolCallStatus: {
-        enum: ["pending", "in_progress", "paused", "completed", "failed", "cancelled"],
-        open: true,
-    },
-    ToolCallContent: {
-        union: [
-            { name: "Content", tag: "content", ty: { ref: "Content" } },
-            { name: "Diff", tag: "diff", ty: { ref: "Diff" } },
-            { name: "Terminal", tag: "terminal", ty: { ref: "Terminal" } },
-        ],
-        tag: { key: "type" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    ContentBlock: {
-        union: [
-            { name: "Text", tag: "text", ty: { ref: "TextContent" } },
-            { name: "Image", tag: "image", ty: { ref: "ImageContent" } },
-            { name: "Audio", tag: "audio", ty: { ref: "AudioContent" } },
-            { name: "ResourceLink", tag: "resource_link", ty: { ref: "ResourceLink" } },
-            { name: "Resource", tag: "resource", ty: { ref: "EmbeddedResource" } },
-        ],
-        tag: { key: "type" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    Annotations: {
-        struct: [
-            { name: "audience", ty: { list: { ref: "Role" } }, nullable: true, lenient: true, skipItems: true },
-            { name: "lastModified", ty: "string", nullable: true, lenient: true },
-            {
-                name: "priority",
-                ty: "number",
-                nullable: true,
-                lenient: true,
-                range: { float: true, min: 0.0, max: 1.0, at: "#/$defs/Annotations/properties/priority" },
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    Role: { enum: ["assistant", "user"], open: true },
-    TextContent: {
-        struct: [
-            { name: "text", ty: "string", required: true },
-            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    MediaType: { newtype: "string" },
-    ImageContent: {
-        struct: [
-            { name: "data", ty: "string", required: true },
-            { name: "mimeType", ty: { ref: "MediaType" }, required: true },
-            { name: "uri", ty: "string", nullable: true, lenient: true },
-            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    AudioContent: {
-        struct: [
-            { name: "data", ty: "string", required: true },
-            { name: "mimeType", ty: { ref: "MediaType" }, required: true },
-            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    Icon: {
-        struct: [
-            { name: "src", ty: "string", required: true },
-            { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true },
-            { name: "sizes", ty: { list: "string" }, nullable: true, lenient: true, skipItems: true },
-            { name: "theme", ty: { ref: "IconTheme" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    IconTheme: { enum: ["light", "dark"], open: true },
-    ResourceLink: {
-        struct: [
-            { name: "name", ty: "string", required: true },
-            { name: "uri", ty: "string", required: true },
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "icons", ty: { list: { ref: "Icon" } }, nullable: true, lenient: true, skipItems: true },
-            { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true },
-            { name: "size", ty: { int: "u64" }, nullable: true, lenient: true },
-            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    EmbeddedResourceResource: {
-        union: [
-            { name: "TextResourceContents", ty: { ref: "TextResourceContents" } },
-            { name: "BlobResourceContents", ty: { ref: "BlobResourceContents" } },
-        ],
-    },
-    TextResourceContents: {
-        struct: [
-            { name: "text", ty: "string", required: true },
-            { name: "uri", ty: "string", required: true },
-            { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    BlobResourceContents: {
-        struct: [
-            { name: "blob", ty: "string", required: true },
-            { name: "uri", ty: "string", required: true },
-            { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    EmbeddedResource: {
-        struct: [
-            { name: "resource", ty: { ref: "EmbeddedResourceResource" }, required: true },
-            { name: "annotations", ty: { ref: "Annotations" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    Content: {
-        struct: [
-            { name: "content", ty: { ref: "ContentBlock" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    DiffChange: {
-        struct: [
-            { name: "fileType", ty: { ref: "DiffFileType" }, nullable: true, lenient: true },
-            { name: "mimeType", ty: { ref: "MediaType" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-        flatten: "DiffChangeOperation",
-    },
-    DiffChangeOperation: {
-        union: [
-            { name: "Add", tag: "add", ty: { ref: "DiffPathChange" } },
-            { name: "Delete", tag: "delete", ty: { ref: "DiffPathChange" } },
-            { name: "Modify", tag: "modify", ty: { ref: "DiffPathChange" } },
-            { name: "Move", tag: "move", ty: { ref: "DiffPathPairChange" } },
-            { name: "Copy", tag: "copy", ty: { ref: "DiffPathPairChange" } },
-        ],
-        tag: { key: "operation" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    DiffFileType: { enum: ["text", "binary", "directory", "symlink"], open: true },
-    AbsolutePath: { newtype: "string" },
-    DiffPathChange: { struct: [{ name: "path", ty: { ref: "AbsolutePath" }, required: true }] },
-    DiffPathPairChange: {
-        struct: [
-            { name: "oldPath", ty: { ref: "AbsolutePath" }, required: true },
-            { name: "path", ty: { ref: "AbsolutePath" }, required: true },
-        ],
-    },
-    DiffPatch: {
-        struct: [
-            { name: "format", ty: { ref: "DiffPatchFormat" }, required: true },
-            { name: "text", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    DiffPatchFormat: { enum: ["git_patch"], open: true },
-    Diff: {
-        struct: [
-            { name: "changes", ty: { list: { ref: "DiffChange" } }, required: true, skipItems: true },
-            { name: "patch", ty: { ref: "DiffPatch" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    TerminalId: { newtype: "string" },
-    Terminal: {
-        struct: [
-            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ToolCallLocation: {
-        struct: [
-            { name: "path", ty: { ref: "AbsolutePath" }, required: true },
-            {
-                name: "line",
-                ty: { int: "u32" },
-                nullable: true,
-                lenient: true,
-                range: { min: "1", max: "4294967295", at: "#/$defs/ToolCallLocation/properties/line" },
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ToolCallCapabilities: {
-        struct: [
-            { name: "cancel", ty: { ref: "ToolCallCancelCapabilities" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ToolCallCancelCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    ToolCallPermissionSubject: {
-        struct: [
-            { name: "toolCall", ty: { ref: "ToolCallUpdate" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CommandPermissionSubject: {
-        struct: [
-            { name: "command", ty: "string", required: true },
-            { name: "cwd", ty: { ref: "AbsolutePath" }, required: true },
-            { name: "toolCallId", ty: { ref: "ToolCallId" }, nullable: true, lenient: true },
-            { name: "terminalId", ty: { ref: "TerminalId" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    PermissionOption: {
-        struct: [
-            { name: "optionId", ty: { ref: "PermissionOptionId" }, required: true },
-            { name: "name", ty: "string", required: true },
-            { name: "kind", ty: { ref: "PermissionOptionKind" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    PermissionOptionId: { newtype: "string" },
-    PermissionOptionKind: {
-        enum: ["allow_once", "allow_always", "reject_once", "reject_always"],
-        open: true,
-    },
-    CreateElicitationRequest: {
-        struct: [
-            { name: "message", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-        flatten: "CreateElicitationRequestMode",
-    },
-    CreateElicitationRequestMode: {
-        union: [
-            { name: "Form", tag: "form", ty: { ref: "ElicitationFormMode" } },
-            { name: "Url", tag: "url", ty: { ref: "ElicitationUrlMode" } },
-        ],
-        tag: { key: "mode" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    ElicitationSessionScope: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "toolCallId", ty: { ref: "ToolCallId" }, nullable: true, lenient: true },
-        ],
-    },
-    ElicitationRequestScope: {
-        struct: [{ name: "requestId", ty: { ref: "RequestId" }, required: true }],
-    },
-    ElicitationSchema: {
-        struct: [
-            { name: "type", ty: { ref: "ElicitationSchemaType" }, required: true },
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "properties", ty: { map: { ref: "ElicitationPropertySchema" } }, required: true },
-            { name: "required", ty: { list: "string" }, nullable: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ElicitationSchemaType: { enum: ["object"] },
-    ElicitationPropertySchema: {
-        union: [
-            { name: "String", tag: "string", ty: { ref: "StringPropertySchema" } },
-            { name: "Number", tag: "number", ty: { ref: "NumberPropertySchema" } },
-            { name: "Integer", tag: "integer", ty: { ref: "IntegerPropertySchema" } },
-            { name: "Boolean", tag: "boolean", ty: { ref: "BooleanPropertySchema" } },
-            { name: "Array", tag: "array", ty: { ref: "MultiSelectPropertySchema" } },
-        ],
-        tag: { key: "type" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    StringFormat: { enum: ["email", "uri", "date", "date-time"], open: true },
-    EnumOption: {
-        struct: [
-            { name: "const", ty: "string", required: true },
-            { name: "title", ty: "string", required: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    StringPropertySchema: {
-        struct: [
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "minLength", ty: { int: "u32" }, nullable: true },
-            { name: "maxLength", ty: { int: "u32" }, nullable: true },
-            { name: "pattern", ty: "string", nullable: true },
-            { name: "format", ty: { ref: "StringFormat" }, nullable: true },
-            { name: "default", ty: "string", nullable: true, lenient: true },
-            {
-                name: "enum",
-                ty: { list: "string" },
-                nullable: true,
-                items: { min: 1, at: "#/$defs/StringPropertySchema/properties/enum" },
-            },
-            {
-                name: "oneOf",
-                ty: { list: { ref: "EnumOption" } },
-                nullable: true,
-                items: { min: 1, at: "#/$defs/StringPropertySchema/properties/oneOf" },
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    NumberPropertySchema: {
-        struct: [
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "minimum", ty: "number", nullable: true },
-            { name: "maximum", ty: "number", nullable: true },
-            { name: "default", ty: "number", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    IntegerPropertySchema: {
-        struct: [
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "minimum", ty: { int: "i64" }, nullable: true },
-            { name: "maximum", ty: { int: "i64" }, nullable: true },
-            { name: "default", ty: { int: "i64" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    BooleanPropertySchema: {
-        struct: [
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "default", ty: "boolean", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    MultiSelectItems: {
-        union: [
-            { name: "String", tag: "string", ty: { ref: "StringMultiSelectItems" } },
-            { name: "Titled", ty: { ref: "TitledMultiSelectItems" } },
-        ],
-        tag: { key: "type" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    StringMultiSelectItems: {
-        struct: [
-            {
-                name: "enum",
-                ty: { list: "string" },
-                required: true,
-                items: { min: 1, at: "#/$defs/StringMultiSelectItems/properties/enum" },
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    TitledMultiSelectItems: {
-        struct: [
-            {
-                name: "anyOf",
-                ty: { list: { ref: "EnumOption" } },
-                required: true,
-                items: { min: 1, at: "#/$defs/TitledMultiSelectItems/properties/anyOf" },
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    MultiSelectPropertySchema: {
-        struct: [
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "minItems", ty: { int: "u64" }, nullable: true },
-            { name: "maxItems", ty: { int: "u64" }, nullable: true },
-            { name: "items", ty: { ref: "MultiSelectItems" }, required: true },
-            { name: "default", ty: { list: "string" }, nullable: true, lenient: true, skipItems: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ElicitationFormMode: {
-        struct: [{ name: "requestedSchema", ty: { ref: "ElicitationSchema" }, required: true }],
-        flatten: "ElicitationFormModeScope",
-    },
-    ElicitationFormModeScope: {
-        union: [
-            { name: "Session", ty: { ref: "ElicitationSessionScope" } },
-            { name: "Request", ty: { ref: "ElicitationRequestScope" } },
-        ],
-    },
-    ElicitationId: { newtype: "string" },
-    ElicitationUrlMode: {
-        struct: [
-            { name: "elicitationId", ty: { ref: "ElicitationId" }, required: true },
-            { name: "url", ty: "string", required: true },
-        ],
-        flatten: "ElicitationUrlModeScope",
-    },
-    ElicitationUrlModeScope: {
-        union: [
-            { name: "Session", ty: { ref: "ElicitationSessionScope" } },
-            { name: "Request", ty: { ref: "ElicitationRequestScope" } },
         ],
     },
     MessageMcpRequest: {
@@ -8159,19 +2377,6 @@ export const shapes: Shapes = {
     },
     McpServerAcpId: { newtype: "string" },
     McpRequestId: { newtype: "string" },
-    ExtRequest: "any",
-    AgentResponse: {
-        union: [
-            { name: "Result", ty: { ref: "AgentResponseResult" } },
-            { name: "Error", ty: { ref: "AgentResponseError" } },
-        ],
-    },
-    AgentResponseResult: {
-        struct: [
-            { name: "id", ty: { ref: "RequestId" }, required: true },
-            { name: "result", ty: { ref: "AgentResponseResultResult" }, required: true },
-        ],
-    },
     AgentResponseResultResult: {
         union: [
             { name: "InitializeResponse", ty: { ref: "InitializeResponse" } },
@@ -8198,33 +2403,6 @@ export const shapes: Shapes = {
             { name: "ExtMethodResponse", ty: { ref: "ExtResponse" } },
         ],
     },
-    AgentResponseError: {
-        struct: [
-            { name: "id", ty: { ref: "AgentResponseErrorId" }, required: true, nullable: true },
-            { name: "error", ty: { ref: "Error" }, required: true },
-        ],
-    },
-    AgentResponseErrorId: {
-        union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }],
-    },
-    InitializeResponse: {
-        struct: [
-            { name: "protocolVersion", ty: { ref: "ProtocolVersion" }, required: true },
-            { name: "info", ty: { ref: "Implementation" }, required: true },
-            { name: "capabilities", ty: { ref: "AgentCapabilities" }, lenient: true },
-            { name: "authMethods", ty: { list: { ref: "AuthMethod" } }, lenient: true, skipItems: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ProtocolVersion: { newtype: { int: "u16" } },
-    Implementation: {
-        struct: [
-            { name: "name", ty: "string", required: true },
-            { name: "title", ty: "string", nullable: true, lenient: true },
-            { name: "version", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     AgentCapabilities: {
         struct: [
             { name: "session", ty: { ref: "SessionCapabilities" }, nullable: true, lenient: true },
@@ -8244,40 +2422,13 @@ export const shapes: Shapes = {
                 nullable: true,
                 lenient: true,
             },
-            {
-                name: "systemPrompt",
-                ty: { ref: "SessionSystemPromptCapabilities" },
-                nullable: true,
-                lenient: true,
-            },
+            { name: "systemPrompt", ty: { ref: "SessionSystemPromptCapabilities" }, nullable: true, lenient: true },
             { name: "fork", ty: { ref: "SessionForkCapabilities" }, nullable: true, lenient: true },
             { name: "archive", ty: { ref: "SessionArchiveCapabilities" }, nullable: true, lenient: true },
             { name: "status", ty: { ref: "SessionStatusCapabilities" }, nullable: true, lenient: true },
             { name: "title", ty: { ref: "SessionTitleCapabilities" }, nullable: true, lenient: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
-    },
-    PromptCapabilities: {
-        struct: [
-            { name: "image", ty: { ref: "PromptImageCapabilities" }, nullable: true, lenient: true },
-            { name: "audio", ty: { ref: "PromptAudioCapabilities" }, nullable: true, lenient: true },
-            {
-                name: "embeddedContext",
-                ty: { ref: "PromptEmbeddedContextCapabilities" },
-                nullable: true,
-                lenient: true,
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    PromptImageCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    PromptAudioCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    PromptEmbeddedContextCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
     },
     McpCapabilities: {
         struct: [
@@ -8287,15 +2438,7 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    McpStdioCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    McpHttpCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     McpAcpCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    SessionDeleteCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionAdditionalDirectoriesCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
     SessionSystemPromptCapabilities: {
         struct: [
             { name: "mode", ty: { ref: "SessionSystemPromptModeCapabilities" }, nullable: true, lenient: true },
@@ -8304,79 +2447,23 @@ export const shapes: Shapes = {
     },
     SessionSystemPromptModeCapabilities: {
         struct: [
-            {
-                name: "override",
-                ty: { ref: "SessionSystemPromptOverrideCapabilities" },
-                nullable: true,
-                lenient: true,
-            },
+            { name: "override", ty: { ref: "SessionSystemPromptOverrideCapabilities" }, nullable: true, lenient: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    SessionSystemPromptOverrideCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionForkCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionArchiveCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionStatusCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SessionTitleCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    SessionSystemPromptOverrideCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionForkCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionArchiveCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionStatusCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    SessionTitleCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     AgentAuthCapabilities: {
         struct: [
             { name: "status", ty: { ref: "AuthStatusCapabilities" }, nullable: true, lenient: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    AuthStatusCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    AuthStatusCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     ProvidersCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    AuthMethod: {
-        union: [
-            { name: "Terminal", tag: "terminal", ty: { ref: "AuthMethodTerminal" } },
-            { name: "Agent", tag: "agent", ty: { ref: "AuthMethodAgent" } },
-        ],
-        tag: { key: "type" },
-        catchAll: {
-            required: ["methodId", "name"],
-            fields: [{ name: "methodId", ty: { ref: "AuthMethodId" } }, { name: "name", ty: "string" }],
-            reserved: [],
-        },
-    },
-    AuthMethodId: { newtype: "string" },
-    EnvVariable: {
-        struct: [
-            { name: "name", ty: "string", required: true },
-            { name: "value", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    AuthMethodTerminal: {
-        struct: [
-            { name: "methodId", ty: { ref: "AuthMethodId" }, required: true },
-            { name: "name", ty: "string", required: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "args", ty: { list: "string" } },
-            { name: "env", ty: { list: { ref: "EnvVariable" } } },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    AuthMethodAgent: {
-        struct: [
-            { name: "methodId", ty: { ref: "AuthMethodId" }, required: true },
-            { name: "name", ty: "string", required: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    LoginAuthResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     ListProvidersResponse: {
         struct: [
             { name: "providers", ty: { list: { ref: "ProviderInfo" } }, required: true },
@@ -8409,10 +2496,7 @@ export const shapes: Shapes = {
         ],
     },
     SetProviderResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    DisableProviderResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    LogoutAuthResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    DisableProviderResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     AuthStatusResponse: {
         struct: [
             { name: "state", ty: { ref: "AuthState" }, required: true },
@@ -8431,128 +2515,6 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    NewSessionResponse: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                lenient: true,
-                skipItems: true,
-            },
-            {
-                name: "availableCommands",
-                ty: { list: { ref: "AvailableCommand" } },
-                lenient: true,
-                skipItems: true,
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SessionConfigOption: {
-        struct: [
-            { name: "configId", ty: { ref: "SessionConfigId" }, required: true },
-            { name: "name", ty: "string", required: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "category", ty: { ref: "SessionConfigOptionCategory" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-        flatten: "SessionConfigOptionType",
-    },
-    SessionConfigOptionType: {
-        union: [
-            { name: "Select", tag: "select", ty: { ref: "SessionConfigSelect" } },
-            { name: "Boolean", tag: "boolean", ty: { ref: "SessionConfigBoolean" } },
-        ],
-        tag: { key: "type" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    SessionConfigId: { newtype: "string" },
-    SessionConfigOptionCategory: {
-        enum: ["mode", "model", "model_config", "thought_level"],
-        open: true,
-    },
-    SessionConfigValueId: { newtype: "string" },
-    SessionConfigSelectOptions: {
-        union: [
-            { name: "Ungrouped", ty: { list: { ref: "SessionConfigSelectOption" } } },
-            { name: "Grouped", ty: { list: { ref: "SessionConfigSelectGroup" } } },
-        ],
-    },
-    SessionConfigSelectOption: {
-        struct: [
-            { name: "value", ty: { ref: "SessionConfigValueId" }, required: true },
-            { name: "name", ty: "string", required: true },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SessionConfigSelectGroup: {
-        struct: [
-            { name: "groupId", ty: { ref: "SessionConfigGroupId" }, required: true },
-            { name: "name", ty: "string", required: true },
-            {
-                name: "options",
-                ty: { list: { ref: "SessionConfigSelectOption" } },
-                required: true,
-                lenient: true,
-                skipItems: true,
-                items: { min: 1, at: "#/$defs/SessionConfigSelectGroup/properties/options" },
-                default: [],
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SessionConfigGroupId: { newtype: "string" },
-    SessionConfigSelect: {
-        struct: [
-            { name: "currentValue", ty: { ref: "SessionConfigValueId" }, required: true },
-            { name: "options", ty: { ref: "SessionConfigSelectOptions" }, required: true },
-        ],
-    },
-    SessionConfigBoolean: { struct: [{ name: "currentValue", ty: "boolean", required: true }] },
-    AvailableCommand: {
-        union: [{ name: "Command", tag: "command", ty: { ref: "Command" } }],
-        tag: { key: "type" },
-        catchAll: {
-            required: ["description", "name"],
-            fields: [{ name: "name", ty: "string" }, { name: "description", ty: "string" }],
-            reserved: [],
-        },
-    },
-    AvailableCommandInput: {
-        union: [{ name: "Text", tag: "text", ty: { ref: "TextCommandInput" } }],
-        tag: { key: "type" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    TextCommandInput: {
-        struct: [
-            { name: "hint", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    Command: {
-        struct: [
-            { name: "name", ty: "string", required: true },
-            { name: "description", ty: "string", required: true },
-            { name: "input", ty: { ref: "AvailableCommandInput" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ListSessionsResponse: {
-        struct: [
-            {
-                name: "sessions",
-                ty: { list: { ref: "SessionInfo" } },
-                required: true,
-                lenient: true,
-                skipItems: true,
-                default: [],
-            },
-            { name: "nextCursor", ty: { ref: "SessionListCursor" }, nullable: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     SessionInfo: {
         struct: [
             { name: "sessionId", ty: { ref: "SessionId" }, required: true },
@@ -8564,32 +2526,16 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    SessionListCursor: { newtype: "string" },
-    DeleteSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     ForkSessionResponse: {
         struct: [
             { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                lenient: true,
-                skipItems: true,
-            },
-            {
-                name: "availableCommands",
-                ty: { list: { ref: "AvailableCommand" } },
-                lenient: true,
-                skipItems: true,
-            },
+            { name: "configOptions", ty: { list: { ref: "SessionConfigOption" } }, lenient: true, skipItems: true },
+            { name: "availableCommands", ty: { list: { ref: "AvailableCommand" } }, lenient: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    ArchiveSessionResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    UnarchiveSessionResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    ArchiveSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
+    UnarchiveSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     SessionStatusResponse: {
         struct: [
             { name: "status", ty: { ref: "SessionStatus" }, required: true },
@@ -8617,64 +2563,11 @@ export const shapes: Shapes = {
         tag: { key: "type" },
         catchAll: { required: [], fields: [], reserved: [] },
     },
-    BackgroundTerminal: {
-        struct: [
-            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    BackgroundToolCall: {
-        struct: [
-            { name: "toolCallId", ty: { ref: "ToolCallId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     BackgroundSubagent: {
         struct: [
             { name: "sessionId", ty: { ref: "SessionId" }, required: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
-    },
-    RunningStateUpdate: {
-        struct: [
-            { name: "background", ty: { list: { ref: "BackgroundWork" } }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    Error: {
-        struct: [
-            { name: "code", ty: { ref: "ErrorCode" }, required: true },
-            { name: "message", ty: "string", required: true },
-            { name: "data", ty: { ref: "ErrorData" }, nullable: true, lenient: true },
-        ],
-    },
-    ErrorCode: {
-        enum: [-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002, -32022],
-        open: true,
-        int: "i32",
-    },
-    ErrorData: {
-        union: [
-            { name: "UnsupportedProtocolVersion", ty: { ref: "UnsupportedProtocolVersionErrorData" } },
-            { name: "SessionNotFound", ty: { ref: "SessionNotFoundErrorData" } },
-            { name: "Other", ty: "any" },
-        ],
-    },
-    UnsupportedProtocolVersionErrorData: {
-        struct: [
-            { name: "requested", ty: { ref: "ProtocolVersion" }, required: true },
-            { name: "supported", ty: { list: { ref: "ProtocolVersion" } }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SessionNotFoundErrorData: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ErrorStopReason: {
-        struct: [{ name: "error", ty: { ref: "Error" }, nullable: true, lenient: true }],
     },
     Usage: {
         struct: [
@@ -8695,25 +2588,6 @@ export const shapes: Shapes = {
         ],
         flatten: "IdleStateUpdateStopReason",
     },
-    IdleStateUpdateStopReason: {
-        union: [
-            { name: "EndTurn", tag: "end_turn", unit: true },
-            { name: "MaxTokens", tag: "max_tokens", unit: true },
-            { name: "MaxTurnRequests", tag: "max_turn_requests", unit: true },
-            { name: "Refusal", tag: "refusal", unit: true },
-            { name: "Cancelled", tag: "cancelled", unit: true },
-            { name: "Error", tag: "error", ty: { ref: "ErrorStopReason" } },
-            { name: "None", noTag: true },
-        ],
-        tag: { key: "stopReason", lenient: true },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    RequiresActionStateUpdate: {
-        struct: [
-            { name: "background", ty: { list: { ref: "BackgroundWork" } }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     UnknownStateUpdate: {
         struct: [
             { name: "background", ty: { list: { ref: "BackgroundWork" } }, nullable: true, lenient: true },
@@ -8726,68 +2600,12 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    ResumeSessionResponse: {
-        struct: [
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                lenient: true,
-                skipItems: true,
-            },
-            {
-                name: "availableCommands",
-                ty: { list: { ref: "AvailableCommand" } },
-                lenient: true,
-                skipItems: true,
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CloseSessionResponse: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CancelToolCallResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    CancelTerminalResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SetSessionConfigOptionResponse: {
-        struct: [
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                required: true,
-                skipItems: true,
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    PromptResponse: {
-        struct: [
-            { name: "messageId", ty: { ref: "MessageId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    MessageId: { newtype: "string" },
-    ExtResponse: "any",
-    AgentNotification: {
-        struct: [
-            { name: "method", ty: "string", required: true },
-            { name: "params", ty: { ref: "AgentNotificationParams" }, nullable: true },
-        ],
-    },
     AgentNotificationParams: {
         union: [
             { name: "UpdateSessionNotification", ty: { ref: "UpdateSessionNotification" } },
             { name: "CompleteElicitationNotification", ty: { ref: "CompleteElicitationNotification" } },
             { name: "AuthStatusUpdateNotification", ty: { ref: "AuthStatusUpdateNotification" } },
             { name: "ExtNotification", ty: { ref: "ExtNotification" } },
-        ],
-    },
-    UpdateSessionNotification: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "update", ty: { ref: "SessionUpdate" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
     SessionUpdate: {
@@ -8799,148 +2617,25 @@ export const shapes: Shapes = {
             { name: "AgentThoughtChunk", tag: "agent_thought_chunk", ty: { ref: "ContentChunk" } },
             { name: "AgentThought", tag: "agent_thought", ty: { ref: "AgentThought" } },
             { name: "StateUpdate", tag: "state_update", ty: { ref: "StateUpdate" } },
-            {
-                name: "ToolCallContentChunk",
-                tag: "tool_call_content_chunk",
-                ty: { ref: "ToolCallContentChunk" },
-            },
+            { name: "ToolCallContentChunk", tag: "tool_call_content_chunk", ty: { ref: "ToolCallContentChunk" } },
             { name: "ToolCallUpdate", tag: "tool_call_update", ty: { ref: "ToolCallUpdate" } },
             { name: "TerminalUpdate", tag: "terminal_update", ty: { ref: "TerminalUpdate" } },
             { name: "TerminalOutputChunk", tag: "terminal_output_chunk", ty: { ref: "TerminalOutputChunk" } },
             { name: "PlanUpdate", tag: "plan_update", ty: { ref: "PlanUpdate" } },
             { name: "PlanRemoved", tag: "plan_removed", ty: { ref: "PlanRemoved" } },
-            {
-                name: "AvailableCommandsUpdate",
-                tag: "available_commands_update",
-                ty: { ref: "AvailableCommandsUpdate" },
-            },
+            { name: "AvailableCommandsUpdate", tag: "available_commands_update", ty: { ref: "AvailableCommandsUpdate" } },
             { name: "ConfigOptionUpdate", tag: "config_option_update", ty: { ref: "ConfigOptionUpdate" } },
             { name: "SessionInfoUpdate", tag: "session_info_update", ty: { ref: "SessionInfoUpdate" } },
             { name: "UsageUpdate", tag: "usage_update", ty: { ref: "UsageUpdate" } },
             { name: "Notice", tag: "notice", ty: { ref: "Notice" } },
             { name: "CompactionUpdate", tag: "compaction_update", ty: { ref: "CompactionUpdate" } },
-            {
-                name: "CompactionSummaryChunk",
-                tag: "compaction_summary_chunk",
-                ty: { ref: "CompactionSummaryChunk" },
-            },
+            { name: "CompactionSummaryChunk", tag: "compaction_summary_chunk", ty: { ref: "CompactionSummaryChunk" } },
             { name: "SubagentUpdate", tag: "subagent_update", ty: { ref: "SubagentUpdate" } },
             { name: "SessionMessage", tag: "session_message", ty: { ref: "SessionMessage" } },
             { name: "SessionMessageChunk", tag: "session_message_chunk", ty: { ref: "SessionMessageChunk" } },
         ],
         tag: { key: "sessionUpdate" },
         catchAll: { required: [], fields: [], reserved: [] },
-    },
-    ContentChunk: {
-        struct: [
-            { name: "messageId", ty: { ref: "MessageId" }, required: true },
-            { name: "content", ty: { ref: "ContentBlock" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    UserMessage: {
-        struct: [
-            { name: "messageId", ty: { ref: "MessageId" }, required: true },
-            {
-                name: "content",
-                ty: { list: { ref: "ContentBlock" } },
-                nullable: true,
-                patch: true,
-                skipItems: true,
-            },
-            { name: "_meta", ty: "object", nullable: true, patch: true },
-        ],
-    },
-    AgentMessage: {
-        struct: [
-            { name: "messageId", ty: { ref: "MessageId" }, required: true },
-            {
-                name: "content",
-                ty: { list: { ref: "ContentBlock" } },
-                nullable: true,
-                patch: true,
-                skipItems: true,
-            },
-            { name: "_meta", ty: "object", nullable: true, patch: true },
-        ],
-    },
-    AgentThought: {
-        struct: [
-            { name: "messageId", ty: { ref: "MessageId" }, required: true },
-            {
-                name: "content",
-                ty: { list: { ref: "ContentBlock" } },
-                nullable: true,
-                patch: true,
-                skipItems: true,
-            },
-            { name: "_meta", ty: "object", nullable: true, patch: true },
-        ],
-    },
-    ToolCallContentChunk: {
-        struct: [
-            { name: "toolCallId", ty: { ref: "ToolCallId" }, required: true },
-            { name: "content", ty: { ref: "ToolCallContent" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    TerminalOutput: {
-        struct: [
-            { name: "data", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    TerminalExitStatus: {
-        struct: [
-            { name: "exitCode", ty: { int: "i64" }, nullable: true, lenient: true },
-            { name: "signal", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    TerminalSize: {
-        struct: [
-            {
-                name: "cols",
-                ty: { int: "u16" },
-                required: true,
-                range: { min: "1", max: "65535", at: "#/$defs/TerminalSize/properties/cols" },
-            },
-            {
-                name: "rows",
-                ty: { int: "u16" },
-                required: true,
-                range: { min: "1", max: "65535", at: "#/$defs/TerminalSize/properties/rows" },
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    TerminalCapabilities: {
-        struct: [
-            { name: "cancel", ty: { ref: "TerminalCancelCapabilities" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    TerminalCancelCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    TerminalUpdate: {
-        struct: [
-            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
-            { name: "command", ty: "string", nullable: true, patch: true },
-            { name: "cwd", ty: { ref: "AbsolutePath" }, nullable: true, patch: true },
-            { name: "output", ty: { ref: "TerminalOutput" }, nullable: true, patch: true },
-            { name: "exitStatus", ty: { ref: "TerminalExitStatus" }, nullable: true, patch: true },
-            { name: "size", ty: { ref: "TerminalSize" }, nullable: true, patch: true },
-            { name: "capabilities", ty: { ref: "TerminalCapabilities" }, nullable: true, patch: true },
-            { name: "_meta", ty: "object", nullable: true, patch: true },
-        ],
-    },
-    TerminalOutputChunk: {
-        struct: [
-            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
-            { name: "data", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
     },
     PlanUpdateContent: {
         union: [
@@ -8949,29 +2644,7 @@ export const shapes: Shapes = {
             { name: "Markdown", tag: "markdown", ty: { ref: "PlanMarkdown" } },
         ],
         tag: { key: "type" },
-        catchAll: {
-            required: ["planId"],
-            fields: [{ name: "planId", ty: { ref: "PlanId" } }],
-            reserved: [],
-        },
-    },
-    PlanId: { newtype: "string" },
-    PlanEntry: {
-        struct: [
-            { name: "content", ty: "string", required: true },
-            { name: "priority", ty: { ref: "PlanEntryPriority" }, required: true },
-            { name: "status", ty: { ref: "PlanEntryStatus" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    PlanEntryPriority: { enum: ["high", "medium", "low"], open: true },
-    PlanEntryStatus: { enum: ["pending", "in_progress", "completed", "cancelled"], open: true },
-    PlanItems: {
-        struct: [
-            { name: "planId", ty: { ref: "PlanId" }, required: true },
-            { name: "entries", ty: { list: { ref: "PlanEntry" } }, required: true, skipItems: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
+        catchAll: { required: ["planId"], fields: [{ name: "planId", ty: { ref: "PlanId" } }], reserved: [] },
     },
     PlanFile: {
         struct: [
@@ -8987,97 +2660,9 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    PlanUpdate: {
-        struct: [
-            { name: "plan", ty: { ref: "PlanUpdateContent" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     PlanRemoved: {
         struct: [
             { name: "planId", ty: { ref: "PlanId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    AvailableCommandsUpdate: {
-        struct: [
-            {
-                name: "availableCommands",
-                ty: { list: { ref: "AvailableCommand" } },
-                required: true,
-                skipItems: true,
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ConfigOptionUpdate: {
-        struct: [
-            {
-                name: "configOptions",
-                ty: { list: { ref: "SessionConfigOption" } },
-                required: true,
-                skipItems: true,
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SessionInfoUpdate: {
-        struct: [
-            { name: "title", ty: "string", nullable: true, patch: true },
-            { name: "updatedAt", ty: "string", nullable: true, patch: true },
-            { name: "_meta", ty: "object", nullable: true, patch: true },
-        ],
-    },
-    Cost: {
-        struct: [
-            { name: "amount", ty: "number", required: true },
-            { name: "currency", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    UsageUpdate: {
-        struct: [
-            { name: "used", ty: { int: "u64" }, required: true },
-            { name: "size", ty: { int: "u64" }, required: true },
-            { name: "cost", ty: { ref: "Cost" }, nullable: true, patch: true },
-            { name: "_meta", ty: "object", nullable: true, patch: true },
-        ],
-    },
-    NoticeSeverity: { enum: ["info", "warning", "error"], open: true },
-    Notice: {
-        struct: [
-            { name: "severity", ty: { ref: "NoticeSeverity" }, required: true },
-            {
-                name: "title",
-                ty: "string",
-                required: true,
-                str: { at: "#/$defs/Notice/properties/title", min: 1 },
-            },
-            { name: "description", ty: "string", nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CompactionId: { newtype: "string" },
-    CompactionStatus: { enum: ["in_progress", "completed", "failed", "cancelled"], open: true },
-    CompactionUpdate: {
-        struct: [
-            { name: "compactionId", ty: { ref: "CompactionId" }, required: true },
-            { name: "status", ty: { ref: "CompactionStatus" }, required: true },
-            {
-                name: "summary",
-                ty: { list: { ref: "ContentBlock" } },
-                nullable: true,
-                patch: true,
-                skipItems: true,
-            },
-            { name: "error", ty: "string", nullable: true, patch: true },
-            { name: "_meta", ty: "object", nullable: true, patch: true },
-        ],
-    },
-    CompactionSummaryChunk: {
-        struct: [
-            { name: "compactionId", ty: { ref: "CompactionId" }, required: true },
-            { name: "content", ty: { ref: "ContentBlock" }, required: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -9087,9 +2672,7 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    SessionCancelCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
+    SessionCancelCapabilities: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     SubagentUpdate: {
         struct: [
             { name: "sessionId", ty: { ref: "SessionId" }, required: true },
@@ -9098,12 +2681,7 @@ export const shapes: Shapes = {
             { name: "capabilities", ty: { ref: "SubagentSessionCapabilities" }, nullable: true, patch: true },
             { name: "state", ty: { ref: "StateUpdate" }, nullable: true, patch: true },
             { name: "cwd", ty: { ref: "AbsolutePath" }, nullable: true, patch: true },
-            {
-                name: "additionalDirectories",
-                ty: { list: { ref: "AbsolutePath" } },
-                nullable: true,
-                patch: true,
-            },
+            { name: "additionalDirectories", ty: { list: { ref: "AbsolutePath" } }, nullable: true, patch: true },
             { name: "_meta", ty: "object", nullable: true, patch: true },
         ],
     },
@@ -9114,13 +2692,7 @@ export const shapes: Shapes = {
             { name: "recipientSessionId", ty: { ref: "SessionId" }, nullable: true, patch: true },
             { name: "senderMessageId", ty: { ref: "MessageId" }, nullable: true, patch: true },
             { name: "recipientMessageId", ty: { ref: "MessageId" }, nullable: true, patch: true },
-            {
-                name: "content",
-                ty: { list: { ref: "ContentBlock" } },
-                nullable: true,
-                patch: true,
-                skipItems: true,
-            },
+            { name: "content", ty: { list: { ref: "ContentBlock" } }, nullable: true, patch: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, patch: true },
         ],
     },
@@ -9131,25 +2703,11 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    CompleteElicitationNotification: {
-        struct: [
-            { name: "elicitationId", ty: { ref: "ElicitationId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     AuthStatusUpdateNotification: {
         struct: [
             { name: "state", ty: { ref: "AuthState" }, required: true },
             { name: "accounts", ty: { list: { ref: "AuthAccount" } }, lenient: true, skipItems: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ExtNotification: "any",
-    ClientRequest: {
-        struct: [
-            { name: "id", ty: { ref: "RequestId" }, required: true },
-            { name: "method", ty: "string", required: true },
-            { name: "params", ty: { ref: "ClientRequestParams" }, nullable: true },
         ],
     },
     ClientRequestParams: {
@@ -9178,49 +2736,6 @@ export const shapes: Shapes = {
             { name: "ExtMethodRequest", ty: { ref: "ExtRequest" } },
         ],
     },
-    InitializeRequest: {
-        struct: [
-            { name: "protocolVersion", ty: { ref: "ProtocolVersion" }, required: true },
-            { name: "info", ty: { ref: "Implementation" }, required: true },
-            { name: "capabilities", ty: { ref: "ClientCapabilities" }, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ClientCapabilities: {
-        struct: [
-            { name: "auth", ty: { ref: "ClientAuthCapabilities" }, nullable: true, lenient: true },
-            { name: "elicitation", ty: { ref: "ElicitationCapabilities" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ClientAuthCapabilities: {
-        struct: [
-            { name: "terminal", ty: { ref: "TerminalAuthCapabilities" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    TerminalAuthCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    ElicitationCapabilities: {
-        struct: [
-            { name: "form", ty: { ref: "ElicitationFormCapabilities" }, nullable: true, lenient: true },
-            { name: "url", ty: { ref: "ElicitationUrlCapabilities" }, nullable: true, lenient: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ElicitationFormCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    ElicitationUrlCapabilities: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    LoginAuthRequest: {
-        struct: [
-            { name: "methodId", ty: { ref: "AuthMethodId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     ListProvidersRequest: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     SetProviderRequest: {
         struct: [
@@ -9237,7 +2752,6 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    LogoutAuthRequest: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     AuthStatusRequest: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
     NewSessionRequest: {
         struct: [
@@ -9257,34 +2771,10 @@ export const shapes: Shapes = {
         tag: { key: "type" },
         catchAll: { required: [], fields: [], reserved: [] },
     },
-    HttpHeader: {
-        struct: [
-            { name: "name", ty: "string", required: true },
-            { name: "value", ty: "string", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    McpServerHttp: {
-        struct: [
-            { name: "name", ty: "string", required: true },
-            { name: "url", ty: "string", required: true },
-            { name: "headers", ty: { list: { ref: "HttpHeader" } } },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     McpServerAcp: {
         struct: [
             { name: "name", ty: "string", required: true },
             { name: "serverId", ty: { ref: "McpServerAcpId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    McpServerStdio: {
-        struct: [
-            { name: "name", ty: "string", required: true },
-            { name: "command", ty: { ref: "AbsolutePath" }, required: true },
-            { name: "args", ty: { list: "string" } },
-            { name: "env", ty: { list: { ref: "EnvVariable" } } },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -9305,12 +2795,6 @@ export const shapes: Shapes = {
         ],
     },
     SessionArchiveFilter: { enum: ["exclude", "include", "only"], open: true },
-    DeleteSessionRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
     ForkSessionRequest: {
         struct: [
             { name: "sessionId", ty: { ref: "SessionId" }, required: true },
@@ -9357,78 +2841,6 @@ export const shapes: Shapes = {
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
-    ReplayFrom: {
-        union: [{ name: "Start", tag: "start", ty: { ref: "ReplayFromStart" } }],
-        tag: { key: "type" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    ReplayFromStart: { struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }] },
-    CloseSessionRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CancelToolCallRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "toolCallId", ty: { ref: "ToolCallId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CancelTerminalRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "terminalId", ty: { ref: "TerminalId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    SetSessionConfigOptionRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "configId", ty: { ref: "SessionConfigId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-        flatten: "SetSessionConfigOptionRequestType",
-    },
-    SetSessionConfigOptionRequestType: {
-        union: [
-            { name: "Id", tag: "id", ty: { ref: "SetSessionConfigOptionRequestTypeId" } },
-            { name: "Boolean", tag: "boolean", ty: { ref: "SetSessionConfigOptionRequestTypeBoolean" } },
-        ],
-        tag: { key: "type" },
-        catchAll: { required: ["value"], fields: [{ name: "value", ty: "any" }], reserved: [] },
-    },
-    SetSessionConfigOptionRequestTypeId: {
-        struct: [{ name: "value", ty: { ref: "SessionConfigValueId" }, required: true }],
-    },
-    SetSessionConfigOptionRequestTypeBoolean: {
-        struct: [{ name: "value", ty: "boolean", required: true }],
-    },
-    PromptRequest: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            {
-                name: "prompt",
-                ty: { list: { ref: "ContentBlock" } },
-                required: true,
-                items: { min: 1, at: "#/$defs/PromptRequest/properties/prompt" },
-            },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    ClientResponse: {
-        union: [
-            { name: "Result", ty: { ref: "ClientResponseResult" } },
-            { name: "Error", ty: { ref: "ClientResponseError" } },
-        ],
-    },
-    ClientResponseResult: {
-        struct: [
-            { name: "id", ty: { ref: "RequestId" }, required: true },
-            { name: "result", ty: { ref: "ClientResponseResultResult" }, required: true },
-        ],
-    },
     ClientResponseResultResult: {
         union: [
             { name: "RequestPermissionResponse", ty: { ref: "RequestPermissionResponse" } },
@@ -9437,64 +2849,6 @@ export const shapes: Shapes = {
             { name: "ExtMethodResponse", ty: { ref: "ExtResponse" } },
         ],
     },
-    ClientResponseError: {
-        struct: [
-            { name: "id", ty: { ref: "ClientResponseErrorId" }, required: true, nullable: true },
-            { name: "error", ty: { ref: "Error" }, required: true },
-        ],
-    },
-    ClientResponseErrorId: {
-        union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }],
-    },
-    RequestPermissionResponse: {
-        struct: [
-            { name: "outcome", ty: { ref: "RequestPermissionOutcome" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    RequestPermissionOutcome: {
-        union: [
-            { name: "Cancelled", tag: "cancelled", ty: { ref: "CancelledPermissionOutcome" } },
-            { name: "Selected", tag: "selected", ty: { ref: "SelectedPermissionOutcome" } },
-        ],
-        tag: { key: "outcome" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    CancelledPermissionOutcome: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-    },
-    SelectedPermissionOutcome: {
-        struct: [
-            { name: "optionId", ty: { ref: "PermissionOptionId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CreateElicitationResponse: {
-        struct: [{ name: "_meta", ty: "object", nullable: true, lenient: true }],
-        flatten: "CreateElicitationResponseAction",
-    },
-    CreateElicitationResponseAction: {
-        union: [
-            { name: "Accept", tag: "accept", ty: { ref: "ElicitationAcceptAction" } },
-            { name: "Decline", tag: "decline", unit: true },
-            { name: "Cancel", tag: "cancel", unit: true },
-        ],
-        tag: { key: "action" },
-        catchAll: { required: [], fields: [], reserved: [] },
-    },
-    ElicitationContentValue: {
-        union: [
-            { name: "String", ty: "string" },
-            { name: "Integer", ty: { int: "i64" } },
-            { name: "Number", ty: "number" },
-            { name: "Boolean", ty: "boolean" },
-            { name: "StringArray", ty: { list: "string" } },
-            { name: "Other", ty: "any" },
-        ],
-    },
-    ElicitationAcceptAction: {
-        struct: [{ name: "content", ty: { map: { ref: "ElicitationContentValue" } }, nullable: true }],
-    },
     MessageMcpResponse: {
         union: [
             { name: "Result", ty: { ref: "MessageMcpResponseResult" } },
@@ -9502,10 +2856,7 @@ export const shapes: Shapes = {
         ],
     },
     MessageMcpResponseResult: {
-        struct: [
-            { name: "result", ty: "any", required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
+        struct: [{ name: "result", ty: "any", required: true }, { name: "_meta", ty: "object", nullable: true, lenient: true }],
     },
     MessageMcpResponseError: {
         struct: [
@@ -9520,23 +2871,11 @@ export const shapes: Shapes = {
             { name: "data", ty: "any" },
         ],
     },
-    ClientNotification: {
-        struct: [
-            { name: "method", ty: "string", required: true },
-            { name: "params", ty: { ref: "ClientNotificationParams" }, nullable: true },
-        ],
-    },
     ClientNotificationParams: {
         union: [
             { name: "CancelSessionNotification", ty: { ref: "CancelSessionNotification" } },
             { name: "MessageMcpNotification", ty: { ref: "MessageMcpNotification" } },
             { name: "ExtNotification", ty: { ref: "ExtNotification" } },
-        ],
-    },
-    CancelSessionNotification: {
-        struct: [
-            { name: "sessionId", ty: { ref: "SessionId" }, required: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
     MessageMcpNotification: {
@@ -9545,12 +2884,6 @@ export const shapes: Shapes = {
             { name: "requestId", ty: { ref: "McpRequestId" }, required: true },
             { name: "method", ty: "string", required: true },
             { name: "params", ty: "object", nullable: true },
-            { name: "_meta", ty: "object", nullable: true, lenient: true },
-        ],
-    },
-    CancelRequestNotification: {
-        struct: [
-            { name: "requestId", ty: { ref: "RequestId" }, required: true },
             { name: "_meta", ty: "object", nullable: true, lenient: true },
         ],
     },
@@ -9576,10 +2909,7 @@ export const shapes: Shapes = {
         ],
     },
     ProxyResponse: {
-        union: [
-            { name: "Result", ty: { ref: "ProxyResponseResult" } },
-            { name: "Error", ty: { ref: "ProxyResponseError" } },
-        ],
+        union: [{ name: "Result", ty: { ref: "ProxyResponseResult" } }, { name: "Error", ty: { ref: "ProxyResponseError" } }],
     },
     ProxyResponseResult: {
         struct: [
@@ -9599,9 +2929,7 @@ export const shapes: Shapes = {
             { name: "error", ty: { ref: "Error" }, required: true },
         ],
     },
-    ProxyResponseErrorId: {
-        union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }],
-    },
+    ProxyResponseErrorId: { union: [{ name: "Number", ty: { int: "i64" } }, { name: "Str", ty: "string" }] },
     InitializeProxyResponse: { alias: "InitializeResponse" },
     ProxySuccessorResponse: "any",
     ProxyNotification: {
@@ -9621,75 +2949,33 @@ export const shapes: Shapes = {
 
 /** The JSON-RPC methods: the side that handles each, and its payloads' definitions. */
 export const methods: Methods = {
-    "$/cancel_request": {
-        side: "protocol",
-        notification: {
-            def: "CancelRequestNotification",
-            name: "CancelRequestNotification",
-            null: "refuse",
-        },
-    },
-    "auth/login": {
-        side: "agent",
-        response: { def: "LoginAuthResponse", name: "LoginAuthResponse", null: "empty" },
-        request: { def: "LoginAuthRequest", name: "LoginAuthRequest", null: "refuse" },
-    },
-    "auth/logout": {
-        side: "agent",
-        response: { def: "LogoutAuthResponse", name: "LogoutAuthResponse", null: "empty" },
-        request: { def: "LogoutAuthRequest", name: "LogoutAuthRequest", null: "empty" },
-    },
+    ...stable.methods,
     "auth/status": {
         side: "agent",
-        response: { def: "AuthStatusResponse", name: "AuthStatusResponse", null: "refuse" },
-        request: { def: "AuthStatusRequest", name: "AuthStatusRequest", null: "empty" },
+        response: { def: "AuthStatusResponse", null: "refuse" },
+        request: { def: "AuthStatusRequest", null: "empty" },
     },
-    "auth/status_update": {
-        side: "client",
-        notification: {
-            def: "AuthStatusUpdateNotification",
-            name: "AuthStatusUpdateNotification",
-            null: "refuse",
-        },
-    },
-    "elicitation/complete": {
-        side: "client",
-        notification: {
-            def: "CompleteElicitationNotification",
-            name: "CompleteElicitationNotification",
-            null: "refuse",
-        },
-    },
-    "elicitation/create": {
-        side: "client",
-        request: { def: "CreateElicitationRequest", name: "CreateElicitationRequest", null: "refuse" },
-        response: { def: "CreateElicitationResponse", name: "CreateElicitationResponse", null: "refuse" },
-    },
-    "initialize": {
-        side: "agent",
-        response: { def: "InitializeResponse", name: "InitializeResponse", null: "refuse" },
-        request: { def: "InitializeRequest", name: "InitializeRequest", null: "refuse" },
-    },
+    "auth/status_update": { side: "client", notification: { def: "AuthStatusUpdateNotification", null: "refuse" } },
     "mcp/message": {
         side: "agent",
-        request: { def: "MessageMcpRequest", name: "MessageMcpRequest", null: "refuse" },
-        response: { def: "MessageMcpResponse", name: "MessageMcpResponse", null: "refuse" },
-        notification: { def: "MessageMcpNotification", name: "MessageMcpNotification", null: "refuse" },
+        request: { def: "MessageMcpRequest", null: "refuse" },
+        response: { def: "MessageMcpResponse", null: "refuse" },
+        notification: { def: "MessageMcpNotification", null: "refuse" },
     },
     "providers/disable": {
         side: "agent",
-        response: { def: "DisableProviderResponse", name: "DisableProviderResponse", null: "empty" },
-        request: { def: "DisableProviderRequest", name: "DisableProviderRequest", null: "refuse" },
+        response: { def: "DisableProviderResponse", null: "empty" },
+        request: { def: "DisableProviderRequest", null: "refuse" },
     },
     "providers/list": {
         side: "agent",
-        response: { def: "ListProvidersResponse", name: "ListProvidersResponse", null: "refuse" },
-        request: { def: "ListProvidersRequest", name: "ListProvidersRequest", null: "empty" },
+        response: { def: "ListProvidersResponse", null: "refuse" },
+        request: { def: "ListProvidersRequest", null: "empty" },
     },
     "providers/set": {
         side: "agent",
-        response: { def: "SetProviderResponse", name: "SetProviderResponse", null: "empty" },
-        request: { def: "SetProviderRequest", name: "SetProviderRequest", null: "refuse" },
+        response: { def: "SetProviderResponse", null: "empty" },
+        request: { def: "SetProviderRequest", null: "refuse" },
     },
     "proxy/initialize": {
         side: "proxy",
@@ -9698,112 +2984,34 @@ export const methods: Methods = {
     },
     "proxy/successor": {
         side: "proxy",
-        request: { def: "ProxySuccessorRequest", name: "ProxySuccessorRequest", null: "refuse" },
-        response: { def: "ProxySuccessorResponse", name: "ProxySuccessorResponse", null: "value" },
-        notification: {
-            def: "ProxySuccessorNotification",
-            name: "ProxySuccessorNotification",
-            null: "refuse",
-        },
+        request: { def: "ProxySuccessorRequest", null: "refuse" },
+        response: { def: "ProxySuccessorResponse", null: "value" },
+        notification: { def: "ProxySuccessorNotification", null: "refuse" },
     },
     "session/archive": {
         side: "agent",
-        response: { def: "ArchiveSessionResponse", name: "ArchiveSessionResponse", null: "empty" },
-        request: { def: "ArchiveSessionRequest", name: "ArchiveSessionRequest", null: "refuse" },
-    },
-    "session/cancel": {
-        side: "agent",
-        notification: {
-            def: "CancelSessionNotification",
-            name: "CancelSessionNotification",
-            null: "refuse",
-        },
-    },
-    "session/close": {
-        side: "agent",
-        response: { def: "CloseSessionResponse", name: "CloseSessionResponse", null: "empty" },
-        request: { def: "CloseSessionRequest", name: "CloseSessionRequest", null: "refuse" },
-    },
-    "session/delete": {
-        side: "agent",
-        response: { def: "DeleteSessionResponse", name: "DeleteSessionResponse", null: "empty" },
-        request: { def: "DeleteSessionRequest", name: "DeleteSessionRequest", null: "refuse" },
+        response: { def: "ArchiveSessionResponse", null: "empty" },
+        request: { def: "ArchiveSessionRequest", null: "refuse" },
     },
     "session/fork": {
         side: "agent",
-        response: { def: "ForkSessionResponse", name: "ForkSessionResponse", null: "refuse" },
-        request: { def: "ForkSessionRequest", name: "ForkSessionRequest", null: "refuse" },
-    },
-    "session/list": {
-        side: "agent",
-        response: { def: "ListSessionsResponse", name: "ListSessionsResponse", null: "refuse" },
-        request: { def: "ListSessionsRequest", name: "ListSessionsRequest", null: "empty" },
-    },
-    "session/new": {
-        side: "agent",
-        response: { def: "NewSessionResponse", name: "NewSessionResponse", null: "refuse" },
-        request: { def: "NewSessionRequest", name: "NewSessionRequest", null: "refuse" },
-    },
-    "session/prompt": {
-        side: "agent",
-        response: { def: "PromptResponse", name: "PromptResponse", null: "refuse" },
-        request: { def: "PromptRequest", name: "PromptRequest", null: "refuse" },
-    },
-    "session/request_permission": {
-        side: "client",
-        request: { def: "RequestPermissionRequest", name: "RequestPermissionRequest", null: "refuse" },
-        response: { def: "RequestPermissionResponse", name: "RequestPermissionResponse", null: "refuse" },
-    },
-    "session/resume": {
-        side: "agent",
-        response: { def: "ResumeSessionResponse", name: "ResumeSessionResponse", null: "empty" },
-        request: { def: "ResumeSessionRequest", name: "ResumeSessionRequest", null: "refuse" },
-    },
-    "session/set_config_option": {
-        side: "agent",
-        response: {
-            def: "SetSessionConfigOptionResponse",
-            name: "SetSessionConfigOptionResponse",
-            null: "refuse",
-        },
-        request: {
-            def: "SetSessionConfigOptionRequest",
-            name: "SetSessionConfigOptionRequest",
-            null: "refuse",
-        },
+        response: { def: "ForkSessionResponse", null: "refuse" },
+        request: { def: "ForkSessionRequest", null: "refuse" },
     },
     "session/set_title": {
         side: "agent",
-        response: { def: "SetSessionTitleResponse", name: "SetSessionTitleResponse", null: "refuse" },
-        request: { def: "SetSessionTitleRequest", name: "SetSessionTitleRequest", null: "refuse" },
+        response: { def: "SetSessionTitleResponse", null: "refuse" },
+        request: { def: "SetSessionTitleRequest", null: "refuse" },
     },
     "session/status": {
         side: "agent",
-        response: { def: "SessionStatusResponse", name: "SessionStatusResponse", null: "refuse" },
-        request: { def: "SessionStatusRequest", name: "SessionStatusRequest", null: "refuse" },
+        response: { def: "SessionStatusResponse", null: "refuse" },
+        request: { def: "SessionStatusRequest", null: "refuse" },
     },
     "session/unarchive": {
         side: "agent",
-        response: { def: "UnarchiveSessionResponse", name: "UnarchiveSessionResponse", null: "empty" },
-        request: { def: "UnarchiveSessionRequest", name: "UnarchiveSessionRequest", null: "refuse" },
-    },
-    "session/update": {
-        side: "client",
-        notification: {
-            def: "UpdateSessionNotification",
-            name: "UpdateSessionNotification",
-            null: "refuse",
-        },
-    },
-    "terminal/cancel": {
-        side: "agent",
-        response: { def: "CancelTerminalResponse", name: "CancelTerminalResponse", null: "empty" },
-        request: { def: "CancelTerminalRequest", name: "CancelTerminalRequest", null: "refuse" },
-    },
-    "tool_call/cancel": {
-        side: "agent",
-        response: { def: "CancelToolCallResponse", name: "CancelToolCallResponse", null: "empty" },
-        request: { def: "CancelToolCallRequest", name: "CancelToolCallRequest", null: "refuse" },
+        response: { def: "UnarchiveSessionResponse", null: "empty" },
+        request: { def: "UnarchiveSessionRequest", null: "refuse" },
     },
 };
 
@@ -9812,94 +3020,7 @@ export const methods: Methods = {
  * property of the state takes a patch (`reducer.ts`).
  */
 export const upserts = {
-    ToolCallUpdate: {
-        state: "ToolCall",
-        key: "toolCallId",
-        fields: [
-            { name: "toolCallId", rule: "key" },
-            { name: "name", rule: "optional" },
-            { name: "title", rule: "optional" },
-            { name: "kind", rule: { reset: "other" } },
-            { name: "status", rule: { reset: "pending" } },
-            { name: "content", rule: "list" },
-            { name: "locations", rule: "list" },
-            { name: "rawInput", rule: "any" },
-            { name: "rawOutput", rule: "any" },
-            { name: "capabilities", rule: "optional" },
-            { name: "_meta", rule: "by_key" },
-        ],
-    },
-    UserMessage: {
-        state: "UserMessageState",
-        key: "messageId",
-        fields: [
-            { name: "messageId", rule: "key" },
-            { name: "content", rule: "list" },
-            { name: "_meta", rule: "by_key" },
-        ],
-    },
-    AgentMessage: {
-        state: "AgentMessageState",
-        key: "messageId",
-        fields: [
-            { name: "messageId", rule: "key" },
-            { name: "content", rule: "list" },
-            { name: "_meta", rule: "by_key" },
-        ],
-    },
-    AgentThought: {
-        state: "AgentThoughtState",
-        key: "messageId",
-        fields: [
-            { name: "messageId", rule: "key" },
-            { name: "content", rule: "list" },
-            { name: "_meta", rule: "by_key" },
-        ],
-    },
-    TerminalUpdate: {
-        state: "TerminalState",
-        key: "terminalId",
-        fields: [
-            { name: "terminalId", rule: "key" },
-            { name: "command", rule: "optional" },
-            { name: "cwd", rule: "optional" },
-            { name: "output", rule: "optional" },
-            { name: "exitStatus", rule: "optional" },
-            { name: "size", rule: "optional" },
-            { name: "capabilities", rule: "optional" },
-            { name: "_meta", rule: "by_key" },
-        ],
-    },
-    SessionInfoUpdate: {
-        state: "SessionInfoState",
-        key: null,
-        fields: [
-            { name: "title", rule: "optional" },
-            { name: "updatedAt", rule: "optional" },
-            { name: "_meta", rule: "by_key" },
-        ],
-    },
-    UsageUpdate: {
-        state: "UsageState",
-        key: null,
-        fields: [
-            { name: "used", rule: "required" },
-            { name: "size", rule: "required" },
-            { name: "cost", rule: "optional" },
-            { name: "_meta", rule: "by_key" },
-        ],
-    },
-    CompactionUpdate: {
-        state: "CompactionState",
-        key: "compactionId",
-        fields: [
-            { name: "compactionId", rule: "key" },
-            { name: "status", rule: "required" },
-            { name: "summary", rule: "list" },
-            { name: "error", rule: "optional" },
-            { name: "_meta", rule: "by_key" },
-        ],
-    },
+    ...stable.upserts,
     SubagentUpdate: {
         state: "SubagentState",
         key: "sessionId",

@@ -11,17 +11,110 @@
 //! union is a discriminated union whose unknown arm (`UnknownArm<"tag">`)
 //! keeps its discriminator and every member; an open enum is its known
 //! values and `OpenString`, so the known values still complete in an editor.
+//!
+//! A version's stable file is a module of its own ([`module`]); its unstable
+//! file is written as a difference ([`unstable_module`]): the stable module's
+//! items re-exported where the merged plan has one item for both builds and
+//! nothing the item reaches differs, and only the rest written again.
 
 mod shapes;
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use genco::prelude::*;
 use shapes::prop;
 
 use crate::model::*;
-use crate::plan::Decisions;
+use crate::plan::{Decisions, Gate, Payloads, Plan};
 
-/// The TypeScript module of one schema file: `source` names it in the header.
-pub fn module(module: &Module, decisions: &Decisions, source: &str) -> String {
+/// The TypeScript module of a version's stable schema file, or of a file
+/// alone: every definition of `module`, with `plan`'s decisions about the
+/// stable build and the payloads' decisions in it.
+pub fn module(plan: &Plan<'_>, module: &Module, payloads: &Payloads) -> String {
+    let file = File { module, decisions: &plan.stable, payloads, unstable: false };
+    render(&file, None)
+}
+
+/// The TypeScript module of one schema file alone (a fixture, a schema
+/// previewed with `--schema`): every definition always there.
+pub fn single(module: &Module) -> String {
+    let plan = Plan::single(module);
+    self::module(&plan, module, &plan.payloads())
+}
+
+/// The TypeScript module of a version's unstable schema file, as a
+/// difference from the stable one (`stable_file`, the stem its module is
+/// written to): a definition the merged plan renders once for both builds
+/// ([`Gate::Always`]) is re-exported from the stable module unless a
+/// definition it names, directly or further down, is written here; the
+/// others (added in the unstable schema, or of another shape there) are
+/// written here. The tables (`shapes`, `methods`, `upserts`) are the stable
+/// module's with this file's entries that differ put over them.
+pub fn unstable_module(
+    plan: &Plan<'_>,
+    stable: &Module,
+    unstable: &Module,
+    payloads: &Payloads,
+    stable_file: &str,
+) -> String {
+    let base = File { module: stable, decisions: &plan.stable, payloads, unstable: false };
+    let file = File { module: unstable, decisions: &plan.unstable, payloads, unstable: true };
+    let once: BTreeSet<&str> =
+        plan.items.iter().filter(|i| i.gate == Gate::Always && i.stable_shape.is_none()).map(|i| i.name.as_str()).collect();
+    let in_stable: BTreeSet<&str> = stable.defs.iter().flat_map(Def::walk).map(|d| d.name.as_str()).collect();
+    // A top-level definition's inline items share its fate.
+    let mut shared: BTreeSet<&str> = BTreeSet::new();
+    for d in &unstable.defs {
+        if once.contains(d.name.as_str()) {
+            shared.extend(d.walk().into_iter().map(|d| d.name.as_str()).filter(|n| in_stable.contains(n)));
+        }
+    }
+    // Types bind names where they are written: an item naming one written
+    // here is written here too.
+    let refs: BTreeMap<&str, &[String]> =
+        unstable.defs.iter().flat_map(Def::walk).map(|d| (d.name.as_str(), d.refs.as_slice())).collect();
+    loop {
+        let demoted: Vec<&str> = shared
+            .iter()
+            .copied()
+            .filter(|n| refs.get(n).is_some_and(|r| r.iter().any(|r| !shared.contains(r.as_str()))))
+            .collect();
+        if demoted.is_empty() {
+            break;
+        }
+        for n in demoted {
+            shared.remove(n);
+        }
+    }
+    render(&file, Some(Base { file: stable_file, tables: shapes::Tables::of(&base), shared }))
+}
+
+/// The types a generated module imports from `runtime.ts`.
+const RUNTIME_NAMES: &[&str] =
+    &["Extensible", "JsonObject", "JsonValue", "OpenNumber", "OpenString", "Patch", "UnknownArm"];
+
+/// One schema file as the TypeScript target reads it: its definitions, the
+/// plan's decisions about them, and the payload decisions of its build.
+struct File<'a> {
+    module: &'a Module,
+    decisions: &'a Decisions,
+    payloads: &'a Payloads,
+    /// The build the file's payload decisions are taken from.
+    unstable: bool,
+}
+
+/// What an unstable module takes from its stable module.
+struct Base<'a> {
+    /// The stable module's file stem (`v1`).
+    file: &'a str,
+    /// The stable module's tables, to write only the entries that differ.
+    tables: shapes::Tables,
+    /// The definitions (schema names) re-exported from the stable module.
+    shared: BTreeSet<&'a str>,
+}
+
+fn render(file: &File<'_>, base: Option<Base<'_>>) -> String {
+    let module = file.module;
     let rt = Runtime { taken: module.defs.iter().flat_map(Def::walk).map(|d| d.rust_name.clone()).collect() };
     let imports = |file: &str, values: &[&'static str], types: &[&'static str]| {
         let mut names: Vec<String> = values.iter().map(|n| rt.import(n)).collect();
@@ -35,9 +128,14 @@ pub fn module(module: &Module, decisions: &Decisions, source: &str) -> String {
         &["Codec"],
         &["AnyMessage", "Envelope", "ExtensionNotification", "ExtensionRequest", "ExtensionResponse"],
     );
-    let shape = imports("shape", &[], &["Methods", "Shapes", "Upserts"]);
-    let runtime =
-        imports("runtime", &[], &["JsonObject", "JsonValue", "OpenNumber", "OpenString", "Patch", "UnknownArm"]);
+    let shape_values: &[&str] = if base.as_ref().is_some_and(|b| b.tables.removed_from(&shapes::Tables::of(file))) {
+        &["without"]
+    } else {
+        &[]
+    };
+    let shape = imports("shape", shape_values, &["Methods", "Shapes", "Upserts"]);
+    let runtime = imports("runtime", &[], RUNTIME_NAMES);
+    let source = &module.source;
     let mut out: js::Tokens = quote! {
         $(format!("// @generated by `cargo xtask codegen` from `{source}`."))
         $("// Do not edit: change the generator (`xtask/src/ts/`) or its inputs and run `cargo xtask codegen`.")
@@ -46,18 +144,156 @@ pub fn module(module: &Module, decisions: &Decisions, source: &str) -> String {
         $shape
         $runtime
     };
-    let e = Emitter { decisions, rt: &rt };
-    for def in module.defs.iter().flat_map(Def::walk) {
+    out.push();
+    let walked: Vec<&Def> = module.defs.iter().flat_map(Def::walk).collect();
+    if let Some(b) = &base {
+        let shared: Vec<String> =
+            walked.iter().filter(|d| b.shared.contains(d.name.as_str())).map(|d| d.rust_name.clone()).collect();
+        quote_in!(out => $(format!("import * as stable from \"./{}.js\";", b.file)));
+        out.push();
+        if !shared.is_empty() {
+            out.line();
+            quote_in! { out =>
+                $("// What both builds have alike: the stable module's items.")
+            }
+            out.push();
+            for line in name_list("import type {", &shared, &format!("}} from \"./{}.js\";", b.file)) {
+                quote_in!(out => $line);
+                out.push();
+            }
+            for line in name_list("export type {", &shared, "};") {
+                quote_in!(out => $line);
+                out.push();
+            }
+        }
+    }
+    let written: Vec<&Def> =
+        walked.iter().copied().filter(|d| !base.as_ref().is_some_and(|b| b.shared.contains(d.name.as_str()))).collect();
+    let mut e = Emitter { decisions: file.decisions, rt: &rt, hoisted: Hoisted::default() };
+    let objects: Vec<Vec<Member>> = written
+        .iter()
+        .filter_map(|d| match &d.kind {
+            Kind::Struct(s) => Some(e.members(s)),
+            _ => None,
+        })
+        .collect();
+    let mut taken = rt.taken.clone();
+    taken.extend(RUNTIME_NAMES.iter().map(|n| n.to_string()));
+    taken.insert("Types".into());
+    e.hoisted = Hoisted::of(&objects, &taken);
+    e.hoisted.emit(&mut out);
+    for def in &written {
         out.line();
         e.item(&mut out, def);
     }
-    shapes::emit(&mut out, module, decisions, &rt);
+    let shared: BTreeSet<String> = match &base {
+        Some(b) => walked.iter().filter(|d| b.shared.contains(d.name.as_str())).map(|d| d.rust_name.clone()).collect(),
+        None => BTreeSet::new(),
+    };
+    shapes::emit(&mut out, file, base.as_ref().map(|b| (&b.tables, &shared)), &rt);
     out.to_file_string().expect("genco formats TypeScript")
+}
+
+/// `open names close` over as many lines as it takes to stay in
+/// [`shapes::WIDTH`] characters: the names four spaces in.
+fn name_list(open: &str, names: &[String], close: &str) -> Vec<String> {
+    let one = format!("{open} {} {close}", names.join(", "));
+    if one.len() <= shapes::WIDTH {
+        return vec![one];
+    }
+    let mut lines = vec![open.to_owned()];
+    let mut line = String::new();
+    for n in names {
+        if !line.is_empty() && line.len() + n.len() + 2 > shapes::WIDTH {
+            lines.push(std::mem::take(&mut line));
+        }
+        if line.is_empty() {
+            line.push_str("    ");
+        } else {
+            line.push(' ');
+        }
+        line.push_str(n);
+        line.push(',');
+    }
+    lines.push(line);
+    lines.push(close.to_owned());
+    lines
 }
 
 struct Emitter<'a> {
     decisions: &'a Decisions,
     rt: &'a Runtime,
+    hoisted: Hoisted,
+}
+
+/// A property of an object as written: its wire name, docs and declaration.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Member {
+    name: String,
+    docs: Option<String>,
+    decl: String,
+}
+
+/// The members many objects of a module declare alike (`_meta`, with the
+/// same type and docs), each written once in an interface of its own
+/// (`WithMeta`) that those objects extend: a property name's most common
+/// declaration, where at least [`Hoisted::MIN`] objects have it and the
+/// interface's name is free.
+#[derive(Debug, Default)]
+struct Hoisted {
+    /// The interface of each hoisted member, by member.
+    bases: BTreeMap<Member, String>,
+}
+
+impl Hoisted {
+    const MIN: usize = 4;
+
+    /// The hoisted members of the objects `members` lists, avoiding the names in `taken`.
+    fn of(members: &[Vec<Member>], taken: &BTreeSet<String>) -> Hoisted {
+        let mut count: BTreeMap<&Member, usize> = BTreeMap::new();
+        for m in members.iter().flatten() {
+            *count.entry(m).or_default() += 1;
+        }
+        let mut best: BTreeMap<&str, (&Member, usize)> = BTreeMap::new();
+        for (m, n) in count {
+            if n >= Self::MIN && best.get(m.name.as_str()).is_none_or(|(_, b)| n > *b) {
+                best.insert(&m.name, (m, n));
+            }
+        }
+        let mut bases = BTreeMap::new();
+        for (name, (m, _)) in best {
+            let words = heck::ToUpperCamelCase::to_upper_camel_case(name);
+            let base = format!("With{words}");
+            if !words.is_empty() && !taken.contains(&base) && !bases.values().any(|b| b == &base) {
+                bases.insert(m.clone(), base);
+            }
+        }
+        Hoisted { bases }
+    }
+
+    /// The interface member `m` is hoisted into, if it is.
+    fn base(&self, m: &Member) -> Option<&str> {
+        self.bases.get(m).map(String::as_str)
+    }
+
+    /// The interfaces, in name order.
+    fn emit(&self, out: &mut js::Tokens) {
+        let mut by_name: Vec<(&String, &Member)> = self.bases.iter().map(|(m, b)| (b, m)).collect();
+        by_name.sort();
+        for (base, m) in by_name {
+            out.line();
+            doc(out, Some(&format!("The `{}` member many objects of this module share.", m.name)));
+            let mut inner = js::Tokens::new();
+            doc(&mut inner, m.docs.as_deref());
+            quote_in!(inner => $(&m.decl));
+            inner.push();
+            quote_in! { *out =>
+                export interface $base {
+                    $inner
+                }
+            }
+        }
+    }
 }
 
 /// The names the generated module takes from the hand-written runtime, each
@@ -87,10 +323,15 @@ impl Runtime {
     }
 }
 
-/// TSDoc for `docs` (nothing without).
+/// TSDoc for `docs` (nothing without): a one-line text on one line.
 fn doc(out: &mut js::Tokens, docs: Option<&str>) {
     let Some(text) = docs else { return };
     let text = text.replace("*/", "*\\/");
+    if text.lines().count() == 1 {
+        quote_in!(*out => $(format!("/** {} */", text.trim())));
+        out.push();
+        return;
+    }
     quote_in! { *out =>
         $("/**")
         $(for line in text.lines() => $(if line.is_empty() { $(" *") } else { $(format!(" * {line}")) })$['\r'])
@@ -155,9 +396,14 @@ impl Emitter<'_> {
             }
             Kind::Union(u) => {
                 let arms = self.arms(u);
-                quote_in! { *out =>
-                    export type $name =
-                        $(for arm in &arms => $['\r']| $arm);
+                let one = format!("export type {name} = {};", arms.join(" | "));
+                if one.len() <= shapes::WIDTH {
+                    quote_in!(*out => $one);
+                } else {
+                    quote_in! { *out =>
+                        export type $name =
+                            $(for arm in &arms => $['\r']| $arm);
+                    }
                 }
             }
             Kind::Newtype(t) => {
@@ -173,7 +419,8 @@ impl Emitter<'_> {
     }
 
     /// The members of an object: its properties, then what it keeps.
-    fn members(&self, s: &Struct) -> Vec<(Option<String>, String)> {
+    /// The properties of an object, each with its docs.
+    fn members(&self, s: &Struct) -> Vec<Member> {
         let mut members = Vec::new();
         for f in &s.fields {
             let patch = self.decisions.fields.get(f).is_patch();
@@ -186,45 +433,59 @@ impl Emitter<'_> {
                 t
             };
             let optional = if f.required && !patch { "" } else { "?" };
-            members.push((f.docs.clone(), format!("{}{optional}: {t};", prop(&f.name))));
-        }
-        // Every object keeps the members its schema does not name unless the
-        // schema says `additionalProperties: false` (a flattened union's arm
-        // keeps them for its object; a typed rest is typed on decode).
-        if s.keeps_rest() || s.rest.is_some() {
-            let doc = "Members the schema does not name, kept as received.".to_owned();
-            members.push((Some(doc), "[key: string]: unknown;".to_owned()));
+            let decl = format!("{}{optional}: {t};", prop(&f.name));
+            members.push(Member { name: f.name.clone(), docs: f.docs.clone(), decl });
         }
         members
     }
 
+    /// What an object is besides its own members: the interfaces holding
+    /// the members it shares with many ([`Hoisted`]), and `Extensible` where
+    /// it keeps the members its schema does not name (every object unless
+    /// the schema says `additionalProperties: false`; a flattened union's arm
+    /// keeps them for its object; a typed rest is typed on decode).
+    fn bases(&self, s: &Struct, members: &[Member]) -> Vec<String> {
+        let mut bases: Vec<String> = members.iter().filter_map(|m| self.hoisted.base(m)).map(str::to_owned).collect();
+        if s.keeps_rest() || s.rest.is_some() {
+            bases.push(self.rt.name("Extensible"));
+        }
+        bases
+    }
+
     fn structure(&self, out: &mut js::Tokens, name: &str, s: &Struct) {
         let members = self.members(s);
-        let body = |out: &mut js::Tokens| {
-            for (docs, member) in &members {
-                doc(out, docs.as_deref());
-                quote_in!(*out => $member);
-                out.push();
-            }
-        };
+        let bases = self.bases(s, &members);
+        let mut inner = js::Tokens::new();
+        for m in members.iter().filter(|m| self.hoisted.base(m).is_none()) {
+            doc(&mut inner, m.docs.as_deref());
+            quote_in!(inner => $(&m.decl));
+            inner.push();
+        }
         match &s.flatten {
             // The variant part is a union: the object is its members and one arm.
             Some(fl) => {
-                let union = self.name(&fl.union);
-                let mut inner = js::Tokens::new();
-                body(&mut inner);
-                quote_in! { *out =>
-                    export type $name = {
-                        $inner
-                    } & $union;
+                let mut parts = bases;
+                parts.push(self.name(&fl.union));
+                let rest = parts.join(" & ");
+                if inner.is_empty() {
+                    quote_in!(*out => export type $name = $rest;)
+                } else {
+                    quote_in! { *out =>
+                        export type $name = {
+                            $inner
+                        } & $rest;
+                    }
                 }
             }
             None => {
-                let mut inner = js::Tokens::new();
-                body(&mut inner);
-                quote_in! { *out =>
-                    export interface $name {
-                        $inner
+                let extends = if bases.is_empty() { String::new() } else { format!(" extends {}", bases.join(", ")) };
+                if inner.is_empty() {
+                    quote_in!(*out => $(format!("export interface {name}{extends} {{}}")))
+                } else {
+                    quote_in! { *out =>
+                        export interface $name$extends {
+                            $inner
+                        }
                     }
                 }
             }

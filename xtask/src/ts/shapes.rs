@@ -5,58 +5,142 @@
 //! ([`ReadRule`]): the same leniency, bounds, string rules, item counts and
 //! catch-all checks, with the same messages.
 
+use std::collections::BTreeSet;
+
 use genco::prelude::*;
 use serde_json::{json, Map, Value};
 
 use crate::model::*;
-use crate::plan::{Decisions, Gate, NullMode, Payloads, ReadRule};
+use crate::plan::{Decisions, NullMode, ReadRule};
 
-/// The shapes, methods and type map of `module`.
-pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions, rt: &super::Runtime) {
-    let defs: Vec<&Def> = module.defs.iter().flat_map(Def::walk).collect();
-    let s = Shapes { decisions };
+/// The tables of one schema file: its definitions' names, shapes, methods
+/// and upserts, each entry keyed as the module writes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tables {
+    /// Every definition's TypeScript name, in the module's order.
+    types: Vec<String>,
+    shapes: Vec<(String, Value)>,
+    methods: Vec<(String, Value)>,
+    upserts: Vec<(String, Value)>,
+}
+
+impl Tables {
+    /// The tables of `file`.
+    pub fn of(file: &super::File<'_>) -> Tables {
+        let defs: Vec<&Def> = file.module.defs.iter().flat_map(Def::walk).collect();
+        let s = Shapes { decisions: file.decisions };
+        Tables {
+            types: defs.iter().map(|d| d.rust_name.clone()).collect(),
+            shapes: defs.iter().map(|d| (prop(&d.rust_name), s.def(d))).collect(),
+            methods: methods(file),
+            upserts: upserts(&defs, file.decisions),
+        }
+    }
+
+    /// Whether `other` lacks an entry these tables have (the unstable
+    /// schema removed a definition or a method).
+    pub fn removed_from(&self, other: &Tables) -> bool {
+        let gone = |a: &[(String, Value)], b: &[(String, Value)]| a.iter().any(|(k, _)| !b.iter().any(|(l, _)| l == k));
+        gone(&self.shapes, &other.shapes) || gone(&self.methods, &other.methods) || gone(&self.upserts, &other.upserts)
+    }
+}
+
+/// A table: all of `entries`, or over `base` (a stable module's table,
+/// `stable.<name>`) only those that differ from it, without those it lacks.
+fn table_over(name: &str, entries: &[(String, Value)], base: Option<&[(String, Value)]>) -> js::Tokens {
+    let mut t = js::Tokens::new();
+    t.append("{");
+    t.indent();
+    match base {
+        None => t.append(table(entries)),
+        Some(base) => {
+            let changed: Vec<(String, Value)> = entries.iter().filter(|e| !base.contains(e)).cloned().collect();
+            let gone: Vec<Value> = base
+                .iter()
+                .filter(|(k, _)| !entries.iter().any(|(l, _)| l == k))
+                .map(|(k, _)| Value::from(k.trim_matches('"')))
+                .collect();
+            if gone.is_empty() {
+                t.append(format!("...stable.{name},"));
+            } else {
+                t.append(format!("...without(stable.{name}, {}),", lit(&Value::Array(gone))));
+            }
+            t.push();
+            t.append(table(&changed));
+        }
+    }
+    t.unindent();
+    t.append("}");
+    t
+}
+
+/// The shapes, methods and type map of `file`; over the stable module's
+/// (`base`) for an unstable file.
+///
+/// `shared` names the types the unstable module re-exports from the stable one.
+pub fn emit(
+    out: &mut js::Tokens,
+    file: &super::File<'_>,
+    base: Option<(&Tables, &BTreeSet<String>)>,
+    rt: &super::Runtime,
+) {
+    let (base, shared) = (base.map(|b| b.0), base.map(|b| b.1));
+    let tables = Tables::of(file);
     out.line();
     quote_in! { *out =>
         $("/** Every definition's type by its name: what `codec.decode(name, text)` gives. */")
-        export interface Types {
-            $(for d in &defs => $(prop(&d.rust_name)): $(&d.rust_name);$['\r'])
+    }
+    out.push();
+    match base {
+        None => quote_in! { *out =>
+            export interface Types {
+                $(for n in &tables.types => $(prop(n)): $n;$['\r'])
+            }
+        },
+        Some(b) => {
+            // The stable map, but for the names this module writes or lacks.
+            let shared = shared.expect("a base comes with the names it shares");
+            let local: Vec<&String> = tables.types.iter().filter(|n| !shared.contains(*n)).collect();
+            let omitted: Vec<String> = b
+                .types
+                .iter()
+                .filter(|n| local.contains(n) || !tables.types.contains(n))
+                .map(|n| Value::from(n.as_str()).to_string())
+                .collect();
+            let extends =
+                if omitted.is_empty() { "stable.Types".to_owned() } else { format!("Omit<stable.Types, {}>", omitted.join(" | ")) };
+            quote_in! { *out =>
+                export interface Types extends $extends {
+                    $(for n in &local => $(prop(n)): $(*n);$['\r'])
+                }
+            }
         }
-    };
+    }
     out.line();
-    let entries: Vec<(String, Value)> = defs.iter().map(|d| (prop(&d.rust_name), s.def(d))).collect();
     quote_in! { *out =>
         $("/**")
         $(" * How each definition decodes: the plan's rule for every property,")
         $(" * interpreted by `decode.ts` (see there for what each member means).")
         $(" */")
-        export const shapes: $(rt.name("Shapes")) = {
-            $(table(&entries))
-        };
+        export const shapes: $(rt.name("Shapes")) = $(table_over("shapes", &tables.shapes, base.map(|b| b.shapes.as_slice())));
     };
     out.line();
-    let gated: Vec<(&Def, Gate)> = module.defs.iter().map(|d| (d, Gate::Always)).collect();
-    let payloads = Payloads::of(&gated);
-    let methods = methods(module, &payloads);
     quote_in! { *out =>
         $("/** The JSON-RPC methods: the side that handles each, and its payloads' definitions. */")
-        export const methods: $(rt.name("Methods")) = {
-            $(table(&methods))
-        };
+        export const methods: $(rt.name("Methods")) = $(table_over("methods", &tables.methods, base.map(|b| b.methods.as_slice())));
     };
-    let upserts = upserts(&defs, decisions);
-    if !upserts.is_empty() {
+    if !tables.upserts.is_empty() {
+        let over = base.map(|b| b.upserts.as_slice()).filter(|b| !b.is_empty());
         out.line();
         quote_in! { *out =>
             $("/**")
             $(" * The upserts (ACP v2): the state each patches, its key, and how each")
             $(" * property of the state takes a patch (`reducer.ts`).")
             $(" */")
-            export const upserts = {
-                $(table(&upserts))
-            } satisfies $(rt.name("Upserts"));
+            export const upserts = $(table_over("upserts", &tables.upserts, over)) satisfies $(rt.name("Upserts"));
         };
     }
-    let message = dispatch(out, module, &payloads, rt);
+    let message = dispatch(out, file, rt);
     let codec = rt.name("Codec");
     out.line();
     quote_in! { *out =>
@@ -66,23 +150,27 @@ pub fn emit(out: &mut js::Tokens, module: &Module, decisions: &Decisions, rt: &s
 }
 
 /// The payloads of one side and kind, as a discriminated union on `method`
-/// (`RequestToAgent`: every request an agent handles, with its params).
-/// Returns the message type the codec decodes to (`Message`, or
-/// `AnyMessage` for a file without methods).
-fn dispatch(out: &mut js::Tokens, module: &Module, payloads: &Payloads, rt: &super::Runtime) -> String {
+/// (`RequestToAgent`: every request an agent handles, with its params), in
+/// the file's build of the plan's dispatch groups. Returns the message type
+/// the codec decodes to (`Message`, or `AnyMessage` for a file without methods).
+fn dispatch(out: &mut js::Tokens, file: &super::File<'_>, rt: &super::Runtime) -> String {
+    let payloads = file.payloads;
     if payloads.groups().is_empty() {
         return rt.name("AnyMessage");
     }
-    let by_name: std::collections::BTreeMap<&str, &Def> = module.defs.iter().map(|d| (d.name.as_str(), d)).collect();
+    let by_name: std::collections::BTreeMap<&str, &Def> =
+        file.module.defs.iter().map(|d| (d.name.as_str(), d)).collect();
     let mut by_kind: std::collections::BTreeMap<MethodKind, Vec<String>> = Default::default();
     for ((side, kind), group) in payloads.groups() {
         // The payload's method and type, by method (the crate's enums keep definition order).
         let mut members: Vec<(&str, &str)> = group
             .iter()
+            .filter(|(_, gate)| gate.in_build(file.unstable))
             .filter_map(|(def, _)| by_name.get(def.as_str()))
             .filter_map(|d| Some((d.method.as_ref()?.name.as_str(), d.rust_name.as_str())))
             .collect();
         members.sort();
+        members.dedup();
         // A group the crate keeps for extensions alone has no method of the schema.
         if members.is_empty() {
             continue;
@@ -403,11 +491,11 @@ fn upserts(defs: &[&Def], decisions: &Decisions) -> Vec<(String, Value)> {
 }
 
 /// The JSON-RPC methods of `module`: the method name, quoted, and its entry.
-fn methods(module: &Module, payloads: &Payloads) -> Vec<(String, Value)> {
+fn methods(file: &super::File<'_>) -> Vec<(String, Value)> {
     let mut by_method: std::collections::BTreeMap<&str, Map<String, Value>> = Default::default();
-    for d in &module.defs {
+    for d in &file.module.defs {
         let Some(m) = &d.method else { continue };
-        let plan = payloads.get(&d.name, false);
+        let plan = file.payloads.get(&d.name, file.unstable);
         let entry = by_method.entry(m.name.as_str()).or_default();
         entry.insert("side".into(), m.side.as_str().into());
         let kind = match m.kind {
@@ -420,7 +508,12 @@ fn methods(module: &Module, payloads: &Payloads) -> Vec<(String, Value)> {
             NullMode::Empty => "empty",
             NullMode::Refuse => "refuse",
         };
-        entry.insert(kind.into(), json!({ "def": plan.stands_for, "name": d.rust_name, "null": null_mode }));
+        let mut payload = obj([("def", plan.stands_for.clone().into())]);
+        if plan.stands_for != d.rust_name {
+            payload.insert("name".into(), d.rust_name.clone().into());
+        }
+        payload.insert("null".into(), null_mode.into());
+        entry.insert(kind.into(), Value::Object(payload));
     }
     by_method.into_iter().map(|(m, o)| (lit(&Value::from(m)), Value::Object(o))).collect()
 }
@@ -443,7 +536,7 @@ pub fn prop(name: &str) -> String {
 }
 
 /// How wide a line of the tables may be before a value is broken over lines.
-const WIDTH: usize = 100;
+pub const WIDTH: usize = 120;
 
 /// The members of a table, `name: value,` each on a line of its own.
 fn table(entries: &[(String, Value)]) -> js::Tokens {
