@@ -634,5 +634,8 @@ pub fn request_id<T: DeserializeOwned>(raw: &RawValue) -> Result<T, DispatchErro
 mod streamed;
 pub use streamed::{read_streamed, read_streamed_with, Streamed, StreamedMessage};
 
+mod message;
+pub use message::{Message, Payload, Version};
+
 #[cfg(test)]
 mod tests;

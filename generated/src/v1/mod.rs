@@ -13788,8 +13788,6 @@ pub mod rpc {
     #[allow(unused_imports)]
     use crate::json::fast;
     #[allow(unused_imports)]
-    use ::serde::Serialize;
-    #[allow(unused_imports)]
     use ::serde::Deserialize;
     #[allow(unused_imports)]
     pub use crate::runtime::rpc::{
@@ -16074,6 +16072,32 @@ pub mod rpc {
             Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way"))
         }
     }
+    impl runtime::rpc::Payload for Request {
+        fn method(&self) -> &str {
+            Request::method(self)
+        }
+        fn decode(
+            method: &str,
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
+            Request::decode(method, raw)
+        }
+        fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
+            Request::encode(self, form)
+        }
+        fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> Result<(), M::Error> {
+            Request::write_payload(self, map, key, form, required)
+        }
+    }
     impl From<RequestToAgent> for Request {
         /// Any request handled by the `agent` side.
         fn from(value: RequestToAgent) -> Self {
@@ -16445,6 +16469,32 @@ pub mod rpc {
             }
         }
     }
+    impl runtime::rpc::Payload for Notification {
+        fn method(&self) -> &str {
+            Notification::method(self)
+        }
+        fn decode(
+            method: &str,
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
+            Notification::decode(method, raw)
+        }
+        fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
+            Notification::encode(self, form)
+        }
+        fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> Result<(), M::Error> {
+            Notification::write_payload(self, map, key, form, required)
+        }
+    }
     impl From<NotificationToAgent> for Notification {
         /// Any notification handled by the `agent` side.
         fn from(value: NotificationToAgent) -> Self {
@@ -16605,6 +16655,32 @@ pub mod rpc {
                     )
                 }
             }
+        }
+    }
+    impl runtime::rpc::Payload for Response {
+        fn method(&self) -> &str {
+            Response::method(self)
+        }
+        fn decode(
+            method: &str,
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
+            Response::decode(method, raw)
+        }
+        fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
+            Response::encode(self, form)
+        }
+        fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> Result<(), M::Error> {
+            Response::write_payload(self, map, key, form, required)
         }
     }
     impl From<ResponseFromAgent> for Response {
@@ -16822,310 +16898,20 @@ pub mod rpc {
             Self::Client(ResponseFromClient::McpMessage(payload))
         }
     }
-    /// A JSON-RPC 2.0 message of this version, with its payload typed.
-    #[derive(Debug, Clone, PartialEq)]
-    #[non_exhaustive]
-    pub enum Message {
-        /// A request.
-        Request {
-            /// The request id (never `null` in v2).
-            id: super::RequestId,
-            /// The typed params.
-            request: Request,
-            /// How `params` was written.
-            form: ParamsForm,
-        },
-        /// A notification.
-        Notification {
-            /// The typed params.
-            notification: Notification,
-            /// How `params` was written.
-            form: ParamsForm,
-        },
-        /// A success response.
-        Response {
-            /// The id of the request it answers.
-            id: super::RequestId,
-            /// The typed result.
-            response: Response,
-            /// How `result` was written.
-            form: ParamsForm,
-        },
-        /// An error response; only it may carry a `null` id.
-        Error {
-            /// The id of the request it answers, `None` for `null`.
-            id: Option<super::RequestId>,
-            /// The error.
-            error: super::Error,
-        },
+    /// This version as the runtime's generic items take it: its request
+    /// id and error types and its payload enums. Never a value.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Protocol {}
+    impl runtime::rpc::Version for Protocol {
+        type Id = super::RequestId;
+        type Error = super::Error;
+        type Request = Request;
+        type Notification = Notification;
+        type Response = Response;
     }
-    impl Message {
-        /// Decodes one message. `request_method` gives the method of the
-        /// request a response answers (responses are typed by it).
-        pub fn decode(
-            text: &str,
-            request_method: impl ::core::ops::FnOnce(&super::RequestId) -> Option<String>,
-        ) -> Result<Self, DispatchError> {
-            let mut request_method = Some(request_method);
-            Self::decode_with(text, &mut |id| request_method.take().and_then(|f| f(id)))
-        }
-        /// [`Message::decode`] with the callback as a trait object: a
-        /// build has one copy of the decoder whatever closures its
-        /// callers pass, compiled and inlined the same way for each.
-        fn decode_with(
-            text: &str,
-            request_method: &mut dyn ::core::ops::FnMut(
-                &super::RequestId,
-            ) -> Option<String>,
-        ) -> Result<Self, DispatchError> {
-            use crate::runtime::rpc::{
-                decode, request_id, DispatchErrorKind, Envelope, RawMessage,
-            };
-            let streamed = runtime::rpc::read_streamed_with::<
-                Request,
-                Notification,
-                Message,
-            >(
-                text,
-                &mut |id, request| {
-                    let id = request_id::<super::RequestId>(id).ok()?;
-                    Some(Message::Request {
-                        id,
-                        request,
-                        form: ParamsForm::Object,
-                    })
-                },
-                &mut |notification| Message::Notification {
-                    notification,
-                    form: ParamsForm::Object,
-                },
-            );
-            if let Some(message) = streamed {
-                return Ok(message);
-            }
-            let raw = RawMessage::parse(text)?;
-            match raw.envelope()? {
-                Envelope::Request { id: id_raw, method, params } => {
-                    let id: super::RequestId = request_id(id_raw)
-                        .map_err(DispatchError::replying_to_null)?;
-                    let (request, form) = Request::decode(method, params)
-                        .map_err(|e| e.under("/params").replying_to(id_raw))?;
-                    Ok(Message::Request {
-                        id,
-                        request,
-                        form,
-                    })
-                }
-                Envelope::Notification { method, params } => {
-                    let (notification, form) = Notification::decode(method, params)
-                        .map_err(|e| e.under("/params"))?;
-                    Ok(Message::Notification {
-                        notification,
-                        form,
-                    })
-                }
-                Envelope::Response { id: id_raw, result } => {
-                    let id: super::RequestId = request_id(id_raw)?;
-                    let method = request_method(&id)
-                        .ok_or_else(|| {
-                            DispatchError::new(
-                                    DispatchErrorKind::UnknownRequest,
-                                    "/id",
-                                    "a response whose request is not known",
-                                )
-                                .with_id(id_raw)
-                        })?;
-                    let (response, form) = Response::decode(&method, Some(result))
-                        .map_err(|e| e.under("/result").with_id(id_raw))?;
-                    Ok(Message::Response {
-                        id,
-                        response,
-                        form,
-                    })
-                }
-                Envelope::Error { id: id_raw, error } => {
-                    let id: Option<super::RequestId> = request_id(id_raw)?;
-                    let error: super::Error = decode(error.get())
-                        .map_err(|e| e.under("/error").with_id(id_raw))?;
-                    Ok(Message::Error { id, error })
-                }
-            }
-        }
-        /// The message as JSON.
-        pub fn to_value(&self) -> Result<::serde_json::Value, ::serde_json::Error> {
-            let (method, id, params, result, error) = match self {
-                Message::Request { id, request, form } => {
-                    (
-                        Some(::serde_json::Value::from(request.method())),
-                        Some(::serde_json::to_value(id)?),
-                        request.encode(*form)?,
-                        None,
-                        None,
-                    )
-                }
-                Message::Notification { notification, form } => {
-                    (
-                        Some(::serde_json::Value::from(notification.method())),
-                        None,
-                        notification.encode(*form)?,
-                        None,
-                        None,
-                    )
-                }
-                Message::Response { id, response, form } => {
-                    (
-                        None,
-                        Some(::serde_json::to_value(id)?),
-                        None,
-                        Some(
-                            response.encode(*form)?.unwrap_or(::serde_json::Value::Null),
-                        ),
-                        None,
-                    )
-                }
-                Message::Error { id, error } => {
-                    (
-                        None,
-                        Some(::serde_json::to_value(id)?),
-                        None,
-                        None,
-                        Some(::serde_json::to_value(error)?),
-                    )
-                }
-            };
-            let mut map = ::serde_json::Map::new();
-            map.insert("jsonrpc".into(), "2.0".into());
-            for (k, v) in [
-                ("id", id),
-                ("method", method),
-                ("params", params),
-                ("result", result),
-                ("error", error),
-            ] {
-                if let Some(v) = v {
-                    map.insert(k.into(), v);
-                }
-            }
-            Ok(::serde_json::Value::Object(map))
-        }
-        /// A request with the usual `params` form (an object).
-        ///
-        /// `request` is the payload (`PromptRequest`), a side's enum
-        /// (`RequestToAgent`) or a `Request`.
-        pub fn request(
-            id: impl Into<super::RequestId>,
-            request: impl Into<Request>,
-        ) -> Self {
-            Message::Request {
-                id: id.into(),
-                request: request.into(),
-                form: ParamsForm::Object,
-            }
-        }
-        /// A notification with the usual `params` form (an object).
-        pub fn notification(notification: impl Into<Notification>) -> Self {
-            Message::Notification {
-                notification: notification.into(),
-                form: ParamsForm::Object,
-            }
-        }
-        /// A success response with the usual `result` form (an object).
-        pub fn response(
-            id: impl Into<super::RequestId>,
-            response: impl Into<Response>,
-        ) -> Self {
-            Message::Response {
-                id: id.into(),
-                response: response.into(),
-                form: ParamsForm::Object,
-            }
-        }
-        /// An error response; `None` is the `null` id (the request's id could not be read).
-        pub fn error(
-            id: impl Into<Option<super::RequestId>>,
-            error: super::Error,
-        ) -> Self {
-            Message::Error {
-                id: id.into(),
-                error,
-            }
-        }
-        /// The message with `params` (or `result`) written in `form`: an
-        /// empty payload can go out as `null` or be omitted. No effect on
-        /// an error response.
-        #[must_use]
-        pub fn with_form(mut self, form: ParamsForm) -> Self {
-            match &mut self {
-                Message::Request { form: f, .. }
-                | Message::Notification { form: f, .. }
-                | Message::Response { form: f, .. } => *f = form,
-                Message::Error { .. } => {}
-            }
-            self
-        }
-        /// The error response JSON-RPC asks for when a line could not be
-        /// decoded: `None` when the line was a notification or a response
-        /// (never answered); otherwise an error with
-        /// [`DispatchError::code`] (`-32601` unknown method, `-32602`
-        /// invalid params, `-32600` invalid request, `-32700` not JSON),
-        /// the error's text as `message`, its JSON pointer in
-        /// `data.pointer`, and the request's id (`null` when it could not
-        /// be read).
-        pub fn error_reply(error: &DispatchError) -> Option<Self> {
-            let id_json = error.reply_id_json()?;
-            let id: Option<super::RequestId> = ::serde_json::from_str(id_json)
-                .ok()
-                .flatten();
-            let object: super::Error = ::serde_json::from_value(error.error_object())
-                .ok()?;
-            Some(Message::Error {
-                id,
-                error: object,
-            })
-        }
-        /// The id of a request or response.
-        pub fn id(&self) -> Option<&super::RequestId> {
-            match self {
-                Message::Request { id, .. } | Message::Response { id, .. } => Some(id),
-                Message::Error { id, .. } => id.as_ref(),
-                Message::Notification { .. } => None,
-            }
-        }
-    }
-    /// The members in the order [`Message::to_value`] gives them
-    /// (`jsonrpc`, `id`, `method`, then `params`, `result` or `error`),
-    /// streamed: the payload is serialized in place, not built as a
-    /// `Value` first.
-    impl Serialize for Message {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            use ::serde::ser::SerializeMap as _;
-            let mut map = serializer.serialize_map(None)?;
-            map.serialize_entry("jsonrpc", "2.0")?;
-            match self {
-                Message::Request { id, request, form } => {
-                    map.serialize_entry("id", id)?;
-                    map.serialize_entry("method", request.method())?;
-                    request.write_payload(&mut map, "params", *form, false)?;
-                }
-                Message::Notification { notification, form } => {
-                    map.serialize_entry("method", notification.method())?;
-                    notification.write_payload(&mut map, "params", *form, false)?;
-                }
-                Message::Response { id, response, form } => {
-                    map.serialize_entry("id", id)?;
-                    response.write_payload(&mut map, "result", *form, true)?;
-                }
-                Message::Error { id, error } => {
-                    map.serialize_entry("id", id)?;
-                    map.serialize_entry("error", error)?;
-                }
-            }
-            map.end()
-        }
-    }
+    /// A JSON-RPC 2.0 message of this version, with its payload typed
+    /// (the runtime's message over this version's [`Protocol`]).
+    pub type Message = runtime::rpc::Message<Protocol>;
     /// The agent's end of a connection, without IO.
     ///
     /// It allocates the ids of the requests the agent sends ([`AgentPeer::request`]), remembers each

@@ -48,6 +48,7 @@ pub const FIXED_NAMES: &[&str] = &[
     "Notification",
     "Response",
     "Message",
+    "Protocol",
     "DispatchError",
     "DispatchErrorKind",
     "ExtMethod",
