@@ -412,7 +412,12 @@ fn unstable_module_is_a_difference(out: &Path) {
     }
     assert!(u.contains("n?: string"), "{u}");
     assert!(u.contains("...without(stable.shapes, [\"Removed\"]),"), "{u}");
-    assert!(u.contains("export interface Types extends Omit<stable.Types, \"Changed\" | \"Parent\" | \"Grand\" | \"Removed\">"), "{u}");
+    assert!(
+        u.contains(
+            "export interface Types extends Omit<stable.Types, \"Changed\" | \"Parent\" | \"Grand\" | \"Removed\">"
+        ),
+        "{u}"
+    );
     // The stable table's entries that are the same are not repeated.
     assert!(!u.contains("Leaf: {"), "{u}");
     std::fs::write(out.join("pair.ts"), s).unwrap();

@@ -51,7 +51,7 @@ pub struct ExtMethod {
 /// remembers whether the line deserves a JSON-RPC error reply and to which id:
 /// [`DispatchError::needs_reply`], [`DispatchError::request_id`],
 /// [`DispatchError::code`] and [`DispatchError::error_object`] (the generated
-/// `rpc::Message::error_reply` builds the whole reply).
+/// [`Message::error_reply`] builds the whole reply).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DispatchError {
     kind: DispatchErrorKind,
@@ -636,6 +636,9 @@ pub use streamed::{read_streamed, read_streamed_with, Streamed, StreamedMessage}
 
 mod message;
 pub use message::{Message, Payload, Version};
+
+mod peer;
+pub use peer::{Event, NoNotification, Peer, Role, SidePayload};
 
 #[cfg(test)]
 mod tests;

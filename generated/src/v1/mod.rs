@@ -14156,6 +14156,20 @@ pub mod rpc {
             }
         }
     }
+    impl runtime::rpc::SidePayload for RequestToAgent {
+        fn method(&self) -> &str {
+            RequestToAgent::method(self)
+        }
+        fn decode(
+            method: &str,
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
+            RequestToAgent::decode(method, raw)
+        }
+        fn handles(method: &str) -> bool {
+            RequestToAgent::METHODS.contains(&method)
+        }
+    }
     impl From<super::InitializeRequest> for RequestToAgent {
         /// A `initialize` payload.
         fn from(payload: super::InitializeRequest) -> Self {
@@ -14594,6 +14608,20 @@ pub mod rpc {
             }
         }
     }
+    impl runtime::rpc::SidePayload for ResponseFromAgent {
+        fn method(&self) -> &str {
+            ResponseFromAgent::method(self)
+        }
+        fn decode(
+            method: &str,
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
+            ResponseFromAgent::decode(method, raw)
+        }
+        fn handles(method: &str) -> bool {
+            ResponseFromAgent::METHODS.contains(&method)
+        }
+    }
     impl From<super::InitializeResponse> for ResponseFromAgent {
         /// A `initialize` payload.
         fn from(payload: super::InitializeResponse) -> Self {
@@ -14836,6 +14864,20 @@ pub mod rpc {
             }
         }
     }
+    impl runtime::rpc::SidePayload for NotificationToAgent {
+        fn method(&self) -> &str {
+            NotificationToAgent::method(self)
+        }
+        fn decode(
+            method: &str,
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
+            NotificationToAgent::decode(method, raw)
+        }
+        fn handles(method: &str) -> bool {
+            NotificationToAgent::METHODS.contains(&method)
+        }
+    }
     impl From<super::CancelNotification> for NotificationToAgent {
         /// A `session/cancel` payload.
         fn from(payload: super::CancelNotification) -> Self {
@@ -15059,6 +15101,20 @@ pub mod rpc {
                     )
                 }
             }
+        }
+    }
+    impl runtime::rpc::SidePayload for RequestToClient {
+        fn method(&self) -> &str {
+            RequestToClient::method(self)
+        }
+        fn decode(
+            method: &str,
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
+            RequestToClient::decode(method, raw)
+        }
+        fn handles(method: &str) -> bool {
+            RequestToClient::METHODS.contains(&method)
         }
     }
     impl From<super::WriteTextFileRequest> for RequestToClient {
@@ -15291,6 +15347,20 @@ pub mod rpc {
             }
         }
     }
+    impl runtime::rpc::SidePayload for ResponseFromClient {
+        fn method(&self) -> &str {
+            ResponseFromClient::method(self)
+        }
+        fn decode(
+            method: &str,
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
+            ResponseFromClient::decode(method, raw)
+        }
+        fn handles(method: &str) -> bool {
+            ResponseFromClient::METHODS.contains(&method)
+        }
+    }
     impl From<super::WriteTextFileResponse> for ResponseFromClient {
         /// A `fs/write_text_file` payload.
         fn from(payload: super::WriteTextFileResponse) -> Self {
@@ -15487,6 +15557,20 @@ pub mod rpc {
             }
         }
     }
+    impl runtime::rpc::SidePayload for NotificationToClient {
+        fn method(&self) -> &str {
+            NotificationToClient::method(self)
+        }
+        fn decode(
+            method: &str,
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
+            NotificationToClient::decode(method, raw)
+        }
+        fn handles(method: &str) -> bool {
+            NotificationToClient::METHODS.contains(&method)
+        }
+    }
     impl From<super::SessionNotification> for NotificationToClient {
         /// A `session/update` payload.
         fn from(payload: super::SessionNotification) -> Self {
@@ -15596,6 +15680,20 @@ pub mod rpc {
                     )
                 }
             }
+        }
+    }
+    impl runtime::rpc::SidePayload for NotificationToAnySide {
+        fn method(&self) -> &str {
+            NotificationToAnySide::method(self)
+        }
+        fn decode(
+            method: &str,
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
+            NotificationToAnySide::decode(method, raw)
+        }
+        fn handles(method: &str) -> bool {
+            NotificationToAnySide::METHODS.contains(&method)
         }
     }
     impl From<super::CancelRequestNotification> for NotificationToAnySide {
@@ -15724,6 +15822,20 @@ pub mod rpc {
             }
         }
     }
+    impl runtime::rpc::SidePayload for RequestToProxy {
+        fn method(&self) -> &str {
+            RequestToProxy::method(self)
+        }
+        fn decode(
+            method: &str,
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
+            RequestToProxy::decode(method, raw)
+        }
+        fn handles(method: &str) -> bool {
+            RequestToProxy::METHODS.contains(&method)
+        }
+    }
     #[cfg(feature = "unstable")]
     impl From<super::InitializeProxyRequest> for RequestToProxy {
         /// A `proxy/initialize` payload.
@@ -15834,6 +15946,20 @@ pub mod rpc {
             }
         }
     }
+    impl runtime::rpc::SidePayload for ResponseFromProxy {
+        fn method(&self) -> &str {
+            ResponseFromProxy::method(self)
+        }
+        fn decode(
+            method: &str,
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
+            ResponseFromProxy::decode(method, raw)
+        }
+        fn handles(method: &str) -> bool {
+            ResponseFromProxy::METHODS.contains(&method)
+        }
+    }
     #[cfg(feature = "unstable")]
     impl From<super::InitializeProxyResponse> for ResponseFromProxy {
         /// A `proxy/initialize` payload.
@@ -15940,6 +16066,20 @@ pub mod rpc {
                     )
                 }
             }
+        }
+    }
+    impl runtime::rpc::SidePayload for NotificationToProxy {
+        fn method(&self) -> &str {
+            NotificationToProxy::method(self)
+        }
+        fn decode(
+            method: &str,
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
+            NotificationToProxy::decode(method, raw)
+        }
+        fn handles(method: &str) -> bool {
+            NotificationToProxy::METHODS.contains(&method)
         }
     }
     #[cfg(feature = "unstable")]
@@ -16912,624 +17052,44 @@ pub mod rpc {
     /// A JSON-RPC 2.0 message of this version, with its payload typed
     /// (the runtime's message over this version's [`Protocol`]).
     pub type Message = runtime::rpc::Message<Protocol>;
-    /// The agent's end of a connection, without IO.
-    ///
-    /// It allocates the ids of the requests the agent sends ([`AgentPeer::request`]), remembers each
-    /// until it is answered so that the answer decodes as the right type, remembers the requests
-    /// the agent receives until [`AgentPeer::respond`] answers them, and turns every line the client
-    /// sends into an [`AgentEvent`]. It never reads or writes: the caller moves the lines (one JSON
-    /// text per line on stdio), so the same peer works in blocking and async code.
-    ///
-    /// Bad input never panics and leaves the pending requests as they were: a line that is not
-    /// JSON-RPC, a method the agent does not handle, malformed params, an answer to an unknown id
-    /// or a request reusing an id still in flight is an [`AgentEvent::Invalid`] naming the problem,
-    /// with the error reply to send when JSON-RPC asks for one. (A malformed answer to a pending
-    /// request ends that request, and the error names its id.)
-    #[derive(Debug, Clone, Default)]
-    pub struct AgentPeer {
-        next_id: i64,
-        /// Requests sent and not yet answered: id -> method.
-        sent: ::std::collections::HashMap<super::RequestId, String>,
-        /// Requests received and not yet answered: id -> method.
-        received: ::std::collections::HashMap<super::RequestId, String>,
+    /** The agent's end of a connection of this version, as the runtime's peer takes it: the payloads
+ it handles, answers and sends. Never a value; [`AgentPeer`] is the peer.*/
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum AgentRole {}
+    impl runtime::rpc::Role for AgentRole {
+        type Version = Protocol;
+        type Handled = RequestToAgent;
+        type HandledNotifications = NotificationToAgent;
+        type AnySide = NotificationToAnySide;
+        type Answers = ResponseFromAgent;
+        type Sent = RequestToClient;
+        type SentNotifications = NotificationToClient;
+        type Answered = ResponseFromClient;
     }
-    /// What one line from the client means to the agent ([`AgentPeer::receive`]).
-    #[derive(Debug, Clone, PartialEq)]
-    #[non_exhaustive]
-    pub enum AgentEvent {
-        /// A request for the agent; answer it with [`AgentPeer::respond`] or [`AgentPeer::respond_error`].
-        Request {
-            /// The id to answer.
-            id: super::RequestId,
-            /// The typed params.
-            request: RequestToAgent,
-        },
-        /// A notification for this side.
-        Notification(NotificationToAgent),
-        /// A notification either side handles (`$/cancel_request`).
-        AnySide(NotificationToAnySide),
-        /// The answer to a request this side sent.
-        Response {
-            /// The id of the request.
-            id: super::RequestId,
-            /// The typed result (decoded by the request's method).
-            response: ResponseFromClient,
-        },
-        /// An error answer: to a request this side sent (`method` names
-        /// it), or with the `null` id (`id` and `method` are `None`): the
-        /// other side could not read something this side sent.
-        Error {
-            /// The id of the request.
-            id: Option<super::RequestId>,
-            /// The method of the request.
-            method: Option<String>,
-            /// The error.
-            error: super::Error,
-        },
-        /// A line that could not be used, and the error response to send
-        /// when JSON-RPC asks for one (the line was a request, or not a
-        /// message at all). A malformed answer to a pending request ends
-        /// that request: the error names its id
-        /// ([`DispatchError::request_id`]).
-        Invalid {
-            /// What was wrong, with the JSON pointer.
-            error: DispatchError,
-            /// The reply to send, if any.
-            reply: Option<Message>,
-        },
+    /** The agent's end of a connection, without IO: the runtime's [`Peer`](crate::runtime::rpc::Peer) for
+ [`AgentRole`]. It sends [`RequestToClient`] and answers [`RequestToAgent`] with [`ResponseFromAgent`].*/
+    pub type AgentPeer = runtime::rpc::Peer<AgentRole>;
+    /// What one line from the client means to the agent ([`Peer::receive`](crate::runtime::rpc::Peer::receive)).
+    pub type AgentEvent = runtime::rpc::Event<AgentRole>;
+    /** The client's end of a connection of this version, as the runtime's peer takes it: the payloads
+ it handles, answers and sends. Never a value; [`ClientPeer`] is the peer.*/
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum ClientRole {}
+    impl runtime::rpc::Role for ClientRole {
+        type Version = Protocol;
+        type Handled = RequestToClient;
+        type HandledNotifications = NotificationToClient;
+        type AnySide = NotificationToAnySide;
+        type Answers = ResponseFromClient;
+        type Sent = RequestToAgent;
+        type SentNotifications = NotificationToAgent;
+        type Answered = ResponseFromAgent;
     }
-    impl AgentPeer {
-        /// A peer with nothing pending; its first request gets id 0.
-        pub fn new() -> Self {
-            Self::default()
-        }
-        /// A request to the client: allocates its id (integers counting up from 0, skipping ids still
-        /// pending) and remembers it until [`AgentPeer::receive`] sees the answer. Returns the id and the
-        /// message to send.
-        pub fn request(
-            &mut self,
-            request: impl Into<RequestToClient>,
-        ) -> (super::RequestId, Message) {
-            let request = request.into();
-            let id = loop {
-                let id = super::RequestId::from(self.next_id);
-                self.next_id = self.next_id.wrapping_add(1);
-                if !self.sent.contains_key(&id) {
-                    break id;
-                }
-            };
-            self.sent.insert(id.clone(), request.method().to_owned());
-            (id.clone(), Message::request(id, request))
-        }
-        /// A notification to the client.
-        pub fn notify(&self, notification: impl Into<NotificationToClient>) -> Message {
-            Message::notification(notification.into())
-        }
-        /// A notification either side handles (`$/cancel_request`).
-        pub fn notify_any(
-            &self,
-            notification: impl Into<NotificationToAnySide>,
-        ) -> Message {
-            Message::notification(notification.into())
-        }
-        /// Answers a request received with [`Self::receive`]. Fails, and
-        /// changes nothing, when no request with `id` is waiting for an
-        /// answer ([`DispatchErrorKind::UnknownRequest`]) or `response`
-        /// is the answer to another method ([`DispatchErrorKind::ResponseMismatch`]).
-        pub fn respond(
-            &mut self,
-            id: super::RequestId,
-            response: impl Into<ResponseFromAgent>,
-        ) -> Result<Message, DispatchError> {
-            let response = response.into();
-            let method = self.waiting(&id)?;
-            if method != response.method() {
-                return Err(
-                    DispatchError::new(
-                        DispatchErrorKind::ResponseMismatch,
-                        "",
-                        ::std::format!(
-                            "request {} is `{method}`; this answers `{}`", Self::show(&
-                            id), response.method()
-                        ),
-                    ),
-                );
-            }
-            self.received.remove(&id);
-            Ok(Message::response(id, response))
-        }
-        /// Answers a request received with [`Self::receive`] with an
-        /// error. Fails, and changes nothing, when no request with `id`
-        /// is waiting for an answer.
-        pub fn respond_error(
-            &mut self,
-            id: super::RequestId,
-            error: super::Error,
-        ) -> Result<Message, DispatchError> {
-            self.waiting(&id)?;
-            self.received.remove(&id);
-            Ok(Message::error(id, error))
-        }
-        /// The requests this side sent that are waiting for an answer, with their methods.
-        pub fn pending(&self) -> impl Iterator<Item = (&super::RequestId, &str)> + '_ {
-            self.sent.iter().map(|(id, m)| (id, m.as_str()))
-        }
-        /// The requests this side received and has not answered, with their methods.
-        pub fn unanswered(
-            &self,
-        ) -> impl Iterator<Item = (&super::RequestId, &str)> + '_ {
-            self.received.iter().map(|(id, m)| (id, m.as_str()))
-        }
-        /// Stops waiting for the answer to a request this side sent (after
-        /// a timeout, say); a late answer is then an
-        /// [`DispatchErrorKind::UnknownRequest`]. Returns its method.
-        pub fn forget(&mut self, id: &super::RequestId) -> Option<String> {
-            self.sent.remove(id)
-        }
-        /// What one line from the other side means. Never panics; bad
-        /// input is an `Invalid` event and leaves every pending request as it was.
-        pub fn receive(&mut self, line: &str) -> AgentEvent {
-            use crate::runtime::rpc::{
-                decode, request_id, Envelope, RawMessage, StreamedMessage,
-            };
-            match runtime::rpc::read_streamed::<
-                RequestToAgent,
-                NotificationToAgent,
-            >(line) {
-                Some(StreamedMessage::Request { id, request }) => {
-                    if let Ok(id) = request_id::<super::RequestId>(id) {
-                        if !self.received.contains_key(&id) {
-                            self.received
-                                .insert(id.clone(), request.method().to_owned());
-                            return AgentEvent::Request { id, request };
-                        }
-                    }
-                }
-                Some(StreamedMessage::Notification(n)) => {
-                    return AgentEvent::Notification(n);
-                }
-                None => {}
-            }
-            let raw = match RawMessage::parse(line) {
-                Ok(raw) => raw,
-                Err(e) => return Self::invalid(e),
-            };
-            let envelope = match raw.envelope() {
-                Ok(envelope) => envelope,
-                Err(e) => return Self::invalid(e),
-            };
-            match envelope {
-                Envelope::Request { id: id_raw, method, params } => {
-                    let id: super::RequestId = match request_id(id_raw) {
-                        Ok(id) => id,
-                        Err(e) => return Self::invalid(e.replying_to_null()),
-                    };
-                    if let Some(first) = self.received.get(&id) {
-                        let message = ::std::format!(
-                            "request id {} is already in use by an unanswered `{first}` request",
-                            Self::show(& id)
-                        );
-                        return Self::invalid(
-                            DispatchError::new(
-                                    DispatchErrorKind::DuplicateId,
-                                    "/id",
-                                    message,
-                                )
-                                .with_id(id_raw),
-                        );
-                    }
-                    match RequestToAgent::decode(method, params) {
-                        Ok((request, _)) => {
-                            self.received.insert(id.clone(), method.to_owned());
-                            AgentEvent::Request { id, request }
-                        }
-                        Err(e) => Self::invalid(e.under("/params").replying_to(id_raw)),
-                    }
-                }
-                Envelope::Notification { method, params } => {
-                    if NotificationToAnySide::METHODS.contains(&method) {
-                        return match NotificationToAnySide::decode(method, params) {
-                            Ok((n, _)) => AgentEvent::AnySide(n),
-                            Err(e) => Self::invalid(e.under("/params")),
-                        };
-                    }
-                    match NotificationToAgent::decode(method, params) {
-                        Ok((n, _)) => AgentEvent::Notification(n),
-                        Err(e) => Self::invalid(e.under("/params")),
-                    }
-                }
-                Envelope::Response { id: id_raw, result } => {
-                    let id: super::RequestId = match request_id(id_raw) {
-                        Ok(id) => id,
-                        Err(e) => return Self::invalid(e),
-                    };
-                    let Some(method) = self.sent.get(&id) else {
-                        return Self::invalid(Self::unknown(&id, id_raw));
-                    };
-                    let decoded = ResponseFromClient::decode(method, Some(result));
-                    self.sent.remove(&id);
-                    match decoded {
-                        Ok((response, _)) => {
-                            AgentEvent::Response {
-                                id,
-                                response,
-                            }
-                        }
-                        Err(e) => Self::invalid(e.under("/result").with_id(id_raw)),
-                    }
-                }
-                Envelope::Error { id: id_raw, error } => {
-                    let id: Option<super::RequestId> = match request_id(id_raw) {
-                        Ok(id) => id,
-                        Err(e) => return Self::invalid(e),
-                    };
-                    if let Some(id) = &id {
-                        if !self.sent.contains_key(id) {
-                            return Self::invalid(Self::unknown(id, id_raw));
-                        }
-                    }
-                    let error: super::Error = match decode(error.get()) {
-                        Ok(error) => error,
-                        Err(e) => {
-                            if let Some(id) = &id {
-                                self.sent.remove(id);
-                            }
-                            return Self::invalid(e.under("/error").with_id(id_raw));
-                        }
-                    };
-                    let method = id.as_ref().and_then(|id| self.sent.remove(id));
-                    AgentEvent::Error {
-                        id,
-                        method,
-                        error,
-                    }
-                }
-            }
-        }
-        fn invalid(error: DispatchError) -> AgentEvent {
-            let reply = Message::error_reply(&error);
-            AgentEvent::Invalid {
-                error,
-                reply,
-            }
-        }
-        fn unknown(
-            id: &super::RequestId,
-            id_raw: &::serde_json::value::RawValue,
-        ) -> DispatchError {
-            let message = ::std::format!(
-                "an answer to request {}, which is not waiting for one", Self::show(id)
-            );
-            DispatchError::new(DispatchErrorKind::UnknownRequest, "/id", message)
-                .with_id(id_raw)
-        }
-        fn waiting(&self, id: &super::RequestId) -> Result<&str, DispatchError> {
-            self.received
-                .get(id)
-                .map(String::as_str)
-                .ok_or_else(|| {
-                    let message = ::std::format!(
-                        "no request {} is waiting for an answer", Self::show(id)
-                    );
-                    DispatchError::new(DispatchErrorKind::UnknownRequest, "", message)
-                })
-        }
-        fn show(id: &super::RequestId) -> String {
-            ::serde_json::to_string(id).unwrap_or_default()
-        }
-    }
-    /// The client's end of a connection, without IO.
-    ///
-    /// It allocates the ids of the requests the client sends ([`ClientPeer::request`]), remembers each
-    /// until it is answered so that the answer decodes as the right type, remembers the requests
-    /// the client receives until [`ClientPeer::respond`] answers them, and turns every line the agent
-    /// sends into an [`ClientEvent`]. It never reads or writes: the caller moves the lines (one JSON
-    /// text per line on stdio), so the same peer works in blocking and async code.
-    ///
-    /// Bad input never panics and leaves the pending requests as they were: a line that is not
-    /// JSON-RPC, a method the client does not handle, malformed params, an answer to an unknown id
-    /// or a request reusing an id still in flight is an [`ClientEvent::Invalid`] naming the problem,
-    /// with the error reply to send when JSON-RPC asks for one. (A malformed answer to a pending
-    /// request ends that request, and the error names its id.)
-    #[derive(Debug, Clone, Default)]
-    pub struct ClientPeer {
-        next_id: i64,
-        /// Requests sent and not yet answered: id -> method.
-        sent: ::std::collections::HashMap<super::RequestId, String>,
-        /// Requests received and not yet answered: id -> method.
-        received: ::std::collections::HashMap<super::RequestId, String>,
-    }
-    /// What one line from the agent means to the client ([`ClientPeer::receive`]).
-    #[derive(Debug, Clone, PartialEq)]
-    #[non_exhaustive]
-    pub enum ClientEvent {
-        /// A request for the client; answer it with [`ClientPeer::respond`] or [`ClientPeer::respond_error`].
-        Request {
-            /// The id to answer.
-            id: super::RequestId,
-            /// The typed params.
-            request: RequestToClient,
-        },
-        /// A notification for this side.
-        Notification(NotificationToClient),
-        /// A notification either side handles (`$/cancel_request`).
-        AnySide(NotificationToAnySide),
-        /// The answer to a request this side sent.
-        Response {
-            /// The id of the request.
-            id: super::RequestId,
-            /// The typed result (decoded by the request's method).
-            response: ResponseFromAgent,
-        },
-        /// An error answer: to a request this side sent (`method` names
-        /// it), or with the `null` id (`id` and `method` are `None`): the
-        /// other side could not read something this side sent.
-        Error {
-            /// The id of the request.
-            id: Option<super::RequestId>,
-            /// The method of the request.
-            method: Option<String>,
-            /// The error.
-            error: super::Error,
-        },
-        /// A line that could not be used, and the error response to send
-        /// when JSON-RPC asks for one (the line was a request, or not a
-        /// message at all). A malformed answer to a pending request ends
-        /// that request: the error names its id
-        /// ([`DispatchError::request_id`]).
-        Invalid {
-            /// What was wrong, with the JSON pointer.
-            error: DispatchError,
-            /// The reply to send, if any.
-            reply: Option<Message>,
-        },
-    }
-    impl ClientPeer {
-        /// A peer with nothing pending; its first request gets id 0.
-        pub fn new() -> Self {
-            Self::default()
-        }
-        /// A request to the agent: allocates its id (integers counting up from 0, skipping ids still
-        /// pending) and remembers it until [`ClientPeer::receive`] sees the answer. Returns the id and the
-        /// message to send.
-        pub fn request(
-            &mut self,
-            request: impl Into<RequestToAgent>,
-        ) -> (super::RequestId, Message) {
-            let request = request.into();
-            let id = loop {
-                let id = super::RequestId::from(self.next_id);
-                self.next_id = self.next_id.wrapping_add(1);
-                if !self.sent.contains_key(&id) {
-                    break id;
-                }
-            };
-            self.sent.insert(id.clone(), request.method().to_owned());
-            (id.clone(), Message::request(id, request))
-        }
-        /// A notification to the agent.
-        pub fn notify(&self, notification: impl Into<NotificationToAgent>) -> Message {
-            Message::notification(notification.into())
-        }
-        /// A notification either side handles (`$/cancel_request`).
-        pub fn notify_any(
-            &self,
-            notification: impl Into<NotificationToAnySide>,
-        ) -> Message {
-            Message::notification(notification.into())
-        }
-        /// Answers a request received with [`Self::receive`]. Fails, and
-        /// changes nothing, when no request with `id` is waiting for an
-        /// answer ([`DispatchErrorKind::UnknownRequest`]) or `response`
-        /// is the answer to another method ([`DispatchErrorKind::ResponseMismatch`]).
-        pub fn respond(
-            &mut self,
-            id: super::RequestId,
-            response: impl Into<ResponseFromClient>,
-        ) -> Result<Message, DispatchError> {
-            let response = response.into();
-            let method = self.waiting(&id)?;
-            if method != response.method() {
-                return Err(
-                    DispatchError::new(
-                        DispatchErrorKind::ResponseMismatch,
-                        "",
-                        ::std::format!(
-                            "request {} is `{method}`; this answers `{}`", Self::show(&
-                            id), response.method()
-                        ),
-                    ),
-                );
-            }
-            self.received.remove(&id);
-            Ok(Message::response(id, response))
-        }
-        /// Answers a request received with [`Self::receive`] with an
-        /// error. Fails, and changes nothing, when no request with `id`
-        /// is waiting for an answer.
-        pub fn respond_error(
-            &mut self,
-            id: super::RequestId,
-            error: super::Error,
-        ) -> Result<Message, DispatchError> {
-            self.waiting(&id)?;
-            self.received.remove(&id);
-            Ok(Message::error(id, error))
-        }
-        /// The requests this side sent that are waiting for an answer, with their methods.
-        pub fn pending(&self) -> impl Iterator<Item = (&super::RequestId, &str)> + '_ {
-            self.sent.iter().map(|(id, m)| (id, m.as_str()))
-        }
-        /// The requests this side received and has not answered, with their methods.
-        pub fn unanswered(
-            &self,
-        ) -> impl Iterator<Item = (&super::RequestId, &str)> + '_ {
-            self.received.iter().map(|(id, m)| (id, m.as_str()))
-        }
-        /// Stops waiting for the answer to a request this side sent (after
-        /// a timeout, say); a late answer is then an
-        /// [`DispatchErrorKind::UnknownRequest`]. Returns its method.
-        pub fn forget(&mut self, id: &super::RequestId) -> Option<String> {
-            self.sent.remove(id)
-        }
-        /// What one line from the other side means. Never panics; bad
-        /// input is an `Invalid` event and leaves every pending request as it was.
-        pub fn receive(&mut self, line: &str) -> ClientEvent {
-            use crate::runtime::rpc::{
-                decode, request_id, Envelope, RawMessage, StreamedMessage,
-            };
-            match runtime::rpc::read_streamed::<
-                RequestToClient,
-                NotificationToClient,
-            >(line) {
-                Some(StreamedMessage::Request { id, request }) => {
-                    if let Ok(id) = request_id::<super::RequestId>(id) {
-                        if !self.received.contains_key(&id) {
-                            self.received
-                                .insert(id.clone(), request.method().to_owned());
-                            return ClientEvent::Request {
-                                id,
-                                request,
-                            };
-                        }
-                    }
-                }
-                Some(StreamedMessage::Notification(n)) => {
-                    return ClientEvent::Notification(n);
-                }
-                None => {}
-            }
-            let raw = match RawMessage::parse(line) {
-                Ok(raw) => raw,
-                Err(e) => return Self::invalid(e),
-            };
-            let envelope = match raw.envelope() {
-                Ok(envelope) => envelope,
-                Err(e) => return Self::invalid(e),
-            };
-            match envelope {
-                Envelope::Request { id: id_raw, method, params } => {
-                    let id: super::RequestId = match request_id(id_raw) {
-                        Ok(id) => id,
-                        Err(e) => return Self::invalid(e.replying_to_null()),
-                    };
-                    if let Some(first) = self.received.get(&id) {
-                        let message = ::std::format!(
-                            "request id {} is already in use by an unanswered `{first}` request",
-                            Self::show(& id)
-                        );
-                        return Self::invalid(
-                            DispatchError::new(
-                                    DispatchErrorKind::DuplicateId,
-                                    "/id",
-                                    message,
-                                )
-                                .with_id(id_raw),
-                        );
-                    }
-                    match RequestToClient::decode(method, params) {
-                        Ok((request, _)) => {
-                            self.received.insert(id.clone(), method.to_owned());
-                            ClientEvent::Request {
-                                id,
-                                request,
-                            }
-                        }
-                        Err(e) => Self::invalid(e.under("/params").replying_to(id_raw)),
-                    }
-                }
-                Envelope::Notification { method, params } => {
-                    if NotificationToAnySide::METHODS.contains(&method) {
-                        return match NotificationToAnySide::decode(method, params) {
-                            Ok((n, _)) => ClientEvent::AnySide(n),
-                            Err(e) => Self::invalid(e.under("/params")),
-                        };
-                    }
-                    match NotificationToClient::decode(method, params) {
-                        Ok((n, _)) => ClientEvent::Notification(n),
-                        Err(e) => Self::invalid(e.under("/params")),
-                    }
-                }
-                Envelope::Response { id: id_raw, result } => {
-                    let id: super::RequestId = match request_id(id_raw) {
-                        Ok(id) => id,
-                        Err(e) => return Self::invalid(e),
-                    };
-                    let Some(method) = self.sent.get(&id) else {
-                        return Self::invalid(Self::unknown(&id, id_raw));
-                    };
-                    let decoded = ResponseFromAgent::decode(method, Some(result));
-                    self.sent.remove(&id);
-                    match decoded {
-                        Ok((response, _)) => {
-                            ClientEvent::Response {
-                                id,
-                                response,
-                            }
-                        }
-                        Err(e) => Self::invalid(e.under("/result").with_id(id_raw)),
-                    }
-                }
-                Envelope::Error { id: id_raw, error } => {
-                    let id: Option<super::RequestId> = match request_id(id_raw) {
-                        Ok(id) => id,
-                        Err(e) => return Self::invalid(e),
-                    };
-                    if let Some(id) = &id {
-                        if !self.sent.contains_key(id) {
-                            return Self::invalid(Self::unknown(id, id_raw));
-                        }
-                    }
-                    let error: super::Error = match decode(error.get()) {
-                        Ok(error) => error,
-                        Err(e) => {
-                            if let Some(id) = &id {
-                                self.sent.remove(id);
-                            }
-                            return Self::invalid(e.under("/error").with_id(id_raw));
-                        }
-                    };
-                    let method = id.as_ref().and_then(|id| self.sent.remove(id));
-                    ClientEvent::Error {
-                        id,
-                        method,
-                        error,
-                    }
-                }
-            }
-        }
-        fn invalid(error: DispatchError) -> ClientEvent {
-            let reply = Message::error_reply(&error);
-            ClientEvent::Invalid {
-                error,
-                reply,
-            }
-        }
-        fn unknown(
-            id: &super::RequestId,
-            id_raw: &::serde_json::value::RawValue,
-        ) -> DispatchError {
-            let message = ::std::format!(
-                "an answer to request {}, which is not waiting for one", Self::show(id)
-            );
-            DispatchError::new(DispatchErrorKind::UnknownRequest, "/id", message)
-                .with_id(id_raw)
-        }
-        fn waiting(&self, id: &super::RequestId) -> Result<&str, DispatchError> {
-            self.received
-                .get(id)
-                .map(String::as_str)
-                .ok_or_else(|| {
-                    let message = ::std::format!(
-                        "no request {} is waiting for an answer", Self::show(id)
-                    );
-                    DispatchError::new(DispatchErrorKind::UnknownRequest, "", message)
-                })
-        }
-        fn show(id: &super::RequestId) -> String {
-            ::serde_json::to_string(id).unwrap_or_default()
-        }
-    }
+    /** The client's end of a connection, without IO: the runtime's [`Peer`](crate::runtime::rpc::Peer) for
+ [`ClientRole`]. It sends [`RequestToAgent`] and answers [`RequestToClient`] with [`ResponseFromClient`].*/
+    pub type ClientPeer = runtime::rpc::Peer<ClientRole>;
+    /// What one line from the agent means to the client ([`Peer::receive`](crate::runtime::rpc::Peer::receive)).
+    pub type ClientEvent = runtime::rpc::Event<ClientRole>;
 }
 /// `schemars::JsonSchema` for this module's types, out of line.
 #[cfg(feature = "schemars")]

@@ -56,10 +56,11 @@ pub const FIXED_NAMES: &[&str] = &[
     "Side",
 ];
 
-/// The item names a side's sans-IO peer adds to the dispatch module.
-pub fn peer_names(side: Side) -> [String; 2] {
+/// The item names a side's sans-IO peer adds to the dispatch module: the
+/// peer, its event and its role.
+pub fn peer_names(side: Side) -> [String; 3] {
     let s = side_name(side);
-    [format!("{s}Peer"), format!("{s}Event")]
+    [format!("{s}Peer"), format!("{s}Event"), format!("{s}Role")]
 }
 
 /// Every item name the dispatch module of these payloads declares.

@@ -152,6 +152,9 @@ pub fn module(defs: &[(&Def, Gate)], payloads: &Payloads, runtime: &str) -> Toke
         for side in peer::SIDES {
             items.push(peer::peer(side, any_side, rt));
         }
+        if !any_side {
+            items.push(peer::no_any_side(rt));
+        }
     }
     quote! {
         /// Typed JSON-RPC dispatch for this version, generated from `x-method` and `x-side`.
@@ -196,6 +199,7 @@ fn side_enum(
         quote!(Self::#v(payload))
     });
     let streamed_impl = streamed_impl(&name, kind, (&streamed, &direct), rt);
+    let side_payload = peer::side_payload_impl(&name, rt);
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq)]
@@ -257,6 +261,7 @@ fn side_enum(
         }
 
         #streamed_impl
+        #side_payload
 
         #(#conversions)*
     }

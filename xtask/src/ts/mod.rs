@@ -59,8 +59,12 @@ pub fn unstable_module(
 ) -> String {
     let base = File { module: stable, decisions: &plan.stable, payloads, unstable: false };
     let file = File { module: unstable, decisions: &plan.unstable, payloads, unstable: true };
-    let once: BTreeSet<&str> =
-        plan.items.iter().filter(|i| i.gate == Gate::Always && i.stable_shape.is_none()).map(|i| i.name.as_str()).collect();
+    let once: BTreeSet<&str> = plan
+        .items
+        .iter()
+        .filter(|i| i.gate == Gate::Always && i.stable_shape.is_none())
+        .map(|i| i.name.as_str())
+        .collect();
     let in_stable: BTreeSet<&str> = stable.defs.iter().flat_map(Def::walk).map(|d| d.name.as_str()).collect();
     // A top-level definition's inline items share its fate.
     let mut shared: BTreeSet<&str> = BTreeSet::new();

@@ -107,8 +107,11 @@ pub fn emit(
                 .filter(|n| local.contains(n) || !tables.types.contains(n))
                 .map(|n| Value::from(n.as_str()).to_string())
                 .collect();
-            let extends =
-                if omitted.is_empty() { "stable.Types".to_owned() } else { format!("Omit<stable.Types, {}>", omitted.join(" | ")) };
+            let extends = if omitted.is_empty() {
+                "stable.Types".to_owned()
+            } else {
+                format!("Omit<stable.Types, {}>", omitted.join(" | "))
+            };
             quote_in! { *out =>
                 export interface Types extends $extends {
                     $(for n in &local => $(prop(n)): $(*n);$['\r'])

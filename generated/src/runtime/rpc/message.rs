@@ -15,8 +15,8 @@ use serde_json::Value;
 use super::{DispatchError, DispatchErrorKind, ParamsForm, Streamed};
 
 /// What a protocol version supplies to [`Message`]: the generated module's
-/// `Protocol` implements it.
-pub trait Version {
+/// `Protocol` implements it (a type without values, as a name for the version).
+pub trait Version: Debug + Clone + PartialEq {
     /// The request id (`RequestId`).
     type Id: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
     /// The error object of an error response (`Error`).
@@ -136,8 +136,12 @@ impl<V: Version> Message<V> {
             Envelope::Response { id: id_raw, result } => {
                 let id: V::Id = request_id(id_raw)?;
                 let method = request_method(&id).ok_or_else(|| {
-                    DispatchError::new(DispatchErrorKind::UnknownRequest, "/id", "a response whose request is not known")
-                        .with_id(id_raw)
+                    DispatchError::new(
+                        DispatchErrorKind::UnknownRequest,
+                        "/id",
+                        "a response whose request is not known",
+                    )
+                    .with_id(id_raw)
                 })?;
                 let (response, form) =
                     V::Response::decode(&method, Some(result)).map_err(|e| e.under("/result").with_id(id_raw))?;
@@ -214,9 +218,9 @@ impl<V: Version> Message<V> {
     #[must_use]
     pub fn with_form(mut self, form: ParamsForm) -> Self {
         match &mut self {
-            Message::Request { form: f, .. } | Message::Notification { form: f, .. } | Message::Response { form: f, .. } => {
-                *f = form
-            }
+            Message::Request { form: f, .. }
+            | Message::Notification { form: f, .. }
+            | Message::Response { form: f, .. } => *f = form,
             Message::Error { .. } => {}
         }
         self

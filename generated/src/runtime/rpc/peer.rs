@@ -1,0 +1,421 @@
+//! The sans-IO peers, written once for every version and both sides:
+//! [`Peer`] over a [`Role`], which a version's `rpc` module implements for
+//! the agent's end and the client's (`AgentPeer` is `Peer<AgentRole>`).
+//!
+//! A peer is one end of a connection: it allocates the ids of the requests it
+//! sends, remembers which method each one was so the answer decodes as the
+//! right type, remembers the requests it received until they are answered,
+//! and turns every incoming line into a typed [`Event`]. It never reads or
+//! writes: the caller moves the lines (one JSON text per line on stdio), so
+//! the same peer works in blocking and async code.
+
+use std::collections::HashMap;
+use std::fmt::{self, Debug};
+use std::hash::Hash;
+
+use serde_json::value::RawValue;
+
+use super::{DispatchError, DispatchErrorKind, Message, ParamsForm, Streamed, Version};
+
+/// A side's enum of the payloads of one kind (`RequestToAgent`,
+/// `ResponseFromClient`, ...): what a [`Peer`] reads of it. The generated
+/// enums have the same methods inherently.
+pub trait SidePayload: Sized + Clone + Debug + PartialEq {
+    /// The wire method name.
+    fn method(&self) -> &str;
+
+    /// Decodes the payload of `method` (for a response: of the request's
+    /// method) from its `params` or `result` member, absent as `None`.
+    fn decode(method: &str, raw: Option<&RawValue>) -> Result<(Self, ParamsForm), DispatchError>;
+
+    /// Whether the enum has a variant for `method`.
+    fn handles(method: &str) -> bool;
+}
+
+/// One end of a connection of a version: the payloads it handles, answers
+/// and sends. A version's `rpc` module has `AgentRole` and `ClientRole`.
+pub trait Role {
+    /// The version the messages are of.
+    type Version: Version<Id: Eq + Hash + From<i64>>;
+    /// The requests this side handles (`RequestToAgent`).
+    type Handled: SidePayload + Streamed;
+    /// The notifications this side handles (`NotificationToAgent`).
+    type HandledNotifications: SidePayload + Streamed;
+    /// The notifications either side handles (`NotificationToAnySide`,
+    /// the `$/` methods; [`NoNotification`] where the version has none).
+    type AnySide: SidePayload + Into<<Self::Version as Version>::Notification>;
+    /// The answers this side sends (`ResponseFromAgent`).
+    type Answers: SidePayload + Into<<Self::Version as Version>::Response>;
+    /// The requests this side sends (`RequestToClient`).
+    type Sent: SidePayload + Into<<Self::Version as Version>::Request>;
+    /// The notifications this side sends (`NotificationToClient`).
+    type SentNotifications: Into<<Self::Version as Version>::Notification>;
+    /// The answers this side gets (`ResponseFromClient`).
+    type Answered: SidePayload;
+}
+
+/// The id type of role `R`'s version.
+type Id<R> = <<R as Role>::Version as Version>::Id;
+/// The error object of role `R`'s version.
+type ErrorObject<R> = <<R as Role>::Version as Version>::Error;
+
+/// The notifications of a version without `$/` methods: none, never a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoNotification {}
+
+impl SidePayload for NoNotification {
+    fn method(&self) -> &str {
+        match *self {}
+    }
+    fn decode(method: &str, _: Option<&RawValue>) -> Result<(Self, ParamsForm), DispatchError> {
+        Err(super::unknown_method(method, "notification"))
+    }
+    fn handles(_: &str) -> bool {
+        false
+    }
+}
+
+/// One end of a connection, without IO.
+///
+/// It allocates the ids of the requests its side sends ([`Peer::request`]),
+/// remembers each until it is answered so that the answer decodes as the
+/// right type, remembers the requests its side receives until
+/// [`Peer::respond`] answers them, and turns every line the other side sends
+/// into an [`Event`]. It never reads or writes: the caller moves the lines
+/// (one JSON text per line on stdio), so the same peer works in blocking and
+/// async code.
+///
+/// Bad input never panics and leaves the pending requests as they were: a
+/// line that is not JSON-RPC, a method this side does not handle, malformed
+/// params, an answer to an unknown id or a request reusing an id still in
+/// flight is an [`Event::Invalid`] naming the problem, with the error reply
+/// to send when JSON-RPC asks for one. (A malformed answer to a pending
+/// request ends that request, and the error names its id.)
+pub struct Peer<R: Role> {
+    next_id: i64,
+    /// Requests sent and not yet answered: id -> method.
+    sent: HashMap<Id<R>, String>,
+    /// Requests received and not yet answered: id -> method.
+    received: HashMap<Id<R>, String>,
+}
+
+impl<R: Role> Debug for Peer<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Peer")
+            .field("next_id", &self.next_id)
+            .field("sent", &self.sent)
+            .field("received", &self.received)
+            .finish()
+    }
+}
+
+impl<R: Role> Clone for Peer<R> {
+    fn clone(&self) -> Self {
+        Peer { next_id: self.next_id, sent: self.sent.clone(), received: self.received.clone() }
+    }
+}
+
+impl<R: Role> Default for Peer<R> {
+    fn default() -> Self {
+        Peer { next_id: 0, sent: HashMap::new(), received: HashMap::new() }
+    }
+}
+
+/// What one line from the other side means to a [`Peer`] ([`Peer::receive`]).
+#[non_exhaustive]
+pub enum Event<R: Role> {
+    /// A request for this side; answer it with [`Peer::respond`] or [`Peer::respond_error`].
+    Request {
+        /// The id to answer.
+        id: Id<R>,
+        /// The typed params.
+        request: R::Handled,
+    },
+    /// A notification for this side.
+    Notification(R::HandledNotifications),
+    /// A notification either side handles (`$/cancel_request`).
+    AnySide(R::AnySide),
+    /// The answer to a request this side sent.
+    Response {
+        /// The id of the request.
+        id: Id<R>,
+        /// The typed result (decoded by the request's method).
+        response: R::Answered,
+    },
+    /// An error answer: to a request this side sent (`method` names it), or
+    /// with the `null` id (`id` and `method` are `None`): the other side
+    /// could not read something this side sent.
+    Error {
+        /// The id of the request.
+        id: Option<Id<R>>,
+        /// The method of the request.
+        method: Option<String>,
+        /// The error.
+        error: ErrorObject<R>,
+    },
+    /// A line that could not be used, and the error response to send when
+    /// JSON-RPC asks for one (the line was a request, or not a message at
+    /// all). A malformed answer to a pending request ends that request: the
+    /// error names its id ([`DispatchError::request_id`]).
+    Invalid {
+        /// What was wrong, with the JSON pointer.
+        error: DispatchError,
+        /// The reply to send, if any.
+        reply: Option<Message<R::Version>>,
+    },
+}
+
+impl<R: Role> Debug for Event<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Request { id, request } => {
+                f.debug_struct("Request").field("id", id).field("request", request).finish()
+            }
+            Event::Notification(n) => f.debug_tuple("Notification").field(n).finish(),
+            Event::AnySide(n) => f.debug_tuple("AnySide").field(n).finish(),
+            Event::Response { id, response } => {
+                f.debug_struct("Response").field("id", id).field("response", response).finish()
+            }
+            Event::Error { id, method, error } => {
+                f.debug_struct("Error").field("id", id).field("method", method).field("error", error).finish()
+            }
+            Event::Invalid { error, reply } => {
+                f.debug_struct("Invalid").field("error", error).field("reply", reply).finish()
+            }
+        }
+    }
+}
+
+impl<R: Role> Clone for Event<R> {
+    fn clone(&self) -> Self {
+        match self {
+            Event::Request { id, request } => Event::Request { id: id.clone(), request: request.clone() },
+            Event::Notification(n) => Event::Notification(n.clone()),
+            Event::AnySide(n) => Event::AnySide(n.clone()),
+            Event::Response { id, response } => Event::Response { id: id.clone(), response: response.clone() },
+            Event::Error { id, method, error } => {
+                Event::Error { id: id.clone(), method: method.clone(), error: error.clone() }
+            }
+            Event::Invalid { error, reply } => Event::Invalid { error: error.clone(), reply: reply.clone() },
+        }
+    }
+}
+
+impl<R: Role> PartialEq for Event<R> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Event::Request { id, request }, Event::Request { id: i, request: r }) => id == i && request == r,
+            (Event::Notification(a), Event::Notification(b)) => a == b,
+            (Event::AnySide(a), Event::AnySide(b)) => a == b,
+            (Event::Response { id, response }, Event::Response { id: i, response: r }) => id == i && response == r,
+            (Event::Error { id, method, error }, Event::Error { id: i, method: m, error: e }) => {
+                id == i && method == m && error == e
+            }
+            (Event::Invalid { error, reply }, Event::Invalid { error: e, reply: r }) => error == e && reply == r,
+            _ => false,
+        }
+    }
+}
+
+/// The peer's constructor and what the caller sends through it: requests,
+/// notifications, answers, and the bookkeeping of pending requests.
+impl<R: Role> Peer<R> {
+    /// A peer with nothing pending; its first request gets id 0.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A request to the other side: allocates its id (integers counting up
+    /// from 0, skipping ids still pending) and remembers it until
+    /// [`Peer::receive`] sees the answer. Returns the id and the message to send.
+    pub fn request(&mut self, request: impl Into<R::Sent>) -> (Id<R>, Message<R::Version>) {
+        let request = request.into();
+        let id = loop {
+            let id = <Id<R> as From<i64>>::from(self.next_id);
+            self.next_id = self.next_id.wrapping_add(1);
+            if !self.sent.contains_key(&id) {
+                break id;
+            }
+        };
+        self.sent.insert(id.clone(), request.method().to_owned());
+        (id.clone(), Message::request(id, request))
+    }
+
+    /// A notification to the other side.
+    pub fn notify(&self, notification: impl Into<R::SentNotifications>) -> Message<R::Version> {
+        Message::notification(notification.into())
+    }
+
+    /// A notification either side handles (`$/cancel_request`).
+    pub fn notify_any(&self, notification: impl Into<R::AnySide>) -> Message<R::Version> {
+        Message::notification(notification.into())
+    }
+
+    /// Answers a request received with [`Peer::receive`]. Fails, and changes
+    /// nothing, when no request with `id` is waiting for an answer
+    /// ([`DispatchErrorKind::UnknownRequest`]) or `response` is the answer to
+    /// another method ([`DispatchErrorKind::ResponseMismatch`]).
+    pub fn respond(
+        &mut self,
+        id: Id<R>,
+        response: impl Into<R::Answers>,
+    ) -> Result<Message<R::Version>, DispatchError> {
+        let response = response.into();
+        let method = self.waiting(&id)?;
+        if method != response.method() {
+            let message = format!("request {} is `{method}`; this answers `{}`", show(&id), response.method());
+            return Err(DispatchError::new(DispatchErrorKind::ResponseMismatch, "", message));
+        }
+        self.received.remove(&id);
+        Ok(Message::response(id, response))
+    }
+
+    /// Answers a request received with [`Peer::receive`] with an error.
+    /// Fails, and changes nothing, when no request with `id` is waiting for
+    /// an answer.
+    pub fn respond_error(&mut self, id: Id<R>, error: ErrorObject<R>) -> Result<Message<R::Version>, DispatchError> {
+        self.waiting(&id)?;
+        self.received.remove(&id);
+        Ok(Message::error(id, error))
+    }
+
+    /// The requests this side sent that are waiting for an answer, with their methods.
+    pub fn pending(&self) -> impl Iterator<Item = (&Id<R>, &str)> + '_ {
+        self.sent.iter().map(|(id, m)| (id, m.as_str()))
+    }
+
+    /// The requests this side received and has not answered, with their methods.
+    pub fn unanswered(&self) -> impl Iterator<Item = (&Id<R>, &str)> + '_ {
+        self.received.iter().map(|(id, m)| (id, m.as_str()))
+    }
+
+    /// Stops waiting for the answer to a request this side sent (after a
+    /// timeout, say); a late answer is then an
+    /// [`DispatchErrorKind::UnknownRequest`]. Returns its method.
+    pub fn forget(&mut self, id: &Id<R>) -> Option<String> {
+        self.sent.remove(id)
+    }
+
+    /// What one line from the other side means. Never panics; bad input is
+    /// an `Invalid` event and leaves every pending request as it was.
+    pub fn receive(&mut self, line: &str) -> Event<R> {
+        use super::{decode, request_id, Envelope, RawMessage, StreamedMessage};
+        // A plain request or notification in one pass.
+        match super::read_streamed::<R::Handled, R::HandledNotifications>(line) {
+            Some(StreamedMessage::Request { id, request }) => {
+                if let Ok(id) = request_id::<Id<R>>(id) {
+                    if !self.received.contains_key(&id) {
+                        self.received.insert(id.clone(), request.method().to_owned());
+                        return Event::Request { id, request };
+                    }
+                }
+            }
+            Some(StreamedMessage::Notification(n)) => return Event::Notification(n),
+            None => {}
+        }
+        let raw = match RawMessage::parse(line) {
+            Ok(raw) => raw,
+            Err(e) => return Self::invalid(e),
+        };
+        let envelope = match raw.envelope() {
+            Ok(envelope) => envelope,
+            Err(e) => return Self::invalid(e),
+        };
+        match envelope {
+            Envelope::Request { id: id_raw, method, params } => {
+                let id: Id<R> = match request_id(id_raw) {
+                    Ok(id) => id,
+                    Err(e) => return Self::invalid(e.replying_to_null()),
+                };
+                if let Some(first) = self.received.get(&id) {
+                    let message =
+                        format!("request id {} is already in use by an unanswered `{first}` request", show(&id));
+                    return Self::invalid(
+                        DispatchError::new(DispatchErrorKind::DuplicateId, "/id", message).with_id(id_raw),
+                    );
+                }
+                match R::Handled::decode(method, params) {
+                    Ok((request, _)) => {
+                        self.received.insert(id.clone(), method.to_owned());
+                        Event::Request { id, request }
+                    }
+                    Err(e) => Self::invalid(e.under("/params").replying_to(id_raw)),
+                }
+            }
+            Envelope::Notification { method, params } => {
+                if R::AnySide::handles(method) {
+                    return match R::AnySide::decode(method, params) {
+                        Ok((n, _)) => Event::AnySide(n),
+                        Err(e) => Self::invalid(e.under("/params")),
+                    };
+                }
+                match R::HandledNotifications::decode(method, params) {
+                    Ok((n, _)) => Event::Notification(n),
+                    Err(e) => Self::invalid(e.under("/params")),
+                }
+            }
+            Envelope::Response { id: id_raw, result } => {
+                let id: Id<R> = match request_id(id_raw) {
+                    Ok(id) => id,
+                    Err(e) => return Self::invalid(e),
+                };
+                let Some(method) = self.sent.get(&id) else {
+                    return Self::invalid(unknown(&id, id_raw));
+                };
+                let decoded = R::Answered::decode(method, Some(result));
+                self.sent.remove(&id);
+                match decoded {
+                    Ok((response, _)) => Event::Response { id, response },
+                    Err(e) => Self::invalid(e.under("/result").with_id(id_raw)),
+                }
+            }
+            Envelope::Error { id: id_raw, error } => {
+                let id: Option<Id<R>> = match request_id(id_raw) {
+                    Ok(id) => id,
+                    Err(e) => return Self::invalid(e),
+                };
+                if let Some(id) = &id {
+                    if !self.sent.contains_key(id) {
+                        return Self::invalid(unknown(id, id_raw));
+                    }
+                }
+                let error: ErrorObject<R> = match decode(error.get()) {
+                    Ok(error) => error,
+                    Err(e) => {
+                        if let Some(id) = &id {
+                            self.sent.remove(id);
+                        }
+                        return Self::invalid(e.under("/error").with_id(id_raw));
+                    }
+                };
+                let method = id.as_ref().and_then(|id| self.sent.remove(id));
+                Event::Error { id, method, error }
+            }
+        }
+    }
+
+    /// The `Invalid` event of `error`, with the reply JSON-RPC asks for.
+    fn invalid(error: DispatchError) -> Event<R> {
+        let reply = Message::error_reply(&error);
+        Event::Invalid { error, reply }
+    }
+
+    /// The method of the received request `id`, or the error that none is waiting.
+    fn waiting(&self, id: &Id<R>) -> Result<&str, DispatchError> {
+        self.received.get(id).map(String::as_str).ok_or_else(|| {
+            let message = format!("no request {} is waiting for an answer", show(id));
+            DispatchError::new(DispatchErrorKind::UnknownRequest, "", message)
+        })
+    }
+}
+
+/// The error of an answer to a request that is not pending.
+fn unknown<I: serde::Serialize>(id: &I, id_raw: &RawValue) -> DispatchError {
+    let message = format!("an answer to request {}, which is not waiting for one", show(id));
+    DispatchError::new(DispatchErrorKind::UnknownRequest, "/id", message).with_id(id_raw)
+}
+
+/// An id as JSON, for messages.
+fn show<I: serde::Serialize>(id: &I) -> String {
+    serde_json::to_string(id).unwrap_or_default()
+}
