@@ -575,7 +575,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for RequestToAgent {
+    impl runtime::rpc::Payload for RequestToAgent {
         fn method(&self) -> &str {
             RequestToAgent::method(self)
         }
@@ -585,6 +585,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             RequestToAgent::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for RequestToAgent {
         fn handles(method: &str) -> bool {
             RequestToAgent::METHODS.contains(&method)
         }
@@ -666,7 +668,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for ResponseFromAgent {
+    impl runtime::rpc::Payload for ResponseFromAgent {
         fn method(&self) -> &str {
             ResponseFromAgent::method(self)
         }
@@ -676,6 +678,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             ResponseFromAgent::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for ResponseFromAgent {
         fn handles(method: &str) -> bool {
             ResponseFromAgent::METHODS.contains(&method)
         }
@@ -767,7 +771,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for NotificationToAgent {
+    impl runtime::rpc::Payload for NotificationToAgent {
         fn method(&self) -> &str {
             NotificationToAgent::method(self)
         }
@@ -777,6 +781,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             NotificationToAgent::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for NotificationToAgent {
         fn handles(method: &str) -> bool {
             NotificationToAgent::METHODS.contains(&method)
         }
@@ -862,7 +868,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for RequestToClient {
+    impl runtime::rpc::Payload for RequestToClient {
         fn method(&self) -> &str {
             RequestToClient::method(self)
         }
@@ -872,6 +878,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             RequestToClient::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for RequestToClient {
         fn handles(method: &str) -> bool {
             RequestToClient::METHODS.contains(&method)
         }
@@ -941,7 +949,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for ResponseFromClient {
+    impl runtime::rpc::Payload for ResponseFromClient {
         fn method(&self) -> &str {
             ResponseFromClient::method(self)
         }
@@ -951,6 +959,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             ResponseFromClient::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for ResponseFromClient {
         fn handles(method: &str) -> bool {
             ResponseFromClient::METHODS.contains(&method)
         }
@@ -1036,7 +1046,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for NotificationToClient {
+    impl runtime::rpc::Payload for NotificationToClient {
         fn method(&self) -> &str {
             NotificationToClient::method(self)
         }
@@ -1046,6 +1056,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             NotificationToClient::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for NotificationToClient {
         fn handles(method: &str) -> bool {
             NotificationToClient::METHODS.contains(&method)
         }
@@ -1166,6 +1178,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             Request::decode(method, raw)
         }
+    }
+    impl runtime::rpc::EncodePayload for Request {
         fn encode(
             &self,
             form: ParamsForm,
@@ -1316,6 +1330,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             Notification::decode(method, raw)
         }
+    }
+    impl runtime::rpc::EncodePayload for Notification {
         fn encode(
             &self,
             form: ParamsForm,
@@ -1437,6 +1453,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             Response::decode(method, raw)
         }
+    }
+    impl runtime::rpc::EncodePayload for Response {
         fn encode(
             &self,
             form: ParamsForm,
@@ -1485,8 +1503,8 @@ pub mod rpc {
     /// A JSON-RPC 2.0 message of this version, with its payload typed
     /// (the runtime's message over this version's [`Protocol`]).
     pub type Message = runtime::rpc::Message<Protocol>;
-    /** The agent's end of a connection of this version, as the runtime's peer takes it: the payloads
- it handles, answers and sends. Never a value; [`AgentPeer`] is the peer.*/
+    /// The agent's end of a connection of this version, as the runtime's peer takes it: the payloads
+    /// it handles, answers and sends. Never a value; [`AgentPeer`] is the peer.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum AgentRole {}
     impl runtime::rpc::Role for AgentRole {
@@ -1499,13 +1517,13 @@ pub mod rpc {
         type SentNotifications = NotificationToClient;
         type Answered = ResponseFromClient;
     }
-    /** The agent's end of a connection, without IO: the runtime's [`Peer`](acp_bindings::runtime::rpc::Peer) for
- [`AgentRole`]. It sends [`RequestToClient`] and answers [`RequestToAgent`] with [`ResponseFromAgent`].*/
+    /// The agent's end of a connection, without IO: the runtime's [`Peer`](acp_bindings::runtime::rpc::Peer) for
+    /// [`AgentRole`]. It sends [`RequestToClient`] and answers [`RequestToAgent`] with [`ResponseFromAgent`].
     pub type AgentPeer = runtime::rpc::Peer<AgentRole>;
     /// What one line from the client means to the agent ([`Peer::receive`](acp_bindings::runtime::rpc::Peer::receive)).
     pub type AgentEvent = runtime::rpc::Event<AgentRole>;
-    /** The client's end of a connection of this version, as the runtime's peer takes it: the payloads
- it handles, answers and sends. Never a value; [`ClientPeer`] is the peer.*/
+    /// The client's end of a connection of this version, as the runtime's peer takes it: the payloads
+    /// it handles, answers and sends. Never a value; [`ClientPeer`] is the peer.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum ClientRole {}
     impl runtime::rpc::Role for ClientRole {
@@ -1518,8 +1536,8 @@ pub mod rpc {
         type SentNotifications = NotificationToAgent;
         type Answered = ResponseFromAgent;
     }
-    /** The client's end of a connection, without IO: the runtime's [`Peer`](acp_bindings::runtime::rpc::Peer) for
- [`ClientRole`]. It sends [`RequestToAgent`] and answers [`RequestToClient`] with [`ResponseFromClient`].*/
+    /// The client's end of a connection, without IO: the runtime's [`Peer`](acp_bindings::runtime::rpc::Peer) for
+    /// [`ClientRole`]. It sends [`RequestToAgent`] and answers [`RequestToClient`] with [`ResponseFromClient`].
     pub type ClientPeer = runtime::rpc::Peer<ClientRole>;
     /// What one line from the agent means to the client ([`Peer::receive`](acp_bindings::runtime::rpc::Peer::receive)).
     pub type ClientEvent = runtime::rpc::Event<ClientRole>;

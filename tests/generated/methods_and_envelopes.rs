@@ -421,7 +421,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for RequestToAgent {
+    impl runtime::rpc::Payload for RequestToAgent {
         fn method(&self) -> &str {
             RequestToAgent::method(self)
         }
@@ -431,6 +431,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             RequestToAgent::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for RequestToAgent {
         fn handles(method: &str) -> bool {
             RequestToAgent::METHODS.contains(&method)
         }
@@ -512,7 +514,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for ResponseFromAgent {
+    impl runtime::rpc::Payload for ResponseFromAgent {
         fn method(&self) -> &str {
             ResponseFromAgent::method(self)
         }
@@ -522,6 +524,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             ResponseFromAgent::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for ResponseFromAgent {
         fn handles(method: &str) -> bool {
             ResponseFromAgent::METHODS.contains(&method)
         }
@@ -607,7 +611,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for NotificationToAgent {
+    impl runtime::rpc::Payload for NotificationToAgent {
         fn method(&self) -> &str {
             NotificationToAgent::method(self)
         }
@@ -617,6 +621,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             NotificationToAgent::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for NotificationToAgent {
         fn handles(method: &str) -> bool {
             NotificationToAgent::METHODS.contains(&method)
         }
@@ -702,7 +708,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for RequestToClient {
+    impl runtime::rpc::Payload for RequestToClient {
         fn method(&self) -> &str {
             RequestToClient::method(self)
         }
@@ -712,6 +718,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             RequestToClient::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for RequestToClient {
         fn handles(method: &str) -> bool {
             RequestToClient::METHODS.contains(&method)
         }
@@ -781,7 +789,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for ResponseFromClient {
+    impl runtime::rpc::Payload for ResponseFromClient {
         fn method(&self) -> &str {
             ResponseFromClient::method(self)
         }
@@ -791,6 +799,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             ResponseFromClient::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for ResponseFromClient {
         fn handles(method: &str) -> bool {
             ResponseFromClient::METHODS.contains(&method)
         }
@@ -876,7 +886,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for NotificationToClient {
+    impl runtime::rpc::Payload for NotificationToClient {
         fn method(&self) -> &str {
             NotificationToClient::method(self)
         }
@@ -886,6 +896,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             NotificationToClient::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for NotificationToClient {
         fn handles(method: &str) -> bool {
             NotificationToClient::METHODS.contains(&method)
         }
@@ -982,7 +994,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for RequestToProxy {
+    impl runtime::rpc::Payload for RequestToProxy {
         fn method(&self) -> &str {
             RequestToProxy::method(self)
         }
@@ -992,6 +1004,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             RequestToProxy::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for RequestToProxy {
         fn handles(method: &str) -> bool {
             RequestToProxy::METHODS.contains(&method)
         }
@@ -1135,6 +1149,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             Request::decode(method, raw)
         }
+    }
+    impl runtime::rpc::EncodePayload for Request {
         fn encode(
             &self,
             form: ParamsForm,
@@ -1291,6 +1307,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             Notification::decode(method, raw)
         }
+    }
+    impl runtime::rpc::EncodePayload for Notification {
         fn encode(
             &self,
             form: ParamsForm,
@@ -1412,6 +1430,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             Response::decode(method, raw)
         }
+    }
+    impl runtime::rpc::EncodePayload for Response {
         fn encode(
             &self,
             form: ParamsForm,
@@ -1454,8 +1474,8 @@ pub mod rpc {
     /// A JSON-RPC 2.0 message of this version, with its payload typed
     /// (the runtime's message over this version's [`Protocol`]).
     pub type Message = runtime::rpc::Message<Protocol>;
-    /** The agent's end of a connection of this version, as the runtime's peer takes it: the payloads
- it handles, answers and sends. Never a value; [`AgentPeer`] is the peer.*/
+    /// The agent's end of a connection of this version, as the runtime's peer takes it: the payloads
+    /// it handles, answers and sends. Never a value; [`AgentPeer`] is the peer.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum AgentRole {}
     impl runtime::rpc::Role for AgentRole {
@@ -1468,13 +1488,13 @@ pub mod rpc {
         type SentNotifications = NotificationToClient;
         type Answered = ResponseFromClient;
     }
-    /** The agent's end of a connection, without IO: the runtime's [`Peer`](acp_bindings::runtime::rpc::Peer) for
- [`AgentRole`]. It sends [`RequestToClient`] and answers [`RequestToAgent`] with [`ResponseFromAgent`].*/
+    /// The agent's end of a connection, without IO: the runtime's [`Peer`](acp_bindings::runtime::rpc::Peer) for
+    /// [`AgentRole`]. It sends [`RequestToClient`] and answers [`RequestToAgent`] with [`ResponseFromAgent`].
     pub type AgentPeer = runtime::rpc::Peer<AgentRole>;
     /// What one line from the client means to the agent ([`Peer::receive`](acp_bindings::runtime::rpc::Peer::receive)).
     pub type AgentEvent = runtime::rpc::Event<AgentRole>;
-    /** The client's end of a connection of this version, as the runtime's peer takes it: the payloads
- it handles, answers and sends. Never a value; [`ClientPeer`] is the peer.*/
+    /// The client's end of a connection of this version, as the runtime's peer takes it: the payloads
+    /// it handles, answers and sends. Never a value; [`ClientPeer`] is the peer.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum ClientRole {}
     impl runtime::rpc::Role for ClientRole {
@@ -1487,8 +1507,8 @@ pub mod rpc {
         type SentNotifications = NotificationToAgent;
         type Answered = ResponseFromAgent;
     }
-    /** The client's end of a connection, without IO: the runtime's [`Peer`](acp_bindings::runtime::rpc::Peer) for
- [`ClientRole`]. It sends [`RequestToAgent`] and answers [`RequestToClient`] with [`ResponseFromClient`].*/
+    /// The client's end of a connection, without IO: the runtime's [`Peer`](acp_bindings::runtime::rpc::Peer) for
+    /// [`ClientRole`]. It sends [`RequestToAgent`] and answers [`RequestToClient`] with [`ResponseFromClient`].
     pub type ClientPeer = runtime::rpc::Peer<ClientRole>;
     /// What one line from the agent means to the client ([`Peer::receive`](acp_bindings::runtime::rpc::Peer::receive)).
     pub type ClientEvent = runtime::rpc::Event<ClientRole>;

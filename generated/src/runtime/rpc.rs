@@ -635,7 +635,7 @@ mod streamed;
 pub use streamed::{read_streamed, read_streamed_with, Streamed, StreamedMessage};
 
 mod message;
-pub use message::{Message, Payload, Version};
+pub use message::{EncodePayload, Message, Payload, Version};
 
 mod peer;
 pub use peer::{Event, NoNotification, Peer, Role, SidePayload};

@@ -14156,7 +14156,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for RequestToAgent {
+    impl runtime::rpc::Payload for RequestToAgent {
         fn method(&self) -> &str {
             RequestToAgent::method(self)
         }
@@ -14166,6 +14166,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             RequestToAgent::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for RequestToAgent {
         fn handles(method: &str) -> bool {
             RequestToAgent::METHODS.contains(&method)
         }
@@ -14608,7 +14610,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for ResponseFromAgent {
+    impl runtime::rpc::Payload for ResponseFromAgent {
         fn method(&self) -> &str {
             ResponseFromAgent::method(self)
         }
@@ -14618,6 +14620,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             ResponseFromAgent::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for ResponseFromAgent {
         fn handles(method: &str) -> bool {
             ResponseFromAgent::METHODS.contains(&method)
         }
@@ -14864,7 +14868,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for NotificationToAgent {
+    impl runtime::rpc::Payload for NotificationToAgent {
         fn method(&self) -> &str {
             NotificationToAgent::method(self)
         }
@@ -14874,6 +14878,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             NotificationToAgent::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for NotificationToAgent {
         fn handles(method: &str) -> bool {
             NotificationToAgent::METHODS.contains(&method)
         }
@@ -15103,7 +15109,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for RequestToClient {
+    impl runtime::rpc::Payload for RequestToClient {
         fn method(&self) -> &str {
             RequestToClient::method(self)
         }
@@ -15113,6 +15119,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             RequestToClient::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for RequestToClient {
         fn handles(method: &str) -> bool {
             RequestToClient::METHODS.contains(&method)
         }
@@ -15347,7 +15355,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for ResponseFromClient {
+    impl runtime::rpc::Payload for ResponseFromClient {
         fn method(&self) -> &str {
             ResponseFromClient::method(self)
         }
@@ -15357,6 +15365,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             ResponseFromClient::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for ResponseFromClient {
         fn handles(method: &str) -> bool {
             ResponseFromClient::METHODS.contains(&method)
         }
@@ -15557,7 +15567,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for NotificationToClient {
+    impl runtime::rpc::Payload for NotificationToClient {
         fn method(&self) -> &str {
             NotificationToClient::method(self)
         }
@@ -15567,6 +15577,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             NotificationToClient::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for NotificationToClient {
         fn handles(method: &str) -> bool {
             NotificationToClient::METHODS.contains(&method)
         }
@@ -15682,7 +15694,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for NotificationToAnySide {
+    impl runtime::rpc::Payload for NotificationToAnySide {
         fn method(&self) -> &str {
             NotificationToAnySide::method(self)
         }
@@ -15692,6 +15704,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             NotificationToAnySide::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for NotificationToAnySide {
         fn handles(method: &str) -> bool {
             NotificationToAnySide::METHODS.contains(&method)
         }
@@ -15822,7 +15836,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for RequestToProxy {
+    impl runtime::rpc::Payload for RequestToProxy {
         fn method(&self) -> &str {
             RequestToProxy::method(self)
         }
@@ -15832,6 +15846,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             RequestToProxy::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for RequestToProxy {
         fn handles(method: &str) -> bool {
             RequestToProxy::METHODS.contains(&method)
         }
@@ -15946,7 +15962,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for ResponseFromProxy {
+    impl runtime::rpc::Payload for ResponseFromProxy {
         fn method(&self) -> &str {
             ResponseFromProxy::method(self)
         }
@@ -15956,6 +15972,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             ResponseFromProxy::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for ResponseFromProxy {
         fn handles(method: &str) -> bool {
             ResponseFromProxy::METHODS.contains(&method)
         }
@@ -16068,7 +16086,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for NotificationToProxy {
+    impl runtime::rpc::Payload for NotificationToProxy {
         fn method(&self) -> &str {
             NotificationToProxy::method(self)
         }
@@ -16078,6 +16096,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             NotificationToProxy::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for NotificationToProxy {
         fn handles(method: &str) -> bool {
             NotificationToProxy::METHODS.contains(&method)
         }
@@ -16222,6 +16242,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             Request::decode(method, raw)
         }
+    }
+    impl runtime::rpc::EncodePayload for Request {
         fn encode(
             &self,
             form: ParamsForm,
@@ -16619,6 +16641,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             Notification::decode(method, raw)
         }
+    }
+    impl runtime::rpc::EncodePayload for Notification {
         fn encode(
             &self,
             form: ParamsForm,
@@ -16807,6 +16831,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             Response::decode(method, raw)
         }
+    }
+    impl runtime::rpc::EncodePayload for Response {
         fn encode(
             &self,
             form: ParamsForm,
@@ -17052,8 +17078,8 @@ pub mod rpc {
     /// A JSON-RPC 2.0 message of this version, with its payload typed
     /// (the runtime's message over this version's [`Protocol`]).
     pub type Message = runtime::rpc::Message<Protocol>;
-    /** The agent's end of a connection of this version, as the runtime's peer takes it: the payloads
- it handles, answers and sends. Never a value; [`AgentPeer`] is the peer.*/
+    /// The agent's end of a connection of this version, as the runtime's peer takes it: the payloads
+    /// it handles, answers and sends. Never a value; [`AgentPeer`] is the peer.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum AgentRole {}
     impl runtime::rpc::Role for AgentRole {
@@ -17066,13 +17092,13 @@ pub mod rpc {
         type SentNotifications = NotificationToClient;
         type Answered = ResponseFromClient;
     }
-    /** The agent's end of a connection, without IO: the runtime's [`Peer`](crate::runtime::rpc::Peer) for
- [`AgentRole`]. It sends [`RequestToClient`] and answers [`RequestToAgent`] with [`ResponseFromAgent`].*/
+    /// The agent's end of a connection, without IO: the runtime's [`Peer`](crate::runtime::rpc::Peer) for
+    /// [`AgentRole`]. It sends [`RequestToClient`] and answers [`RequestToAgent`] with [`ResponseFromAgent`].
     pub type AgentPeer = runtime::rpc::Peer<AgentRole>;
     /// What one line from the client means to the agent ([`Peer::receive`](crate::runtime::rpc::Peer::receive)).
     pub type AgentEvent = runtime::rpc::Event<AgentRole>;
-    /** The client's end of a connection of this version, as the runtime's peer takes it: the payloads
- it handles, answers and sends. Never a value; [`ClientPeer`] is the peer.*/
+    /// The client's end of a connection of this version, as the runtime's peer takes it: the payloads
+    /// it handles, answers and sends. Never a value; [`ClientPeer`] is the peer.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum ClientRole {}
     impl runtime::rpc::Role for ClientRole {
@@ -17085,8 +17111,8 @@ pub mod rpc {
         type SentNotifications = NotificationToAgent;
         type Answered = ResponseFromAgent;
     }
-    /** The client's end of a connection, without IO: the runtime's [`Peer`](crate::runtime::rpc::Peer) for
- [`ClientRole`]. It sends [`RequestToAgent`] and answers [`RequestToClient`] with [`ResponseFromClient`].*/
+    /// The client's end of a connection, without IO: the runtime's [`Peer`](crate::runtime::rpc::Peer) for
+    /// [`ClientRole`]. It sends [`RequestToAgent`] and answers [`RequestToClient`] with [`ResponseFromClient`].
     pub type ClientPeer = runtime::rpc::Peer<ClientRole>;
     /// What one line from the agent means to the client ([`Peer::receive`](crate::runtime::rpc::Peer::receive)).
     pub type ClientEvent = runtime::rpc::Event<ClientRole>;

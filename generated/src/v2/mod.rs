@@ -14926,7 +14926,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for RequestToAgent {
+    impl runtime::rpc::Payload for RequestToAgent {
         fn method(&self) -> &str {
             RequestToAgent::method(self)
         }
@@ -14936,6 +14936,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             RequestToAgent::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for RequestToAgent {
         fn handles(method: &str) -> bool {
             RequestToAgent::METHODS.contains(&method)
         }
@@ -15376,7 +15378,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for ResponseFromAgent {
+    impl runtime::rpc::Payload for ResponseFromAgent {
         fn method(&self) -> &str {
             ResponseFromAgent::method(self)
         }
@@ -15386,6 +15388,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             ResponseFromAgent::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for ResponseFromAgent {
         fn handles(method: &str) -> bool {
             ResponseFromAgent::METHODS.contains(&method)
         }
@@ -15632,7 +15636,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for NotificationToAgent {
+    impl runtime::rpc::Payload for NotificationToAgent {
         fn method(&self) -> &str {
             NotificationToAgent::method(self)
         }
@@ -15642,6 +15646,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             NotificationToAgent::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for NotificationToAgent {
         fn handles(method: &str) -> bool {
             NotificationToAgent::METHODS.contains(&method)
         }
@@ -15787,7 +15793,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for RequestToClient {
+    impl runtime::rpc::Payload for RequestToClient {
         fn method(&self) -> &str {
             RequestToClient::method(self)
         }
@@ -15797,6 +15803,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             RequestToClient::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for RequestToClient {
         fn handles(method: &str) -> bool {
             RequestToClient::METHODS.contains(&method)
         }
@@ -15924,7 +15932,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for ResponseFromClient {
+    impl runtime::rpc::Payload for ResponseFromClient {
         fn method(&self) -> &str {
             ResponseFromClient::method(self)
         }
@@ -15934,6 +15942,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             ResponseFromClient::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for ResponseFromClient {
         fn handles(method: &str) -> bool {
             ResponseFromClient::METHODS.contains(&method)
         }
@@ -16092,7 +16102,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for NotificationToClient {
+    impl runtime::rpc::Payload for NotificationToClient {
         fn method(&self) -> &str {
             NotificationToClient::method(self)
         }
@@ -16102,6 +16112,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             NotificationToClient::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for NotificationToClient {
         fn handles(method: &str) -> bool {
             NotificationToClient::METHODS.contains(&method)
         }
@@ -16217,7 +16229,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for NotificationToAnySide {
+    impl runtime::rpc::Payload for NotificationToAnySide {
         fn method(&self) -> &str {
             NotificationToAnySide::method(self)
         }
@@ -16227,6 +16239,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             NotificationToAnySide::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for NotificationToAnySide {
         fn handles(method: &str) -> bool {
             NotificationToAnySide::METHODS.contains(&method)
         }
@@ -16357,7 +16371,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for RequestToProxy {
+    impl runtime::rpc::Payload for RequestToProxy {
         fn method(&self) -> &str {
             RequestToProxy::method(self)
         }
@@ -16367,6 +16381,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             RequestToProxy::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for RequestToProxy {
         fn handles(method: &str) -> bool {
             RequestToProxy::METHODS.contains(&method)
         }
@@ -16481,7 +16497,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for ResponseFromProxy {
+    impl runtime::rpc::Payload for ResponseFromProxy {
         fn method(&self) -> &str {
             ResponseFromProxy::method(self)
         }
@@ -16491,6 +16507,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             ResponseFromProxy::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for ResponseFromProxy {
         fn handles(method: &str) -> bool {
             ResponseFromProxy::METHODS.contains(&method)
         }
@@ -16603,7 +16621,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::SidePayload for NotificationToProxy {
+    impl runtime::rpc::Payload for NotificationToProxy {
         fn method(&self) -> &str {
             NotificationToProxy::method(self)
         }
@@ -16613,6 +16631,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             NotificationToProxy::decode(method, raw)
         }
+    }
+    impl runtime::rpc::SidePayload for NotificationToProxy {
         fn handles(method: &str) -> bool {
             NotificationToProxy::METHODS.contains(&method)
         }
@@ -16757,6 +16777,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             Request::decode(method, raw)
         }
+    }
+    impl runtime::rpc::EncodePayload for Request {
         fn encode(
             &self,
             form: ParamsForm,
@@ -17112,6 +17134,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             Notification::decode(method, raw)
         }
+    }
+    impl runtime::rpc::EncodePayload for Notification {
         fn encode(
             &self,
             form: ParamsForm,
@@ -17300,6 +17324,8 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             Response::decode(method, raw)
         }
+    }
+    impl runtime::rpc::EncodePayload for Response {
         fn encode(
             &self,
             form: ParamsForm,
@@ -17496,8 +17522,8 @@ pub mod rpc {
     /// A JSON-RPC 2.0 message of this version, with its payload typed
     /// (the runtime's message over this version's [`Protocol`]).
     pub type Message = runtime::rpc::Message<Protocol>;
-    /** The agent's end of a connection of this version, as the runtime's peer takes it: the payloads
- it handles, answers and sends. Never a value; [`AgentPeer`] is the peer.*/
+    /// The agent's end of a connection of this version, as the runtime's peer takes it: the payloads
+    /// it handles, answers and sends. Never a value; [`AgentPeer`] is the peer.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum AgentRole {}
     impl runtime::rpc::Role for AgentRole {
@@ -17510,13 +17536,13 @@ pub mod rpc {
         type SentNotifications = NotificationToClient;
         type Answered = ResponseFromClient;
     }
-    /** The agent's end of a connection, without IO: the runtime's [`Peer`](crate::runtime::rpc::Peer) for
- [`AgentRole`]. It sends [`RequestToClient`] and answers [`RequestToAgent`] with [`ResponseFromAgent`].*/
+    /// The agent's end of a connection, without IO: the runtime's [`Peer`](crate::runtime::rpc::Peer) for
+    /// [`AgentRole`]. It sends [`RequestToClient`] and answers [`RequestToAgent`] with [`ResponseFromAgent`].
     pub type AgentPeer = runtime::rpc::Peer<AgentRole>;
     /// What one line from the client means to the agent ([`Peer::receive`](crate::runtime::rpc::Peer::receive)).
     pub type AgentEvent = runtime::rpc::Event<AgentRole>;
-    /** The client's end of a connection of this version, as the runtime's peer takes it: the payloads
- it handles, answers and sends. Never a value; [`ClientPeer`] is the peer.*/
+    /// The client's end of a connection of this version, as the runtime's peer takes it: the payloads
+    /// it handles, answers and sends. Never a value; [`ClientPeer`] is the peer.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum ClientRole {}
     impl runtime::rpc::Role for ClientRole {
@@ -17529,8 +17555,8 @@ pub mod rpc {
         type SentNotifications = NotificationToAgent;
         type Answered = ResponseFromAgent;
     }
-    /** The client's end of a connection, without IO: the runtime's [`Peer`](crate::runtime::rpc::Peer) for
- [`ClientRole`]. It sends [`RequestToAgent`] and answers [`RequestToClient`] with [`ResponseFromClient`].*/
+    /// The client's end of a connection, without IO: the runtime's [`Peer`](crate::runtime::rpc::Peer) for
+    /// [`ClientRole`]. It sends [`RequestToAgent`] and answers [`RequestToClient`] with [`ResponseFromClient`].
     pub type ClientPeer = runtime::rpc::Peer<ClientRole>;
     /// What one line from the agent means to the client ([`Peer::receive`](crate::runtime::rpc::Peer::receive)).
     pub type ClientEvent = runtime::rpc::Event<ClientRole>;

@@ -28,7 +28,8 @@ pub(super) fn message(rt: &TokenStream) -> TokenStream {
     }
 }
 
-/// `runtime::rpc::Payload` for a version's enum `name`, through its inherent methods.
+/// `runtime::rpc::Payload` for a payload enum `name` (a version's or a
+/// side's), through its inherent methods.
 pub(super) fn payload_impl(name: &proc_macro2::Ident, rt: &TokenStream) -> TokenStream {
     quote! {
         impl #rt::rpc::Payload for #name {
@@ -41,6 +42,17 @@ pub(super) fn payload_impl(name: &proc_macro2::Ident, rt: &TokenStream) -> Token
             ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
                 #name::decode(method, raw)
             }
+        }
+    }
+}
+
+/// `runtime::rpc::Payload` and `EncodePayload` for a version's enum `name`,
+/// through its inherent methods.
+pub(super) fn version_payload_impl(name: &proc_macro2::Ident, rt: &TokenStream) -> TokenStream {
+    let payload = payload_impl(name, rt);
+    quote! {
+        #payload
+        impl #rt::rpc::EncodePayload for #name {
             fn encode(&self, form: ParamsForm) -> ::core::result::Result<::core::option::Option<::serde_json::Value>, ::serde_json::Error> {
                 #name::encode(self, form)
             }

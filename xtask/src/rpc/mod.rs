@@ -374,7 +374,7 @@ fn version_enum(
     let conversions = version_conversions(&name, groups, payloads);
     let side_docs = sides.iter().map(|s| format!(" Any {kind_lower} handled by the `{s}` side."));
     let streamed_impl = version_streamed_impl(&name, kind, groups, (&inner, &variants), rt);
-    let payload_impl = message::payload_impl(&name, rt);
+    let payload_impl = message::version_payload_impl(&name, rt);
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq)]

@@ -31,21 +31,20 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
         (name(o, MethodKind::Request), name(o, MethodKind::Notification), name(o, MethodKind::Response));
     let any = if any_side { quote!(NotificationToAnySide) } else { quote!(#rt::rpc::NoNotification) };
     let (me, them) = (side.as_str(), o.as_str());
-    let role_doc = format!(
-        " The {me}'s end of a connection of this version, as the runtime's peer takes it: the payloads\n \
+    let rt_path = rt_path(rt);
+    let role_doc = crate::emit::docs(&Some(format!(
+        "The {me}'s end of a connection of this version, as the runtime's peer takes it: the payloads\n\
          it handles, answers and sends. Never a value; [`{peer}`] is the peer."
-    );
-    let peer_doc = format!(
-        " The {me}'s end of a connection, without IO: the runtime's [`Peer`]({rt_path}::rpc::Peer) for\n \
-         [`{role}`]. It sends [`{sent}`] and answers [`{handled}`] with [`{answers}`].",
-        rt_path = rt_path(rt)
-    );
-    let event_doc = format!(
-        " What one line from the {them} means to the {me} ([`Peer::receive`]({rt_path}::rpc::Peer::receive)).",
-        rt_path = rt_path(rt)
-    );
+    )));
+    let peer_doc = crate::emit::docs(&Some(format!(
+        "The {me}'s end of a connection, without IO: the runtime's [`Peer`]({rt_path}::rpc::Peer) for\n\
+         [`{role}`]. It sends [`{sent}`] and answers [`{handled}`] with [`{answers}`]."
+    )));
+    let event_doc = crate::emit::docs(&Some(format!(
+        "What one line from the {them} means to the {me} ([`Peer::receive`]({rt_path}::rpc::Peer::receive))."
+    )));
     quote! {
-        #[doc = #role_doc]
+        #role_doc
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub enum #role {}
 
@@ -60,10 +59,10 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
             type Answered = #answered;
         }
 
-        #[doc = #peer_doc]
+        #peer_doc
         pub type #peer = #rt::rpc::Peer<#role>;
 
-        #[doc = #event_doc]
+        #event_doc
         pub type #event = #rt::rpc::Event<#role>;
     }
 }
@@ -85,19 +84,12 @@ pub fn no_any_side(rt: &TokenStream) -> TokenStream {
     }
 }
 
-/// `runtime::rpc::SidePayload` for a side's enum `name`, through its inherent items.
+/// `runtime::rpc::Payload` and `SidePayload` for a side's enum `name`, through its inherent items.
 pub fn side_payload_impl(name: &Ident, rt: &TokenStream) -> TokenStream {
+    let payload = super::message::payload_impl(name, rt);
     quote! {
+        #payload
         impl #rt::rpc::SidePayload for #name {
-            fn method(&self) -> &str {
-                #name::method(self)
-            }
-            fn decode(
-                method: &str,
-                raw: ::core::option::Option<&::serde_json::value::RawValue>,
-            ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
-                #name::decode(method, raw)
-            }
             fn handles(method: &str) -> bool {
                 #name::METHODS.contains(&method)
             }

@@ -65,13 +65,11 @@ pub fn unstable_module(
         .filter(|i| i.gate == Gate::Always && i.stable_shape.is_none())
         .map(|i| i.name.as_str())
         .collect();
-    let in_stable: BTreeSet<&str> = stable.defs.iter().flat_map(Def::walk).map(|d| d.name.as_str()).collect();
-    // A top-level definition's inline items share its fate.
+    // A top-level definition's inline items share its fate (equal in both
+    // files, so are they).
     let mut shared: BTreeSet<&str> = BTreeSet::new();
-    for d in &unstable.defs {
-        if once.contains(d.name.as_str()) {
-            shared.extend(d.walk().into_iter().map(|d| d.name.as_str()).filter(|n| in_stable.contains(n)));
-        }
+    for d in unstable.defs.iter().filter(|d| once.contains(d.name.as_str())) {
+        shared.extend(d.walk().into_iter().map(|d| d.name.as_str()));
     }
     // Types bind names where they are written: an item naming one written
     // here is written here too.
@@ -132,11 +130,9 @@ fn render(file: &File<'_>, base: Option<Base<'_>>) -> String {
         &["Codec"],
         &["AnyMessage", "Envelope", "ExtensionNotification", "ExtensionRequest", "ExtensionResponse"],
     );
-    let shape_values: &[&str] = if base.as_ref().is_some_and(|b| b.tables.removed_from(&shapes::Tables::of(file))) {
-        &["without"]
-    } else {
-        &[]
-    };
+    let tables = shapes::Tables::of(file);
+    let shape_values: &[&str] =
+        if base.as_ref().is_some_and(|b| b.tables.removed_from(&tables)) { &["without"] } else { &[] };
     let shape = imports("shape", shape_values, &["Methods", "Shapes", "Upserts"]);
     let runtime = imports("runtime", &[], RUNTIME_NAMES);
     let source = &module.source;
@@ -150,9 +146,10 @@ fn render(file: &File<'_>, base: Option<Base<'_>>) -> String {
     };
     out.push();
     let walked: Vec<&Def> = module.defs.iter().flat_map(Def::walk).collect();
+    let is_shared = |d: &Def| base.as_ref().is_some_and(|b| b.shared.contains(d.name.as_str()));
+    // The re-exported items' TypeScript names, in the module's order.
+    let shared: Vec<String> = walked.iter().filter(|d| is_shared(d)).map(|d| d.rust_name.clone()).collect();
     if let Some(b) = &base {
-        let shared: Vec<String> =
-            walked.iter().filter(|d| b.shared.contains(d.name.as_str())).map(|d| d.rust_name.clone()).collect();
         quote_in!(out => $(format!("import * as stable from \"./{}.js\";", b.file)));
         out.push();
         if !shared.is_empty() {
@@ -171,8 +168,7 @@ fn render(file: &File<'_>, base: Option<Base<'_>>) -> String {
             }
         }
     }
-    let written: Vec<&Def> =
-        walked.iter().copied().filter(|d| !base.as_ref().is_some_and(|b| b.shared.contains(d.name.as_str()))).collect();
+    let written: Vec<&Def> = walked.iter().copied().filter(|d| !is_shared(d)).collect();
     let mut e = Emitter { decisions: file.decisions, rt: &rt, hoisted: Hoisted::default() };
     let objects: Vec<Vec<Member>> = written
         .iter()
@@ -190,11 +186,7 @@ fn render(file: &File<'_>, base: Option<Base<'_>>) -> String {
         out.line();
         e.item(&mut out, def);
     }
-    let shared: BTreeSet<String> = match &base {
-        Some(b) => walked.iter().filter(|d| b.shared.contains(d.name.as_str())).map(|d| d.rust_name.clone()).collect(),
-        None => BTreeSet::new(),
-    };
-    shapes::emit(&mut out, file, base.as_ref().map(|b| (&b.tables, &shared)), &rt);
+    shapes::emit(&mut out, file, &tables, base.as_ref().map(|b| (&b.tables, shared.as_slice())), &rt);
     out.to_file_string().expect("genco formats TypeScript")
 }
 
@@ -236,6 +228,15 @@ struct Member {
     name: String,
     docs: Option<String>,
     decl: String,
+}
+
+impl Member {
+    /// The member with its TSDoc, on lines of its own.
+    fn write(&self, out: &mut js::Tokens) {
+        doc(out, self.docs.as_deref());
+        quote_in!(*out => $(&self.decl));
+        out.push();
+    }
 }
 
 /// The members many objects of a module declare alike (`_meta`, with the
@@ -288,9 +289,7 @@ impl Hoisted {
             out.line();
             doc(out, Some(&format!("The `{}` member many objects of this module share.", m.name)));
             let mut inner = js::Tokens::new();
-            doc(&mut inner, m.docs.as_deref());
-            quote_in!(inner => $(&m.decl));
-            inner.push();
+            m.write(&mut inner);
             quote_in! { *out =>
                 export interface $base {
                     $inner
@@ -422,7 +421,6 @@ impl Emitter<'_> {
         }
     }
 
-    /// The members of an object: its properties, then what it keeps.
     /// The properties of an object, each with its docs.
     fn members(&self, s: &Struct) -> Vec<Member> {
         let mut members = Vec::new();
@@ -461,9 +459,7 @@ impl Emitter<'_> {
         let bases = self.bases(s, &members);
         let mut inner = js::Tokens::new();
         for m in members.iter().filter(|m| self.hoisted.base(m).is_none()) {
-            doc(&mut inner, m.docs.as_deref());
-            quote_in!(inner => $(&m.decl));
-            inner.push();
+            m.write(&mut inner);
         }
         match &s.flatten {
             // The variant part is a union: the object is its members and one arm.

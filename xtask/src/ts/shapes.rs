@@ -5,8 +5,6 @@
 //! ([`ReadRule`]): the same leniency, bounds, string rules, item counts and
 //! catch-all checks, with the same messages.
 
-use std::collections::BTreeSet;
-
 use genco::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -74,18 +72,17 @@ fn table_over(name: &str, entries: &[(String, Value)], base: Option<&[(String, V
     t
 }
 
-/// The shapes, methods and type map of `file`; over the stable module's
-/// (`base`) for an unstable file.
-///
-/// `shared` names the types the unstable module re-exports from the stable one.
+/// The type map, shapes, methods and upserts of `file` (its `tables`); for
+/// an unstable file, over the stable module's tables (`base`, with the
+/// names of the types the module re-exports from the stable one).
 pub fn emit(
     out: &mut js::Tokens,
     file: &super::File<'_>,
-    base: Option<(&Tables, &BTreeSet<String>)>,
+    tables: &Tables,
+    base: Option<(&Tables, &[String])>,
     rt: &super::Runtime,
 ) {
-    let (base, shared) = (base.map(|b| b.0), base.map(|b| b.1));
-    let tables = Tables::of(file);
+    let stable = base.map(|(t, _)| t);
     out.line();
     quote_in! { *out =>
         $("/** Every definition's type by its name: what `codec.decode(name, text)` gives. */")
@@ -97,10 +94,9 @@ pub fn emit(
                 $(for n in &tables.types => $(prop(n)): $n;$['\r'])
             }
         },
-        Some(b) => {
+        Some((b, shared)) => {
             // The stable map, but for the names this module writes or lacks.
-            let shared = shared.expect("a base comes with the names it shares");
-            let local: Vec<&String> = tables.types.iter().filter(|n| !shared.contains(*n)).collect();
+            let local: Vec<&String> = tables.types.iter().filter(|n| !shared.contains(n)).collect();
             let omitted: Vec<String> = b
                 .types
                 .iter()
@@ -125,15 +121,15 @@ pub fn emit(
         $(" * How each definition decodes: the plan's rule for every property,")
         $(" * interpreted by `decode.ts` (see there for what each member means).")
         $(" */")
-        export const shapes: $(rt.name("Shapes")) = $(table_over("shapes", &tables.shapes, base.map(|b| b.shapes.as_slice())));
+        export const shapes: $(rt.name("Shapes")) = $(table_over("shapes", &tables.shapes, stable.map(|b| b.shapes.as_slice())));
     };
     out.line();
     quote_in! { *out =>
         $("/** The JSON-RPC methods: the side that handles each, and its payloads' definitions. */")
-        export const methods: $(rt.name("Methods")) = $(table_over("methods", &tables.methods, base.map(|b| b.methods.as_slice())));
+        export const methods: $(rt.name("Methods")) = $(table_over("methods", &tables.methods, stable.map(|b| b.methods.as_slice())));
     };
     if !tables.upserts.is_empty() {
-        let over = base.map(|b| b.upserts.as_slice()).filter(|b| !b.is_empty());
+        let over = stable.map(|b| b.upserts.as_slice()).filter(|b| !b.is_empty());
         out.line();
         quote_in! { *out =>
             $("/**")

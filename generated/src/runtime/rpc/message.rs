@@ -22,16 +22,17 @@ pub trait Version: Debug + Clone + PartialEq {
     /// The error object of an error response (`Error`).
     type Error: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
     /// Any request of the version, whichever side handles it (`Request`).
-    type Request: Payload + Streamed;
+    type Request: EncodePayload + Streamed;
     /// Any notification of the version (`Notification`).
-    type Notification: Payload + Streamed;
+    type Notification: EncodePayload + Streamed;
     /// Any success response of the version, typed by its request's method (`Response`).
-    type Response: Payload;
+    type Response: EncodePayload;
 }
 
-/// A version's enum of the payloads of one kind (`Request`,
-/// `Notification`, `Response`): what [`Message`] reads and writes of it.
-/// The generated enums have the same methods inherently.
+/// An enum of the payloads of one kind, a version's (`Request`,
+/// `Notification`, `Response`) or a side's (`RequestToAgent`, ...): what
+/// [`Message`] and the peers read of it. The generated enums have the same
+/// methods inherently.
 pub trait Payload: Sized + Clone + Debug + PartialEq {
     /// The wire method name.
     fn method(&self) -> &str;
@@ -39,12 +40,15 @@ pub trait Payload: Sized + Clone + Debug + PartialEq {
     /// Decodes the payload of `method` (for a response: of the request's
     /// method) from its `params` or `result` member, absent as `None`.
     fn decode(method: &str, raw: Option<&RawValue>) -> Result<(Self, ParamsForm), DispatchError>;
+}
 
+/// A version's enum of the payloads of one kind: what [`Message`] writes of it.
+pub trait EncodePayload: Payload {
     /// Encodes the payload; `form` says how an empty payload is written.
     fn encode(&self, form: ParamsForm) -> Result<Option<Value>, serde_json::Error>;
 
     /// Writes the payload as the member `key` of a message being serialized,
-    /// as [`Payload::encode`] would; `required` writes `null` for an absent one.
+    /// as [`EncodePayload::encode`] would; `required` writes `null` for an absent one.
     fn write_payload<M: SerializeMap>(
         &self,
         map: &mut M,

@@ -10,31 +10,25 @@
 //! the same peer works in blocking and async code.
 
 use std::collections::HashMap;
-use std::fmt::{self, Debug};
+use std::fmt::Debug;
 use std::hash::Hash;
 
 use serde_json::value::RawValue;
 
-use super::{DispatchError, DispatchErrorKind, Message, ParamsForm, Streamed, Version};
+use super::{DispatchError, DispatchErrorKind, Message, ParamsForm, Payload, Streamed, Version};
 
 /// A side's enum of the payloads of one kind (`RequestToAgent`,
-/// `ResponseFromClient`, ...): what a [`Peer`] reads of it. The generated
-/// enums have the same methods inherently.
-pub trait SidePayload: Sized + Clone + Debug + PartialEq {
-    /// The wire method name.
-    fn method(&self) -> &str;
-
-    /// Decodes the payload of `method` (for a response: of the request's
-    /// method) from its `params` or `result` member, absent as `None`.
-    fn decode(method: &str, raw: Option<&RawValue>) -> Result<(Self, ParamsForm), DispatchError>;
-
+/// `ResponseFromClient`, ...): a [`Payload`] that also says which methods
+/// it has (its `METHODS`).
+pub trait SidePayload: Payload {
     /// Whether the enum has a variant for `method`.
     fn handles(method: &str) -> bool;
 }
 
 /// One end of a connection of a version: the payloads it handles, answers
-/// and sends. A version's `rpc` module has `AgentRole` and `ClientRole`.
-pub trait Role {
+/// and sends. A version's `rpc` module has `AgentRole` and `ClientRole`
+/// (types without values, as names for the sides).
+pub trait Role: Debug + Clone + PartialEq {
     /// The version the messages are of.
     type Version: Version<Id: Eq + Hash + From<i64>>;
     /// The requests this side handles (`RequestToAgent`).
@@ -63,13 +57,16 @@ type ErrorObject<R> = <<R as Role>::Version as Version>::Error;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoNotification {}
 
-impl SidePayload for NoNotification {
+impl Payload for NoNotification {
     fn method(&self) -> &str {
         match *self {}
     }
     fn decode(method: &str, _: Option<&RawValue>) -> Result<(Self, ParamsForm), DispatchError> {
         Err(super::unknown_method(method, "notification"))
     }
+}
+
+impl SidePayload for NoNotification {
     fn handles(_: &str) -> bool {
         false
     }
@@ -99,22 +96,6 @@ pub struct Peer<R: Role> {
     received: HashMap<Id<R>, String>,
 }
 
-impl<R: Role> Debug for Peer<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Peer")
-            .field("next_id", &self.next_id)
-            .field("sent", &self.sent)
-            .field("received", &self.received)
-            .finish()
-    }
-}
-
-impl<R: Role> Clone for Peer<R> {
-    fn clone(&self) -> Self {
-        Peer { next_id: self.next_id, sent: self.sent.clone(), received: self.received.clone() }
-    }
-}
-
 impl<R: Role> Default for Peer<R> {
     fn default() -> Self {
         Peer { next_id: 0, sent: HashMap::new(), received: HashMap::new() }
@@ -122,6 +103,7 @@ impl<R: Role> Default for Peer<R> {
 }
 
 /// What one line from the other side means to a [`Peer`] ([`Peer::receive`]).
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Event<R: Role> {
     /// A request for this side; answer it with [`Peer::respond`] or [`Peer::respond_error`].
@@ -163,58 +145,6 @@ pub enum Event<R: Role> {
         /// The reply to send, if any.
         reply: Option<Message<R::Version>>,
     },
-}
-
-impl<R: Role> Debug for Event<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Event::Request { id, request } => {
-                f.debug_struct("Request").field("id", id).field("request", request).finish()
-            }
-            Event::Notification(n) => f.debug_tuple("Notification").field(n).finish(),
-            Event::AnySide(n) => f.debug_tuple("AnySide").field(n).finish(),
-            Event::Response { id, response } => {
-                f.debug_struct("Response").field("id", id).field("response", response).finish()
-            }
-            Event::Error { id, method, error } => {
-                f.debug_struct("Error").field("id", id).field("method", method).field("error", error).finish()
-            }
-            Event::Invalid { error, reply } => {
-                f.debug_struct("Invalid").field("error", error).field("reply", reply).finish()
-            }
-        }
-    }
-}
-
-impl<R: Role> Clone for Event<R> {
-    fn clone(&self) -> Self {
-        match self {
-            Event::Request { id, request } => Event::Request { id: id.clone(), request: request.clone() },
-            Event::Notification(n) => Event::Notification(n.clone()),
-            Event::AnySide(n) => Event::AnySide(n.clone()),
-            Event::Response { id, response } => Event::Response { id: id.clone(), response: response.clone() },
-            Event::Error { id, method, error } => {
-                Event::Error { id: id.clone(), method: method.clone(), error: error.clone() }
-            }
-            Event::Invalid { error, reply } => Event::Invalid { error: error.clone(), reply: reply.clone() },
-        }
-    }
-}
-
-impl<R: Role> PartialEq for Event<R> {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Event::Request { id, request }, Event::Request { id: i, request: r }) => id == i && request == r,
-            (Event::Notification(a), Event::Notification(b)) => a == b,
-            (Event::AnySide(a), Event::AnySide(b)) => a == b,
-            (Event::Response { id, response }, Event::Response { id: i, response: r }) => id == i && response == r,
-            (Event::Error { id, method, error }, Event::Error { id: i, method: m, error: e }) => {
-                id == i && method == m && error == e
-            }
-            (Event::Invalid { error, reply }, Event::Invalid { error: e, reply: r }) => error == e && reply == r,
-            _ => false,
-        }
-    }
 }
 
 /// The peer's constructor and what the caller sends through it: requests,
