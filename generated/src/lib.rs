@@ -18,13 +18,14 @@ extern crate self as acp_bindings;
 
 #[cfg(feature = "convert")]
 pub mod convert;
-pub mod json;
-pub mod patch;
-pub mod runtime;
 mod session;
 
-pub use acp_bindings_macros::{AcpDeserialize, AcpEnum, AcpPatch, AcpSerialize, AcpString, AcpUnion};
-pub use patch::{Patch, PatchOps, Patchable};
+// The hand-written runtime is its own crate (`acp-bindings-runtime`, written
+// once for every schema); its modules and derives are re-exported here so
+// that the ACP types' users depend on this crate alone.
+pub use acp_bindings_runtime::{json, patch, runtime};
+pub use acp_bindings_runtime::{AcpDeserialize, AcpEnum, AcpPatch, AcpSerialize, AcpString, AcpUnion};
+pub use acp_bindings_runtime::{Patch, PatchOps, Patchable};
 
 /// The names most code on the bindings uses, for one glob import:
 /// `use acp_bindings::prelude::*;`.
@@ -35,8 +36,7 @@ pub use patch::{Patch, PatchOps, Patchable};
 /// by version: `use acp_bindings::v2::*;` and `use acp_bindings::v2::rpc::*;`
 /// together are unambiguous.
 pub mod prelude {
-    pub use crate::patch::{Patch, PatchOps, Patchable};
-    pub use acp_bindings_macros::AcpPatch;
+    pub use acp_bindings_runtime::prelude::*;
 }
 
 // Generated modules are formatted by the generator (prettyplease), not rustfmt.

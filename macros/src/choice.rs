@@ -36,7 +36,7 @@ use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
 
 use acp_bindings_codegen::case::Case;
-use acp_bindings_codegen::{Arm, ArmPayload, CatchAll, Paths, UnionTag, Value};
+use acp_bindings_codegen::{Arm, ArmPayload, CatchAll, UnionTag, Value};
 
 /// The enum-level attributes.
 #[derive(Default)]
@@ -70,7 +70,8 @@ fn container(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> Container {
     let mut c = Container::default();
     for attr in acp_attrs(&input.attrs) {
         let r = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("tag") {
+            if crate::root::is_crate(&meta)? {
+            } else if meta.path.is_ident("tag") {
                 c.tag = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("lenient_tag") {
                 c.lenient_tag = true;
@@ -93,7 +94,7 @@ fn container(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> Container {
                 c.range = Some(ty);
             } else {
                 return Err(meta.error(
-                    "unknown attribute: `tag`, `lenient_tag`, `tag_optional`, `rename_all`, `direct` or `range`",
+                    "unknown attribute: `tag`, `lenient_tag`, `tag_optional`, `rename_all`, `direct`, `range` or `crate`",
                 ));
             }
             Ok(())
@@ -214,6 +215,7 @@ fn require(ok: bool, v: &syn::Variant, message: &str, errors: &mut Vec<syn::Erro
 /// `#[derive(AcpUnion)]`.
 pub fn derive_union(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
     let mut errors = Vec::new();
+    let paths = crate::root::paths(&input.attrs, &mut errors);
     let c = container(input, &mut errors);
     if c.range.is_some() {
         errors.push(syn::Error::new(Span::call_site(), "`range` is for `AcpEnum`"));
@@ -285,12 +287,13 @@ pub fn derive_union(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>>
         catch_all,
         direct: c.direct,
     };
-    Ok(acp_bindings_codegen::union_impls(&union, &Paths::external()))
+    Ok(acp_bindings_codegen::union_impls(&union, &paths))
 }
 
 /// `#[derive(AcpEnum)]`.
 pub fn derive_enum(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
     let mut errors = Vec::new();
+    let paths = crate::root::paths(&input.attrs, &mut errors);
     let c = container(input, &mut errors);
     if c.tag.is_some() || c.lenient_tag || c.tag_optional {
         errors.push(syn::Error::new(Span::call_site(), "`tag`, `lenient_tag` and `tag_optional` are for `AcpUnion`"));
@@ -354,7 +357,7 @@ pub fn derive_enum(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> 
     }
     let e =
         acp_bindings_codegen::Enum { ident: input.ident.clone(), values, fallback, range: c.range, direct: c.direct };
-    Ok(acp_bindings_codegen::enum_impls(&e, &Paths::external()))
+    Ok(acp_bindings_codegen::enum_impls(&e, &paths))
 }
 
 /// `#[derive(AcpString)]`: a tuple struct of one `runtime::SmolStr`;
@@ -365,11 +368,13 @@ pub fn derive_enum(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> 
 /// the definition in the error; `direct`.
 pub fn derive_string(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
     let mut errors = Vec::new();
+    let paths = crate::root::paths(&input.attrs, &mut errors);
     let (mut excluded, mut pointer, mut direct) = (Vec::new(), None, false);
     let (mut min, mut max, mut pattern, mut at) = (None, None, None, None);
     for attr in acp_attrs(&input.attrs) {
         let r = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("not") {
+            if crate::root::is_crate(&meta)? {
+            } else if meta.path.is_ident("not") {
                 excluded.push(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("pointer") {
                 pointer = Some(meta.value()?.parse::<LitStr>()?.value());
@@ -419,7 +424,7 @@ pub fn derive_string(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>
         rule,
         direct,
     };
-    Ok(acp_bindings_codegen::string_newtype_impls(&n, &Paths::external()))
+    Ok(acp_bindings_codegen::string_newtype_impls(&n, &paths))
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ const REFUSED_ON_FIELD: &[&str] = &["serialize_with", "with", "getter", "flatten
 /// The encoders of `input`, or every mistake in its attributes.
 pub fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
     let mut errors = Vec::new();
+    let paths = crate::root::paths(&input.attrs, &mut errors);
     let rename_all = container(input, &mut errors);
     if !input.generics.params.is_empty() || input.generics.where_clause.is_some() {
         errors.push(syn::Error::new(input.generics.span(), "`AcpSerialize` needs a struct without type parameters"));
@@ -60,7 +61,7 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
         return Err(errors);
     }
     let object = acp_bindings_codegen::ObjectWrite { ident: input.ident.clone(), fields };
-    Ok(acp_bindings_codegen::object_serialize(&object, &acp_bindings_codegen::Paths::external()))
+    Ok(acp_bindings_codegen::object_serialize(&object, &paths))
 }
 
 /// The struct's `#[serde(rename_all = "..")]`; the container attributes

@@ -46,7 +46,7 @@ pub fn expand(e: &Entity) -> TokenStream {
         }
     }
     if e.keep_unknown {
-        parts.unknown_properties();
+        parts.unknown_properties(e);
     }
     render(e, parts)
 }
@@ -69,12 +69,12 @@ impl<'a> Parts<'a> {
 
     /// A patched field: `Patch<T>` in the patch struct, with its setter.
     fn patched(&mut self, e: &Entity, f: &'a Field) {
-        let root = Paths::external().root;
+        let root = &e.paths.root;
         let (id, docs) = (&f.ident, &f.docs);
-        self.setters.push(setter(f));
-        let ops = self.ops(f);
+        self.setters.push(setter(e, f));
+        let ops = self.ops(e, f);
         let read = if e.strict { ops.de.strict() } else { Some(ops.de) };
-        let paths = Paths::external();
+        let paths = &e.paths;
         let reader = read.map(|r| paths.reader(&acp_bindings_codegen::Reader::Patch(r)));
         let FieldOps { patch_ty, apply, diff, then, .. } = ops;
         self.readers.push(Reader { field: f, ty: patch_ty.clone(), reader: reader.clone(), required: false });
@@ -100,8 +100,8 @@ impl<'a> Parts<'a> {
 
     /// The patch type and operations of a patched field; a nested field adds
     /// a generic parameter.
-    fn ops(&mut self, f: &Field) -> FieldOps {
-        let root = Paths::external().root;
+    fn ops(&mut self, e: &Entity, f: &Field) -> FieldOps {
+        let root = &e.paths.root;
         let (id, ty) = (&f.ident, &f.ty);
         match f.rule {
             Rule::Optional | Rule::Value => {
@@ -177,8 +177,8 @@ impl<'a> Parts<'a> {
 
     /// `keep_unknown`: the unknown properties, kept and written back; the
     /// generated visitor replaces serde's `Deserialize`.
-    fn unknown_properties(&mut self) {
-        let Paths { runtime: rt, .. } = Paths::external();
+    fn unknown_properties(&mut self, e: &Entity) {
+        let rt = &e.paths.runtime;
         self.patch_fields.push(quote! {
             /// Properties the wire object carried that this patch does not name, in
             /// their order; written back after the known ones (not applied).
@@ -202,8 +202,8 @@ fn rename(f: &Field) -> TokenStream {
 }
 
 /// The builder setter of a patched field: sets a value on the wire.
-fn setter(f: &Field) -> TokenStream {
-    let root = Paths::external().root;
+fn setter(e: &Entity, f: &Field) -> TokenStream {
+    let root = &e.paths.root;
     let (id, ty) = (&f.ident, &f.ty);
     let set_ty: syn::Type = match f.rule {
         Rule::Optional if f.boxed => {
@@ -231,7 +231,7 @@ fn setter(f: &Field) -> TokenStream {
 /// `then` and `is_empty` callable without importing `PatchOps`, unless a
 /// field's setter already has the name.
 fn inherent_ops(e: &Entity, item: &syn::Ident, gen: &TokenStream, ops_where: &TokenStream) -> TokenStream {
-    let root = Paths::external().root;
+    let root = &e.paths.root;
     let clash = e.fields.iter().any(|f| matches!(f.ident.to_string().as_str(), "then" | "is_empty"));
     if clash {
         return quote!();
@@ -294,7 +294,7 @@ fn key_init(e: &Entity) -> Vec<TokenStream> {
 /// The items: the patch struct (and its alias), its visitor, constructor and
 /// setters, `PatchOps` for it and `Patchable` for the state.
 fn render(e: &Entity, p: Parts<'_>) -> TokenStream {
-    let Paths { root, fast, .. } = Paths::external();
+    let Paths { root, fast, .. } = &e.paths;
     let (name, patch) = (&e.name, &e.patch);
     let key_init = key_init(e);
     let new_doc = " A patch with the key (and required fields) that changes nothing else.";
@@ -314,7 +314,7 @@ fn render(e: &Entity, p: Parts<'_>) -> TokenStream {
     let patchable_where = if nested { quote!(where #(#bounds),*) } else { quote!() };
     let keep = e.keep_unknown;
     let direct = e.json_reader && params.is_empty();
-    let visitor = if keep { visitor(item, params, &p.readers, direct) } else { quote!() };
+    let visitor = if keep { visitor(&e.paths, item, params, &p.readers, direct) } else { quote!() };
     let visitor = if direct && !keep {
         quote! { #visitor impl<'de> #fast::FromJson<'de> for #item {} }
     } else {
@@ -396,7 +396,7 @@ fn declaration(
     // `json` (the generated upserts' declared patches derive it too). It takes
     // no type parameters, so a patch with nested fields keeps serde's derive.
     let derive_ser = if e.keep_unknown && !nested {
-        let root = Paths::external().root;
+        let root = &e.paths.root;
         quote!(#root::AcpSerialize)
     } else {
         quote!(::serde::Serialize)
@@ -435,7 +435,7 @@ struct Reader<'a> {
 /// with `json_reader`), written by `acp-bindings-codegen`, as the generator
 /// writes the bindings' structs: serde's derive, except that an unknown key
 /// and its value are kept in `additional_properties`.
-fn visitor(item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>], direct: bool) -> TokenStream {
+fn visitor(paths: &Paths, item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>], direct: bool) -> TokenStream {
     let fields = readers
         .iter()
         .map(|r| acp_bindings_codegen::FieldRead {
@@ -455,5 +455,5 @@ fn visitor(item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>], dir
         forbidden: Vec::new(),
         direct,
     };
-    acp_bindings_codegen::deserialize(&object, &Paths::external())
+    acp_bindings_codegen::deserialize(&object, paths)
 }

@@ -23,6 +23,7 @@ mod encode;
 mod expand;
 mod model;
 mod object;
+mod root;
 
 use proc_macro::TokenStream;
 

@@ -28,6 +28,8 @@ pub struct Entity {
     pub docs: Vec<proc_macro2::TokenStream>,
     /// `#[non_exhaustive]` on the state struct carries over to the patch type.
     pub non_exhaustive: bool,
+    /// Where the expansion finds the runtime (`#[acp(crate = "..")]`).
+    pub paths: acp_bindings_codegen::Paths,
     pub fields: Vec<Field>,
 }
 
@@ -86,7 +88,8 @@ pub enum Read {
     /// read in place, never a wrong shape.
     AnyJson,
 }
-const CONTAINER_KEYS: &str = "`patch = \"Name\"`, `patch_doc = \"text\"`, `strict`, `keep_unknown`, `declared`";
+const CONTAINER_KEYS: &str =
+    "`patch = \"Name\"`, `patch_doc = \"text\"`, `strict`, `keep_unknown`, `declared`, `crate = \"path\"`";
 
 /// The container's `#[acp(..)]` settings.
 #[derive(Default)]
@@ -120,6 +123,7 @@ impl Entity {
             ));
         }
         let c = container_attrs(input, &mut errors);
+        let paths = crate::root::paths(&input.attrs, &mut errors);
         let mut fields = Vec::new();
         let mut key_seen: Option<Ident> = None;
         for f in named.into_iter().flat_map(|n| n.named.iter()) {
@@ -160,6 +164,7 @@ impl Entity {
             serde_attrs,
             docs,
             non_exhaustive,
+            paths,
             fields,
         })
     }
@@ -221,7 +226,8 @@ fn container_attrs(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> Contain
     let mut c = ContainerAttrs::default();
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("acp")) {
         let r = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("patch") {
+            if crate::root::is_crate(&meta)? {
+            } else if meta.path.is_ident("patch") {
                 let name: LitStr = meta.value()?.parse()?;
                 // An error at the string, not a panic, when it is no identifier.
                 let ident = name.parse::<Ident>().map_err(|_| {

@@ -63,6 +63,7 @@ const SERDE_REFUSED_ON_STRUCT: &[&str] = &[
 /// The decoder of `input`, or every mistake in its attributes.
 pub fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
     let mut errors = Vec::new();
+    let paths = crate::root::paths(&input.attrs, &mut errors);
     let Container { direct, forbidden, rename_all } = container(input, &mut errors);
     let params = params(input, &mut errors);
     let named = named_fields(input, "AcpDeserialize", &mut errors);
@@ -75,7 +76,7 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
             rest_field(f, &mut errors);
             continue;
         }
-        fields.extend(field(f, ident, rename_all, &mut errors));
+        fields.extend(field(f, ident, rename_all, &paths, &mut errors));
     }
     if named.is_some() && !rest {
         errors.push(syn::Error::new(
@@ -98,7 +99,7 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
         forbidden,
         direct,
     };
-    Ok(acp_bindings_codegen::deserialize(&object, &acp_bindings_codegen::Paths::external()))
+    Ok(acp_bindings_codegen::deserialize(&object, &paths))
 }
 
 /// The named fields of a struct, or an error for anything else (`derive`
@@ -197,10 +198,11 @@ fn container(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> Container {
             match key_of(&meta).as_str() {
                 "direct" => direct = true,
                 "forbidden" => forbidden.push(meta.value()?.parse::<LitStr>()?.value()),
+                "crate" => skip_value(&meta)?,
                 what => {
                     errors.push(meta.error(format!(
                         "unknown `acp` attribute `{what}` on an `AcpDeserialize` struct; expected `direct`, \
-                         `forbidden = \"name\"`"
+                         `forbidden = \"name\"`, `crate = \"path\"`"
                     )));
                     skip_value(&meta)?;
                 }
@@ -318,6 +320,7 @@ fn field(
     f: &syn::Field,
     ident: syn::Ident,
     rename_all: Option<Case>,
+    paths: &acp_bindings_codegen::Paths,
     errors: &mut Vec<syn::Error>,
 ) -> Option<acp_bindings_codegen::FieldRead> {
     let mut a = FieldAttrs::default();
@@ -350,8 +353,7 @@ fn field(
         ty: quote!(#ty),
         reader: a.reader.map(|r| quote!(#r)).or_else(|| {
             free_json(ty).then(|| {
-                acp_bindings_codegen::Paths::external()
-                    .reader(&acp_bindings_codegen::Reader::Named(acp_bindings_codegen::Named::Json))
+                paths.reader(&acp_bindings_codegen::Reader::Named(acp_bindings_codegen::Named::Json))
             })
         }),
         required: !a.default,

@@ -9,21 +9,22 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::read;
+use ::acp_bindings_runtime::runtime::read;
 #[allow(unused_imports)]
-use ::acp_bindings::runtime;
+use ::acp_bindings_runtime::runtime;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpDeserialize;
+use ::acp_bindings_runtime::AcpDeserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpEnum;
+use ::acp_bindings_runtime::AcpEnum;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpSerialize;
+use ::acp_bindings_runtime::AcpSerialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpString;
+use ::acp_bindings_runtime::AcpString;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpUnion;
+use ::acp_bindings_runtime::AcpUnion;
 /// A definition named like one of the generator's typed-dispatch items (`Message`): the definition is renamed `MessageDef`, the wire unchanged.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct MessageDef {
     /// The `role` property.
@@ -47,6 +48,7 @@ impl MessageDef {
 }
 /// `SendRequest` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct SendRequest {
     /// The `message` property.
@@ -83,6 +85,7 @@ impl SendRequest {
 }
 /// `SendResponse` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct SendResponse {
     /// The `reply` property.
@@ -116,6 +119,7 @@ impl SendResponse {
 }
 /// `RequestId` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum RequestId {
     /// The `Number` arm.
@@ -125,6 +129,7 @@ pub enum RequestId {
 }
 /// `Error` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Error {
     /// The `code` property.
@@ -159,6 +164,7 @@ impl Error {
 }
 /// `Attachment` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Attachment {
     /// The `url` property.
@@ -179,6 +185,7 @@ impl Attachment {
 }
 /// Spelled like `Attachment` but for its case: both would be the Rust item `Attachment`, so this one, the later, is renamed `Attachment2`.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Attachment2 {
     /// The `path` property.
@@ -200,16 +207,23 @@ impl Attachment2 {
 /// String rules on a whole definition: a string newtype that checks them on decode.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
 #[acp(
+    crate = "::acp_bindings_runtime",
     pattern = "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$",
     at = "#/$defs/SemVer"
 )]
 pub struct SemVer(pub runtime::SmolStr);
 /// `minLength` and `maxLength` on a whole definition.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
-#[acp(min_length = 1, max_length = 8, at = "#/$defs/Label")]
+#[acp(
+    crate = "::acp_bindings_runtime",
+    min_length = 1,
+    max_length = 8,
+    at = "#/$defs/Label"
+)]
 pub struct Label(pub runtime::SmolStr);
 /// An arm names the discriminator `type` without a `const`: the union is told apart by its arms, with a warning.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum Part {
     /// A [`PartText`].
@@ -221,6 +235,7 @@ pub enum Part {
 }
 /// `PartText` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct PartText {
     /// The `type` property.
@@ -244,6 +259,7 @@ impl PartText {
 }
 /// `PartTextType` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum PartTextType {
     /// `"text"`.
@@ -252,6 +268,7 @@ pub enum PartTextType {
 }
 /// `PartImage` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct PartImage {
     /// The `type` property.
@@ -275,6 +292,7 @@ impl PartImage {
 }
 /// `PartImageType` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum PartImageType {
     /// `"image"`.
@@ -283,6 +301,7 @@ pub enum PartImageType {
 }
 /// `PartCustom` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct PartCustom {
     /// The `type` property.
@@ -310,6 +329,7 @@ impl PartCustom {
 }
 /// `TextBlock` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct TextBlock {
     /// The `type` property.
@@ -333,6 +353,7 @@ impl TextBlock {
 }
 /// `TextBlockType` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum TextBlockType {
     /// `"text"`.
@@ -341,6 +362,7 @@ pub enum TextBlockType {
 }
 /// `ImageBlock` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ImageBlock {
     /// The `type` property.
@@ -364,6 +386,7 @@ impl ImageBlock {
 }
 /// `ImageBlockType` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum ImageBlockType {
     /// `"image"`.
@@ -372,6 +395,7 @@ pub enum ImageBlockType {
 }
 /// A catch-all whose `not` names the other arms by their tag alone.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum Block {
     /// A [`TextBlock`].
@@ -384,6 +408,7 @@ pub enum Block {
 }
 /// `Post` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Post {
     /// The `message` property.
@@ -478,15 +503,17 @@ pub const TYPE_NAMES: &[&str] = &[
 /// other unknown method is an error.
 pub mod rpc {
     #[allow(unused_imports)]
-    use ::acp_bindings::runtime;
+    use ::acp_bindings_runtime::runtime;
     #[allow(unused_imports)]
     use ::serde::Deserialize;
     #[allow(unused_imports)]
-    pub use ::acp_bindings::runtime::rpc::{
+    pub use ::acp_bindings_runtime::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
     };
     #[allow(unused_imports)]
-    use ::acp_bindings::runtime::rpc::{encode_payload, payload, write_payload, NullMode};
+    use ::acp_bindings_runtime::runtime::rpc::{
+        encode_payload, payload, write_payload, NullMode,
+    };
     /// The requests handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -1517,10 +1544,10 @@ pub mod rpc {
         type SentNotifications = NotificationToClient;
         type Answered = ResponseFromClient;
     }
-    /// The agent's end of a connection, without IO: the runtime's [`Peer`](acp_bindings::runtime::rpc::Peer) for
+    /// The agent's end of a connection, without IO: the runtime's [`Peer`](acp_bindings_runtime::runtime::rpc::Peer) for
     /// [`AgentRole`]. It sends [`RequestToClient`] and answers [`RequestToAgent`] with [`ResponseFromAgent`].
     pub type AgentPeer = runtime::rpc::Peer<AgentRole>;
-    /// What one line from the client means to the agent ([`Peer::receive`](acp_bindings::runtime::rpc::Peer::receive)).
+    /// What one line from the client means to the agent ([`Peer::receive`](acp_bindings_runtime::runtime::rpc::Peer::receive)).
     pub type AgentEvent = runtime::rpc::Event<AgentRole>;
     /// The client's end of a connection of this version, as the runtime's peer takes it: the payloads
     /// it handles, answers and sends. Never a value; [`ClientPeer`] is the peer.
@@ -1536,10 +1563,10 @@ pub mod rpc {
         type SentNotifications = NotificationToAgent;
         type Answered = ResponseFromAgent;
     }
-    /// The client's end of a connection, without IO: the runtime's [`Peer`](acp_bindings::runtime::rpc::Peer) for
+    /// The client's end of a connection, without IO: the runtime's [`Peer`](acp_bindings_runtime::runtime::rpc::Peer) for
     /// [`ClientRole`]. It sends [`RequestToAgent`] and answers [`RequestToClient`] with [`ResponseFromClient`].
     pub type ClientPeer = runtime::rpc::Peer<ClientRole>;
-    /// What one line from the agent means to the client ([`Peer::receive`](acp_bindings::runtime::rpc::Peer::receive)).
+    /// What one line from the agent means to the client ([`Peer::receive`](acp_bindings_runtime::runtime::rpc::Peer::receive)).
     pub type ClientEvent = runtime::rpc::Event<ClientRole>;
     impl From<runtime::rpc::NoNotification> for Notification {
         fn from(n: runtime::rpc::NoNotification) -> Self {

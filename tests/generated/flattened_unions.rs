@@ -9,21 +9,22 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::read;
+use ::acp_bindings_runtime::runtime::read;
 #[allow(unused_imports)]
-use ::acp_bindings::runtime;
+use ::acp_bindings_runtime::runtime;
 #[allow(unused_imports)]
 use ::serde::Serialize;
 #[allow(unused_imports)]
 use ::serde::Deserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpDeserialize;
+use ::acp_bindings_runtime::AcpDeserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpSerialize;
+use ::acp_bindings_runtime::AcpSerialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpUnion;
+use ::acp_bindings_runtime::AcpUnion;
 /// `ErrorStopReason` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ErrorStopReason {
     /// The `message` property.
@@ -83,7 +84,12 @@ impl IdleStateUpdate {
 }
 /// The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "stopReason", lenient_tag, rename_all = "snake_case")]
+#[acp(
+    crate = "::acp_bindings_runtime",
+    tag = "stopReason",
+    lenient_tag,
+    rename_all = "snake_case"
+)]
 #[non_exhaustive]
 pub enum IdleStateUpdateStopReason {
     /// The `end_turn` variant.
@@ -124,7 +130,7 @@ impl SetConfigOptionRequest {
 }
 /// The part of [`SetConfigOptionRequest`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "type", rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SetConfigOptionRequestType {
     /// The `boolean` variant.
@@ -134,6 +140,7 @@ pub enum SetConfigOptionRequestType {
 }
 /// `SetConfigOptionRequestTypeBoolean` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct SetConfigOptionRequestTypeBoolean {
     /// The `value` property.
@@ -154,6 +161,7 @@ impl SetConfigOptionRequestTypeBoolean {
 }
 /// `SetConfigOptionRequestTypeId` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct SetConfigOptionRequestTypeId {
     /// The `value` property.
@@ -174,6 +182,7 @@ impl SetConfigOptionRequestTypeId {
 }
 /// `SessionScope` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct SessionScope {
     /// The `sessionId` property.
@@ -195,6 +204,7 @@ impl SessionScope {
 }
 /// `RequestScope` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct RequestScope {
     /// The `requestId` property.
@@ -235,6 +245,7 @@ impl FormMode {
 }
 /// The alternative sets of properties of [`FormMode`].
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum FormModeScope {
     /// A [`SessionScope`].

@@ -9,27 +9,28 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::de;
+use ::acp_bindings_runtime::runtime::de;
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::read;
+use ::acp_bindings_runtime::runtime::read;
 #[allow(unused_imports)]
-use ::acp_bindings::runtime;
+use ::acp_bindings_runtime::runtime;
 #[allow(unused_imports)]
 use ::serde::Serialize;
 #[allow(unused_imports)]
 use ::serde::Deserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpDeserialize;
+use ::acp_bindings_runtime::AcpDeserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpEnum;
+use ::acp_bindings_runtime::AcpEnum;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpSerialize;
+use ::acp_bindings_runtime::AcpSerialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpString;
+use ::acp_bindings_runtime::AcpString;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpUnion;
+use ::acp_bindings_runtime::AcpUnion;
 /// `Image` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Image {
     /// The `data` property.
@@ -50,7 +51,7 @@ impl Image {
 }
 /// A catch-all whose `not` also excludes `video`, a tag reserved for an arm not added yet.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "type", rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Block {
     /// The `text` variant.
@@ -63,6 +64,7 @@ pub enum Block {
 }
 /// `BlockText` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct BlockText {
     /// The `text` property.
@@ -83,6 +85,7 @@ impl BlockText {
 }
 /// Untagged arms with neither title nor `$ref`: named from their shape.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum Setting {
     /// The `String` arm.
@@ -124,11 +127,16 @@ impl SettingMax {
 }
 /// `not` directly on a definition.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
-#[acp(not = "", pointer = "#/$defs/NonEmpty/not")]
+#[acp(crate = "::acp_bindings_runtime", not = "", pointer = "#/$defs/NonEmpty/not")]
 pub struct NonEmpty(pub runtime::SmolStr);
 /// `not` excluding several values.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
-#[acp(not = "trace", not = "debug", pointer = "#/$defs/Level/not")]
+#[acp(
+    crate = "::acp_bindings_runtime",
+    not = "trace",
+    not = "debug",
+    pointer = "#/$defs/Level/not"
+)]
 pub struct Level(pub runtime::SmolStr);
 /// `Circle` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -158,6 +166,7 @@ impl Square {
 }
 /// A `not` guard in a union whose arms have no discriminator: an object that is neither arm.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum Shape {
     /// A [`Circle`].
@@ -170,6 +179,7 @@ pub enum Shape {
 }
 /// `Holder` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Holder {
     /// The `name` property.
@@ -210,7 +220,7 @@ impl Holder {
 }
 /// Integer `const` arms without a `title`, as schemars writes them: named from the description's bold lead, else from the value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
-#[acp(range = i32)]
+#[acp(crate = "::acp_bindings_runtime", range = i32)]
 #[non_exhaustive]
 pub enum RpcCode {
     /// **Parse error**: invalid JSON was received.
@@ -231,7 +241,7 @@ pub enum RpcCode {
 }
 /// Boolean schemas and fixed values on plain properties, as schemars writes them.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[acp(forbidden = "legacy")]
+#[acp(crate = "::acp_bindings_runtime", forbidden = "legacy")]
 #[non_exhaustive]
 pub struct Envelope {
     /// The `jsonrpc` property.
@@ -289,6 +299,7 @@ impl Envelope {
 }
 /// `EnvelopeJsonrpc` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum EnvelopeJsonrpc {
     /// `"2.0"`.
@@ -297,6 +308,7 @@ pub enum EnvelopeJsonrpc {
 }
 /// `EnvelopeKind` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum EnvelopeKind {
     /// `"note"`.
@@ -305,7 +317,7 @@ pub enum EnvelopeKind {
 }
 /// A multi-value `enum` arm next to a catch-all string arm: an open enum.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
-#[acp(rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Role {
     /// `"assistant"`.
@@ -329,6 +341,7 @@ impl From<::serde_json::Value> for Anything {
 }
 /// A definition that holds itself: in place (boxed), through `null`, and in a list.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct TreeNode {
     /// The `label` property.
@@ -379,6 +392,7 @@ impl TreeNode {
 }
 /// Recursion through a cycle of two definitions: a union arm and the struct fields that hold it.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum Expr {
     /// The `Literal` arm.
@@ -388,6 +402,7 @@ pub enum Expr {
 }
 /// `Sum` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Sum {
     /// The `left` property.
@@ -411,7 +426,7 @@ impl Sum {
 }
 /// `not` forbidding a property: the object has no `type` member.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[acp(forbidden = "type")]
+#[acp(crate = "::acp_bindings_runtime", forbidden = "type")]
 #[non_exhaustive]
 pub struct LocalServer {
     /// The `command` property.
@@ -432,6 +447,7 @@ impl LocalServer {
 }
 /// `RemoteServer` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct RemoteServer {
     /// The `url` property.
@@ -452,7 +468,7 @@ impl RemoteServer {
 }
 /// A union whose no-discriminator arm is chosen only when `type` is absent.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "type")]
+#[acp(crate = "::acp_bindings_runtime", tag = "type")]
 #[non_exhaustive]
 pub enum Server {
     /// The `remote` variant.
@@ -464,6 +480,7 @@ pub enum Server {
 }
 /// `not` making one tag the default: `type` is absent or `agent`.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Participant {
     /// The `name` property.
@@ -494,6 +511,7 @@ impl Participant {
 }
 /// `ParticipantType` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum ParticipantType {
     /// `"agent"`.
@@ -502,7 +520,7 @@ pub enum ParticipantType {
 }
 /// The default arm takes `agent` and no tag; `human` has an arm of its own.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "type")]
+#[acp(crate = "::acp_bindings_runtime", tag = "type")]
 #[non_exhaustive]
 pub enum Party {
     /// The `human` variant.
@@ -514,6 +532,7 @@ pub enum Party {
 }
 /// `PartyHuman` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct PartyHuman {
     /// The `handle` property.

@@ -9,23 +9,24 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::de;
+use ::acp_bindings_runtime::runtime::de;
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::read;
+use ::acp_bindings_runtime::runtime::read;
 #[allow(unused_imports)]
-use ::acp_bindings::runtime;
+use ::acp_bindings_runtime::runtime;
 #[allow(unused_imports)]
 use ::serde::Serialize;
 #[allow(unused_imports)]
 use ::serde::Deserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpDeserialize;
+use ::acp_bindings_runtime::AcpDeserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpSerialize;
+use ::acp_bindings_runtime::AcpSerialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpUnion;
+use ::acp_bindings_runtime::AcpUnion;
 /// A request payload.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct InitializeRequest {
     /// The `protocolVersion` property.
@@ -68,6 +69,7 @@ impl InitializeProxyRequest {
 }
 /// A payload with no required field.
 #[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct LogoutRequest {
     /// The `_meta` property.
@@ -117,6 +119,7 @@ impl From<::serde_json::Value> for ExtRequest {
 }
 /// `RequestId` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum RequestId {
     /// The `Number` arm.
@@ -126,6 +129,7 @@ pub enum RequestId {
 }
 /// A JSON-RPC envelope (plumbing).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ClientRequest {
     /// The `id` property.
@@ -159,6 +163,7 @@ impl ClientRequest {
 }
 /// `ClientRequestParams` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum ClientRequestParams {
     /// A [`InitializeRequest`].
@@ -170,6 +175,7 @@ pub enum ClientRequestParams {
 }
 /// `ClientResponse` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum ClientResponse {
     /// A [`ClientResponseResult`].
@@ -179,6 +185,7 @@ pub enum ClientResponse {
 }
 /// `ClientResponseResult` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ClientResponseResult {
     /// The `id` property.
@@ -206,6 +213,7 @@ impl ClientResponseResult {
 }
 /// `ClientResponseError` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ClientResponseError {
     /// The `id` property.
@@ -233,6 +241,7 @@ impl ClientResponseError {
 }
 /// `ClientResponseErrorId` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum ClientResponseErrorId {
     /// The `Number` arm.
@@ -242,6 +251,7 @@ pub enum ClientResponseErrorId {
 }
 /// `ClientResponseErrorError` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ClientResponseErrorError {
     /// The `code` property.
@@ -265,6 +275,7 @@ impl ClientResponseErrorError {
 }
 /// JSON-RPC error object (typed dispatch's `Message` carries it).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Error {
     /// The `code` property.
@@ -317,15 +328,17 @@ pub const TYPE_NAMES: &[&str] = &[
 /// other unknown method is an error.
 pub mod rpc {
     #[allow(unused_imports)]
-    use ::acp_bindings::runtime;
+    use ::acp_bindings_runtime::runtime;
     #[allow(unused_imports)]
     use ::serde::Deserialize;
     #[allow(unused_imports)]
-    pub use ::acp_bindings::runtime::rpc::{
+    pub use ::acp_bindings_runtime::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
     };
     #[allow(unused_imports)]
-    use ::acp_bindings::runtime::rpc::{encode_payload, payload, write_payload, NullMode};
+    use ::acp_bindings_runtime::runtime::rpc::{
+        encode_payload, payload, write_payload, NullMode,
+    };
     /// The requests handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -1488,10 +1501,10 @@ pub mod rpc {
         type SentNotifications = NotificationToClient;
         type Answered = ResponseFromClient;
     }
-    /// The agent's end of a connection, without IO: the runtime's [`Peer`](acp_bindings::runtime::rpc::Peer) for
+    /// The agent's end of a connection, without IO: the runtime's [`Peer`](acp_bindings_runtime::runtime::rpc::Peer) for
     /// [`AgentRole`]. It sends [`RequestToClient`] and answers [`RequestToAgent`] with [`ResponseFromAgent`].
     pub type AgentPeer = runtime::rpc::Peer<AgentRole>;
-    /// What one line from the client means to the agent ([`Peer::receive`](acp_bindings::runtime::rpc::Peer::receive)).
+    /// What one line from the client means to the agent ([`Peer::receive`](acp_bindings_runtime::runtime::rpc::Peer::receive)).
     pub type AgentEvent = runtime::rpc::Event<AgentRole>;
     /// The client's end of a connection of this version, as the runtime's peer takes it: the payloads
     /// it handles, answers and sends. Never a value; [`ClientPeer`] is the peer.
@@ -1507,10 +1520,10 @@ pub mod rpc {
         type SentNotifications = NotificationToAgent;
         type Answered = ResponseFromAgent;
     }
-    /// The client's end of a connection, without IO: the runtime's [`Peer`](acp_bindings::runtime::rpc::Peer) for
+    /// The client's end of a connection, without IO: the runtime's [`Peer`](acp_bindings_runtime::runtime::rpc::Peer) for
     /// [`ClientRole`]. It sends [`RequestToAgent`] and answers [`RequestToClient`] with [`ResponseFromClient`].
     pub type ClientPeer = runtime::rpc::Peer<ClientRole>;
-    /// What one line from the agent means to the client ([`Peer::receive`](acp_bindings::runtime::rpc::Peer::receive)).
+    /// What one line from the agent means to the client ([`Peer::receive`](acp_bindings_runtime::runtime::rpc::Peer::receive)).
     pub type ClientEvent = runtime::rpc::Event<ClientRole>;
     impl From<runtime::rpc::NoNotification> for Notification {
         fn from(n: runtime::rpc::NoNotification) -> Self {

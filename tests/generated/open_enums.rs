@@ -9,12 +9,12 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime;
+use ::acp_bindings_runtime::runtime;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpEnum;
+use ::acp_bindings_runtime::AcpEnum;
 /// An open string enum whose catch-all arm is titled `unknown` because `other` is a real value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
-#[acp(rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ToolKind {
     /// Reading files.
@@ -29,7 +29,7 @@ pub enum ToolKind {
 }
 /// A closed string enum (v1 style).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
-#[acp(rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Priority {
     /// `"high"`.
@@ -39,7 +39,7 @@ pub enum Priority {
 }
 /// A closed enum spelled with the `enum` keyword.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
-#[acp(rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Theme {
     /// `"light"`.
@@ -49,7 +49,7 @@ pub enum Theme {
 }
 /// An open integer enum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
-#[acp(range = i32)]
+#[acp(crate = "::acp_bindings_runtime", range = i32)]
 #[non_exhaustive]
 pub enum ErrorCode {
     /// `-32700`.

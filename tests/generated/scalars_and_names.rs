@@ -9,11 +9,11 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::de;
+use ::acp_bindings_runtime::runtime::de;
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::read;
+use ::acp_bindings_runtime::runtime::read;
 #[allow(unused_imports)]
-use ::acp_bindings::runtime;
+use ::acp_bindings_runtime::runtime;
 #[allow(unused_imports)]
 use ::core::fmt;
 #[allow(unused_imports)]
@@ -21,16 +21,18 @@ use ::serde::Serialize;
 #[allow(unused_imports)]
 use ::serde::Deserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpDeserialize;
+use ::acp_bindings_runtime::AcpDeserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpSerialize;
+use ::acp_bindings_runtime::AcpSerialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpString;
+use ::acp_bindings_runtime::AcpString;
 /// A string newtype.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(crate = "::acp_bindings_runtime")]
 pub struct SessionId(pub runtime::SmolStr);
 /// Named like a prelude item: the file writes `::core::result::Result` in full, and shortens the other prelude paths.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Result {
     /// The `ok` property.
@@ -124,6 +126,7 @@ impl fmt::Display for Port {
 /// A definition named like a std type, with keyword-named properties.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Error {
     /// The `type` property.
@@ -216,6 +219,7 @@ impl de::Pointer for __Items__defs_Error_properties_anyOf {
 /// Bounds, formats and base64.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Limits {
     /// The `sessionId` property.
@@ -354,6 +358,7 @@ impl From<::serde_json::Value> for ExtRequest {
 }
 /// A capability marker with no properties.
 #[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Empty {
     /// Properties the schema does not name, in the order they came; written

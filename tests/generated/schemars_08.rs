@@ -9,26 +9,26 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::de;
+use ::acp_bindings_runtime::runtime::de;
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::read;
+use ::acp_bindings_runtime::runtime::read;
 #[allow(unused_imports)]
-use ::acp_bindings::runtime;
+use ::acp_bindings_runtime::runtime;
 #[allow(unused_imports)]
 use ::serde::Serialize;
 #[allow(unused_imports)]
 use ::serde::Deserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpDeserialize;
+use ::acp_bindings_runtime::AcpDeserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpEnum;
+use ::acp_bindings_runtime::AcpEnum;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpSerialize;
+use ::acp_bindings_runtime::AcpSerialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpUnion;
+use ::acp_bindings_runtime::AcpUnion;
 /// Adjacently tagged: unit, newtype, tuple and struct variants.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "t")]
+#[acp(crate = "::acp_bindings_runtime", tag = "t")]
 #[non_exhaustive]
 pub enum Adjacent {
     /// The `Nothing` variant.
@@ -42,6 +42,7 @@ pub enum Adjacent {
 }
 /// `AdjacentNumber` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct AdjacentNumber {
     /// The `c` property.
@@ -62,6 +63,7 @@ impl AdjacentNumber {
 }
 /// `AdjacentPair` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct AdjacentPair {
     /// The `c` property.
@@ -82,6 +84,7 @@ impl AdjacentPair {
 }
 /// `AdjacentNamed` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct AdjacentNamed {
     /// The `c` property.
@@ -102,6 +105,7 @@ impl AdjacentNamed {
 }
 /// `AdjacentNamedC` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct AdjacentNamedC {
     /// The `x` property.
@@ -126,6 +130,7 @@ impl AdjacentNamedC {
 /// `rename_all`, `rename`, `alias`, `default`, `skip_serializing_if` and the tri-state `Option<Option<T>>` (omitted, `null`, a value).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Attributes {
     /// The `snakeCaseName` property.
@@ -206,6 +211,7 @@ impl Attributes {
 }
 /// Recursive through `Option<Box<_>>`.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Chain {
     /// The `value` property.
@@ -236,6 +242,7 @@ impl Chain {
 }
 /// Maps, sets, tuples, fixed arrays, `Option`, `serde_json::Value`.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Collections {
     /// The `list` property.
@@ -356,7 +363,7 @@ impl de::Pointer for __Items_definitions_Collections_properties_fixed {
 }
 /// A unit-only enum: a closed set of strings.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
-#[acp(rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Color {
     /// `"red"`.
@@ -369,7 +376,7 @@ pub enum Color {
 }
 /// `#[serde(other)]`: an unknown tag reads as `Unknown`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
-#[acp(tag = "kind", rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Event {
     /// The `started` variant.
@@ -381,7 +388,7 @@ pub enum Event {
 }
 /// Recursive through a union, a `Box` in a variant and a map.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "op", rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", tag = "op", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Expr {
     /// The `lit` variant.
@@ -395,6 +402,7 @@ pub enum Expr {
 }
 /// `ExprLit` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ExprLit {
     /// The `value` property.
@@ -415,6 +423,7 @@ impl ExprLit {
 }
 /// `ExprNeg` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ExprNeg {
     /// The `arg` property.
@@ -435,6 +444,7 @@ impl ExprNeg {
 }
 /// `ExprSum` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ExprSum {
     /// The `args` property.
@@ -455,6 +465,7 @@ impl ExprSum {
 }
 /// `ExprLet` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ExprLet {
     /// The `bindings` property.
@@ -482,6 +493,7 @@ impl ExprLet {
 }
 /// Externally tagged (serde's default): unit, newtype, tuple and struct variants.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum External {
     /// A [`ExternalString`].
@@ -497,6 +509,7 @@ pub enum External {
 }
 /// `ExternalString` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum ExternalString {
     /// `"Unit"`.
@@ -562,6 +575,7 @@ impl ExternalStruct {
 }
 /// `ExternalStructStruct` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ExternalStructStruct {
     /// The `a` property.
@@ -592,6 +606,7 @@ impl ExternalStructStruct {
 }
 /// `flatten` of a struct and of a map that keeps every other property.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Flattened {
     /// The `id` property.
@@ -625,6 +640,7 @@ impl Flattened {
 }
 /// The struct [`Flattened`] flattens.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Inner {
     /// The `inner_name` property.
@@ -682,6 +698,7 @@ impl From<(i32, i32, String)> for Point {
 }
 /// Every integer width, both floats, `char`, `bool`, `String` and `()`.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Scalars {
     /// The `i8` property.
@@ -773,7 +790,7 @@ impl Scalars {
 }
 /// Internally tagged: unit, newtype (of a struct) and struct variants.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "type", rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Shape {
     /// The `circle` variant.
@@ -785,6 +802,7 @@ pub enum Shape {
 }
 /// `ShapeCircle` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ShapeCircle {
     /// The `radius` property.
@@ -805,6 +823,7 @@ impl ShapeCircle {
 }
 /// The payload of [`Shape::Rect`].
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ShapeRect {
     /// The `width` property.
@@ -853,6 +872,7 @@ impl Strict {
 }
 /// Recursive through a list.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Tree {
     /// The `label` property.
@@ -876,6 +896,7 @@ impl Tree {
 }
 /// `flatten` of a map with a value type: every other property is a number.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct TypedRest {
     /// The `id` property.
@@ -896,6 +917,7 @@ impl TypedRest {
 }
 /// Untagged: arms serde tells apart by shape, tried in order.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum Untagged {
     /// The `Boolean` arm.
@@ -915,6 +937,7 @@ pub enum Untagged {
 }
 /// `UntaggedObject` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct UntaggedObject {
     /// The `id` property.
@@ -957,7 +980,7 @@ impl WithShape {
 }
 /// The part of [`WithShape`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "type", rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum WithShapeType {
     /// The `circle` variant.
@@ -969,6 +992,7 @@ pub enum WithShapeType {
 }
 /// `WithShapeTypeCircle` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct WithShapeTypeCircle {
     /// The `radius` property.
@@ -989,6 +1013,7 @@ impl WithShapeTypeCircle {
 }
 /// The payload of [`Shape::Rect`].
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct WithShapeTypeRect {
     /// The `width` property.

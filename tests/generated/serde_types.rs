@@ -9,28 +9,28 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::de;
+use ::acp_bindings_runtime::runtime::de;
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::read;
+use ::acp_bindings_runtime::runtime::read;
 #[allow(unused_imports)]
-use ::acp_bindings::runtime;
+use ::acp_bindings_runtime::runtime;
 #[allow(unused_imports)]
 use ::serde::Serialize;
 #[allow(unused_imports)]
 use ::serde::Deserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpDeserialize;
+use ::acp_bindings_runtime::AcpDeserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpEnum;
+use ::acp_bindings_runtime::AcpEnum;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpSerialize;
+use ::acp_bindings_runtime::AcpSerialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpString;
+use ::acp_bindings_runtime::AcpString;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpUnion;
+use ::acp_bindings_runtime::AcpUnion;
 /// Adjacently tagged: unit, newtype, tuple and struct variants.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "t")]
+#[acp(crate = "::acp_bindings_runtime", tag = "t")]
 #[non_exhaustive]
 pub enum Adjacent {
     /// The `Nothing` variant.
@@ -44,6 +44,7 @@ pub enum Adjacent {
 }
 /// `AdjacentNumber` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct AdjacentNumber {
     /// The `c` property.
@@ -64,6 +65,7 @@ impl AdjacentNumber {
 }
 /// `AdjacentPair` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct AdjacentPair {
     /// The `c` property.
@@ -84,6 +86,7 @@ impl AdjacentPair {
 }
 /// `AdjacentNamed` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct AdjacentNamed {
     /// The `c` property.
@@ -104,6 +107,7 @@ impl AdjacentNamed {
 }
 /// `AdjacentNamedC` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct AdjacentNamedC {
     /// The `x` property.
@@ -129,6 +133,7 @@ impl AdjacentNamedC {
 /// tri-state `Option<Option<T>>` (omitted, `null`, a value).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Attributes {
     /// The `snakeCaseName` property.
@@ -209,6 +214,7 @@ impl Attributes {
 }
 /// Recursive through `Option<Box<_>>`.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Chain {
     /// The `value` property.
@@ -239,6 +245,7 @@ impl Chain {
 }
 /// Maps, sets, tuples, fixed arrays, `Option`, `serde_json::Value`.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Collections {
     /// The `list` property.
@@ -359,7 +366,7 @@ impl de::Pointer for __Items__defs_Collections_properties_fixed {
 }
 /// A unit-only enum: a closed set of strings.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
-#[acp(rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Color {
     /// `"red"`.
@@ -372,7 +379,7 @@ pub enum Color {
 }
 /// `#[serde(other)]`: an unknown tag reads as `Unknown`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
-#[acp(tag = "kind", rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Event {
     /// The `started` variant.
@@ -384,7 +391,7 @@ pub enum Event {
 }
 /// Recursive through a union, a `Box` in a variant and a map.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "op", rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", tag = "op", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Expr {
     /// The `lit` variant.
@@ -398,6 +405,7 @@ pub enum Expr {
 }
 /// `ExprLit` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ExprLit {
     /// The `value` property.
@@ -418,6 +426,7 @@ impl ExprLit {
 }
 /// `ExprNeg` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ExprNeg {
     /// The `arg` property.
@@ -438,6 +447,7 @@ impl ExprNeg {
 }
 /// `ExprSum` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ExprSum {
     /// The `args` property.
@@ -458,6 +468,7 @@ impl ExprSum {
 }
 /// `ExprLet` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ExprLet {
     /// The `bindings` property.
@@ -485,6 +496,7 @@ impl ExprLet {
 }
 /// Externally tagged (serde's default): unit, newtype, tuple and struct variants.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum External {
     /// A [`ExternalString`].
@@ -500,6 +512,7 @@ pub enum External {
 }
 /// `ExternalString` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum ExternalString {
     /// `"Unit"`.
@@ -565,6 +578,7 @@ impl ExternalStruct {
 }
 /// `ExternalStructStruct` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ExternalStructStruct {
     /// The `a` property.
@@ -595,6 +609,7 @@ impl ExternalStructStruct {
 }
 /// `flatten` of a struct and of a map that keeps every other property.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Flattened {
     /// The `id` property.
@@ -628,6 +643,7 @@ impl Flattened {
 }
 /// The struct [`Flattened`] flattens.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Inner {
     /// The `inner_name` property.
@@ -658,6 +674,7 @@ impl Inner {
 }
 /// `#[serde(transparent)]` on a struct with one named field.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
+#[acp(crate = "::acp_bindings_runtime")]
 pub struct Label(pub runtime::SmolStr);
 /// A unit struct (written as `null`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -688,6 +705,7 @@ impl From<(i32, i32, String)> for Point {
 }
 /// The payload of [`Shape::Rect`].
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Rect {
     /// The `width` property.
@@ -711,6 +729,7 @@ impl Rect {
 }
 /// Every integer width, both floats, `char`, `bool`, `String` and `()`.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Scalars {
     /// The `i8` property.
@@ -802,7 +821,7 @@ impl Scalars {
 }
 /// Internally tagged: unit, newtype (of a struct) and struct variants.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "type", rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Shape {
     /// The `circle` variant.
@@ -814,6 +833,7 @@ pub enum Shape {
 }
 /// `ShapeCircle` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ShapeCircle {
     /// The `radius` property.
@@ -859,6 +879,7 @@ impl Strict {
 }
 /// Recursive through a list.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Tree {
     /// The `label` property.
@@ -902,6 +923,7 @@ impl TypedRest {
 }
 /// Untagged: arms serde tells apart by shape, tried in order.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum Untagged {
     /// The `Boolean` arm.
@@ -921,6 +943,7 @@ pub enum Untagged {
 }
 /// `UntaggedObject` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct UntaggedObject {
     /// The `id` property.
@@ -963,7 +986,7 @@ impl WithShape {
 }
 /// The part of [`WithShape`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "type", rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum WithShapeType {
     /// The `circle` variant.
@@ -975,6 +998,7 @@ pub enum WithShapeType {
 }
 /// `WithShapeTypeCircle` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct WithShapeTypeCircle {
     /// The `radius` property.

@@ -9,15 +9,16 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime;
+use ::acp_bindings_runtime::runtime;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpDeserialize;
+use ::acp_bindings_runtime::AcpDeserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpSerialize;
+use ::acp_bindings_runtime::AcpSerialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpUnion;
+use ::acp_bindings_runtime::AcpUnion;
 /// `TextContent` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct TextContent {
     /// The `text` property.
@@ -39,6 +40,7 @@ impl TextContent {
 /// `ImageContent` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ImageContent {
     /// The `data` property.
@@ -65,7 +67,7 @@ impl ImageContent {
 }
 /// An open tagged union: unknown tags keep their payload.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "type", rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ContentBlock {
     /// The `text` variant.
@@ -81,6 +83,7 @@ pub enum ContentBlock {
 /// `AuthMethodAgent` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct AuthMethodAgent {
     /// The `methodId` property.
@@ -104,7 +107,7 @@ impl AuthMethodAgent {
 }
 /// An open union whose catch-all arm still requires fields.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "type")]
+#[acp(crate = "::acp_bindings_runtime", tag = "type")]
 #[non_exhaustive]
 pub enum AuthMethod {
     /// The `agent` variant.
@@ -122,6 +125,7 @@ pub enum AuthMethod {
 }
 /// `McpServerHttp` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct McpServerHttp {
     /// The `name` property.
@@ -145,6 +149,7 @@ impl McpServerHttp {
 }
 /// `McpServerStdio` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// The `name` property.
@@ -168,7 +173,7 @@ impl McpServerStdio {
 }
 /// A closed (v1 style) union with an arm chosen when the tag is absent.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "type")]
+#[acp(crate = "::acp_bindings_runtime", tag = "type")]
 #[non_exhaustive]
 pub enum McpServer {
     /// The `http` variant.
@@ -180,7 +185,7 @@ pub enum McpServer {
 }
 /// A closed union with a discriminator keyword and a unit arm.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "outcome", rename_all = "snake_case")]
+#[acp(crate = "::acp_bindings_runtime", tag = "outcome", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Outcome {
     /// The `cancelled` variant.
@@ -190,6 +195,7 @@ pub enum Outcome {
 }
 /// `OutcomeSelected` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct OutcomeSelected {
     /// The `optionId` property.

@@ -9,15 +9,16 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime;
+use ::acp_bindings_runtime::runtime;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpDeserialize;
+use ::acp_bindings_runtime::AcpDeserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpSerialize;
+use ::acp_bindings_runtime::AcpSerialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpUnion;
+use ::acp_bindings_runtime::AcpUnion;
 /// Untagged object arms written inline, with a catch-all whose `not` lists them inline too: copies without their annotations.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum EmbeddedResourceResource {
     /// Text contents of a resource.
@@ -31,6 +32,7 @@ pub enum EmbeddedResourceResource {
 /// Text contents of a resource.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct EmbeddedResourceResourceTextResourceContents {
     /// The resource's URI.
@@ -65,6 +67,7 @@ impl EmbeddedResourceResourceTextResourceContents {
 /// Binary contents of a resource.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct EmbeddedResourceResourceBlobResourceContents {
     /// The resource's URI.
@@ -98,6 +101,7 @@ impl EmbeddedResourceResourceBlobResourceContents {
 }
 /// `ResourceLink` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct ResourceLink {
     /// The `name` property.
@@ -121,6 +125,7 @@ impl ResourceLink {
 }
 /// A `$ref` arm guarded by an `allOf` wrapper, and an inline string arm guarded by its copy.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum ResourceRef {
     /// A [`ResourceLink`].
@@ -133,6 +138,7 @@ pub enum ResourceRef {
 }
 /// `McpServerStdio` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// The `name` property.
@@ -163,6 +169,7 @@ impl McpServerStdio {
 }
 /// `McpServerSse` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct McpServerSse {
     /// The `name` property.
@@ -186,6 +193,7 @@ impl McpServerSse {
 }
 /// A `discriminator` naming `type`, which no arm fixes with a `const`: a hint, ignored with a warning; the arms tell the servers apart.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum McpServer {
     /// A [`McpServerStdio`].

@@ -9,15 +9,16 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime;
+use ::acp_bindings_runtime::runtime;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpDeserialize;
+use ::acp_bindings_runtime::AcpDeserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpSerialize;
+use ::acp_bindings_runtime::AcpSerialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpUnion;
+use ::acp_bindings_runtime::AcpUnion;
 /// Null, a number or a string (v1).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum RequestId {
     /// The `Null` arm.
@@ -29,6 +30,7 @@ pub enum RequestId {
 }
 /// `TextResourceContents` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct TextResourceContents {
     /// The `uri` property.
@@ -52,6 +54,7 @@ impl TextResourceContents {
 }
 /// `BlobResourceContents` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct BlobResourceContents {
     /// The `uri` property.
@@ -75,6 +78,7 @@ impl BlobResourceContents {
 }
 /// Untagged arms referencing definitions.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum EmbeddedResourceResource {
     /// A [`TextResourceContents`].
@@ -84,6 +88,7 @@ pub enum EmbeddedResourceResource {
 }
 /// Untagged primitive arms and an any-JSON last arm.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum ContentValue {
     /// The `String` arm.

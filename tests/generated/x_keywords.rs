@@ -9,17 +9,18 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
-use ::acp_bindings::runtime::read;
+use ::acp_bindings_runtime::runtime::read;
 #[allow(unused_imports)]
-use ::acp_bindings::runtime;
+use ::acp_bindings_runtime::runtime;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpDeserialize;
+use ::acp_bindings_runtime::AcpDeserialize;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpEnum;
+use ::acp_bindings_runtime::AcpEnum;
 #[allow(unused_imports)]
-use ::acp_bindings::AcpSerialize;
+use ::acp_bindings_runtime::AcpSerialize;
 /// `Kind` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub enum Kind {
     /// `"read"`.
@@ -31,6 +32,7 @@ pub enum Kind {
 }
 /// `Location` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Location {
     /// The `path` property.
@@ -52,6 +54,7 @@ impl Location {
 /// Every x-deserialize keyword and both spellings of nullability.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
+#[acp(crate = "::acp_bindings_runtime")]
 #[non_exhaustive]
 pub struct Update {
     /// The `id` property.

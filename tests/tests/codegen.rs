@@ -473,3 +473,38 @@ fn typescript_package_type_checks_strictly() {
     let log = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "the fixtures' TypeScript does not type-check:\n{log}");
 }
+
+/// The output of `cargo xtask codegen --schema FILE --out DIR` for schemas
+/// that are not ACP's (the fixtures) compiles and works in a crate that
+/// depends on the runtime crate alone (`tests/own-schema`, outside the
+/// workspace, built in `target/standalone`): no ACP type is needed, and the
+/// derives find the runtime through `#[acp(crate = "..")]`.
+#[test]
+fn own_schema_builds_on_the_runtime_alone() {
+    let root = root();
+    let mut seen = 0;
+    for path in codegen::fixture_files(&root.join("schema/fixtures")).unwrap() {
+        let (_, text) = codegen::single_file(&root, &path, xtask::lower::Mode::Strict).unwrap();
+        let stem = codegen::module_stem(&path);
+        let committed = std::fs::read_to_string(root.join("tests/generated").join(format!("{stem}.rs"))).unwrap();
+        assert!(text == committed, "`--schema {}` writes other text than tests/generated/{stem}.rs", path.display());
+        assert!(!text.contains("::acp_bindings::"), "{stem}.rs names the bindings crate");
+        seen += 1;
+    }
+    assert!(seen >= 10, "{seen} fixtures");
+    let lock = std::fs::read_to_string(root.join("tests/own-schema/Cargo.lock")).unwrap();
+    assert!(lock.contains("name = \"acp-bindings-runtime\""));
+    assert!(!lock.contains("name = \"acp-bindings\"\n"), "the own-schema crate depends on ACP's types");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["test", "--quiet", "--locked", "--manifest-path"])
+        .arg(root.join("tests/own-schema/Cargo.toml"))
+        .arg("--target-dir")
+        .arg(root.join("target/standalone"))
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .expect("cargo runs");
+    let log = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "the own-schema crate failed:\n{log}");
+    assert!(log.contains("test result: ok. 3 passed"), "{log}");
+}

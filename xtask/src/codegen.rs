@@ -18,8 +18,10 @@ use crate::plan::Plan;
 
 /// The runtime path inside the bindings crate.
 pub const CRATE_RUNTIME: &str = "crate::runtime";
-/// The runtime path from outside the bindings crate (fixtures).
-pub const EXTERN_RUNTIME: &str = "::acp_bindings::runtime";
+/// The runtime path of a module generated for a schema file of one's own
+/// (and the fixtures): the runtime crate's, so that the output compiles
+/// without ACP's types.
+pub const EXTERN_RUNTIME: &str = "::acp_bindings_runtime::runtime";
 
 /// The modules (and a type and the derives) the generated code names by their last segment
 /// (`de::put`, `read::Lenient`, `runtime::Extra`, `fmt::Formatter`, `Cow`, `Serialize`),
@@ -35,6 +37,11 @@ const MODULES: &[&str] = &[
     "::acp_bindings::runtime",
     "::acp_bindings::json::fast",
     "::acp_bindings::json",
+    "::acp_bindings_runtime::runtime::de",
+    "::acp_bindings_runtime::runtime::read",
+    "::acp_bindings_runtime::runtime",
+    "::acp_bindings_runtime::json::fast",
+    "::acp_bindings_runtime::json",
     "::core::fmt",
     "::std::borrow::Cow",
     "::serde::Serialize",
@@ -45,6 +52,12 @@ const MODULES: &[&str] = &[
     "::acp_bindings::AcpSerialize",
     "::acp_bindings::AcpString",
     "::acp_bindings::AcpUnion",
+    "::acp_bindings_runtime::AcpDeserialize",
+    "::acp_bindings_runtime::AcpEnum",
+    "::acp_bindings_runtime::AcpPatch",
+    "::acp_bindings_runtime::AcpSerialize",
+    "::acp_bindings_runtime::AcpString",
+    "::acp_bindings_runtime::AcpUnion",
 ];
 
 /// Where to read and write.
@@ -319,8 +332,8 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     Ok(())
 }
 
-/// Lowers one fixture schema and renders its Rust (items use the runtime of
-/// the `acp_bindings` crate by its external path).
+/// Lowers one fixture schema and renders its Rust (items use the runtime
+/// crate, `acp_bindings_runtime`, by its external path).
 pub fn fixture(root: &Path, path: &Path) -> Result<(Module, String)> {
     let label = display_path(root, path);
     let json = read_json(path, &label)?;

@@ -26,7 +26,7 @@ enum Command {
         #[arg(long, requires = "out")]
         schema: Option<PathBuf>,
         /// Write `v1/mod.rs` and `v2/mod.rs` into this directory (for a schema file:
-        /// `{file stem}.rs`, a module that uses the `acp_bindings` runtime).
+        /// `{file stem}.rs`, a module that builds on the `acp-bindings-runtime` crate alone).
         #[arg(long, requires = "schema")]
         out: Option<PathBuf>,
         /// The upsert configuration of a `--schema` preview (default: the project's

@@ -50,9 +50,10 @@ impl Emitter {
             attrs.push(quote!(range = #range));
         }
         let acp = self.derive_attrs(def, rename_all, attrs);
+        let derive = self.acp_derive("AcpEnum");
         vec![quote! {
             #doc
-            #[derive(Debug, #derives PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpEnum)]
+            #[derive(Debug, #derives PartialEq, Eq, Hash, PartialOrd, Ord, #derive)]
             #acp
             #[non_exhaustive]
             pub enum #name { #(#variants)* }

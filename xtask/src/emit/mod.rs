@@ -73,6 +73,36 @@ fn acp_attr(attrs: &[TokenStream]) -> TokenStream {
 }
 
 impl Emitter {
+    /// The path of one of the derives (`AcpDeserialize`, ...): the bindings
+    /// crate's re-export inside it, the runtime crate's from outside.
+    pub(crate) fn acp_derive(&self, name: &str) -> TokenStream {
+        let name = format_ident!("{name}");
+        match self.crate_name() {
+            None => quote!(::acp_bindings::#name),
+            Some(root) => {
+                let root: TokenStream = root.parse().expect("a crate path parses");
+                quote!(#root::#name)
+            }
+        }
+    }
+
+    /// The crate the derives' expansions build on, when it is not the
+    /// bindings crate they name by default (`::acp_bindings_runtime` for a
+    /// schema file's module): said on every derived item with `crate = ".."`.
+    fn crate_name(&self) -> Option<String> {
+        let root = self.paths.root.to_string().replace(' ', "");
+        (root != "crate" && root != "::acp_bindings").then_some(root)
+    }
+
+    /// The item-level `#[acp(...)]` of an item that derives: `attrs`, after
+    /// `crate = ".."` when the output builds on another crate.
+    pub(crate) fn item_acp_attr(&self, mut attrs: Vec<TokenStream>) -> TokenStream {
+        if let Some(root) = self.crate_name() {
+            attrs.insert(0, quote!(crate = #root));
+        }
+        acp_attr(&attrs)
+    }
+
     /// The enum-level `#[acp(...)]` of a union or an enum: `attrs`, then
     /// its `rename_all` convention and `direct` when the plan gives them.
     fn derive_attrs(
@@ -88,7 +118,7 @@ impl Emitter {
         if self.is_direct(def) {
             attrs.push(quote!(direct));
         }
-        acp_attr(&attrs)
+        self.item_acp_attr(attrs)
     }
 }
 
@@ -400,10 +430,11 @@ impl Emitter {
         if self.is_direct(def) {
             attrs.push(quote!(direct));
         }
-        let acp = acp_attr(&attrs);
+        let acp = self.item_acp_attr(attrs);
+        let derive = self.acp_derive("AcpString");
         quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::acp_bindings::AcpString)]
+            #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, #derive)]
             #acp
             pub struct #name(pub #rt::SmolStr);
         }

@@ -198,12 +198,14 @@ impl Emitter {
             )
         };
         let mut items: Vec<TokenStream> = wire_struct.into_iter().collect();
+        let derive = self.acp_derive("AcpPatch");
+        let acp = self.item_acp_attr(vec![quote!(patch = #wire), how]);
         items.push(quote! {
             #[doc = #state_doc]
             ///
             #[doc = #source]
-            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, ::acp_bindings::AcpPatch)]
-            #[acp(patch = #wire, #how)]
+            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, #derive)]
+            #acp
             #[non_exhaustive]
             pub struct #state { #(#fields)* }
         });
@@ -319,8 +321,10 @@ impl Emitter {
             let direct = self.is_direct(def).then(|| quote!(direct));
             let forbidden = s.forbidden.iter().map(|n| quote!(forbidden = #n));
             let attrs: Vec<TokenStream> = direct.into_iter().chain(forbidden).collect();
-            let acp = super::acp_attr(&attrs);
-            (quote!(::acp_bindings::AcpDeserialize,), acp)
+            let derive = self.acp_derive("AcpDeserialize");
+            (quote!(#derive,), self.item_acp_attr(attrs))
+        } else if self.encoder(def) == crate::plan::Encoder::AcpSerialize {
+            (quote!(::serde::Deserialize,), self.item_acp_attr(Vec::new()))
         } else {
             (quote!(::serde::Deserialize,), quote!())
         };
@@ -351,7 +355,7 @@ impl Emitter {
     /// [`Encoder`]: crate::plan::Encoder
     fn serialize_derive(&self, def: &Def) -> TokenStream {
         match self.encoder(def) {
-            crate::plan::Encoder::AcpSerialize => quote!(::acp_bindings::AcpSerialize),
+            crate::plan::Encoder::AcpSerialize => self.acp_derive("AcpSerialize"),
             _ => quote!(::serde::Serialize),
         }
     }

@@ -79,9 +79,10 @@ impl Emitter {
         }
         let acp = self.derive_attrs(def, rename_all, attrs);
         let ord = self.total_order(def);
+        let derive = self.acp_derive("AcpUnion");
         vec![quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq, #ord ::acp_bindings::AcpUnion)]
+            #[derive(Debug, Clone, PartialEq, #ord #derive)]
             #acp
             #[non_exhaustive]
             pub enum #name { #(#variants)* }

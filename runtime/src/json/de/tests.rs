@@ -24,6 +24,11 @@ fn same<'a, T: Deserialize<'a> + Debug + PartialEq>(text: &'a str) {
     }
 }
 
+/// A string newtype as the generator writes one (the derive's decoder).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, crate::AcpString)]
+#[acp(crate = "crate")]
+struct Id(crate::runtime::SmolStr);
+
 #[derive(Debug, PartialEq, Eq, Hash, Deserialize)]
 enum Unit {
     A,
@@ -174,7 +179,7 @@ fn agrees_with_serde_json_on_every_text_and_type() {
         same::<Point>(text);
         same::<First>(text);
         same::<crate::runtime::Number>(text);
-        same::<crate::v2::SessionId>(text);
+        same::<Id>(text);
         // Raw values, borrowed and boxed: the same text captured.
         let ours = from_str::<&RawValue>(text).map(|r| r.get().to_owned()).map_err(|e| e.to_string());
         let theirs = serde_json::from_str::<&RawValue>(text).map(|r| r.get().to_owned()).map_err(|e| e.to_string());
@@ -196,21 +201,4 @@ fn nesting_up_to_the_limit_and_past_it() {
     // The reader itself takes the shallower ones.
     assert!(read::<Value>(&format!("{}{}", "[".repeat(100), "]".repeat(100))).is_some());
     assert!(read::<Value>(&format!("{}{}", "[".repeat(101), "]".repeat(101))).is_none());
-}
-
-#[test]
-fn the_usual_messages_take_the_reader_not_the_fallback() {
-    let lines = [
-        r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","title":"Read \"a.rs\"","kind":"read","status":"pending","locations":[{"path":"/w/a.rs","line":12}],"rawInput":{"path":"/w/a.rs","limit":200}}}"#,
-        r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"in_progress","title":null,"rawOutput":null}}"#,
-        r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","kind":null,"content":[{"type":"content","content":{"type":"text","text":"ok"}},{"type":"diff","changes":[{"operation":"modify","path":"/w/a.rs"}]}],"locations":null,"_meta":{"traceId":"t-1"}}}"#,
-        r#"{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"Chunk 0:\n\tsee \u00e9"}}}"#,
-        r#"{"sessionId":"sess_1","update":{"sessionUpdate":"usage_update","used":1000,"size":200000}}"#,
-        r#"{"sessionId":"sess_1","update":{"sessionUpdate":"some_future_update","x":[1.5,-2,{"y":true}]},"extra":1}"#,
-    ];
-    for line in lines {
-        let v = read::<crate::v2::UpdateSessionNotification>(line).unwrap_or_else(|| panic!("declined {line}"));
-        assert_eq!(v, serde_json::from_str(line).unwrap(), "{line}");
-        same::<crate::v2::UpdateSessionNotification>(line);
-    }
 }

@@ -42,7 +42,9 @@ fn resolve(value: &mut Value, generator: &mut SchemaGenerator, refs: SchemaRef) 
 /// calling module's `schema_ref`. The generator writes one invocation per
 /// type instead of spelling the impl out, and the fragments out of line (a
 /// version module's `schemas`).
-macro_rules! embedded_schema {
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __embedded_schema {
     ($name:ident, $schema:expr) => {
         impl ::schemars::JsonSchema for $name {
             fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -57,4 +59,5 @@ macro_rules! embedded_schema {
         }
     };
 }
-pub(crate) use embedded_schema;
+// Exported at the crate root (as `macro_export` does), named here where the generator calls it.
+pub use crate::__embedded_schema as embedded_schema;

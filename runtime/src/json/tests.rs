@@ -123,7 +123,25 @@ impl Serialize for Fails {
 
 /// A value whose `Serialize` runs another serializer on a type with a
 /// direct encoder while the bindings' encoder is writing.
-struct Nested(crate::v2::ContentBlock);
+struct Nested(Block);
+
+/// A type with a direct encoder of its own, for [`Nested`].
+#[derive(Debug, Clone, PartialEq, crate::AcpSerialize)]
+#[acp(crate = "crate")]
+struct Block {
+    #[serde(rename = "type")]
+    kind: String,
+    text: String,
+    #[serde(flatten)]
+    additional_properties: crate::runtime::Extra,
+}
+
+/// A closed string enum as the generator writes one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, crate::AcpEnum)]
+#[acp(crate = "crate", rename_all = "snake_case")]
+enum Kind {
+    Execute,
+}
 
 impl Serialize for Nested {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -134,6 +152,7 @@ impl Serialize for Nested {
 }
 
 #[derive(crate::AcpSerialize)]
+#[acp(crate = "crate")]
 #[serde(rename_all = "camelCase")]
 struct Holder {
     block_id: String,
@@ -142,7 +161,7 @@ struct Holder {
     #[serde(skip_serializing_if = "Option::is_none")]
     fails: Option<Fails>,
     #[serde(rename = "say \"what\"")]
-    quoted: crate::v2::ToolKind,
+    quoted: Kind,
     #[serde(flatten)]
     additional_properties: crate::runtime::Extra,
 }
@@ -154,7 +173,7 @@ fn holder() -> Holder {
         block_id: "b".into(),
         nested: None,
         fails: None,
-        quoted: crate::v2::ToolKind::Execute,
+        quoted: Kind::Execute,
         additional_properties,
     }
 }
@@ -170,7 +189,7 @@ fn a_direct_encoder_writes_what_serde_writes() {
 
 #[test]
 fn another_serializer_inside_a_direct_encoder_writes_its_own_output() {
-    let block = crate::v2::ContentBlock::from(crate::v2::TextContent::new("hi"));
+    let block = Block { kind: "text".into(), text: "hi".into(), additional_properties: crate::runtime::Extra::new() };
     let h = Holder { nested: Some(Nested(block)), ..holder() };
     same(&h);
     assert!(to_string(&h).unwrap().contains(r#"[{"type":"text","text":"hi"},"{\"type\":\"text\",\"text\":\"hi\"}"]"#));
@@ -209,6 +228,7 @@ fn a_panic_inside_a_direct_encoder_loses_nothing_already_written() {
         }
     }
     #[derive(crate::AcpSerialize)]
+    #[acp(crate = "crate")]
     struct WithPanic {
         p: Panics,
         #[serde(flatten)]
