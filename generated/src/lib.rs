@@ -18,7 +18,6 @@ extern crate self as acp_bindings;
 
 #[cfg(feature = "convert")]
 pub mod convert;
-mod session;
 
 // The hand-written runtime is its own crate (`acp-bindings-runtime`, written
 // once for every schema); its modules and derives are re-exported here so

@@ -435,7 +435,13 @@ struct Reader<'a> {
 /// with `json_reader`), written by `acp-bindings-codegen`, as the generator
 /// writes the bindings' structs: serde's derive, except that an unknown key
 /// and its value are kept in `additional_properties`.
-fn visitor(paths: &Paths, item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>], direct: bool) -> TokenStream {
+fn visitor(
+    paths: &Paths,
+    item: &syn::Ident,
+    params: &[syn::Ident],
+    readers: &[Reader<'_>],
+    direct: bool,
+) -> TokenStream {
     let fields = readers
         .iter()
         .map(|r| acp_bindings_codegen::FieldRead {

@@ -352,9 +352,7 @@ fn field(
         aliases: a.aliases,
         ty: quote!(#ty),
         reader: a.reader.map(|r| quote!(#r)).or_else(|| {
-            free_json(ty).then(|| {
-                paths.reader(&acp_bindings_codegen::Reader::Named(acp_bindings_codegen::Named::Json))
-            })
+            free_json(ty).then(|| paths.reader(&acp_bindings_codegen::Reader::Named(acp_bindings_codegen::Named::Json)))
         }),
         required: !a.default,
     })

@@ -350,10 +350,13 @@ fn every_policy_entry_has_a_reason_and_names_something_the_vendored_schemas_have
         assert!(!d.reason.trim().is_empty(), "schema/rust.json: direct method `{}` has no reason", d.method);
         assert!(methods.contains(&d.method), "schema/rust.json: no method `{}` in the vendored schemas", d.method);
     }
-    let session = std::fs::read_to_string(r.join("generated/src/session.rs")).unwrap();
+    // The reducer's items: named by the configuration, or re-exported from the runtime.
+    let reducer = std::fs::read_to_string(r.join("schema/upserts.json")).unwrap();
+    let runtime = std::fs::read_to_string(r.join("runtime/src/runtime/session.rs")).unwrap();
     for n in &policy.reserved_names {
         assert!(!n.reason.trim().is_empty(), "schema/rust.json: reserved name `{}` has no reason", n.name);
-        assert!(session.contains(&format!(" {}", n.name)), "generated/src/session.rs has no item `{}`", n.name);
+        let named = reducer.contains(&format!("\"{}\"", n.name)) || runtime.contains(&format!("pub struct {}", n.name));
+        assert!(named, "neither the reducer configuration nor the runtime names `{}`", n.name);
     }
 }
 
@@ -400,8 +403,8 @@ fn unstable_module_is_a_difference(out: &Path) {
     }));
     let plan = xtask::plan::Plan::version(&stable, &unstable);
     let payloads = plan.payloads();
-    let s = xtask::ts::module(&plan, &stable, &payloads);
-    let u = xtask::ts::unstable_module(&plan, &stable, &unstable, &payloads, "pair");
+    let s = xtask::ts::module(&plan, &stable, &payloads, None);
+    let u = xtask::ts::unstable_module(&plan, &stable, &unstable, &payloads, "pair", None);
     // Equal but for their words: re-exported, the stable words with them.
     assert!(u.contains("import type { Leaf, Other } from \"./pair.js\";"), "{u}");
     assert!(u.contains("export type { Leaf, Other };"), "{u}");
@@ -507,4 +510,71 @@ fn own_schema_builds_on_the_runtime_alone() {
     let log = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "the own-schema crate failed:\n{log}");
     assert!(log.contains("test result: ok. 3 passed"), "{log}");
+}
+
+/// The session reducer is configuration (`schema/upserts.json`, `reducer`)
+/// checked against the schema: the vendored one resolves (an arm only the
+/// unstable schema has is gated so), and each kind of mistake is refused
+/// with a message that names the update and what does not fit.
+#[test]
+fn the_reducer_configuration_is_checked_against_the_schema() {
+    use xtask::plan::reducer::Reducer;
+    use xtask::upserts::UpdateConfig;
+    let root = root();
+    let dir = root.join("schema");
+    let upserts = xtask::load::UpsertFile::beside(&dir);
+    let stable = xtask::load::module_with(&root, &dir, "v2/schema.json", None, &upserts).unwrap();
+    let unstable = xtask::load::module_with(&root, &dir, "v2/schema.unstable.json", None, &upserts).unwrap();
+    let plan = xtask::plan::Plan::version(&stable, &unstable);
+    let configs = xtask::upserts::read_reducers(&dir.join("upserts.json"), Path::new("schema/upserts.json")).unwrap();
+    let good = &configs["v2"];
+    let r = Reducer::of(good, &plan).unwrap();
+    assert_eq!(r.arms.len(), good.updates.len());
+    let removed = r.arms.iter().find(|a| a.tag == "plan_removed").unwrap();
+    assert_eq!(removed.gate, xtask::plan::Gate::Unstable);
+    assert!(r.arms.iter().filter(|a| a.tag != "plan_removed").all(|a| a.gate == xtask::plan::Gate::Always));
+
+    let refused = |change: &dyn Fn(&mut xtask::upserts::ReducerConfig), expected: &str| {
+        let mut config = good.clone();
+        change(&mut config);
+        let errors = Reducer::of(&config, &plan).expect_err(expected).join("\n");
+        assert!(errors.contains(expected), "expected {expected:?} in:\n{errors}");
+    };
+    refused(
+        &|c| {
+            c.updates.insert("no_such_update".into(), UpdateConfig::Upsert { into: "toolCalls".into(), kind: None });
+        },
+        "update `no_such_update`: `SessionUpdate` has no arm of that tag",
+    );
+    refused(
+        &|c| {
+            let chunk = c.updates.get_mut("compaction_summary_chunk").unwrap();
+            if let UpdateConfig::Append { create, .. } = chunk {
+                *create = true;
+            }
+        },
+        "`CompactionUpdate` requires more than its key",
+    );
+    refused(
+        &|c| {
+            let chunk = c.updates.get_mut("tool_call_content_chunk").unwrap();
+            if let UpdateConfig::Append { to, .. } = chunk {
+                *to = "title".into();
+            }
+        },
+        "`title` is no list",
+    );
+    refused(
+        &|c| {
+            c.updates.insert("usage_update".into(), UpdateConfig::Upsert { into: "toolCalls".into(), kind: None });
+        },
+        "its payload is `UsageUpdate`, not the upsert `ToolCallUpdate`",
+    );
+    refused(
+        &|c| {
+            c.updates.insert("user_message".into(), UpdateConfig::Upsert { into: "messages".into(), kind: None });
+        },
+        "`messages` holds kinds: say which with `kind`",
+    );
+    refused(&|c| c.union = "ToolCallUpdate".into(), "`union`: `ToolCallUpdate` is no tagged union");
 }

@@ -199,7 +199,7 @@ function replay(a: Args): number {
   const codec = codecOf(a);
   const text = read(path);
   if (text === undefined) return 2;
-  const state = new SessionReducer((a.unstable ? v2u : v2).upserts);
+  const state = new SessionReducer((a.unstable ? v2u : v2).reducer);
   const pending = new Map<string, string>();
   let rejected = 0;
   text.split("\n").forEach((line, i) => {

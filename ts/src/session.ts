@@ -1,11 +1,12 @@
 // Patches that apply (ACP v2): `applyPatch` folds one upsert into its stored
 // state by the rules the generated `upserts` table gives each property, and
 // `SessionReducer` folds a `session/update` stream into the state of a
-// session: the same state, written as the same JSON, as the Rust crate's
-// `SessionReducer`.
+// session by the rules of the generated `reducer` table (the configuration's
+// `reducer` section, which the Rust crate's generated `SessionReducer` is
+// written from too): the same state, written as the same JSON.
 
 import { unknownArm, type JsonObject, type JsonValue } from "./runtime.js";
-import type { UpsertShape, Upserts } from "./shape.js";
+import type { CollectionShape, ReducerShape, UpsertShape } from "./shape.js";
 
 /** A stored entity: every property of its state present (`null` when unset). */
 export type State = JsonObject;
@@ -63,7 +64,11 @@ function appendBase64(a: string, b: string): string {
   return btoa(atob(a) + atob(b));
 }
 
-type Kind = "user_message" | "agent_message" | "agent_thought";
+/** One stored entity: its state, and its kind in a collection of kinds. */
+interface Entry {
+  kind?: string | undefined;
+  state: JsonValue;
+}
 
 /** The value of `key` in `map`, made by `make` and stored first when there is none. */
 function entry<V>(map: Map<string, V>, key: string, make: () => V): V {
@@ -76,131 +81,122 @@ function entry<V>(map: Map<string, V>, key: string, make: () => V): V {
 }
 
 /**
- * The state of one v2 session, built from its `session/update` stream:
- * tool calls, messages, plans, terminals, compactions by id (in first-seen
- * order), the session's info and usage. `toJSON()` writes it as the Rust
+ * The state of one session, built from its `session/update` stream by the
+ * rules of a generated `reducer` table (`v2.reducer`): each collection by
+ * key in first-seen order, or one state. `toJSON()` writes it as the Rust
  * `SessionReducer` serializes.
  */
 export class SessionReducer {
-  toolCalls = new Map<string, State>();
-  /** Each message's state, and which kind of message it is (written as `kind`). */
-  messages = new Map<string, { kind: Kind; state: State }>();
-  plans = new Map<string, JsonValue>();
-  terminals = new Map<string, State>();
-  sessionInfo: State | null = null;
-  usage: State | null = null;
-  compactions = new Map<string, State>();
+  private readonly keyed = new Map<string, Map<string, Entry>>();
+  private readonly single = new Map<string, State | null>();
 
-  /** `upserts`: the table of the schema the updates were decoded with (`v2.upserts`). */
-  constructor(readonly upserts: Upserts) {}
+  constructor(readonly shape: ReducerShape) {
+    for (const c of shape.collections) {
+      if ("one" in c) this.single.set(c.name, null);
+      else this.keyed.set(c.name, new Map());
+    }
+  }
 
-  private rule(name: string): UpsertShape {
-    const u = this.upserts[name];
+  private upsert(name: string): UpsertShape {
+    const u = this.shape.upserts[name];
     if (u === undefined) throw new Error(`no upsert \`${name}\``);
     return u;
   }
 
-  private upsert(map: Map<string, State>, name: string, patch: JsonObject): void {
-    const u = this.rule(name);
-    const key = String(patch[u.key ?? ""]);
-    const stored = map.get(key);
-    if (stored === undefined) map.set(key, fromPatch(u, patch));
-    else applyPatch(u, stored, patch);
+  private collection(name: string): CollectionShape {
+    const c = this.shape.collections.find((c) => c.name === name);
+    if (c === undefined) throw new Error(`no collection \`${name}\``);
+    return c;
   }
 
-  /** A whole message: patches the stored one of the same kind, else replaces it. */
-  private message(kind: Kind, name: string, patch: JsonObject): void {
-    const key = String(patch.messageId);
-    const stored = this.messages.get(key);
-    if (stored !== undefined && stored.kind === kind) applyPatch(this.rule(name), stored.state, patch);
-    else this.messages.set(key, { kind, state: fromPatch(this.rule(name), patch) });
+  /** The upsert whose states `c` holds (of `kind`, in a collection of kinds). */
+  private upsertOf(c: CollectionShape, kind: string | undefined): UpsertShape {
+    if ("upsert" in c) return this.upsert(c.upsert);
+    if ("one" in c) return this.upsert(c.one);
+    if ("kinds" in c && kind !== undefined && c.kinds[kind] !== undefined) return this.upsert(c.kinds[kind]);
+    throw new Error(`\`${c.name}\` holds no upsert of kind \`${String(kind)}\``);
   }
 
-  /** A chunk: appended to its message, which it creates (of its kind) if need be. */
-  private chunk(kind: Kind, name: string, c: JsonObject): void {
-    const key = String(c.messageId);
-    const { state } = entry(this.messages, key, () => ({ kind, state: fromPatch(this.rule(name), { messageId: key }) }));
-    (state.content as JsonValue[]).push(c.content as JsonValue);
+  /** The entity of `key`, created from the key alone when `create`. */
+  private entity(
+    map: Map<string, Entry>,
+    u: UpsertShape,
+    kind: string | undefined,
+    key: string,
+    create: boolean,
+  ): State | undefined {
+    const found = create ? entry(map, key, () => ({ kind, state: fromPatch(u, { [u.key ?? ""]: key }) })) : map.get(key);
+    return found !== undefined && isObject(found.state) ? found.state : undefined;
   }
 
-  /** Applies one decoded update (a `v2.SessionUpdate`). Kinds the reducer does not track leave it unchanged. */
+  /** Applies one decoded update. Updates the table has no rule for leave the state unchanged. */
   apply(update: unknown): void {
     // An arm the schema does not know (`UnknownArm`) is not applied, whatever its tag.
     if (!isObject(update) || unknownArm in update) return;
-    const u = update;
-    switch (u.sessionUpdate) {
-      case "tool_call_update":
-        return this.upsert(this.toolCalls, "ToolCallUpdate", u);
-      case "tool_call_content_chunk": {
-        const id = String(u.toolCallId);
-        const call = entry(this.toolCalls, id, () => fromPatch(this.rule("ToolCallUpdate"), { toolCallId: id }));
-        (call.content as JsonValue[]).push(u.content as JsonValue);
+    const rule = this.shape.updates[String(update[this.shape.tag])];
+    if (rule === undefined) return;
+    const c = this.collection(rule.into);
+    const map = this.keyed.get(c.name);
+    switch (rule.rule) {
+      case "upsert": {
+        const u = this.upsertOf(c, rule.kind);
+        if (map === undefined) {
+          const stored = this.single.get(c.name) ?? null;
+          this.single.set(c.name, stored === null ? fromPatch(u, update) : applyPatch(u, stored, update));
+          return;
+        }
+        const key = String(update[u.key ?? ""]);
+        const stored = map.get(key);
+        if (stored !== undefined && stored.kind === rule.kind && isObject(stored.state)) applyPatch(u, stored.state, update);
+        else map.set(key, { kind: rule.kind, state: fromPatch(u, update) });
         return;
       }
-      case "user_message":
-        return this.message("user_message", "UserMessage", u);
-      case "agent_message":
-        return this.message("agent_message", "AgentMessage", u);
-      case "agent_thought":
-        return this.message("agent_thought", "AgentThought", u);
-      case "user_message_chunk":
-        return this.chunk("user_message", "UserMessage", u);
-      case "agent_message_chunk":
-        return this.chunk("agent_message", "AgentMessage", u);
-      case "agent_thought_chunk":
-        return this.chunk("agent_thought", "AgentThought", u);
-      case "terminal_update":
-        return this.upsert(this.terminals, "TerminalUpdate", u);
-      case "terminal_output_chunk": {
-        const id = String(u.terminalId);
-        const t = entry(this.terminals, id, () => fromPatch(this.rule("TerminalUpdate"), { terminalId: id }));
-        const data = String(u.data);
-        if (isObject(t.output)) t.output = { ...t.output, data: appendBase64(String(t.output.data), data) };
-        else t.output = { data };
+      case "append": {
+        if (map === undefined) return;
+        const u = this.upsertOf(c, rule.kind);
+        const state = this.entity(map, u, rule.kind, String(update[rule.key]), rule.create);
+        if (state !== undefined) (state[rule.to] as JsonValue[]).push(update[rule.from] as JsonValue);
         return;
       }
-      case "plan_update": {
-        const plan = u.plan;
-        if (isObject(plan) && typeof plan.planId === "string") this.plans.set(plan.planId, plan);
+      case "append_base64": {
+        if (map === undefined) return;
+        const state = this.entity(map, this.upsertOf(c, undefined), undefined, String(update[rule.key]), rule.create);
+        if (state === undefined) return;
+        const [outer, inner] = rule.to;
+        const data = String(update[rule.from]);
+        const stored = state[outer];
+        if (isObject(stored)) state[outer] = { ...stored, [inner]: appendBase64(String(stored[inner]), data) };
+        else state[outer] = { [inner]: data };
         return;
       }
-      case "plan_removed":
-        this.plans.delete(String(u.planId));
-        return;
-      case "session_info_update":
-        this.sessionInfo = this.one(this.sessionInfo, "SessionInfoUpdate", u);
-        return;
-      case "usage_update":
-        this.usage = this.one(this.usage, "UsageUpdate", u);
-        return;
-      case "compaction_update":
-        return this.upsert(this.compactions, "CompactionUpdate", u);
-      case "compaction_summary_chunk": {
-        // A chunk for an unknown compaction cannot create it: its required `status` is not known yet.
-        const c = this.compactions.get(String(u.compactionId));
-        if (c !== undefined) (c.summary as JsonValue[]).push(u.content as JsonValue);
+      case "put": {
+        const value = update[rule.from];
+        if (map !== undefined && "whole" in c && isObject(value) && typeof value[c.whole] === "string") {
+          map.set(value[c.whole] as string, { state: value });
+        }
         return;
       }
+      case "remove":
+        map?.delete(String(update[rule.from]));
+        return;
     }
-  }
-
-  private one(stored: State | null, name: string, patch: JsonObject): State {
-    const u = this.rule(name);
-    return stored === null ? fromPatch(u, patch) : applyPatch(u, stored, patch);
   }
 
   /** The state as the Rust reducer writes it: entities in first-seen order, every property present. */
   toJSON(): JsonObject {
-    const messages: JsonObject = {};
-    for (const [k, m] of this.messages) messages[k] = { ...m.state, kind: m.kind };
-    return {
-      toolCalls: Object.fromEntries(this.toolCalls),
-      messages,
-      plans: Object.fromEntries(this.plans),
-      terminals: Object.fromEntries(this.terminals),
-      sessionInfo: this.sessionInfo,
-      usage: this.usage,
-      compactions: Object.fromEntries(this.compactions),
-    };
+    const out: JsonObject = {};
+    for (const c of this.shape.collections) {
+      const map = this.keyed.get(c.name);
+      if (map === undefined) {
+        out[c.name] = this.single.get(c.name) ?? null;
+        continue;
+      }
+      const entities: JsonObject = {};
+      for (const [k, e] of map) {
+        entities[k] = e.kind !== undefined && isObject(e.state) ? { ...e.state, kind: e.kind } : e.state;
+      }
+      out[c.name] = entities;
+    }
+    return out;
   }
 }

@@ -181,3 +181,39 @@ export interface UpsertShape {
 
 /** Every upsert of a schema file, by its patch's TypeScript name. */
 export type Upserts = { readonly [name: string]: UpsertShape };
+
+/** A collection of the session reducer: what it holds, under its JSON name. */
+export type CollectionShape =
+  /** The states of one upsert (by its TypeScript name), by key. */
+  | { name: string; upsert: string }
+  /** The states of several upserts that share a key, each under its tag (written as `kind`). */
+  | { name: string; kinds: { readonly [kind: string]: string } }
+  /** Values replaced whole, by their string property `whole`. */
+  | { name: string; whole: string }
+  /** The state of one keyless upsert. */
+  | { name: string; one: string };
+
+/** What one update (by its tag) does to the collection `into`. */
+export type UpdateRule =
+  /** The update is a patch of the collection's upsert (of `kind`). */
+  | { rule: "upsert"; into: string; kind?: string }
+  /** `from` pushed onto the list `to` of the entity with the key `key`; an unknown key creates it when `create`. */
+  | { rule: "append"; into: string; kind?: string; key: string; from: string; to: string; create: boolean }
+  /** Base64 text `from` appended at `to[0]`'s `to[1]` (bytes joined; text joined when either does not decode). */
+  | { rule: "append_base64"; into: string; key: string; from: string; to: readonly [string, string]; create: boolean }
+  /** `from` stored whole under its key. */
+  | { rule: "put"; into: string; from: string }
+  /** The entity named by `from` removed. */
+  | { rule: "remove"; into: string; from: string };
+
+/** A session reducer as the configuration states it (a generated module's `reducer`). */
+export interface ReducerShape {
+  /** The upserts it patches with. */
+  upserts: Upserts;
+  /** The update union's discriminator. */
+  tag: string;
+  /** Its collections, in the order its JSON writes them. */
+  collections: readonly CollectionShape[];
+  /** The rule of each update it applies, by tag; other updates change nothing. */
+  updates: { readonly [tag: string]: UpdateRule };
+}

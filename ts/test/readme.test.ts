@@ -4,7 +4,7 @@
 import { SessionReducer, isKnown, v2 } from "../src/index.js";
 
 const pending = new Map<string, string>(); // the id of each request sent -> its method
-const session = new SessionReducer(v2.upserts);
+const session = new SessionReducer(v2.reducer);
 
 export function onLine(line: string): string {
   // Typed by method and direction; a response by the request it answers.

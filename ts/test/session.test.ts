@@ -37,7 +37,7 @@ test("_meta is merged by key, one level deep", () => {
 });
 
 test("the reducer folds a stream of decoded updates", () => {
-  const r = new SessionReducer(v2.upserts);
+  const r = new SessionReducer(v2.reducer);
   const lines = [
     { sessionUpdate: "tool_call_update", toolCallId: "c1", title: "Build", status: "pending" },
     { sessionUpdate: "tool_call_content_chunk", toolCallId: "c1", content: { type: "content", content: { type: "text", text: "ok" } } },

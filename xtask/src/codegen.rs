@@ -245,7 +245,9 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     let (mut stable, mut unstable) = read_version(layout, lock, &held)?;
     // The naming pass: `use vN::*;` and `use vN::rpc::*;` together must not
     // make a name ambiguous, nor two definitions share an item.
-    let renamed = crate::plan::item_names::name_version(version, &mut stable, &mut unstable, true);
+    let label = display_path(&layout.root, &layout.upserts.path);
+    let reducer_config = crate::upserts::read_reducers(&layout.upserts.path, &label)?.remove(version);
+    let renamed = crate::plan::item_names::name_version(&mut stable, &mut unstable, true, reducer_config.is_some());
     for w in stable.warnings.iter().chain(&unstable.warnings).chain(&renamed) {
         if !g.warnings.contains(w) {
             g.warnings.push(w.clone());
@@ -254,11 +256,19 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     let plan = Plan::version(&stable, &unstable);
     let choices = crate::plan::VersionChoices::of(version, &plan, stable.defs.is_empty());
     let payloads = plan.payloads();
+    let reducer = match &reducer_config {
+        Some(config) => Some(crate::plan::reducer::Reducer::of(config, &plan).map_err(|e| Error::Input {
+            file: label.clone(),
+            message: format!("reducer `{version}`: {}", e.join("; ")),
+        })?),
+        None => None,
+    };
     if let Some(dir) = &layout.typescript {
         // The stable file's module for the package's main entry point; the
         // unstable file's, as a difference from it, for its `unstable` entry point.
-        g.files.push((dir.join(format!("{version}.ts")), crate::ts::module(&plan, &stable, &payloads)));
-        let text = crate::ts::unstable_module(&plan, &stable, &unstable, &payloads, version);
+        g.files
+            .push((dir.join(format!("{version}.ts")), crate::ts::module(&plan, &stable, &payloads, reducer.as_ref())));
+        let text = crate::ts::unstable_module(&plan, &stable, &unstable, &payloads, version, reducer.as_ref());
         g.files.push((dir.join(format!("{version}.unstable.ts")), text));
     }
     let (mut items, registry, schemas, schema_impls) = emit_version(&plan, &payloads);
@@ -275,11 +285,13 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
         });
     }
     items.push(protocol_version(&choices));
-    if choices.reducer {
-        // The hand-written reducer over the generated upserts (generated/src/session.rs).
+    if let Some(reducer) = &reducer {
+        // The session reducer the configuration states, over the generated upserts.
+        let emitter = Emitter::new(CRATE_RUNTIME, plan.unstable.clone());
+        items.extend(emitter.reducer(reducer));
         items.push(quote! {
             #[doc(inline)]
-            pub use crate::session::{Ordered, SessionReducer, StoredMessage};
+            pub use crate::runtime::session::Ordered;
         });
     }
     let v = proc_macro2::Ident::new(version, proc_macro2::Span::call_site());

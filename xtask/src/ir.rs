@@ -61,17 +61,32 @@ pub fn render_plan(
     let mut stable = crate::load::module_with(root, dir, &format!("{version}/schema.json"), lock, upserts)?;
     let mut unstable = crate::load::module_with(root, dir, &format!("{version}/schema.unstable.json"), lock, upserts)?;
     // The naming pass, as `codegen` runs it: a renamed item shows its `rust_name`.
-    for w in crate::plan::item_names::name_version(version, &mut stable, &mut unstable, true) {
+    let label = crate::load::display_path(root, &upserts.path);
+    let reducers = crate::upserts::read_reducers(&upserts.path, &label)?;
+    let config = reducers.get(version);
+    for w in crate::plan::item_names::name_version(&mut stable, &mut unstable, true, config.is_some()) {
         eprintln!("warning: {w}");
     }
     let plan = crate::plan::Plan::version(&stable, &unstable);
+    let reducer = match config {
+        Some(c) if only.is_empty() => Some(
+            crate::plan::reducer::Reducer::of(c, &plan)
+                .map_err(|e| Error::Input { file: label.clone(), message: e.join("; ") })?,
+        ),
+        _ => None,
+    };
     if let Some(name) = only.iter().find(|name| !plan.items.iter().any(|i| &i.name == *name)) {
         return Err(missing(&unstable.source, name));
     }
     let items: Vec<_> = plan.items.iter().filter(|i| only.is_empty() || only.contains(&i.name)).collect();
     let mut payloads = plan.payloads();
     payloads.retain(|n| only.is_empty() || only.iter().any(|o| o == n));
-    let out = serde_json::json!({ "sources": [stable.source, unstable.source], "items": items, "payloads": payloads });
+    let out = serde_json::json!({
+        "sources": [stable.source, unstable.source],
+        "items": items,
+        "payloads": payloads,
+        "reducer": reducer,
+    });
     Ok(serde_json::to_string_pretty(&out).expect("the plan serializes"))
 }
 

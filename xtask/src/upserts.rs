@@ -15,10 +15,148 @@ use crate::error::{Error, Result};
 use crate::model::{Kind, Module, Rule, Upsert};
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct File {
     #[serde(rename = "$comment")]
     _comment: Option<String>,
     v2: BTreeMap<String, Upsert>,
+    #[serde(default)]
+    reducer: Reducers,
+}
+
+/// The `reducer` section: each version's session reducer.
+#[derive(Debug, Default, Deserialize)]
+struct Reducers {
+    #[serde(rename = "$comment")]
+    _comment: Option<String>,
+    #[serde(flatten)]
+    versions: BTreeMap<String, ReducerConfig>,
+}
+
+/// One version's session reducer as the configuration states it: the
+/// collections it holds and the rule of each arm of the update union. The
+/// plan checks it against the schema ([`crate::plan::reducer`]); the Rust
+/// and TypeScript renderers write it.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReducerConfig {
+    /// The reducer's item name (`SessionReducer`).
+    pub name: String,
+    /// Its description.
+    pub doc: String,
+    /// The union of the updates it folds, by schema name (`SessionUpdate`).
+    pub union: String,
+    /// Its fields, in the order its JSON writes them.
+    pub collections: Vec<CollectionConfig>,
+    /// The rule of each arm of the union, by tag; other arms change nothing.
+    pub updates: BTreeMap<String, UpdateConfig>,
+}
+
+/// One field of the reducer.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct CollectionConfig {
+    /// Its JSON name (`toolCalls`); the Rust field is its snake case.
+    pub name: String,
+    /// Its description.
+    pub doc: String,
+    /// The string property naming each value, for `whole`.
+    #[serde(default)]
+    pub key: Option<String>,
+    /// What it holds.
+    #[serde(flatten)]
+    pub holds: Holds,
+}
+
+/// What a collection holds.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Holds {
+    /// The states of one upsert (by wire definition name), by its key.
+    Upsert(String),
+    /// The states of several upserts that share a key, each under its tag.
+    Kinds(KindsConfig),
+    /// Values of a definition replaced whole, by their string property `key`.
+    Whole(String),
+    /// The state of one keyless upsert.
+    One(String),
+}
+
+/// The enum of a `kinds` collection.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KindsConfig {
+    /// The enum's item name (`StoredMessage`).
+    #[serde(rename = "enum")]
+    pub name: String,
+    /// Its description.
+    pub doc: String,
+    /// Each kind by its tag (what the JSON writes as `kind`).
+    pub of: BTreeMap<String, KindConfig>,
+}
+
+/// One kind of a `kinds` collection.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KindConfig {
+    /// The enum variant.
+    pub variant: String,
+    /// The upsert whose state it holds.
+    pub upsert: String,
+    /// The variant's description.
+    pub doc: String,
+}
+
+/// The rule of one arm of the update union.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "rule", rename_all = "snake_case", deny_unknown_fields)]
+pub enum UpdateConfig {
+    /// The payload (an upsert) is applied to `into` (of the kind `kind`).
+    Upsert {
+        /// The collection.
+        into: String,
+        /// The kind, in a `kinds` collection.
+        #[serde(default)]
+        kind: Option<String>,
+    },
+    /// The payload's `from` is pushed onto the list `to` of its entity.
+    Append {
+        /// The collection.
+        into: String,
+        /// The kind an entity it creates has, in a `kinds` collection.
+        #[serde(default)]
+        kind: Option<String>,
+        /// The payload's property appended.
+        from: String,
+        /// The state's list property appended to.
+        to: String,
+        /// Whether an unknown key creates the entity from the key alone.
+        create: bool,
+    },
+    /// Base64 text appended at `to` (`object.property`).
+    AppendBase64 {
+        /// The collection.
+        into: String,
+        /// The payload's base64 property.
+        from: String,
+        /// The state's optional object property and its base64 property.
+        to: String,
+        /// Whether an unknown key creates the entity from the key alone.
+        create: bool,
+    },
+    /// The payload's `from` is stored whole under its key.
+    Put {
+        /// The collection (a `whole` one).
+        into: String,
+        /// The payload's property stored.
+        from: String,
+    },
+    /// The entity the payload's `from` names is removed.
+    Remove {
+        /// The collection (a `whole` one).
+        into: String,
+        /// The payload's property holding the key.
+        from: String,
+    },
 }
 
 /// The configured upserts of one protocol version, by wire definition name.
@@ -46,6 +184,22 @@ pub fn read(path: &Path, label: &Path) -> Result<BTreeMap<String, Config>> {
         message: e.to_string(),
     })?;
     Ok([("v2".to_owned(), file.v2)].into_iter().collect())
+}
+
+/// Reads the configuration's session reducers, by protocol version (none
+/// when the file is absent).
+pub fn read_reducers(path: &Path, label: &Path) -> Result<BTreeMap<String, ReducerConfig>> {
+    if !path.is_file() {
+        return Ok(BTreeMap::new());
+    }
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Read { file: label.to_path_buf(), source })?;
+    let file: File = serde_json::from_str(&text).map_err(|e| Error::Json {
+        file: label.to_path_buf(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    Ok(file.reducer.versions)
 }
 
 /// Checks the configuration against a module and attaches it to the

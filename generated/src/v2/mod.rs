@@ -17567,5 +17567,230 @@ pub mod rpc {
 mod schemas;
 /// The protocol version these types speak: `2`, the `protocolVersion` an `initialize` request of this version sends.
 pub const PROTOCOL_VERSION: ProtocolVersion = ProtocolVersion(2);
+/// A user message, an agent message or an agent thought.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StoredMessage {
+    /// An agent message (`agent_message`, `agent_message_chunk`).
+    Agent(AgentMessageState),
+    /// An agent thought (`agent_thought`, `agent_thought_chunk`).
+    Thought(AgentThoughtState),
+    /// A user message (`user_message`, `user_message_chunk`).
+    User(UserMessageState),
+}
+impl StoredMessage {
+    /// The `content` of whichever kind this is.
+    pub fn content(&self) -> &[ContentBlock] {
+        match self {
+            StoredMessage::Agent(s) => &s.content,
+            StoredMessage::Thought(s) => &s.content,
+            StoredMessage::User(s) => &s.content,
+        }
+    }
+    fn content_mut(&mut self) -> &mut Vec<ContentBlock> {
+        match self {
+            StoredMessage::Agent(s) => &mut s.content,
+            StoredMessage::Thought(s) => &mut s.content,
+            StoredMessage::User(s) => &mut s.content,
+        }
+    }
+}
+impl Serialize for StoredMessage {
+    /// The state, with its kind's tag as `kind`.
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let (kind, value) = match self {
+            StoredMessage::Agent(s) => ("agent_message", ::serde_json::to_value(s)),
+            StoredMessage::Thought(s) => ("agent_thought", ::serde_json::to_value(s)),
+            StoredMessage::User(s) => ("user_message", ::serde_json::to_value(s)),
+        };
+        let mut value = value.map_err(::serde::ser::Error::custom)?;
+        if let Some(object) = value.as_object_mut() {
+            object.insert("kind".into(), kind.into());
+        }
+        Serialize::serialize(&value, serializer)
+    }
+}
+/// The state of one v2 session, built from its `session/update` stream.
+///
+/// Generated from the `reducer` section of `schema/upserts.json`: an upsert for a new
+/// key creates the entity, a later one patches it; a chunk appends to the entity with
+/// its key (creating it where the configuration says so).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SessionReducer {
+    /// Tool calls by id.
+    pub tool_calls: runtime::session::Ordered<ToolCallId, ToolCall>,
+    /// User and agent messages and thoughts by message id.
+    pub messages: runtime::session::Ordered<MessageId, StoredMessage>,
+    /// Plans by plan id (each replaced whole).
+    pub plans: runtime::session::Ordered<String, PlanUpdateContent>,
+    /// Agent-owned terminals by id.
+    pub terminals: runtime::session::Ordered<TerminalId, TerminalState>,
+    /// The session's info.
+    pub session_info: Option<SessionInfoState>,
+    /// The context window usage.
+    pub usage: Option<UsageState>,
+    /// Compactions by id.
+    pub compactions: runtime::session::Ordered<CompactionId, CompactionState>,
+}
+impl SessionReducer {
+    /// A reducer with no entities.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Applies one update. Updates this reducer does not track leave it unchanged.
+    pub fn apply(&mut self, update: SessionUpdate) {
+        #[allow(unused_imports)]
+        use crate::patch::Patchable as _;
+        match update {
+            SessionUpdate::UserMessageChunk(u) => {
+                let made = u.message_id.clone();
+                self.messages
+                    .entry(
+                        u.message_id,
+                        || StoredMessage::User(
+                            UserMessageState::from_patch(UserMessage::new(made)),
+                        ),
+                    )
+                    .content_mut()
+                    .push(u.content);
+            }
+            SessionUpdate::UserMessage(u) => {
+                match self.messages.get_mut(&u.message_id) {
+                    Some(StoredMessage::User(s)) => s.apply(u),
+                    _ => {
+                        self.messages
+                            .insert(
+                                u.message_id.clone(),
+                                StoredMessage::User(UserMessageState::from_patch(u)),
+                            )
+                    }
+                }
+            }
+            SessionUpdate::AgentMessageChunk(u) => {
+                let made = u.message_id.clone();
+                self.messages
+                    .entry(
+                        u.message_id,
+                        || StoredMessage::Agent(
+                            AgentMessageState::from_patch(AgentMessage::new(made)),
+                        ),
+                    )
+                    .content_mut()
+                    .push(u.content);
+            }
+            SessionUpdate::AgentMessage(u) => {
+                match self.messages.get_mut(&u.message_id) {
+                    Some(StoredMessage::Agent(s)) => s.apply(u),
+                    _ => {
+                        self.messages
+                            .insert(
+                                u.message_id.clone(),
+                                StoredMessage::Agent(AgentMessageState::from_patch(u)),
+                            )
+                    }
+                }
+            }
+            SessionUpdate::AgentThoughtChunk(u) => {
+                let made = u.message_id.clone();
+                self.messages
+                    .entry(
+                        u.message_id,
+                        || StoredMessage::Thought(
+                            AgentThoughtState::from_patch(AgentThought::new(made)),
+                        ),
+                    )
+                    .content_mut()
+                    .push(u.content);
+            }
+            SessionUpdate::AgentThought(u) => {
+                match self.messages.get_mut(&u.message_id) {
+                    Some(StoredMessage::Thought(s)) => s.apply(u),
+                    _ => {
+                        self.messages
+                            .insert(
+                                u.message_id.clone(),
+                                StoredMessage::Thought(AgentThoughtState::from_patch(u)),
+                            )
+                    }
+                }
+            }
+            SessionUpdate::ToolCallContentChunk(u) => {
+                let made = u.tool_call_id.clone();
+                self.tool_calls
+                    .entry(
+                        u.tool_call_id,
+                        || ToolCall::from_patch(ToolCallUpdate::new(made)),
+                    )
+                    .content
+                    .push(u.content);
+            }
+            SessionUpdate::ToolCallUpdate(u) => {
+                runtime::session::upsert(&mut self.tool_calls, |u| &u.tool_call_id, u)
+            }
+            SessionUpdate::TerminalUpdate(u) => {
+                runtime::session::upsert(&mut self.terminals, |u| &u.terminal_id, u)
+            }
+            SessionUpdate::TerminalOutputChunk(u) => {
+                let made = u.terminal_id.clone();
+                let entity = self
+                    .terminals
+                    .entry(
+                        u.terminal_id,
+                        || TerminalState::from_patch(TerminalUpdate::new(made)),
+                    );
+                match &mut entity.output {
+                    None => entity.output = Some(TerminalOutput::new(u.data)),
+                    Some(object) => {
+                        runtime::session::append_base64(&mut object.data, &u.data)
+                    }
+                }
+            }
+            SessionUpdate::PlanUpdate(u) => {
+                if let Some(key) = runtime::session::string_property(&u.plan, "planId") {
+                    self.plans.insert(key, u.plan);
+                }
+            }
+            SessionUpdate::SessionInfoUpdate(u) => {
+                runtime::session::upsert_one(&mut self.session_info, u)
+            }
+            SessionUpdate::UsageUpdate(u) => {
+                runtime::session::upsert_one(&mut self.usage, u)
+            }
+            SessionUpdate::CompactionUpdate(u) => {
+                runtime::session::upsert(&mut self.compactions, |u| &u.compaction_id, u)
+            }
+            SessionUpdate::CompactionSummaryChunk(u) => {
+                if let Some(entity) = self.compactions.get_mut(&u.compaction_id) {
+                    entity.summary.push(u.content);
+                }
+            }
+            #[cfg(feature = "unstable")]
+            SessionUpdate::PlanRemoved(u) => {
+                self.plans.remove(&::std::string::ToString::to_string(&u.plan_id));
+            }
+            _ => {}
+        }
+    }
+}
+impl Serialize for SessionReducer {
+    /// `{"toolCalls", "messages", "plans", "terminals", "sessionInfo", "usage", "compactions"}`: entities in first-seen order, every field present.
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        use ::serde::ser::SerializeMap as _;
+        let mut map = serializer.serialize_map(Some(7usize))?;
+        map.serialize_entry("toolCalls", &self.tool_calls)?;
+        map.serialize_entry("messages", &self.messages)?;
+        map.serialize_entry("plans", &self.plans)?;
+        map.serialize_entry("terminals", &self.terminals)?;
+        map.serialize_entry("sessionInfo", &self.session_info)?;
+        map.serialize_entry("usage", &self.usage)?;
+        map.serialize_entry("compactions", &self.compactions)?;
+        map.end()
+    }
+}
 #[doc(inline)]
-pub use crate::session::{Ordered, SessionReducer, StoredMessage};
+pub use crate::runtime::session::Ordered;

@@ -169,13 +169,7 @@ struct Holder {
 fn holder() -> Holder {
     let mut additional_properties = crate::runtime::Extra::new();
     additional_properties.insert("blockId".into(), json!("again"));
-    Holder {
-        block_id: "b".into(),
-        nested: None,
-        fails: None,
-        quoted: Kind::Execute,
-        additional_properties,
-    }
+    Holder { block_id: "b".into(), nested: None, fails: None, quoted: Kind::Execute, additional_properties }
 }
 
 #[test]

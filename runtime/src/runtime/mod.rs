@@ -17,6 +17,7 @@ pub mod rpc;
 pub mod schema;
 #[doc(hidden)]
 pub mod ser;
+pub mod session;
 mod unknown;
 
 pub use self::base64::Base64String;

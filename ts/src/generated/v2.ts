@@ -2,7 +2,7 @@
 // Do not edit: change the generator (`xtask/src/ts/`) or its inputs and run `cargo xtask codegen`.
 
 import { Codec, type AnyMessage, type Envelope, type ExtensionNotification, type ExtensionRequest, type ExtensionResponse } from "../codec.js";
-import type { Methods, Shapes, Upserts } from "../shape.js";
+import type { Methods, ReducerShape, Shapes, Upserts } from "../shape.js";
 import type { Extensible, JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
 
 /** The `annotations` member many objects of this module share. */
@@ -4691,6 +4691,89 @@ export const upserts = {
         ],
     },
 } satisfies Upserts;
+
+/**
+ * The session reducer (`schema/upserts.json`, `reducer`): its collections in the
+ * order its JSON writes them, and the rule of each update by its tag (`session.ts`).
+ */
+export const reducer = {
+    upserts,
+    tag: "sessionUpdate",
+    collections: [
+        { name: "toolCalls", upsert: "ToolCallUpdate" },
+        {
+            name: "messages",
+            kinds: { agent_message: "AgentMessage", agent_thought: "AgentThought", user_message: "UserMessage" },
+        },
+        { name: "plans", whole: "planId" },
+        { name: "terminals", upsert: "TerminalUpdate" },
+        { name: "sessionInfo", one: "SessionInfoUpdate" },
+        { name: "usage", one: "UsageUpdate" },
+        { name: "compactions", upsert: "CompactionUpdate" },
+    ],
+    updates: {
+        user_message_chunk: {
+            rule: "append",
+            into: "messages",
+            kind: "user_message",
+            key: "messageId",
+            from: "content",
+            to: "content",
+            create: true,
+        },
+        user_message: { rule: "upsert", into: "messages", kind: "user_message" },
+        agent_message_chunk: {
+            rule: "append",
+            into: "messages",
+            kind: "agent_message",
+            key: "messageId",
+            from: "content",
+            to: "content",
+            create: true,
+        },
+        agent_message: { rule: "upsert", into: "messages", kind: "agent_message" },
+        agent_thought_chunk: {
+            rule: "append",
+            into: "messages",
+            kind: "agent_thought",
+            key: "messageId",
+            from: "content",
+            to: "content",
+            create: true,
+        },
+        agent_thought: { rule: "upsert", into: "messages", kind: "agent_thought" },
+        tool_call_content_chunk: {
+            rule: "append",
+            into: "toolCalls",
+            key: "toolCallId",
+            from: "content",
+            to: "content",
+            create: true,
+        },
+        tool_call_update: { rule: "upsert", into: "toolCalls" },
+        terminal_update: { rule: "upsert", into: "terminals" },
+        terminal_output_chunk: {
+            rule: "append_base64",
+            into: "terminals",
+            key: "terminalId",
+            from: "data",
+            to: ["output", "data"],
+            create: true,
+        },
+        plan_update: { rule: "put", into: "plans", from: "plan" },
+        session_info_update: { rule: "upsert", into: "sessionInfo" },
+        usage_update: { rule: "upsert", into: "usage" },
+        compaction_update: { rule: "upsert", into: "compactions" },
+        compaction_summary_chunk: {
+            rule: "append",
+            into: "compactions",
+            key: "compactionId",
+            from: "content",
+            to: "summary",
+            create: false,
+        },
+    },
+} satisfies ReducerShape;
 
 /** The requests an agent handles, by method. */
 export type RequestToAgent =

@@ -2,7 +2,7 @@
 // Do not edit: change the generator (`xtask/src/ts/`) or its inputs and run `cargo xtask codegen`.
 
 import { Codec, type AnyMessage, type Envelope, type ExtensionNotification, type ExtensionRequest, type ExtensionResponse } from "../codec.js";
-import type { Methods, Shapes, Upserts } from "../shape.js";
+import type { Methods, ReducerShape, Shapes, Upserts } from "../shape.js";
 import type { Extensible, JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
 import * as stable from "./v2.js";
 
@@ -3049,6 +3049,19 @@ export const upserts = {
         ],
     },
 } satisfies Upserts;
+
+/**
+ * The session reducer (`schema/upserts.json`, `reducer`): its collections in the
+ * order its JSON writes them, and the rule of each update by its tag (`session.ts`).
+ */
+export const reducer = {
+    ...stable.reducer,
+    upserts,
+    updates: {
+        ...stable.reducer.updates,
+        plan_removed: { rule: "remove", into: "plans", from: "planId" },
+    },
+} satisfies ReducerShape;
 
 /** The requests an agent handles, by method. */
 export type RequestToAgent =

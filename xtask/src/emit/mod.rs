@@ -16,6 +16,7 @@ use crate::model::*;
 pub mod direct;
 mod enums;
 mod reads;
+mod reducer;
 pub mod schema;
 mod structs;
 pub mod unions;

@@ -147,13 +147,13 @@ fn each_def(d: &mut Def, f: &mut impl FnMut(&mut Def)) {
 /// The naming pass of one version's files (`stable` and `unstable`, which may
 /// be copies of one file), as `codegen` and `ir --plan` run it: the reserved
 /// names are the dispatch module's items when one is written (`dispatch`) and
-/// the reducer's when the version re-exports it. Returns the warnings.
-pub fn name_version(version: &str, stable: &mut Module, unstable: &mut Module, dispatch: bool) -> Vec<String> {
+/// the reducer's when the configuration gives the version one (`reducer`).
+/// Returns the warnings.
+pub fn name_version(stable: &mut Module, unstable: &mut Module, dispatch: bool, reducer: bool) -> Vec<String> {
     let reserved = {
         let plan = super::Plan::version(stable, unstable);
-        let choices = super::VersionChoices::of(version, &plan, stable.defs.is_empty());
         let mut reserved = if dispatch { generator_items(&plan.payloads()) } else { Vec::new() };
-        if choices.reducer {
+        if reducer {
             reserved.extend(crate::policy::policy().reserved_names.iter().map(|r| r.name.clone()));
         }
         reserved

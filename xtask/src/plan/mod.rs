@@ -23,6 +23,7 @@ pub mod merge;
 pub mod naming;
 mod payloads;
 mod read;
+pub mod reducer;
 pub(crate) use defs::ordered_defs;
 pub use defs::{is_direct_method, Decisions, Decoder, Encoder};
 pub use merge::Merged;
@@ -30,7 +31,7 @@ pub use payloads::{NullMode, PayloadPlan, Payloads, PEER_SIDES};
 pub use read::{is_scalar, value_field, HiddenKind, ReadRule};
 
 /// Which builds an item belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Gate {
     /// Always compiled.
@@ -88,10 +89,6 @@ pub struct VersionChoices {
     /// The module holds only what the unstable schema has: its items are
     /// behind `unstable`.
     pub unstable_only: bool,
-    /// The module re-exports the hand-written session reducer
-    /// (`generated/src/session.rs`, written for v2's upserts), whose item
-    /// names the definitions must not take (`reserved_names` in `schema/rust.json`).
-    pub reducer: bool,
 }
 
 impl VersionChoices {
@@ -110,7 +107,6 @@ impl VersionChoices {
             number: version.trim_start_matches('v').parse().unwrap_or_default(),
             typed_protocol_version,
             unstable_only,
-            reducer: version == "v2",
         }
     }
 }

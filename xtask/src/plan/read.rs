@@ -7,7 +7,7 @@
 //! bounds tighter than the Rust type, `minItems` / `maxItems`) and the field's
 //! representation (a required field that may be `null` must still be
 //! present; an optional any-JSON field keeps a present `null`). Adding a rule
-//! means a variant here, its reader type in `generated/src/runtime/read.rs`
+//! means a variant here, its reader type in `runtime/src/runtime/read.rs`
 //! and its rendering in `emit::reads` (see `ARCHITECTURE.md`).
 
 use std::collections::BTreeSet;

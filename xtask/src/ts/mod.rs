@@ -25,13 +25,14 @@ use genco::prelude::*;
 use shapes::prop;
 
 use crate::model::*;
+use crate::plan::reducer::Reducer;
 use crate::plan::{Decisions, Gate, Payloads, Plan};
 
 /// The TypeScript module of a version's stable schema file, or of a file
 /// alone: every definition of `module`, with `plan`'s decisions about the
 /// stable build and the payloads' decisions in it.
-pub fn module(plan: &Plan<'_>, module: &Module, payloads: &Payloads) -> String {
-    let file = File { module, decisions: &plan.stable, payloads, unstable: false };
+pub fn module(plan: &Plan<'_>, module: &Module, payloads: &Payloads, reducer: Option<&Reducer>) -> String {
+    let file = File { module, decisions: &plan.stable, payloads, unstable: false, reducer };
     render(&file, None)
 }
 
@@ -39,7 +40,7 @@ pub fn module(plan: &Plan<'_>, module: &Module, payloads: &Payloads) -> String {
 /// previewed with `--schema`): every definition always there.
 pub fn single(module: &Module) -> String {
     let plan = Plan::single(module);
-    self::module(&plan, module, &plan.payloads())
+    self::module(&plan, module, &plan.payloads(), None)
 }
 
 /// The TypeScript module of a version's unstable schema file, as a
@@ -56,9 +57,10 @@ pub fn unstable_module(
     unstable: &Module,
     payloads: &Payloads,
     stable_file: &str,
+    reducer: Option<&Reducer>,
 ) -> String {
-    let base = File { module: stable, decisions: &plan.stable, payloads, unstable: false };
-    let file = File { module: unstable, decisions: &plan.unstable, payloads, unstable: true };
+    let base = File { module: stable, decisions: &plan.stable, payloads, unstable: false, reducer };
+    let file = File { module: unstable, decisions: &plan.unstable, payloads, unstable: true, reducer };
     let once: BTreeSet<&str> = plan
         .items
         .iter()
@@ -103,6 +105,8 @@ struct File<'a> {
     payloads: &'a Payloads,
     /// The build the file's payload decisions are taken from.
     unstable: bool,
+    /// The version's session reducer, when the configuration gives it one.
+    reducer: Option<&'a Reducer>,
 }
 
 /// What an unstable module takes from its stable module.
@@ -133,7 +137,12 @@ fn render(file: &File<'_>, base: Option<Base<'_>>) -> String {
     let tables = shapes::Tables::of(file);
     let shape_values: &[&str] =
         if base.as_ref().is_some_and(|b| b.tables.removed_from(&tables)) { &["without"] } else { &[] };
-    let shape = imports("shape", shape_values, &["Methods", "Shapes", "Upserts"]);
+    let shape_types: &[&str] = if file.reducer.is_some() {
+        &["Methods", "ReducerShape", "Shapes", "Upserts"]
+    } else {
+        &["Methods", "Shapes", "Upserts"]
+    };
+    let shape = imports("shape", shape_values, shape_types);
     let runtime = imports("runtime", &[], RUNTIME_NAMES);
     let source = &module.source;
     let mut out: js::Tokens = quote! {

@@ -20,6 +20,8 @@ pub struct Tables {
     shapes: Vec<(String, Value)>,
     methods: Vec<(String, Value)>,
     upserts: Vec<(String, Value)>,
+    /// The session reducer of the file's build, as `session.ts` reads it.
+    reducer: Vec<(String, Value)>,
 }
 
 impl Tables {
@@ -32,6 +34,7 @@ impl Tables {
             shapes: defs.iter().map(|d| (prop(&d.rust_name), s.def(d))).collect(),
             methods: methods(file),
             upserts: upserts(&defs, file.decisions),
+            reducer: file.reducer.map(|r| reducer(r, file.unstable)).unwrap_or_default(),
         }
     }
 
@@ -137,6 +140,57 @@ pub fn emit(
             $(" * property of the state takes a patch (`reducer.ts`).")
             $(" */")
             export const upserts = $(table_over("upserts", &tables.upserts, over)) satisfies $(rt.name("Upserts"));
+        };
+    }
+    if !tables.reducer.is_empty() {
+        let mut t = js::Tokens::new();
+        t.append("{");
+        t.indent();
+        // Over the stable module's when only updates were added or changed.
+        let updates = |r: &[(String, Value)]| r.iter().find(|(k, _)| k == "updates").map(|(_, v)| v.clone());
+        let rest = |r: &[(String, Value)]| r.iter().filter(|(k, _)| k != "updates").cloned().collect::<Vec<_>>();
+        let over = stable.map(|b| b.reducer.as_slice()).filter(|b| {
+            let gone = match (updates(b), updates(&tables.reducer)) {
+                (Some(Value::Object(b)), Some(Value::Object(t))) => b.keys().any(|k| !t.contains_key(k)),
+                _ => true,
+            };
+            !b.is_empty() && rest(b) == rest(&tables.reducer) && !gone
+        });
+        match over {
+            Some(b) => {
+                let (Some(Value::Object(old)), Some(Value::Object(new))) = (updates(b), updates(&tables.reducer))
+                else {
+                    unreachable!("checked above")
+                };
+                let changed: Vec<(String, Value)> =
+                    new.into_iter().filter(|(k, v)| old.get(k) != Some(v)).map(|(k, v)| (prop(&k), v)).collect();
+                t.append("...stable.reducer,");
+                t.push();
+                t.append("upserts,");
+                t.push();
+                t.append("updates: {");
+                t.indent();
+                t.append("...stable.reducer.updates,");
+                t.push();
+                t.append(table(&changed));
+                t.unindent();
+                t.append("},");
+            }
+            None => {
+                t.append("upserts,");
+                t.push();
+                t.append(table(&tables.reducer));
+            }
+        }
+        t.unindent();
+        t.append("}");
+        out.line();
+        quote_in! { *out =>
+            $("/**")
+            $(" * The session reducer (`schema/upserts.json`, `reducer`): its collections in the")
+            $(" * order its JSON writes them, and the rule of each update by its tag (`session.ts`).")
+            $(" */")
+            export const reducer = $t satisfies $(rt.name("ReducerShape"));
         };
     }
     let message = dispatch(out, file, rt);
@@ -487,6 +541,58 @@ fn upserts(defs: &[&Def], decisions: &Decisions) -> Vec<(String, Value)> {
             Some((prop(&d.rust_name), entry))
         })
         .collect()
+}
+
+/// The session reducer's table for one build (`unstable`): the union's
+/// discriminator, the collections and the rule of each update the build has.
+fn reducer(r: &crate::plan::reducer::Reducer, unstable: bool) -> Vec<(String, Value)> {
+    use crate::plan::reducer::{Held, Rule};
+    let build = if unstable { crate::plan::Gate::Unstable } else { crate::plan::Gate::Stable };
+    let collections: Vec<Value> = r
+        .collections
+        .iter()
+        .map(|c| match &c.holds {
+            Held::Upsert(u) => json!({ "name": c.name, "upsert": u.patch }),
+            Held::Kinds { kinds, .. } => {
+                let of: Map<String, Value> =
+                    kinds.iter().map(|k| (k.0.clone(), Value::from(k.3.patch.clone()))).collect();
+                json!({ "name": c.name, "kinds": of })
+            }
+            Held::Whole { key, .. } => json!({ "name": c.name, "whole": key }),
+            Held::One(u) => json!({ "name": c.name, "one": u.patch }),
+        })
+        .collect();
+    let updates: Vec<(String, Value)> = r
+        .arms_in(Some(build))
+        .map(|a| {
+            let into = &r.collections[a.into];
+            let kind_tag = |k: &Option<usize>| match (&into.holds, k) {
+                (Held::Kinds { kinds, .. }, Some(k)) => Value::from(kinds[*k].0.clone()),
+                _ => Value::Null,
+            };
+            let mut v = match &a.rule {
+                Rule::Upsert { kind } => json!({ "rule": "upsert", "into": into.name, "kind": kind_tag(kind) }),
+                Rule::Append { kind, key, from, to, create, .. } => json!({
+                    "rule": "append", "into": into.name, "kind": kind_tag(kind),
+                    "key": key.wire, "from": from.wire, "to": to.wire, "create": create,
+                }),
+                Rule::AppendBase64 { key, from, to, create, .. } => json!({
+                    "rule": "append_base64", "into": into.name,
+                    "key": key.wire, "from": from.wire, "to": [to.0.wire, to.1.wire], "create": create,
+                }),
+                Rule::Put { from } => json!({ "rule": "put", "into": into.name, "from": from.wire }),
+                Rule::Remove { from } => json!({ "rule": "remove", "into": into.name, "from": from.wire }),
+            };
+            v.as_object_mut().expect("an object").retain(|_, x| !x.is_null());
+            (prop(&a.tag), v)
+        })
+        .collect();
+    let updates: Map<String, Value> = updates.into_iter().map(|(k, v)| (k.trim_matches('"').to_owned(), v)).collect();
+    vec![
+        ("tag".to_owned(), Value::from(r.tag.clone())),
+        ("collections".to_owned(), Value::Array(collections)),
+        ("updates".to_owned(), Value::Object(updates)),
+    ]
 }
 
 /// The JSON-RPC methods of `module`: the method name, quoted, and its entry.
