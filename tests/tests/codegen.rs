@@ -528,7 +528,9 @@ fn the_reducer_configuration_is_checked_against_the_schema() {
     let plan = xtask::plan::Plan::version(&stable, &unstable);
     let configs = xtask::upserts::read_reducers(&dir.join("upserts.json"), Path::new("schema/upserts.json")).unwrap();
     let good = &configs["v2"];
-    let r = Reducer::of(good, &plan).unwrap();
+    let (r, warnings) = Reducer::of(good, &plan, true).unwrap();
+    let r = r.unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(r.arms.len(), good.updates.len());
     let removed = r.arms.iter().find(|a| a.tag == "plan_removed").unwrap();
     assert_eq!(removed.gate, xtask::plan::Gate::Unstable);
@@ -537,8 +539,14 @@ fn the_reducer_configuration_is_checked_against_the_schema() {
     let refused = |change: &dyn Fn(&mut xtask::upserts::ReducerConfig), expected: &str| {
         let mut config = good.clone();
         change(&mut config);
-        let errors = Reducer::of(&config, &plan).expect_err(expected).join("\n");
+        let errors = Reducer::of(&config, &plan, true).expect_err(expected).join("\n");
         assert!(errors.contains(expected), "expected {expected:?} in:\n{errors}");
+        // A preview of another revision leaves it out, with a warning.
+        let (lenient, warnings) = Reducer::of(&config, &plan, false).unwrap();
+        assert!(warnings.join("\n").contains(expected), "{warnings:?}");
+        if let Some(lenient) = lenient {
+            assert!(lenient.arms.len() < config.updates.len(), "the update that does not fit is left out");
+        }
     };
     refused(
         &|c| {

@@ -169,12 +169,12 @@ fn every_vendored_release_compiles_with_runtime_reducer_and_replay() {
         std::fs::remove_file(base.join("tools/src/bridge.rs")).unwrap();
         std::fs::remove_dir_all(base.join("tools/src/bin")).unwrap();
         manifest(&base.join("tools/src/lib.rs"), &[("pub mod bridge;\n", String::new())]);
-        let macros = root.join("macros").display().to_string();
+        let runtime = root.join("runtime").display().to_string();
         manifest(
             &base.join("bindings/Cargo.toml"),
             &[
                 ("name = \"acp-bindings\"", format!("name = \"acp-bindings-{tag}\"")),
-                ("path = \"../macros\"", format!("path = {macros:?}")),
+                ("path = \"../runtime\"", format!("path = {runtime:?}")),
             ],
         );
         manifest(

@@ -238,6 +238,43 @@ fn read_version(layout: &Layout, lock: Option<&Lock>, held: &crate::load::Versio
     })
 }
 
+/// The version's session reducer, when the configuration gives it one:
+/// resolved against the plan; for a preview of another revision, what does
+/// not fit is left out with a warning (as for the upserts).
+fn reducer_of(
+    config: Option<&crate::upserts::ReducerConfig>,
+    plan: &Plan<'_>,
+    layout: &Layout,
+    version: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Option<crate::plan::reducer::Reducer>> {
+    let Some(config) = config else { return Ok(None) };
+    let label = display_path(&layout.root, &layout.upserts.path);
+    let (reducer, left_out) = crate::plan::reducer::Reducer::of(config, plan, layout.upserts.strict)
+        .map_err(|e| Error::Input { file: label.clone(), message: format!("reducer `{version}`: {}", e.join("; ")) })?;
+    for w in left_out {
+        warnings.push(format!("{}: reducer `{version}`: {w} (left out)", label.display()));
+    }
+    Ok(reducer)
+}
+
+/// The session reducer the configuration states, over the generated upserts
+/// (behind `unstable` with the rest of a version only that schema has).
+fn reducer_items(
+    reducer: &crate::plan::reducer::Reducer,
+    plan: &Plan<'_>,
+    choices: &crate::plan::VersionChoices,
+) -> Vec<TokenStream> {
+    let emitter = Emitter::new(CRATE_RUNTIME, plan.unstable.clone());
+    let mut items = emitter.reducer(reducer);
+    items.push(quote! {
+        #[doc(inline)]
+        pub use crate::runtime::session::Ordered;
+    });
+    let gate = if choices.unstable_only { Gate::Unstable } else { Gate::Always };
+    crate::emit::gated(items, gate)
+}
+
 /// One version: its `mod.rs`, its part of the registry, its line of stats.
 fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: crate::load::VersionFiles) -> Result<()> {
     let version = held.version;
@@ -245,8 +282,9 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     let (mut stable, mut unstable) = read_version(layout, lock, &held)?;
     // The naming pass: `use vN::*;` and `use vN::rpc::*;` together must not
     // make a name ambiguous, nor two definitions share an item.
-    let label = display_path(&layout.root, &layout.upserts.path);
-    let reducer_config = crate::upserts::read_reducers(&layout.upserts.path, &label)?.remove(version);
+    let reducer_config =
+        crate::upserts::read_reducers(&layout.upserts.path, &display_path(&layout.root, &layout.upserts.path))?
+            .remove(version);
     let renamed = crate::plan::item_names::name_version(&mut stable, &mut unstable, true, reducer_config.is_some());
     for w in stable.warnings.iter().chain(&unstable.warnings).chain(&renamed) {
         if !g.warnings.contains(w) {
@@ -256,13 +294,7 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     let plan = Plan::version(&stable, &unstable);
     let choices = crate::plan::VersionChoices::of(version, &plan, stable.defs.is_empty());
     let payloads = plan.payloads();
-    let reducer = match &reducer_config {
-        Some(config) => Some(crate::plan::reducer::Reducer::of(config, &plan).map_err(|e| Error::Input {
-            file: label.clone(),
-            message: format!("reducer `{version}`: {}", e.join("; ")),
-        })?),
-        None => None,
-    };
+    let reducer = reducer_of(reducer_config.as_ref(), &plan, layout, version, &mut g.warnings)?;
     if let Some(dir) = &layout.typescript {
         // The stable file's module for the package's main entry point; the
         // unstable file's, as a difference from it, for its `unstable` entry point.
@@ -286,13 +318,7 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     }
     items.push(protocol_version(&choices));
     if let Some(reducer) = &reducer {
-        // The session reducer the configuration states, over the generated upserts.
-        let emitter = Emitter::new(CRATE_RUNTIME, plan.unstable.clone());
-        items.extend(emitter.reducer(reducer));
-        items.push(quote! {
-            #[doc(inline)]
-            pub use crate::runtime::session::Ordered;
-        });
+        items.extend(reducer_items(reducer, &plan, &choices));
     }
     let v = proc_macro2::Ident::new(version, proc_macro2::Span::call_site());
     let doc = format!(" `reencode` for every ACP {version} definition.");

@@ -69,10 +69,14 @@ pub fn render_plan(
     }
     let plan = crate::plan::Plan::version(&stable, &unstable);
     let reducer = match config {
-        Some(c) if only.is_empty() => Some(
-            crate::plan::reducer::Reducer::of(c, &plan)
-                .map_err(|e| Error::Input { file: label.clone(), message: e.join("; ") })?,
-        ),
+        Some(c) if only.is_empty() => {
+            let (reducer, left_out) = crate::plan::reducer::Reducer::of(c, &plan, upserts.strict)
+                .map_err(|e| Error::Input { file: label.clone(), message: e.join("; ") })?;
+            for w in left_out {
+                eprintln!("warning: {}: reducer: {w} (left out)", label.display());
+            }
+            reducer
+        }
         _ => None,
     };
     if let Some(name) = only.iter().find(|name| !plan.items.iter().any(|i| &i.name == *name)) {

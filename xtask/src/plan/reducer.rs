@@ -165,18 +165,25 @@ pub enum Rule {
 }
 
 impl Reducer {
-    /// Resolves `config` against the version's plan; every mismatch is
-    /// collected into one message (the configuration names the schema).
-    pub fn of(config: &ReducerConfig, plan: &Plan<'_>) -> Result<Reducer, Vec<String>> {
+    /// Resolves `config` against the version's plan. `strict` (the vendored
+    /// schema): every mismatch is an error, all collected. Otherwise (a
+    /// preview of another revision) what does not fit is left out and named
+    /// in the warnings returned, and a schema without the union has no reducer.
+    pub fn of(
+        config: &ReducerConfig,
+        plan: &Plan<'_>,
+        strict: bool,
+    ) -> Result<(Option<Reducer>, Vec<String>), Vec<String>> {
         let mut errors = Vec::new();
         let r = Resolver { plan };
         let union = r.def(&config.union);
-        let (union_rust, tag) = match union.map(|d| &d.kind) {
-            Some(Kind::Union(u)) if u.tag.is_some() => {
-                (union.unwrap().rust_name.clone(), u.tag.as_ref().unwrap().property.clone())
+        let (union_rust, tag) = match union.map(|d| (d, &d.kind)) {
+            Some((d, Kind::Union(crate::model::Union { tag: Some(t), .. }))) => {
+                (d.rust_name.clone(), t.property.clone())
             }
             _ => {
-                return Err(vec![format!("`union`: `{}` is no tagged union of the schema", config.union)]);
+                let e = format!("`union`: `{}` is no tagged union of the schema", config.union);
+                return if strict { Err(vec![e]) } else { Ok((None, vec![e])) };
             }
         };
         let mut collections = Vec::new();
@@ -255,10 +262,12 @@ impl Reducer {
         }
         // The union's order, as the Rust match and the TypeScript table write them.
         arms.sort_by_key(|a| variants.iter().position(|v| v.0 == a.tag));
-        if !errors.is_empty() {
+        if strict && !errors.is_empty() {
             return Err(errors);
         }
-        Ok(Reducer { name: config.name.clone(), doc: config.doc.clone(), union: union_rust, tag, collections, arms })
+        let reducer =
+            Reducer { name: config.name.clone(), doc: config.doc.clone(), union: union_rust, tag, collections, arms };
+        Ok((Some(reducer), errors))
     }
 
     /// The arms of `gate`'s build (all for `None`).
@@ -415,50 +424,51 @@ impl<'m> Resolver<'_, 'm> {
             }
             UpdateConfig::AppendBase64 { from, to, create, .. } => {
                 can_create(None, *create)?;
-                let (outer, inner) = to.split_once('.').ok_or("`to` is `object.property`")?;
-                let u = upserted(None);
-                let (outer_prop, _) = self.state_field(u, outer, into)?;
-                let wire = self.def(&u.expect("checked by state_field").wire).expect("resolved");
-                let Kind::Struct(s) = &wire.kind else { unreachable!("an upsert is an object") };
-                let object = field(&s.fields, outer).and_then(|f| match &f.ty {
-                    Type::Ref(n) => self.def(n),
-                    _ => None,
-                });
-                let object = object.ok_or_else(|| format!("`{outer}` is no object property"))?;
-                let Kind::Struct(os) = &object.kind else { return Err(format!("`{outer}` is no object")) };
-                let inner_field = field(&os.fields, inner).filter(|f| f.ty == Type::Base64);
-                let inner_field = inner_field.ok_or_else(|| format!("`{outer}` has no base64 property `{inner}`"))?;
-                if os.fields.iter().any(|f| f.required && f.name != inner) {
-                    return Err(format!(
-                        "`{}` requires more than `{inner}`: it cannot be made from appended text",
-                        object.name
-                    ));
-                }
-                let inner_prop = Prop { wire: inner_field.name.clone(), rust: inner_field.rust_name.clone() };
-                Rule::AppendBase64 {
-                    key: key_of(None)?,
-                    from: prop(from)?,
-                    to: (outer_prop, inner_prop),
-                    object: object.rust_name.clone(),
-                    create: *create,
-                }
+                self.append_base64(upserted(None), into, (key_of(None)?, prop(from)?), to, *create)?
             }
             UpdateConfig::Put { from, .. } | UpdateConfig::Remove { from, .. } => {
                 let Held::Whole { wire, .. } = held else { return Err(format!("`{into}` holds no whole values")) };
                 let from = prop(from)?;
+                let ty = field(&ps.fields, &from.wire).map(|f| &f.ty);
                 match update {
-                    UpdateConfig::Put { .. } => {
-                        let ty = field(&ps.fields, &from.wire).map(|f| &f.ty);
-                        if ty != Some(&Type::Ref(wire.clone())) {
-                            return Err(format!("its `{}` is no `{wire}`", from.wire));
-                        }
-                        Rule::Put { from }
+                    UpdateConfig::Put { .. } if ty != Some(&Type::Ref(wire.clone())) => {
+                        return Err(format!("its `{}` is no `{wire}`", from.wire))
                     }
+                    UpdateConfig::Put { .. } => Rule::Put { from },
                     _ => Rule::Remove { from },
                 }
             }
         };
         Ok((at, rule))
+    }
+
+    /// `append_base64` into `to` (`object.property`) of the upsert `u`'s states.
+    fn append_base64(
+        &self,
+        u: Option<&Upserted>,
+        into: &str,
+        (key, from): (Prop, Prop),
+        to: &str,
+        create: bool,
+    ) -> Result<Rule, String> {
+        let (outer, inner) = to.split_once('.').ok_or("`to` is `object.property`")?;
+        let (outer_prop, outer_ty) = self.state_field(u, outer, into)?;
+        let object = match &outer_ty {
+            Type::Ref(n) => self.def(n),
+            _ => None,
+        };
+        let object = object.ok_or_else(|| format!("`{outer}` is no object property"))?;
+        let Kind::Struct(os) = &object.kind else { return Err(format!("`{outer}` is no object")) };
+        let inner_field = field(&os.fields, inner).filter(|f| f.ty == Type::Base64);
+        let inner_field = inner_field.ok_or_else(|| format!("`{outer}` has no base64 property `{inner}`"))?;
+        if os.fields.iter().any(|f| f.required && f.name != inner) {
+            return Err(format!(
+                "`{}` requires more than `{inner}`: it cannot be made from appended text",
+                object.name
+            ));
+        }
+        let inner_prop = Prop { wire: inner_field.name.clone(), rust: inner_field.rust_name.clone() };
+        Ok(Rule::AppendBase64 { key, from, to: (outer_prop, inner_prop), object: object.rust_name.clone(), create })
     }
 
     /// A property of the state an upsert's entities hold (named as on the wire).

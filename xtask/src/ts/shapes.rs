@@ -143,55 +143,7 @@ pub fn emit(
         };
     }
     if !tables.reducer.is_empty() {
-        let mut t = js::Tokens::new();
-        t.append("{");
-        t.indent();
-        // Over the stable module's when only updates were added or changed.
-        let updates = |r: &[(String, Value)]| r.iter().find(|(k, _)| k == "updates").map(|(_, v)| v.clone());
-        let rest = |r: &[(String, Value)]| r.iter().filter(|(k, _)| k != "updates").cloned().collect::<Vec<_>>();
-        let over = stable.map(|b| b.reducer.as_slice()).filter(|b| {
-            let gone = match (updates(b), updates(&tables.reducer)) {
-                (Some(Value::Object(b)), Some(Value::Object(t))) => b.keys().any(|k| !t.contains_key(k)),
-                _ => true,
-            };
-            !b.is_empty() && rest(b) == rest(&tables.reducer) && !gone
-        });
-        match over {
-            Some(b) => {
-                let (Some(Value::Object(old)), Some(Value::Object(new))) = (updates(b), updates(&tables.reducer))
-                else {
-                    unreachable!("checked above")
-                };
-                let changed: Vec<(String, Value)> =
-                    new.into_iter().filter(|(k, v)| old.get(k) != Some(v)).map(|(k, v)| (prop(&k), v)).collect();
-                t.append("...stable.reducer,");
-                t.push();
-                t.append("upserts,");
-                t.push();
-                t.append("updates: {");
-                t.indent();
-                t.append("...stable.reducer.updates,");
-                t.push();
-                t.append(table(&changed));
-                t.unindent();
-                t.append("},");
-            }
-            None => {
-                t.append("upserts,");
-                t.push();
-                t.append(table(&tables.reducer));
-            }
-        }
-        t.unindent();
-        t.append("}");
-        out.line();
-        quote_in! { *out =>
-            $("/**")
-            $(" * The session reducer (`schema/upserts.json`, `reducer`): its collections in the")
-            $(" * order its JSON writes them, and the rule of each update by its tag (`session.ts`).")
-            $(" */")
-            export const reducer = $t satisfies $(rt.name("ReducerShape"));
-        };
+        reducer_table(out, tables, stable, rt);
     }
     let message = dispatch(out, file, rt);
     let codec = rt.name("Codec");
@@ -199,6 +151,59 @@ pub fn emit(
     quote_in! { *out =>
         $("/** Decoders and encoders of this schema's definitions by name, and of its messages. */")
         export const codec: $(&codec)<Types, $(&message)> = new $(&codec)<Types, $(&message)>(shapes, methods);
+    };
+}
+
+/// The `reducer` table: the session reducer of the file's build, over the
+/// stable module's when only updates were added or changed.
+fn reducer_table(out: &mut js::Tokens, tables: &Tables, stable: Option<&Tables>, rt: &super::Runtime) {
+    let mut t = js::Tokens::new();
+    t.append("{");
+    t.indent();
+    // Over the stable module's when only updates were added or changed.
+    let updates = |r: &[(String, Value)]| r.iter().find(|(k, _)| k == "updates").map(|(_, v)| v.clone());
+    let rest = |r: &[(String, Value)]| r.iter().filter(|(k, _)| k != "updates").cloned().collect::<Vec<_>>();
+    let over = stable.map(|b| b.reducer.as_slice()).filter(|b| {
+        let gone = match (updates(b), updates(&tables.reducer)) {
+            (Some(Value::Object(b)), Some(Value::Object(t))) => b.keys().any(|k| !t.contains_key(k)),
+            _ => true,
+        };
+        !b.is_empty() && rest(b) == rest(&tables.reducer) && !gone
+    });
+    match over {
+        Some(b) => {
+            let (Some(Value::Object(old)), Some(Value::Object(new))) = (updates(b), updates(&tables.reducer)) else {
+                unreachable!("checked above")
+            };
+            let changed: Vec<(String, Value)> =
+                new.into_iter().filter(|(k, v)| old.get(k) != Some(v)).map(|(k, v)| (prop(&k), v)).collect();
+            t.append("...stable.reducer,");
+            t.push();
+            t.append("upserts,");
+            t.push();
+            t.append("updates: {");
+            t.indent();
+            t.append("...stable.reducer.updates,");
+            t.push();
+            t.append(table(&changed));
+            t.unindent();
+            t.append("},");
+        }
+        None => {
+            t.append("upserts,");
+            t.push();
+            t.append(table(&tables.reducer));
+        }
+    }
+    t.unindent();
+    t.append("}");
+    out.line();
+    quote_in! { *out =>
+        $("/**")
+        $(" * The session reducer (`schema/upserts.json`, `reducer`): its collections in the")
+        $(" * order its JSON writes them, and the rule of each update by its tag (`session.ts`).")
+        $(" */")
+        export const reducer = $t satisfies $(rt.name("ReducerShape"));
     };
 }
 
