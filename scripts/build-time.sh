@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Clean debug build time of `acp-bindings` (all features, and all but `convert`)
-# against the official `agent-client-protocol-schema` 1.15.1 (all features),
+# Clean debug build time of `acp-bindings` with its runtime crate, with and
+# without the conversions (`acp-bindings-convert`), all features, against the official `agent-client-protocol-schema` 1.15.1 (all features),
 # same machine, same run.
 #
 # For each crate: a fresh target directory, and a first build from scratch,
@@ -45,16 +45,19 @@ if ! [[ $rounds =~ ^[1-9][0-9]*$ ]]; then
   echo "build-time.sh: ROUNDS must be a positive whole number, got '$rounds'" >&2
   exit 2
 fi
-names=("acp-bindings --all-features" "acp-bindings without convert" "agent-client-protocol-schema")
+names=("acp-bindings + convert" "acp-bindings" "agent-client-protocol-schema")
 manifests=("$root/Cargo.toml" "$root/Cargo.toml" "$work/official/Cargo.toml")
-packages=(acp-bindings acp-bindings agent-client-protocol-schema)
+# What is built, and what each round cleans and rebuilds: our crates (the
+# runtime is a crate of its own), or the official one.
+packages=("-p acp-bindings-runtime -p acp-bindings -p acp-bindings-convert" "-p acp-bindings-runtime -p acp-bindings" "-p agent-client-protocol-schema")
 targets=("$work/ours" "$work/ours-no-convert" "$work/theirs")
-features=("--all-features" "--features=unstable,schemars" "")
+features=("--features=acp-bindings/schemars,acp-bindings-convert/unstable" "--features=acp-bindings/schemars,acp-bindings/unstable" "")
 times=("" "" "")
 
 build() { # index
   # shellcheck disable=SC2086 # an empty feature list is no argument
-  cargo build --quiet --manifest-path "${manifests[$1]}" -p "${packages[$1]}" --target-dir "${targets[$1]}" ${features[$1]}
+  # shellcheck disable=SC2086 # one argument per package
+  cargo build --quiet --manifest-path "${manifests[$1]}" ${packages[$1]} --target-dir "${targets[$1]}" ${features[$1]}
 }
 
 echo "clean debug builds on $(nproc) cores, $(rustc --version), $rounds rounds, no incremental compilation"
@@ -66,7 +69,8 @@ done
 for r in $(seq "$rounds"); do
   line="round $r:"
   for i in 0 1 2; do
-    cargo clean --quiet --manifest-path "${manifests[$i]}" -p "${packages[$i]}" --target-dir "${targets[$i]}"
+    # shellcheck disable=SC2086 # one argument per package
+    cargo clean --quiet --manifest-path "${manifests[$i]}" ${packages[$i]} --target-dir "${targets[$i]}"
     t0=$(now)
     build "$i"
     t=$(elapsed "$t0" "$(now)")

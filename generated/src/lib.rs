@@ -16,15 +16,16 @@
 // The derive's output names `::acp_bindings`, also inside this crate.
 extern crate self as acp_bindings;
 
-#[cfg(feature = "convert")]
-pub mod convert;
-
 // The hand-written runtime is its own crate (`acp-bindings-runtime`, written
 // once for every schema); its modules and derives are re-exported here so
 // that the ACP types' users depend on this crate alone.
 pub use acp_bindings_runtime::{json, patch, runtime};
 pub use acp_bindings_runtime::{AcpDeserialize, AcpEnum, AcpPatch, AcpSerialize, AcpString, AcpUnion};
 pub use acp_bindings_runtime::{Patch, PatchOps, Patchable};
+
+/// Whether this build has the items and fields of the unstable schemas
+/// (the `unstable` feature).
+pub const UNSTABLE: bool = cfg!(feature = "unstable");
 
 /// The names most code on the bindings uses, for one glob import:
 /// `use acp_bindings::prelude::*;`.
@@ -58,11 +59,6 @@ pub struct GeneratedTypesDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/your-structs.md")]
 pub struct YourStructsDoctests;
-
-/// The examples of `docs/converting.md`, compiled and run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../../docs/converting.md")]
-pub struct ConvertingDoctests;
 
 /// The crate README's example (the page on crates.io), run as a doctest.
 #[cfg(doctest)]

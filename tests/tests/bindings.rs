@@ -71,4 +71,19 @@ fn corpus_round_trips_as_a_user_builds_the_bindings() {
         // `tests/derives.rs`: the derives on the user's own types.
         assert!(log.contains("test result: ok. 3 passed"), "{features:?}: {log}");
     }
+    // The conversions built without `unstable` on bindings built with it (a
+    // feature another dependency turned on) would not know every field: the
+    // build stops and says what to turn on.
+    let out = std::process::Command::new(&cargo)
+        .args(["check", "--quiet", "--locked", "--manifest-path"])
+        .arg(root.join("standalone/Cargo.toml"))
+        .args(["--no-default-features", "--features", "acp-bindings/unstable"])
+        .arg("--target-dir")
+        .arg(root.parent().unwrap().join("target/standalone"))
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .expect("cargo runs");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "a build with mismatched `unstable` features compiled");
+    assert!(log.contains("must be built with the same `unstable` feature"), "{log}");
 }

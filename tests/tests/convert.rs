@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use acp_bindings::convert::{self, AdaptError, LossKind, V1ToV2, V2ToV1};
+use acp_bindings_convert::{self as convert, AdaptError, LossKind, V1ToV2, V2ToV1};
 use acp_tools::registry::convert as by_name;
 use serde_json::{json, Value};
 

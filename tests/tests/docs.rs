@@ -457,7 +457,7 @@ fn slug(command: &str) -> String {
 /// The generated files and their bytes.
 fn generated_files(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut out = BTreeMap::new();
-    for dir in ["generated/src/v1", "generated/src/v2", "generated/src/convert", "tests/generated", "tools/src"] {
+    for dir in ["generated/src/v1", "generated/src/v2", "convert/src", "tests/generated", "tools/src"] {
         for e in std::fs::read_dir(root.join(dir)).unwrap() {
             let p = e.unwrap().path();
             if p.extension().is_some_and(|x| x == "rs") {

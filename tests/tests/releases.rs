@@ -156,14 +156,9 @@ fn every_vendored_release_compiles_with_runtime_reducer_and_replay() {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, text).unwrap();
         }
-        // The v1 <-> v2 conversions are written for the vendored schema (their
-        // hand-written rules name its types): a release's crate has none, and
-        // its `acp-tools convert` says so.
-        std::fs::remove_dir_all(base.join("bindings/src/convert")).unwrap();
-        manifest(
-            &base.join("bindings/src/lib.rs"),
-            &[("#[cfg(feature = \"convert\")]\npub mod convert;\n", String::new())],
-        );
+        // The v1 <-> v2 conversions (`acp-bindings-convert`) are written for
+        // the vendored schema (their hand-written rules name its types): a
+        // release's tools go without them, and its `acp-tools convert` says so.
         std::fs::write(base.join("tools/src/convert.rs"), RELEASE_CONVERT_STUB).unwrap();
         // So is the bridge, which is made of the conversions.
         std::fs::remove_file(base.join("tools/src/bridge.rs")).unwrap();
@@ -182,9 +177,11 @@ fn every_vendored_release_compiles_with_runtime_reducer_and_replay() {
             &[
                 ("name = \"acp-tools\"", format!("name = \"acp-tools-{tag}\"")),
                 (
-                    "acp-bindings = { path = \"../generated\", features = [\"convert\"] }",
+                    "acp-bindings = { path = \"../generated\" }",
                     format!("acp-bindings = {{ package = \"acp-bindings-{tag}\", path = \"../bindings\" }}"),
                 ),
+                ("acp-bindings-convert = { path = \"../convert\" }\n", String::new()),
+                (", \"acp-bindings-convert/unstable\"", String::new()),
             ],
         );
         members.push(format!("\"{tag}/bindings\", \"{tag}/tools\""));

@@ -21,8 +21,8 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
 
-use acp_bindings::convert::AdaptError;
 use acp_bindings::runtime::rpc::Side;
+use acp_bindings_convert::AdaptError;
 
 use crate::convert::{Adapter, Direction, Message, Role};
 use serde::Serialize;

@@ -3,9 +3,9 @@
 use std::io::Write;
 use std::path::Path;
 
-use acp_bindings::convert::{AdaptError, Adapted, V1ToV2, V2ToV1};
 use acp_bindings::runtime::rpc::Side;
 use acp_bindings::{v1, v2};
+use acp_bindings_convert::{AdaptError, Adapted, V1ToV2, V2ToV1};
 use serde::Serialize;
 
 /// One reported line of a conversion: a loss, or a rejected message.
@@ -140,7 +140,7 @@ pub fn convert_text(text: &str, direction: Direction, strict: bool) -> Outcome {
         }
         let line_no = i + 1;
         let r = adapter.convert(line);
-        let loss = |l: acp_bindings::convert::Loss| Report {
+        let loss = |l: acp_bindings_convert::Loss| Report {
             line: line_no,
             pointer: l.pointer,
             kind: l.kind.as_str().to_owned(),

@@ -3079,7 +3079,7 @@ pub mod convert {
     use ::acp_bindings::runtime;
     #[allow(unused_imports)]
     use ::serde::Serialize;
-    use ::acp_bindings::convert::{ConvertError, Converted, ToV1, ToV2};
+    use ::acp_bindings_convert::{ConvertError, Converted, ToV1, ToV2};
     use ::acp_bindings::runtime::rpc::DispatchError;
     /// Why a by-name conversion produced nothing.
     #[derive(Debug)]
@@ -3098,13 +3098,13 @@ pub mod convert {
     {
         let v: T = runtime::rpc::decode(json).map_err(Failed::Rejected)?;
         let c = if strict {
-            ::acp_bindings::convert::to_v2_strict(v)
+            ::acp_bindings_convert::to_v2_strict(v)
                 .map(|value| Converted {
                     value,
                     losses: Vec::new(),
                 })
         } else {
-            ::acp_bindings::convert::to_v2(v)
+            ::acp_bindings_convert::to_v2(v)
         };
         let c = c.map_err(Failed::NotConverted)?;
         Ok(Converted {
@@ -3121,13 +3121,13 @@ pub mod convert {
     {
         let v: T = runtime::rpc::decode(json).map_err(Failed::Rejected)?;
         let c = if strict {
-            ::acp_bindings::convert::to_v1_strict(v)
+            ::acp_bindings_convert::to_v1_strict(v)
                 .map(|value| Converted {
                     value,
                     losses: Vec::new(),
                 })
         } else {
-            ::acp_bindings::convert::to_v1(v)
+            ::acp_bindings_convert::to_v1(v)
         };
         let c = c.map_err(Failed::NotConverted)?;
         Ok(Converted {

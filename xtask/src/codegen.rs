@@ -100,7 +100,7 @@ impl Layout {
             out_dir: root.join("generated/src"),
             fixtures: Some((root.join("schema/fixtures"), root.join("tests/generated"))),
             registry: Some(root.join("tools/src/registry.rs")),
-            convert: Some((root.join("schema/conversions.json"), root.join("generated/src/convert/generated.rs"))),
+            convert: Some((root.join("schema/conversions.json"), root.join("convert/src/generated.rs"))),
             typescript: Some(root.join("ts/src/generated")),
             mode: crate::lower::Mode::Strict,
         }

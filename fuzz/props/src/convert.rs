@@ -10,7 +10,7 @@
 
 use crate::header;
 use crate::schema::Stream;
-use acp_bindings::convert::{AdaptError, V1ToV2, V2ToV1};
+use acp_bindings_convert::{AdaptError, V1ToV2, V2ToV1};
 use serde_json::Value;
 
 /// The property, for one input (the fuzz target's body; a failure panics).

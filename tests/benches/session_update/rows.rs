@@ -111,7 +111,7 @@ pub fn roundtrip_v2(msgs: &[String]) -> usize {
 
 /// Decodes each v2 message, converts it to v1 (`V2ToV1`), encodes the output.
 pub fn convert_to_v1(msgs: &[String]) -> usize {
-    let mut a = acp_bindings::convert::V2ToV1::new();
+    let mut a = acp_bindings_convert::V2ToV1::new();
     let mut n = 0;
     for m in msgs {
         // Losses (`cancelled`, clears) are reported, not failures.

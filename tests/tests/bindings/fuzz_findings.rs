@@ -111,7 +111,7 @@ fn errors_quoting_a_peers_control_characters_display_on_one_line() {
         assert!(!shown.chars().any(char::is_control), "{shown:?}");
         let e = v1::rpc::Message::decode(line, |_| None).unwrap_err();
         assert!(!e.to_string().chars().any(char::is_control), "{e}");
-        let e = acp_bindings::convert::V2ToV1::new().convert(line).unwrap_err();
+        let e = acp_bindings_convert::V2ToV1::new().convert(line).unwrap_err();
         assert!(!e.to_string().chars().any(char::is_control), "{e}");
     }
     let e = rpc::DispatchError::new(DispatchErrorKind::InvalidPayload, "/a\nb", "bad\tvalue");

@@ -78,10 +78,10 @@ fn a_tool_call_that_did_not_convert_lends_no_title() {
         "session/request_permission",
         json!({"sessionId": "s1", "toolCall": {"toolCallId": "c1"}, "options": [{"optionId": "y", "name": "Yes", "kind": "allow_once"}]}),
     );
-    let mut up = acp_bindings::convert::V1ToV2::strict();
+    let mut up = acp_bindings_convert::V1ToV2::strict();
     assert!(up.convert(&call.to_string()).is_err(), "strict: a dropped item fails the message");
     match up.convert(&ask.to_string()) {
-        Err(acp_bindings::convert::AdaptError::NotConverted(e)) => {
+        Err(acp_bindings_convert::AdaptError::NotConverted(e)) => {
             assert!(e.losses.iter().any(|l| l.pointer == "/params/toolCall/title"), "{e:?}")
         }
         other => panic!("the dropped tool call's title was lent: {other:?}"),
@@ -149,7 +149,7 @@ fn the_resume_snapshot_is_not_a_loss() {
     let (_, report) = drive("v2", &m);
     assert!(report.is_empty(), "{report:?}");
     // Strict accepts it too.
-    let mut down = acp_bindings::convert::V2ToV1::strict();
+    let mut down = acp_bindings_convert::V2ToV1::strict();
     for msg in &m {
         down.convert(&msg.to_string()).unwrap_or_else(|e| panic!("{msg}: {e}"));
     }
@@ -176,7 +176,7 @@ fn a_content_chunk_refused_in_strict_mode_does_not_join_the_content() {
     // `_meta` has no v1 place; `title` is a property v1's update names, so
     // the unknown property is dropped: in strict mode each refuses the chunk.
     for refusing in [json!({"_meta": {"k": 1}}), json!({"title": "not v2's"})] {
-        let mut down = acp_bindings::convert::V2ToV1::strict();
+        let mut down = acp_bindings_convert::V2ToV1::strict();
         for msg in v2_session() {
             down.convert(&msg.to_string()).unwrap_or_else(|e| panic!("{msg}: {e}"));
         }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 use super::*;
 
@@ -20,20 +20,20 @@ pub(super) enum Dir {
 impl Dir {
     fn src(self) -> TokenStream {
         match self {
-            Dir::ToV2 => quote!(crate::v1),
-            Dir::ToV1 => quote!(crate::v2),
+            Dir::ToV2 => quote!(::acp_bindings::v1),
+            Dir::ToV1 => quote!(::acp_bindings::v2),
         }
     }
     fn dst(self) -> TokenStream {
         match self {
-            Dir::ToV2 => quote!(crate::v2),
-            Dir::ToV1 => quote!(crate::v1),
+            Dir::ToV2 => quote!(::acp_bindings::v2),
+            Dir::ToV1 => quote!(::acp_bindings::v1),
         }
     }
     fn tr(self) -> TokenStream {
         match self {
-            Dir::ToV2 => quote!(crate::convert::ToV2),
-            Dir::ToV1 => quote!(crate::convert::ToV1),
+            Dir::ToV2 => quote!(crate::ToV2),
+            Dir::ToV1 => quote!(crate::ToV1),
         }
     }
     fn f(self) -> Ident {
@@ -86,6 +86,16 @@ impl<'m> View<'m> {
     pub(super) fn get(&self, name: &str) -> Option<&'m Def> {
         self.defs.get(name).copied()
     }
+
+    /// Whether field `f` is a parameter of its struct's `new` (the generated
+    /// builder's required fields; an upsert patch's key and required fields,
+    /// as the derive writes them), rather than a field set after it.
+    pub(super) fn in_new(&self, f: &crate::model::Field) -> bool {
+        match self.form(f) {
+            Form::Patch(s) => matches!(s, crate::plan::StateRepr::Key | crate::plan::StateRepr::Required),
+            _ => matches!(self.fields.get(f).repr, Repr::Value | Repr::RequiredNullable),
+        }
+    }
     /// Follows aliases without a method (`pub type`) to the definition they name.
     fn resolve(&self, name: &str) -> String {
         crate::model::follow_aliases(name, |n| self.aliases.get(n).map(String::as_str)).to_owned()
@@ -131,6 +141,14 @@ pub(super) fn rust_ident(name: &str) -> Ident {
     crate::emit::ident(name)
 }
 
+/// The arm a match on a source enum needs besides its variants (the types
+/// are `#[non_exhaustive]` outside their crate): unreachable while both
+/// crates are built with the same features (`lib.rs` asserts it), and an
+/// unconvertible value, not a panic, if that ever fails.
+fn unknown_to_this_build() -> TokenStream {
+    quote!(_ => return ::core::result::Result::Err(cx.unconvertible("a value these conversions were not built for")))
+}
+
 impl Gen<'_, '_> {
     fn ty_path(&self, def: &Def, dst: bool) -> TokenStream {
         let m = if dst { self.dir.dst() } else { self.dir.src() };
@@ -163,22 +181,22 @@ impl Gen<'_, '_> {
                     let d = self.dst.get(&self.dst.resolve(y)).expect("resolved");
                     let p = self.ty_path(d, true);
                     Ok(Conv::Fallible(std::rc::Rc::new(
-                        move |x| quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(#p(crate::convert::id(#x)))),
+                        move |x| quote!(::core::result::Result::<_, crate::Fail>::Ok(#p(crate::id(#x)))),
                     )))
                 }
                 _ => Err(format!("a string does not convert to `{y}`")),
             },
             (Type::Ref(x), Type::String { .. }) => match self.string_newtype(self.src, x) {
                 Some(_) if b.string_rule().is_none() => Ok(Conv::Fallible(std::rc::Rc::new(
-                    |x| quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(::std::string::String::from(&*#x.0))),
+                    |x| quote!(::core::result::Result::<_, crate::Fail>::Ok(::std::string::String::from(&*#x.0))),
                 ))),
                 _ => Err(format!("`{x}` does not convert to a string")),
             },
             (Type::String { .. }, Type::Base64) => Ok(Conv::Fallible(std::rc::Rc::new(
-                |x| quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(crate::runtime::Base64String::from(#x))),
+                |x| quote!(::core::result::Result::<_, crate::Fail>::Ok(::acp_bindings::runtime::Base64String::from(#x))),
             ))),
             (Type::Base64, Type::String { .. }) if b.string_rule().is_none() => Ok(Conv::Fallible(std::rc::Rc::new(
-                |x| quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(#x.as_str().to_owned())),
+                |x| quote!(::core::result::Result::<_, crate::Fail>::Ok(#x.as_str().to_owned())),
             ))),
             (
                 Type::String { min_length: m1, max_length: x1, pattern: p1, .. },
@@ -263,8 +281,8 @@ impl Gen<'_, '_> {
         let collection = matches!(b.ty, Type::Array { .. } | Type::Map { .. });
         let some = |v: TokenStream| Self::one_opt(&c, &v);
         let req = |v: TokenStream| Self::one_req(&c, &v);
-        let n = quote!(crate::runtime::Nullable);
-        let p = quote!(crate::Patch);
+        let n = quote!(::acp_bindings::runtime::Nullable);
+        let p = quote!(::acp_bindings::Patch);
         let none = quote!(::core::option::Option::None);
         // A patch may hold its value boxed (`#[acp(boxed)]` on the state field).
         let boxed = |field: &crate::model::Field, view: &View<'_>| view.fields.get(field).boxed_in_patch;
@@ -334,8 +352,11 @@ impl Gen<'_, '_> {
         unbox: &TokenStream,
     ) -> std::result::Result<TokenStream, Why> {
         let some = |v: TokenStream| Self::one_opt(c, &v);
-        let (n, p, none) =
-            (quote!(crate::runtime::Nullable), quote!(crate::Patch), quote!(::core::option::Option::None));
+        let (n, p, none) = (
+            quote!(::acp_bindings::runtime::Nullable),
+            quote!(::acp_bindings::Patch),
+            quote!(::core::option::Option::None),
+        );
         use crate::plan::StateRepr;
         let wrap = |v: TokenStream| -> TokenStream {
             if *fb == Form::Nullable {
@@ -362,7 +383,7 @@ impl Gen<'_, '_> {
                     a.name,
                     self.dir.target()
                 ));
-                quote!({ cx.loss(crate::convert::LossKind::Dropped, #detail)?; #keep })
+                quote!({ cx.loss(crate::LossKind::Dropped, #detail)?; #keep })
             }
         };
         let set = wrap(some(quote!(v)));
@@ -406,7 +427,7 @@ impl Gen<'_, '_> {
             impl #tr for #sp {
                 type #assoc = #dp;
                 #[allow(unused_variables, clippy::needless_question_mark, clippy::needless_match, clippy::manual_map, clippy::manual_unwrap_or_default)]
-                fn #f(self, cx: &mut crate::convert::Cx) -> ::core::result::Result<#dp, crate::convert::Fail> {
+                fn #f(self, cx: &mut crate::Cx) -> ::core::result::Result<#dp, crate::Fail> {
                     #body
                 }
             }
@@ -438,21 +459,28 @@ impl Gen<'_, '_> {
             let wire = Literal::string(&fa.name);
             let detail = Literal::string(&format!("`{}` has no {} form", fa.name, self.dir.target()));
             drops.push(quote! {
-                if #present { cx.loss_at(#wire, crate::convert::LossKind::Dropped, #detail)?; }
+                if #present { cx.loss_at(#wire, crate::LossKind::Dropped, #detail)?; }
             });
         }
-        let mut inits = Vec::new();
+        // The target is built through its `new` (its types are
+        // `#[non_exhaustive]` outside their crate) and its other fields set
+        // after it; every value is computed first, in the target's field
+        // order, so that losses are reported in that order.
+        let mut values = Vec::new();
+        let (mut params, mut sets) = (Vec::new(), Vec::new());
         for fb in &y.fields {
             let i = rust_ident(&fb.rust_name);
-            match x.fields.iter().find(|fa| target_of(&fa.name) == fb.name) {
+            let local = format_ident!("field_{}", fb.rust_name.trim_start_matches("r#"));
+            let value = match x.fields.iter().find(|fa| target_of(&fa.name) == fb.name) {
                 Some(fa) => {
                     let v = self.field(fa, fb)?;
-                    inits.push(quote!(#i: #v));
+                    values.push(quote!(let #local = #v;));
+                    quote!(#local)
                 }
                 None => match self.dst.form(fb) {
-                    Form::Opt => inits.push(quote!(#i: ::core::option::Option::None)),
-                    Form::Nullable => inits.push(quote!(#i: crate::runtime::Nullable::Absent)),
-                    Form::Patch(_) => inits.push(quote!(#i: ::core::default::Default::default())),
+                    Form::Opt => quote!(::core::option::Option::None),
+                    Form::Nullable => quote!(::acp_bindings::runtime::Nullable::Absent),
+                    Form::Patch(_) => quote!(::core::default::Default::default()),
                     Form::Value => {
                         return Err(format!(
                             "{} requires `{}`, which the source does not have",
@@ -461,15 +489,21 @@ impl Gen<'_, '_> {
                         ))
                     }
                 },
+            };
+            if self.dst.in_new(fb) {
+                params.push(value);
+            } else {
+                sets.push(quote!(out.#i = #value;));
             }
         }
         match (&x.flatten, &y.flatten) {
             (None, None) => {}
             (Some(fa), Some(fb)) => {
                 let c = self.conv(&Type::Ref(fa.union.clone()), &Type::Ref(fb.union.clone()))?;
-                let (ia, ib) = (rust_ident(&fa.rust_name), rust_ident(&fb.rust_name));
+                let ia = rust_ident(&fa.rust_name);
                 let v = Self::one_req(&c, &quote!(self.#ia));
-                inits.push(quote!(#ib: #v));
+                values.push(quote!(let field_flattened = #v;));
+                params.push(quote!(field_flattened));
             }
             _ => return Err("one side flattens a union into the object".into()),
         }
@@ -488,7 +522,8 @@ impl Gen<'_, '_> {
         match (rest(a, x), rest(b, y)) {
             (0, 0) => {}
             (r1, r2) if r1 == r2 => {
-                inits.push(quote!(additional_properties: cx.extras::<#dp, _>(self.additional_properties)?))
+                values.push(quote!(let field_rest = cx.extras::<#dp, _>(self.additional_properties)?;));
+                sets.push(quote!(out.additional_properties = field_rest;));
             }
             (_, 0) => drops.push(quote! {
                 for (k, _) in self.additional_properties.iter() {
@@ -497,12 +532,16 @@ impl Gen<'_, '_> {
                     cx.leave();
                 }
             }),
-            (0, _) => inits.push(quote!(additional_properties: ::core::default::Default::default())),
+            (0, _) => {}
             _ => return Err("unknown properties are kept differently".into()),
         }
+        let out = if sets.is_empty() { quote!(out) } else { quote!(mut out) };
         Ok(quote! {
             #(#drops)*
-            ::core::result::Result::Ok(#dp { #(#inits,)* })
+            #(#values)*
+            let #out = #dp::new(#(#params),*);
+            #(#sets)*
+            ::core::result::Result::Ok(out)
         })
     }
 
@@ -534,8 +573,9 @@ impl Gen<'_, '_> {
                 crate::model::EnumRepr::Integer(_) => quote!(::serde_json::Value::from(u.get())),
             };
             let _ = y;
-            arms.push(quote!(#sp::#fnm(u) => crate::convert::redecode::<#dp>(cx, #json, "the unknown value")?));
+            arms.push(quote!(#sp::#fnm(u) => crate::redecode::<#dp>(cx, #json, "the unknown value")?));
         }
+        arms.push(unknown_to_this_build());
         Ok(quote!(::core::result::Result::Ok(match self { #(#arms,)* })))
     }
 
@@ -603,8 +643,9 @@ impl Gen<'_, '_> {
         }
         if let Some(c) = &x.catch_all {
             let cn = rust_ident(&c.rust_name);
-            arms.push(quote!(#sp::#cn(u) => crate::convert::redecode::<#dp>(cx, ::serde_json::Value::Object(u.into_object()), "the unknown variant")?));
+            arms.push(quote!(#sp::#cn(u) => crate::redecode::<#dp>(cx, ::serde_json::Value::Object(u.into_object()), "the unknown variant")?));
         }
+        arms.push(unknown_to_this_build());
         Ok(quote!(::core::result::Result::Ok(match self { #(#arms,)* })))
     }
 }
@@ -626,7 +667,7 @@ impl Gen<'_, '_> {
         Some(quote! {
             impl #tr for #sp {
                 type #assoc = #dp;
-                fn #f(self, cx: &mut crate::convert::Cx) -> ::core::result::Result<#dp, crate::convert::Fail> {
+                fn #f(self, cx: &mut crate::Cx) -> ::core::result::Result<#dp, crate::Fail> {
                     ::core::result::Result::Err(cx.unconvertible(#detail))
                 }
             }
@@ -650,7 +691,7 @@ fn int_conv(
     let t = crate::emit::int_type(f2);
     let lo = Literal::i128_unsuffixed(lo_dst);
     let hi = Literal::i128_unsuffixed(hi_dst);
-    Conv::Checked(std::rc::Rc::new(move |x| quote!(crate::convert::int::<_, #t>(#x, #lo, #hi))))
+    Conv::Checked(std::rc::Rc::new(move |x| quote!(crate::int::<_, #t>(#x, #lo, #hi))))
 }
 
 /// A number: the same unless the target's bounds are tighter, then checked.
@@ -674,7 +715,7 @@ fn number_conv((lo1, hi1): (Option<f64>, Option<f64>), (lo2, hi2): (Option<f64>,
         None => quote!(::core::option::Option::None),
     };
     let (lo, hi) = (opt(lo2), opt(hi2));
-    Conv::Checked(std::rc::Rc::new(move |x| quote!(crate::convert::number(#x, #lo, #hi))))
+    Conv::Checked(std::rc::Rc::new(move |x| quote!(crate::number(#x, #lo, #hi))))
 }
 
 /// A list: each item converted (one with no target form dropped on its
@@ -684,9 +725,9 @@ fn list_conv(item: Conv, (m1, m2): (Option<u64>, Option<u64>)) -> Conv {
     let n = Literal::usize_unsuffixed(m2.unwrap_or(0) as usize);
     let check = move |v: TokenStream| {
         if need {
-            quote!({ let items = #v; crate::convert::min_items(cx, items, #n) })
+            quote!({ let items = #v; crate::min_items(cx, items, #n) })
         } else {
-            quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(#v))
+            quote!(::core::result::Result::<_, crate::Fail>::Ok(#v))
         }
     };
     // Each item converted inside `or_drop`: one with no target form is dropped on its own.

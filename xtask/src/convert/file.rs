@@ -185,7 +185,7 @@ struct Collected {
 }
 
 /// The conversions between two versions (each a stable and an unstable
-/// model), as the items of `generated/src/convert/generated.rs`.
+/// model), as the items of `convert/src/generated.rs`.
 ///
 /// Also returns the by-name conversion registry for `acp-tools` (`convert::to_v2`
 /// and `convert::to_v1`: decode a payload as a named definition and convert it).
@@ -213,7 +213,7 @@ pub fn generate(
             pointer: "#/hand_written".into(),
             message: format!(
                 "{} pairs differ in ways the generator cannot state as rules; name each in `hand_written` and write its \
-                 conversion in `generated/src/convert/`: {}",
+                 conversion in `convert/src/`: {}",
                 c.missing.len(),
                 c.missing.join(", ")
             ),
@@ -295,7 +295,7 @@ fn one_build(
     let g2 = Gen { dir: Dir::ToV2, src: &view1, dst: &view2, names: &fwd, fields: &config.fields };
     let g1 = Gen { dir: Dir::ToV1, src: &view2, dst: &view1, names: &back, fields: &reverse_fields };
     let skip = inside_hand_written(&d1, &pairing, config, (&g2, &g1));
-    properties_impls(c, bi, [(0u8, &w1, quote!(crate::v1)), (1u8, &w2, quote!(crate::v2))]);
+    properties_impls(c, bi, [(0u8, &w1, quote!(::acp_bindings::v1)), (1u8, &w2, quote!(::acp_bindings::v2))]);
     for p in &pairing.pairs {
         let top = d1.iter().any(|d| d.name == p.v1.name);
         if skip.contains(p.v1.name.as_str()) {
@@ -308,8 +308,8 @@ fn one_build(
             }
             c.lists.entry(("hand", p.v1.name.clone(), p.v2.name.clone(), String::new())).or_default()[bi] = true;
             for (side, d, views, module) in [
-                (0u8, p.v1, (&stable_views.0, &view1), quote!(crate::v1)),
-                (1u8, p.v2, (&stable_views.1, &view2), quote!(crate::v2)),
+                (0u8, p.v1, (&stable_views.0, &view1), quote!(::acp_bindings::v1)),
+                (1u8, p.v2, (&stable_views.1, &view2), quote!(::acp_bindings::v2)),
             ] {
                 unstable_fields_impl(c, (side, d, module), views, unstable);
             }
@@ -374,7 +374,7 @@ fn properties_impls(c: &mut Collected, bi: usize, versions: [(u8, &Vec<&Def>, To
                 .collect();
             let i = rust_ident(&d.rust_name);
             let tokens = quote! {
-                impl crate::convert::Properties for #module::#i {
+                impl crate::Properties for #module::#i {
                     const PROPERTIES: &'static [&'static str] = &[#(#names),*];
                 }
             };
@@ -396,7 +396,7 @@ fn unstable_fields_impl(
     let entry = c.unstable_fields.entry((side, d.name.clone()));
     let i = rust_ident(&d.rust_name);
     if !unstable {
-        entry.or_insert_with(|| quote!(impl crate::convert::UnstableFields for #module::#i {}));
+        entry.or_insert_with(|| quote!(impl crate::UnstableFields for #module::#i {}));
         return;
     }
     let known: Vec<&str> = match stable.get(&d.name).map(|x| &x.kind) {
@@ -420,19 +420,19 @@ fn unstable_fields_impl(
                 "`{}` exists only in the unstable schema, and the conversion rule of `{}` does not carry it",
                 f.name, d.name
             ));
-            quote!(if #present { cx.loss_at(#wire, crate::convert::LossKind::Dropped, #detail)?; })
+            quote!(if #present { cx.loss_at(#wire, crate::LossKind::Dropped, #detail)?; })
         })
         .collect();
     if checks.is_empty() {
         return;
     }
-    let stable_impl = quote!(impl crate::convert::UnstableFields for #module::#i {});
+    let stable_impl = quote!(impl crate::UnstableFields for #module::#i {});
     let both = quote! {
         #[cfg(not(feature = "unstable"))]
         #stable_impl
         #[cfg(feature = "unstable")]
-        impl crate::convert::UnstableFields for #module::#i {
-            fn check_unstable(&self, cx: &mut crate::convert::Cx) -> ::core::result::Result<(), crate::convert::Fail> {
+        impl crate::UnstableFields for #module::#i {
+            fn check_unstable(&self, cx: &mut crate::Cx) -> ::core::result::Result<(), crate::Fail> {
                 #(#checks)*
                 ::core::result::Result::Ok(())
             }
@@ -546,7 +546,7 @@ fn pair_lists(lists: &BTreeMap<(&'static str, String, String, String), [bool; 2]
         } else {
             hand_rows.push(quote!(#cfg (#la, #lb),));
             let (ia, ib) = (rust_ident(a), rust_ident(b));
-            checks.push(quote!(#cfg check::<crate::v1::#ia, crate::v2::#ib>();));
+            checks.push(quote!(#cfg check::<::acp_bindings::v1::#ia, ::acp_bindings::v2::#ib>();));
         }
     }
     quote! {
@@ -558,7 +558,7 @@ fn pair_lists(lists: &BTreeMap<(&'static str, String, String, String), [bool; 2]
         /// Every hand-written pair converts both ways (a missing rule does not compile).
         #[allow(dead_code)]
         fn hand_written_rules_exist() {
-            fn check<A: crate::convert::ToV2<V2 = B>, B: crate::convert::ToV1<V1 = A>>() {}
+            fn check<A: crate::ToV2<V2 = B>, B: crate::ToV1<V1 = A>>() {}
             #(#checks)*
         }
     }
@@ -578,7 +578,7 @@ fn registry(lists: &BTreeMap<(&'static str, String, String, String), [bool; 2]>)
     quote! {
         /// Converts a payload between the versions by definition name, for the tests and tools.
         pub mod convert {
-            use ::acp_bindings::convert::{ConvertError, Converted, ToV1, ToV2};
+            use ::acp_bindings_convert::{ConvertError, Converted, ToV1, ToV2};
             use ::acp_bindings::runtime::rpc::DispatchError;
 
             /// Why a by-name conversion produced nothing.
@@ -594,9 +594,9 @@ fn registry(lists: &BTreeMap<(&'static str, String, String, String), [bool; 2]>)
             where T::V2: ::serde::Serialize {
                 let v: T = ::acp_bindings::runtime::rpc::decode(json).map_err(Failed::Rejected)?;
                 let c = if strict {
-                    ::acp_bindings::convert::to_v2_strict(v).map(|value| Converted { value, losses: ::std::vec::Vec::new() })
+                    ::acp_bindings_convert::to_v2_strict(v).map(|value| Converted { value, losses: ::std::vec::Vec::new() })
                 } else {
-                    ::acp_bindings::convert::to_v2(v)
+                    ::acp_bindings_convert::to_v2(v)
                 };
                 let c = c.map_err(Failed::NotConverted)?;
                 ::core::result::Result::Ok(Converted { value: ::serde_json::to_value(&c.value).expect("encodes"), losses: c.losses })
@@ -606,9 +606,9 @@ fn registry(lists: &BTreeMap<(&'static str, String, String, String), [bool; 2]>)
             where T::V1: ::serde::Serialize {
                 let v: T = ::acp_bindings::runtime::rpc::decode(json).map_err(Failed::Rejected)?;
                 let c = if strict {
-                    ::acp_bindings::convert::to_v1_strict(v).map(|value| Converted { value, losses: ::std::vec::Vec::new() })
+                    ::acp_bindings_convert::to_v1_strict(v).map(|value| Converted { value, losses: ::std::vec::Vec::new() })
                 } else {
-                    ::acp_bindings::convert::to_v1(v)
+                    ::acp_bindings_convert::to_v1(v)
                 };
                 let c = c.map_err(Failed::NotConverted)?;
                 ::core::result::Result::Ok(Converted { value: ::serde_json::to_value(&c.value).expect("encodes"), losses: c.losses })

@@ -14,7 +14,7 @@
 //! - *reference-only*: its own shape is the same, but a type it references
 //!   differs (its conversion is generated and calls that type's conversion);
 //! - *shape*: its own shape differs: a hand-written rule in
-//!   `generated/src/convert/` converts it.
+//!   `convert/src/` converts it.
 //!
 //! `schema/conversions.json` (reviewed) names the pairs whose names differ
 //! (`renamed`) and the pairs that must not be converted by shape

@@ -6,8 +6,8 @@
 #![allow(clippy::field_reassign_with_default)]
 
 use super::{Cx, Fail, LossKind, ToV1, ToV2, UnstableFields};
-use crate::runtime::Nullable;
-use crate::{v1, v2};
+use acp_bindings::runtime::Nullable;
+use acp_bindings::{v1, v2};
 
 type R<T> = Result<T, Fail>;
 

@@ -1,4 +1,4 @@
-//! Conversions between ACP v1 and v2 (the `convert` feature).
+//! Conversions between ACP v1 and v2, on the types of `acp-bindings`.
 //!
 //! Every pair of definitions that exists in both versions converts in both
 //! directions through [`ToV2`] and [`ToV1`]. A conversion never hides what it
@@ -30,6 +30,14 @@
 //! hand-written, one module per protocol area. Message-level translation,
 //! which needs the state of a connection (prompt turns, tool-call titles,
 //! message ids), is in [`V1ToV2`] and [`V2ToV1`].
+//!
+//! Build it with the same `unstable` feature as `acp-bindings`: the
+//! conversions must know every field and arm the types have, so a build in
+//! which the two differ (one crate's `unstable` turned on by another
+//! dependency, say) is a compile error that says so, never a conversion
+//! that silently skips what it does not know.
+
+#![warn(missing_docs)]
 
 use std::borrow::Cow;
 use std::fmt;
@@ -47,6 +55,17 @@ mod tools;
 pub use adapter::{AdaptError, Adapted, V1ToV2, V2ToV1, MODE_CONFIG_ID};
 pub use generated::{GENERATED_PAIRS, HAND_WRITTEN_PAIRS};
 pub use session::MAIN_PLAN;
+
+const _: () = assert!(
+    acp_bindings::UNSTABLE == cfg!(feature = "unstable"),
+    "acp-bindings-convert and acp-bindings must be built with the same `unstable` feature: turn on \
+     `acp-bindings-convert/unstable` wherever `acp-bindings/unstable` is on (it turns the other on)"
+);
+
+/// The examples of `docs/converting.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/converting.md")]
+pub struct ConvertingDoctests;
 
 /// What kind of loss a conversion reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -146,7 +165,7 @@ pub(crate) trait Properties {
     const PROPERTIES: &'static [&'static str];
 }
 
-/// A map of unknown properties ([`Extra`](crate::runtime::Extra) or a JSON
+/// A map of unknown properties ([`Extra`](acp_bindings::runtime::Extra) or a JSON
 /// object).
 pub(crate) trait Unknown {
     /// Whether there are none.
@@ -155,7 +174,7 @@ pub(crate) trait Unknown {
     fn take(&mut self, key: &str) -> bool;
 }
 
-impl Unknown for crate::runtime::Extra {
+impl Unknown for acp_bindings::runtime::Extra {
     #[inline]
     fn none(&self) -> bool {
         self.is_empty()
@@ -165,16 +184,17 @@ impl Unknown for crate::runtime::Extra {
     }
 }
 
-impl Unknown for crate::runtime::JsonObject {
+impl Unknown for acp_bindings::runtime::JsonObject {
     #[inline]
     fn none(&self) -> bool {
         self.is_empty()
     }
     fn take(&mut self, key: &str) -> bool {
-        #[cfg(feature = "preserve_order")]
-        return self.shift_remove(key).is_some();
-        #[cfg(not(feature = "preserve_order"))]
-        return self.remove(key).is_some();
+        // `retain` keeps the others' order whichever map `serde_json` was
+        // built with (its `preserve_order` is the bindings' feature, not ours).
+        let before = self.len();
+        self.retain(|k, _| k != key);
+        self.len() != before
     }
 }
 
@@ -503,11 +523,11 @@ same!(
     u32,
     u64,
     serde_json::Value,
-    Box<crate::runtime::JsonObject>,
-    crate::runtime::Number,
-    crate::runtime::Base64String,
-    crate::runtime::ExplicitNull,
-    crate::runtime::Extra,
+    Box<acp_bindings::runtime::JsonObject>,
+    acp_bindings::runtime::Number,
+    acp_bindings::runtime::Base64String,
+    acp_bindings::runtime::ExplicitNull,
+    acp_bindings::runtime::Extra,
 );
 
 macro_rules! containers {
@@ -559,11 +579,11 @@ macro_rules! containers {
                 Ok(out)
             }
         }
-        impl<T: $tr> $tr for crate::runtime::Nullable<T> {
-            type $assoc = crate::runtime::Nullable<T::$assoc>;
+        impl<T: $tr> $tr for acp_bindings::runtime::Nullable<T> {
+            type $assoc = acp_bindings::runtime::Nullable<T::$assoc>;
             #[inline]
             fn $f(self, cx: &mut Cx) -> Result<Self::$assoc, Fail> {
-                use crate::runtime::Nullable;
+                use acp_bindings::runtime::Nullable;
                 Ok(match self {
                     Nullable::Absent => Nullable::Absent,
                     Nullable::Null => Nullable::Null,
@@ -609,10 +629,10 @@ where
 
 /// A number checked against the target's bounds.
 pub(crate) fn number(
-    v: crate::runtime::Number,
+    v: acp_bindings::runtime::Number,
     min: Option<f64>,
     max: Option<f64>,
-) -> Result<crate::runtime::Number, String> {
+) -> Result<acp_bindings::runtime::Number, String> {
     let f = v.as_f64();
     if min.is_some_and(|m| f < m) || max.is_some_and(|m| f > m) {
         return Err(format!(
@@ -636,8 +656,8 @@ pub(crate) fn min_items<T>(cx: &mut Cx, v: Vec<T>, min: usize) -> Result<Vec<T>,
 
 /// A string as a named string type of the other version.
 #[inline]
-pub(crate) fn id(s: String) -> crate::runtime::SmolStr {
-    crate::runtime::SmolStr::from(s)
+pub(crate) fn id(s: String) -> acp_bindings::runtime::SmolStr {
+    acp_bindings::runtime::SmolStr::from(s)
 }
 
 /// The properties of a hand-written pair's struct that only its unstable

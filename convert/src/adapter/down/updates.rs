@@ -10,8 +10,8 @@ use super::*;
 /// only a message that becomes several copies them ([`Envelope::wrap_copy`]).
 struct Envelope {
     sid: v2::SessionId,
-    meta: Nullable<Box<crate::runtime::JsonObject>>,
-    extra: crate::runtime::Extra,
+    meta: Nullable<Box<acp_bindings::runtime::JsonObject>>,
+    extra: acp_bindings::runtime::Extra,
 }
 
 impl Envelope {
@@ -160,7 +160,7 @@ impl V2ToV1 {
         &mut self,
         session: &str,
         stop: v2::IdleStateUpdateStopReason,
-        turn_meta: Nullable<Box<crate::runtime::JsonObject>>,
+        turn_meta: Nullable<Box<acp_bindings::runtime::JsonObject>>,
         mut turn_losses: Vec<Loss>,
     ) -> Out<v1::rpc::Message> {
         let strict = self.strict;
@@ -251,16 +251,16 @@ impl V2ToV1 {
         // form are dropped before the state keeps them, at their
         // pointer in this line.
         let mut losses = Vec::new();
-        if let crate::patch::Patch::Set(items) = &mut u.content {
+        if let acp_bindings::patch::Patch::Set(items) = &mut u.content {
             keep_convertible(strict, "/params/update/content", items, &mut losses)?;
         }
         let unknown = std::mem::take(&mut u.additional_properties);
         let state = match s.unseen_calls.remove(&u.tool_call_id) {
             Some(mut state) => {
-                crate::patch::Patchable::apply(&mut state, u);
+                acp_bindings::patch::Patchable::apply(&mut state, u);
                 state
             }
-            None => crate::patch::Patchable::from_patch(u),
+            None => acp_bindings::patch::Patchable::from_patch(u),
         };
         let (t, l) = s.first_tool_call(strict, state, |_| Ok(()), unknown)?;
         losses.extend(l);
@@ -280,7 +280,7 @@ impl V2ToV1 {
             let mut state = s
                 .unseen_calls
                 .remove(&id)
-                .unwrap_or_else(|| crate::patch::Patchable::from_patch(v2::ToolCallUpdate::new(id)));
+                .unwrap_or_else(|| acp_bindings::patch::Patchable::from_patch(v2::ToolCallUpdate::new(id)));
             state.content.push(c.content);
             let (t, losses) = s.first_tool_call(
                 strict,
@@ -323,7 +323,7 @@ impl V2ToV1 {
     fn whole_message(
         &mut self,
         kind: &str,
-        (id, content, has_more): (v2::MessageId, crate::patch::Patch<Vec<v2::ContentBlock>>, bool),
+        (id, content, has_more): (v2::MessageId, acp_bindings::patch::Patch<Vec<v2::ContentBlock>>, bool),
         env: Envelope,
     ) -> Out<v1::rpc::Message> {
         let strict = self.strict;
@@ -335,7 +335,7 @@ impl V2ToV1 {
             && match s.prompt.as_mut() {
                 Some((_, Some(m), _)) => m.as_str() == id.as_str(),
                 Some((_, m @ None, sent)) => {
-                    let same = matches!(&content, crate::patch::Patch::Set(b) if b == sent);
+                    let same = matches!(&content, acp_bindings::patch::Patch::Set(b) if b == sent);
                     if same {
                         *m = Some(id.as_str().to_owned());
                     }
@@ -348,14 +348,14 @@ impl V2ToV1 {
             return Ok((Vec::new(), Vec::new()));
         }
         let blocks = match content {
-            crate::patch::Patch::Set(b) => b,
-            crate::patch::Patch::Keep if has_more => {
+            acp_bindings::patch::Patch::Set(b) => b,
+            acp_bindings::patch::Patch::Keep if has_more => {
                 let (_, l) = run(strict, "/params/update", |cx| {
                     cx.dropped("v1 message chunks carry no message-level `_meta` or other properties")
                 })?;
                 return Ok((Vec::new(), l));
             }
-            crate::patch::Patch::Keep => return Ok((Vec::new(), Vec::new())),
+            acp_bindings::patch::Patch::Keep => return Ok((Vec::new(), Vec::new())),
             _ => {
                 let (_, l) =
                     run(strict, "/params/update/content", |cx| cx.dropped("v1 cannot clear a message's content"))?;

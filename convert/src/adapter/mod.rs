@@ -70,16 +70,16 @@ type HashSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 use serde_json::json;
 
 use super::{ConvertError, Cx, Fail, Loss, LossKind, Properties, ToV1, ToV2, Unknown};
-use crate::runtime::rpc::{DispatchError, ParamsForm};
-use crate::runtime::Nullable;
-use crate::{v1, v2};
+use acp_bindings::runtime::rpc::{DispatchError, ParamsForm};
+use acp_bindings::runtime::Nullable;
+use acp_bindings::{v1, v2};
 
 /// The id of the v2 config option that carries v1 modes.
 pub const MODE_CONFIG_ID: &str = "mode";
 
 /// What one source message became: typed messages of the target version
 /// ([`v2::rpc::Message`] from [`V1ToV2`], [`v1::rpc::Message`] from
-/// [`V2ToV1`]), to be encoded with [`crate::json::to_string`] (or
+/// [`V2ToV1`]), to be encoded with [`acp_bindings::json::to_string`] (or
 /// [`Adapted::encode`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Adapted<M> {
@@ -100,7 +100,7 @@ impl<M: serde::Serialize> Adapted<M> {
     /// The messages as JSON text, one line each, written by the crate's
     /// encoder.
     pub fn encode(&self) -> Result<Vec<String>, serde_json::Error> {
-        self.messages.iter().map(crate::json::to_string).collect()
+        self.messages.iter().map(acp_bindings::json::to_string).collect()
     }
 }
 
@@ -156,7 +156,7 @@ trait Method {
 }
 
 impl<P: Method> Open<P> {
-    fn insert(&mut self, side: Option<crate::runtime::rpc::Side>, id: String, p: P) {
+    fn insert(&mut self, side: Option<acp_bindings::runtime::rpc::Side>, id: String, p: P) {
         self.map.insert((format!("{side:?}"), id), p);
     }
 
@@ -240,7 +240,7 @@ impl<P: Method> Open<P> {
             }
             0 => Err(first_error.expect("a failed candidate")),
             _ => Err(DispatchError::new(
-                crate::runtime::rpc::DispatchErrorKind::UnknownRequest,
+                acp_bindings::runtime::rpc::DispatchErrorKind::UnknownRequest,
                 "/id",
                 "both peers have a request with this id open and the response fits either: it cannot be paired",
             )),

@@ -99,7 +99,7 @@ impl Session2 {
         strict: bool,
         state: v2::ToolCall,
         first: impl FnOnce(&mut Cx) -> Result<(), Fail>,
-        unknown: crate::runtime::Extra,
+        unknown: acp_bindings::runtime::Extra,
     ) -> Result<(v1::ToolCall, Vec<Loss>), AdaptError> {
         let id = state.tool_call_id.clone();
         // Outside strict mode a conversion fails only on an unconvertible
@@ -398,7 +398,7 @@ fn commands_update(
     let (commands, l) = run(strict, "/result/availableCommands", |cx| commands.to_v1(cx))?;
     losses.extend(l);
     let u = v1::SessionUpdate::AvailableCommandsUpdate(v1::AvailableCommandsUpdate::new(commands));
-    let n = v1::SessionNotification::new(v1::SessionId(crate::convert::id(session.to_owned())), u);
+    let n = v1::SessionNotification::new(v1::SessionId(crate::id(session.to_owned())), u);
     Ok(Some(notification(n)))
 }
 

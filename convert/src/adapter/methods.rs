@@ -25,7 +25,7 @@
 //! Extension methods (`_`-prefixed) pass through unchanged.
 
 use super::{conv1, conv_at, unconvertible_method, AdaptError, Loss};
-use crate::{v1, v2};
+use acp_bindings::{v1, v2};
 
 /// Writes, from the table below, the six conversions of messages whose
 /// method crosses one to one. `A` is a side's variant in both versions'

@@ -131,7 +131,7 @@ impl V1ToV2 {
                 let session = p.session_id.as_str().to_owned();
                 let (p, l) = run(strict, "/params", |cx| p.to_v2(cx))?;
                 // The acknowledgement, the echo of the (converted) prompt, and `running`.
-                let message_id = v2::MessageId(crate::convert::id(self.fresh_id()));
+                let message_id = v2::MessageId(crate::id(self.fresh_id()));
                 after.push(v2::rpc::Message::Response {
                     id: id2.clone(),
                     response: v2::rpc::Response::Agent(v2::rpc::ResponseFromAgent::SessionPrompt(
@@ -150,11 +150,11 @@ impl V1ToV2 {
                 let (p, l) = run(strict, "/params", |cx| {
                     let mut r = v2::ResumeSessionRequest::new(
                         cx.at("sessionId", |cx| p.session_id.to_v2(cx))?,
-                        v2::AbsolutePath(crate::convert::id(p.cwd)),
+                        v2::AbsolutePath(crate::id(p.cwd)),
                     );
                     r.additional_directories = p
                         .additional_directories
-                        .map(|d| d.into_iter().map(|s| v2::AbsolutePath(crate::convert::id(s))).collect());
+                        .map(|d| d.into_iter().map(|s| v2::AbsolutePath(crate::id(s))).collect());
                     r.mcp_servers = Some(cx.at("mcpServers", |cx| p.mcp_servers.to_v2(cx))?);
                     r.replay_from = Nullable::Value(v2::ReplayFrom::Start(v2::ReplayFromStart::default()));
                     r.meta = p.meta;
@@ -166,7 +166,7 @@ impl V1ToV2 {
             A::Agent(AA::SessionSetMode(p)) => {
                 let (p, l) = run(strict, "/params", |cx| {
                     let value = json!({"sessionId": p.session_id.as_str(), "configId": MODE_CONFIG_ID, "type": "id", "value": p.mode_id.as_str()});
-                    let mut r: v2::SetSessionConfigOptionRequest = crate::convert::redecode(cx, value, "the mode")?;
+                    let mut r: v2::SetSessionConfigOptionRequest = crate::redecode(cx, value, "the mode")?;
                     r.meta = p.meta;
                     // A request beside a flattened union keeps unknown properties in its arm.
                     if let v2::SetSessionConfigOptionRequestType::Id(id) = &mut r.r#type {
@@ -195,7 +195,7 @@ impl V1ToV2 {
                 let (mut r, l) = run(strict, "/params", |cx| p.to_v2(cx))?;
                 if borrowed {
                     if let Nullable::Value(v2::RequestPermissionSubject::ToolCall(s)) = &mut r.subject {
-                        s.tool_call.title = crate::patch::Patch::Keep;
+                        s.tool_call.title = acp_bindings::patch::Patch::Keep;
                     }
                 }
                 (B::Client(BC::SessionRequestPermission(r)), l)
@@ -254,7 +254,7 @@ impl V1ToV2 {
                     | v1::SessionUpdate::AgentMessageChunk(c)
                     | v1::SessionUpdate::AgentThoughtChunk(c) = update
                     {
-                        c.message_id = Nullable::Value(v1::MessageId(crate::convert::id(id)));
+                        c.message_id = Nullable::Value(v1::MessageId(crate::id(id)));
                     }
                 } else {
                     self.session(session).run = None;
@@ -486,7 +486,7 @@ impl V1ToV2 {
 /// The end of a v1 prompt turn (its response) as a v2 `idle` state update.
 fn prompt_end(strict: bool, session: &str, p: v1::PromptResponse) -> Result<(v2::rpc::Message, Vec<Loss>), AdaptError> {
     let mut losses = {
-        use crate::convert::UnstableFields;
+        use crate::UnstableFields;
         run(strict, "/result", |cx| p.check_unstable(cx))?.1
     };
     let (idle, l) = run(strict, "/result", |cx| {
@@ -516,7 +516,7 @@ fn notification(n: v2::UpdateSessionNotification) -> v2::rpc::Message {
 
 /// A `session/update` notification of `session` carrying `u`.
 fn update(session: &str, u: v2::SessionUpdate) -> v2::rpc::Message {
-    notification(v2::UpdateSessionNotification::new(v2::SessionId(crate::convert::id(session.to_owned())), u))
+    notification(v2::UpdateSessionNotification::new(v2::SessionId(crate::id(session.to_owned())), u))
 }
 
 /// The `state_update` snapshot (`idle`, no stop reason) v2 sends before a
@@ -535,6 +535,9 @@ fn stop_reason(r: &v1::StopReason) -> v2::IdleStateUpdateStopReason {
         v1::StopReason::MaxTurnRequests => B::MaxTurnRequests,
         v1::StopReason::Refusal => B::Refusal,
         v1::StopReason::Cancelled => B::Cancelled,
+        // `v1::StopReason` is closed, and this crate is built with the
+        // bindings' own features (`lib.rs` asserts it): no other value exists.
+        _ => unreachable!("a v1 stop reason these conversions were not built for"),
     }
 }
 

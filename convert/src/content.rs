@@ -6,8 +6,8 @@
 #![allow(clippy::field_reassign_with_default)]
 
 use super::{Cx, Fail, LossKind, ToV1, ToV2, UnstableFields};
-use crate::runtime::Nullable;
-use crate::{v1, v2};
+use acp_bindings::runtime::Nullable;
+use acp_bindings::{v1, v2};
 
 /// `Ok` with the crate's `Fail`.
 type R<T> = Result<T, Fail>;
@@ -359,6 +359,7 @@ impl ToV1 for v2::RequestPermissionOutcome {
             v2::RequestPermissionOutcome::Other(u) => {
                 super::redecode(cx, serde_json::Value::Object(u.into_object()), "the unknown outcome")?
             }
+            _ => return Err(cx.unconvertible("a value these conversions were not built for")),
         })
     }
 }
@@ -392,6 +393,7 @@ impl ToV1 for v2::AvailableCommand {
                 "the command type `{}` has no v1 form",
                 u.get("type").and_then(|t| t.as_str()).unwrap_or("")
             ))),
+            _ => Err(cx.unconvertible("a value these conversions were not built for")),
         }
     }
 }
@@ -421,6 +423,7 @@ impl ToV1 for v2::AvailableCommandInput {
                 "the command input type `{}` has no v1 form",
                 u.get("type").and_then(|t| t.as_str()).unwrap_or("")
             ))),
+            _ => Err(cx.unconvertible("a value these conversions were not built for")),
         }
     }
 }
