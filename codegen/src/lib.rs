@@ -141,9 +141,9 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
     }
     for (i, name) in o.forbidden.iter().enumerate() {
         let i = Literal::usize_unsuffixed(o.fields.len() + i);
-        let message = format!("`{name}` is not allowed in {} (its schema is `false`)", o.name);
-        let name = str_lit(name);
+        let (name, object) = (str_lit(name), str_lit(&o.name));
         index.push(quote!(#name => ::core::option::Option::Some(#i),));
+        let message = quote!(#rt::messages::not_allowed(&#name, &#object));
         reads.push(quote!(#i => ::core::result::Result::Err(<__A::Error as ::serde::de::Error>::custom(#message)),));
     }
     let (index_fn, read_fn) = if index.is_empty() {

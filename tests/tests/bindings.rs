@@ -75,7 +75,7 @@ fn corpus_round_trips_as_a_user_builds_the_bindings() {
     // feature another dependency turned on) would not know every field: the
     // build stops and says what to turn on.
     let out = std::process::Command::new(&cargo)
-        .args(["check", "--quiet", "--locked", "--manifest-path"])
+        .args(["check", "--tests", "--quiet", "--locked", "--manifest-path"])
         .arg(root.join("standalone/Cargo.toml"))
         .args(["--no-default-features", "--features", "acp-bindings/unstable"])
         .arg("--target-dir")

@@ -91,6 +91,7 @@ fn scratch(name: &str) -> PathBuf {
 
 fn layout(dir: &Path, locked: bool) -> Layout {
     Layout {
+        messages: None,
         root: dir.to_path_buf(),
         schema_dir: dir.join("schema"),
         locked,

@@ -53,6 +53,7 @@ fn releases() -> Vec<(String, PathBuf)> {
 fn layout(release: &Path, out: &Path, registry: Option<PathBuf>) -> Layout {
     let root = root();
     Layout {
+        messages: None,
         upserts: UpsertFile { path: root.join("schema/upserts.json"), strict: false },
         root,
         schema_dir: release.to_path_buf(),

@@ -5,6 +5,7 @@ import { decodeAs, unexpected, type Decoded, type Report } from "./decode.js";
 import { DecodeError, read, type Duplicates } from "./json.js";
 import type { JsonObject, JsonValue } from "./runtime.js";
 import type { MethodShape, Methods, PayloadShape, Shapes } from "./shape.js";
+import { duplicateField } from "./generated/messages.js";
 
 /** The kinds of JSON-RPC message. */
 export type Envelope<Request, Notification, Response, Id> =
@@ -120,7 +121,7 @@ export class Codec<Types, M = AnyMessage> {
     const o = raw;
     const repeated = duplicates?.repeated.get(o)?.key;
     if (repeated !== undefined) {
-      throw new MessageError(`not a JSON-RPC message: duplicate field \`${repeated}\``, `/${repeated}`);
+      throw new MessageError(`not a JSON-RPC message: ${duplicateField(repeated)}`, `/${repeated}`);
     }
     if (o.jsonrpc !== "2.0") throw new MessageError('`jsonrpc` must be "2.0"', "/jsonrpc");
     const has = (k: string) => o[k] !== undefined;

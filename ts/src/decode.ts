@@ -8,6 +8,7 @@ import { DecodeError, parse, pointerOf, read, define, type Duplicates } from "./
 import type { JsonObject, JsonValue } from "./runtime.js";
 import { unknownArm } from "./runtime.js";
 import type { ArmShape, FieldShape, IntName, Shape, Shapes, StructShape, Ty, UnionShape } from "./shape.js";
+import * as m from "./generated/messages.js";
 
 /** What a lenient rule did instead of failing. */
 export interface Report {
@@ -126,7 +127,7 @@ function noRepeat(c: Ctx, v: JsonValue): void {
   const r = c.duplicates?.repeated.get(v as object);
   if (r === undefined) return;
   c.path.push(r.key);
-  const e = new DecodeError(`duplicate field \`${r.key}\``, c.pointer(), false, true);
+  const e = new DecodeError(m.duplicateField(r.key), c.pointer(), false, true);
   c.path.pop();
   throw e;
 }
@@ -249,13 +250,13 @@ function checks(c: Ctx, f: Pick<FieldShape, "str" | "range" | "items">, v: JsonV
     const n = r.min !== undefined || r.max !== undefined ? [...v].length : 0;
     const q = JSON.stringify(v);
     if (r.min !== undefined && n < r.min) {
-      c.fail(`${q} is shorter than the ${r.min} character(s) \`minLength\` of ${r.at} asks for`);
+      c.fail(m.shorterThan(q, r.min, r.at));
     }
     if (r.max !== undefined && n > r.max) {
-      c.fail(`${q} is longer than the ${r.max} character(s) \`maxLength\` of ${r.at} allows`);
+      c.fail(m.longerThan(q, r.max, r.at));
     }
     if (r.pattern !== undefined && !new RegExp(r.pattern, "u").test(v)) {
-      c.fail(`${q} does not match the \`pattern\` ${JSON.stringify(r.pattern)} of ${r.at}`);
+      c.fail(m.noPatternMatch(q, JSON.stringify(r.pattern), r.at));
     }
   }
   if (f.range !== undefined && typeof v === "number") {
@@ -265,16 +266,14 @@ function checks(c: Ctx, f: Pick<FieldShape, "str" | "range" | "items">, v: JsonV
     if (!(v >= min && v <= max)) {
       const shown = r.float && c.isFloat(v) ? floatText(v) : String(v);
       const bound = (b: number | string | undefined, inf: string) => (b === undefined ? inf : String(b));
-      c.fail(`${shown} is out of range: expected ${bound(r.min, "-inf")} to ${bound(r.max, "inf")} (${r.at})`);
+      c.fail(m.outOfRange(shown, bound(r.min, "-inf"), bound(r.max, "inf"), r.at));
     }
   }
   if (f.items !== undefined && Array.isArray(v)) {
     const r = f.items;
     const n = v.length;
-    if (n < r.min) c.fail(`${n} item(s) where at least ${r.min} are allowed (\`minItems\` of ${r.at})`);
-    if (r.max !== undefined && n > r.max) {
-      c.fail(`${n} item(s) where at most ${r.max} are allowed (\`maxItems\` of ${r.at})`);
-    }
+    if (n < r.min) c.fail(m.tooFewItems(n, r.min, r.at));
+    if (r.max !== undefined && n > r.max) c.fail(m.tooManyItems(n, r.max, r.at));
   }
 }
 
@@ -345,7 +344,7 @@ function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readon
       const r = c.at(k, () => field(c, f, x));
       if (r !== DROP) define(out, k, r);
     } else if (s.forbidden?.includes(k)) {
-      c.at(k, () => c.fail(`\`${k}\` is not allowed in ${name} (its schema is \`false\`)`));
+      c.at(k, () => c.fail(m.notAllowed(k, name)));
     } else if (s.flatten !== undefined) {
       define((rest ??= {}), k, x);
     } else if (s.rest === "deny") {
@@ -397,7 +396,7 @@ function union(c: Ctx, name: string, u: UnionShape, v: JsonValue, tags: readonly
       return payload(c, known, v, inner);
     } catch (e) {
       if (e instanceof DecodeError) {
-        throw new DecodeError(`invalid \`${tag}\` variant of ${name}: ${e.message}`, e.pointer, false, e.fatal);
+        throw new DecodeError(m.invalidVariant(String(tag), name, e.message), e.pointer, false, e.fatal);
       }
       throw e;
     }
@@ -412,10 +411,10 @@ function union(c: Ctx, name: string, u: UnionShape, v: JsonValue, tags: readonly
   const knownTags = u.union.flatMap((a) => (a.tag === undefined ? [] : [a.tag]));
   const tagError = () =>
     state === "str"
-      ? `unknown \`${key}\` \`${String(tag)}\` for ${name}, expected one of ${knownTags.join(", ")}`
+      ? m.unknownTag(key, String(tag), name, knownTags.join(", "))
       : state === "missing"
-        ? `missing field \`${key}\` for ${name}`
-        : `invalid \`${key}\` for ${name}: expected a string`;
+        ? m.missingTag(key, name)
+        : m.invalidTag(key, name);
   const open = u.union.filter((a) => a.tag === undefined && !a.noTag);
   const errors: string[] = [];
   for (const a of open) {
@@ -424,8 +423,8 @@ function union(c: Ctx, name: string, u: UnionShape, v: JsonValue, tags: readonly
   }
   if (u.catchAll !== undefined && state === "str") return catchAll(c, name, u, v, String(tag));
   if (open.length === 0) return c.fail(tagError());
-  if (state === "missing") c.fail(`data did not match any variant of ${name} (${errors.join("; ")})`);
-  return c.fail(`${tagError()}; no arm that accepts other values matched (${errors.join("; ")})`);
+  if (state === "missing") c.fail(m.noArmMatched(name, errors.join("; ")));
+  return c.fail(m.noOpenArmMatched(tagError(), errors.join("; ")));
 }
 
 /** The members of `v` named in `keys`, in their order. */
@@ -452,7 +451,7 @@ function attempt(c: Ctx, a: ArmShape, v: JsonValue, errors: string[]): Out {
   } catch (e) {
     recoverable(e);
     c.reports.length = reports;
-    errors.push(`${a.name}: ${(e as DecodeError).message}`);
+    errors.push(m.armError(a.name, (e as DecodeError).message));
     return DROP;
   }
 }
@@ -462,10 +461,10 @@ function catchAll(c: Ctx, name: string, u: UnionShape, v: JsonObject, tag: strin
   if (all === undefined) throw new Error("no catch-all");
   const key = u.tag?.key;
   if (tag !== undefined && all.reserved.includes(tag)) {
-    c.fail(`\`${key}\` \`${tag}\` is reserved in ${name} for a variant this schema does not define yet: no arm accepts it`);
+    c.fail(m.reservedTag(String(key), tag, name));
   }
   for (const r of all.required) {
-    if (!(r in v)) c.fail(`unknown variant of ${name} is missing required field \`${r}\``);
+    if (!(r in v)) c.fail(m.catchAllMissingField(name, r));
   }
   for (const f of all.fields) {
     const x = v[f.name];
@@ -475,7 +474,7 @@ function catchAll(c: Ctx, name: string, u: UnionShape, v: JsonObject, tag: strin
       c.at(f.name, () => ty(c, f.ty, x));
     } catch (e) {
       recoverable(e);
-      c.fail(`invalid field \`${f.name}\` in unknown variant of ${name}: ${(e as DecodeError).message}`);
+      c.fail(m.catchAllInvalidField(f.name, name, (e as DecodeError).message));
     }
     c.reports.length = reports;
   }
@@ -493,7 +492,7 @@ function untagged(c: Ctx, name: string, u: UnionShape, v: JsonValue): JsonValue 
     if (r !== DROP) return r;
   }
   if (u.catchAll !== undefined && isObject(v)) return catchAll(c, name, u, v, undefined);
-  return c.fail(`data did not match any variant of ${name} (${errors.join("; ")})`);
+  return c.fail(m.noArmMatched(name, errors.join("; ")));
 }
 
 /**

@@ -4,6 +4,7 @@
 // gives broken JSON serde_json's message, line and column.
 
 import type { JsonValue } from "./runtime.js";
+import { duplicateField } from "./generated/messages.js";
 
 /** A value that could not be read: what is wrong and where (a JSON pointer, `""` for the root). */
 export class DecodeError extends Error {
@@ -300,7 +301,7 @@ class Reader {
 
   /** Notes that `out` repeats `key` (at the current pointer). */
   repeated(out: object, key: string): void {
-    this.duplicate ??= new DecodeError(`duplicate field \`${key}\``, this.pointer(), false, true);
+    this.duplicate ??= new DecodeError(duplicateField(key), this.pointer(), false, true);
     const d = (this.duplicates ??= { repeated: new WeakMap(), within: new WeakSet() });
     if (!d.repeated.has(out)) d.repeated.set(out, { key, after: Object.keys(out).length });
     for (const o of this.open) d.within.add(o);

@@ -83,6 +83,10 @@ pub struct Layout {
     pub convert: Option<(PathBuf, PathBuf)>,
     /// The directory that receives the TypeScript modules (`ts/src/generated`).
     pub typescript: Option<PathBuf>,
+    /// The decoders' messages (`runtime/messages.json`) and the runtime
+    /// module that receives them (`runtime/src/runtime/messages.rs`; the
+    /// TypeScript package's `messages.ts` goes beside its modules).
+    pub messages: Option<(PathBuf, PathBuf)>,
     /// Strict for the vendored schema; lenient (`--lenient`) previews make a
     /// definition the generator does not understand `serde_json::Value`,
     /// with a warning.
@@ -102,6 +106,7 @@ impl Layout {
             registry: Some(root.join("tools/src/registry.rs")),
             convert: Some((root.join("schema/conversions.json"), root.join("convert/src/generated.rs"))),
             typescript: Some(root.join("ts/src/generated")),
+            messages: Some((root.join("runtime/messages.json"), root.join("runtime/src/runtime/messages.rs"))),
             mode: crate::lower::Mode::Strict,
         }
     }
@@ -180,6 +185,9 @@ pub fn generate(layout: &Layout) -> Result<Output> {
     for held in versions {
         one_version(&mut g, layout, lock.as_ref(), held)?;
     }
+    if let Some((table, out)) = &layout.messages {
+        messages(&mut g, layout, table, out)?;
+    }
     let mut convert = None;
     if let (Some((config_path, out)), [v1, v2]) = (&layout.convert, g.models.as_slice()) {
         let label = display_path(&layout.root, config_path);
@@ -236,6 +244,20 @@ fn read_version(layout: &Layout, lock: Option<&Lock>, held: &crate::load::Versio
         }
         (None, None) => unreachable!("`versions` lists versions with a file"),
     })
+}
+
+/// The decoders' messages, as the runtime's module and the TypeScript package's.
+fn messages(g: &mut Generated, layout: &Layout, table: &Path, out: &Path) -> Result<()> {
+    let label = display_path(&layout.root, table);
+    let messages = crate::messages::read(table, &label)?;
+    let source = label.to_str().unwrap_or("messages.json");
+    let doc = " The error messages the decoders write themselves, one function per message of the table\n \
+               (worded once for this crate and the TypeScript package).";
+    g.files.push((out.to_path_buf(), render(&[source], doc, crate::messages::rust(&messages), "messages.rs")?));
+    if let Some(dir) = &layout.typescript {
+        g.files.push((dir.join("messages.ts"), crate::messages::typescript(&messages, source)));
+    }
+    Ok(())
 }
 
 /// The version's session reducer, when the configuration gives it one:

@@ -26,6 +26,7 @@ pub mod ir;
 pub mod load;
 pub mod lock;
 pub mod lower;
+pub mod messages;
 pub mod model;
 pub mod paths;
 pub mod plan;

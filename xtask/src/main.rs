@@ -315,6 +315,7 @@ fn codegen(
 ) -> ExitCode {
     let layout = match (schema, out) {
         (Some(schema_dir), Some(out_dir)) => Layout {
+            messages: None,
             root: std::env::current_dir().unwrap_or_default(),
             schema_dir,
             locked: false,

@@ -10,6 +10,10 @@ pub mod de;
 mod extra;
 mod nullable;
 mod number;
+/// The decoders' own error messages, worded once for both runtimes.
+#[doc(hidden)]
+#[rustfmt::skip]
+pub mod messages;
 pub mod read;
 pub mod rpc;
 #[cfg(feature = "schemars")]

@@ -291,21 +291,17 @@ impl<const MIN: usize, const MAX: usize, const LENIENT: bool, P: de::Pointer, M>
     /// the error.
     fn check<F: ListLen>(value: F) -> Result<F, serde_json::Error> {
         let Some(n) = value.list_len() else { return Ok(value) };
-        let broken = if n < MIN {
-            ("minItems", "at least", MIN)
-        } else if n > MAX {
-            ("maxItems", "at most", MAX)
-        } else {
+        if (MIN..=MAX).contains(&n) {
             return Ok(value);
-        };
+        }
         if LENIENT {
             return Ok(F::default());
         }
-        let (keyword, bound, limit) = broken;
-        Err(serde::de::Error::custom(format_args!(
-            "{n} item(s) where {bound} {limit} are allowed (`{keyword}` of {})",
-            P::POINTER
-        )))
+        Err(if n < MIN {
+            serde::de::Error::custom(crate::runtime::messages::too_few_items(&n, &MIN, &P::POINTER))
+        } else {
+            serde::de::Error::custom(crate::runtime::messages::too_many_items(&n, &MAX, &P::POINTER))
+        })
     }
 }
 

@@ -507,34 +507,7 @@ impl Gen<'_, '_> {
             }
             _ => return Err("one side flattens a union into the object".into()),
         }
-        // Unknown properties: `Extra` beside plain fields (and in upsert
-        // patches), a `JsonObject` beside a flattened union, none when the
-        // schema says `additionalProperties: false`.
-        let rest = |d: &Def, s: &crate::model::Struct| -> u8 {
-            if d.upsert.is_some() || s.keeps_rest() {
-                1
-            } else if s.keeps_unknown() {
-                2
-            } else {
-                0
-            }
-        };
-        match (rest(a, x), rest(b, y)) {
-            (0, 0) => {}
-            (r1, r2) if r1 == r2 => {
-                values.push(quote!(let field_rest = cx.extras::<#dp, _>(self.additional_properties)?;));
-                sets.push(quote!(out.additional_properties = field_rest;));
-            }
-            (_, 0) => drops.push(quote! {
-                for (k, _) in self.additional_properties.iter() {
-                    cx.enter_owned(k.clone());
-                    cx.dropped("a property the target's schema does not allow")?;
-                    cx.leave();
-                }
-            }),
-            (0, _) => {}
-            _ => return Err("unknown properties are kept differently".into()),
-        }
+        Self::rest(x, y, &dp, (&mut values, &mut sets, &mut drops))?;
         let out = if sets.is_empty() { quote!(out) } else { quote!(mut out) };
         Ok(quote! {
             #(#drops)*
@@ -543,6 +516,37 @@ impl Gen<'_, '_> {
             #(#sets)*
             ::core::result::Result::Ok(out)
         })
+    }
+
+    /// The properties the schemas do not name (the plan's [`Rest`] of each
+    /// side): carried over when both hold them alike, each reported dropped
+    /// when the target holds none.
+    ///
+    /// [`Rest`]: crate::plan::Rest
+    fn rest(
+        x: &crate::model::Struct,
+        y: &crate::model::Struct,
+        dp: &TokenStream,
+        (values, sets, drops): (&mut Vec<TokenStream>, &mut Vec<TokenStream>, &mut Vec<TokenStream>),
+    ) -> std::result::Result<(), Why> {
+        let (rx, ry) = (crate::plan::Rest::of(x), crate::plan::Rest::of(y));
+        match (rx.has_field(), ry.has_field()) {
+            (false, false) => {}
+            (true, true) if std::mem::discriminant(&rx) == std::mem::discriminant(&ry) => {
+                values.push(quote!(let field_rest = cx.extras::<#dp, _>(self.additional_properties)?;));
+                sets.push(quote!(out.additional_properties = field_rest;));
+            }
+            (true, false) => drops.push(quote! {
+                for (k, _) in self.additional_properties.iter() {
+                    cx.enter_owned(k.clone());
+                    cx.dropped("a property the target's schema does not allow")?;
+                    cx.leave();
+                }
+            }),
+            (false, true) => {}
+            _ => return Err("unknown properties are kept differently".into()),
+        }
+        Ok(())
     }
 
     fn enumeration(

@@ -178,7 +178,7 @@ impl Emitter {
         // The wire patch keeps unknown properties like every generated struct,
         // and is then written here, where a reader looks for it (`declared`);
         // the derive writes its decoder, builder and patch operations.
-        let declared = s.additional != Additional::False;
+        let declared = crate::plan::Rest::of(s) != crate::plan::Rest::Refused;
         let how = if declared {
             wire_struct = Some(self.wire_patch(def, upsert, wire_fields));
             quote!(keep_unknown, declared)
@@ -273,7 +273,8 @@ impl Emitter {
         let name = ident(&def.rust_name);
         let doc = self.item_docs(def);
         let mut fields = Vec::new();
-        let keeps = s.keeps_rest();
+        let rest = crate::plan::Rest::of(s);
+        let keeps = rest == crate::plan::Rest::Extra;
         let pairs: Vec<(&str, &str)> = s.fields.iter().map(|f| (f.rust_name.as_str(), f.name.as_str())).collect();
         let (rename_all, renamed) = crate::plan::naming::field_naming(&pairs);
         for f in &s.fields {
@@ -288,30 +289,31 @@ impl Emitter {
             let (fname, ft) = (ident(&fl.rust_name), self.rust_name(&fl.union));
             fields.push(quote! { #fd #[serde(flatten)] pub #fname: #ft, });
         }
-        if keeps {
-            fields.push(quote! {
+        match &rest {
+            crate::plan::Rest::Extra => fields.push(quote! {
                 /// Properties the schema does not name, in the order they came; written
                 /// back after the known ones.
                 #[serde(flatten)]
                 pub additional_properties: #rt::Extra,
-            });
-        } else if let Some(rest) = &s.rest {
+            }),
             // `additionalProperties: {schema}`: serde's derive reads every other
             // property as the rest's type (a value of another type fails the object).
-            let t = self.ty(rest);
-            fields.push(quote! {
-                /// The properties the schema does not name, each of the type its
-                /// `additionalProperties` gives.
-                #[serde(flatten)]
-                pub additional_properties: ::std::collections::BTreeMap<::std::string::String, #t>,
-            });
-        } else if s.keeps_unknown() {
+            crate::plan::Rest::Typed(t) => {
+                let t = self.ty(t);
+                fields.push(quote! {
+                    /// The properties the schema does not name, each of the type its
+                    /// `additionalProperties` gives.
+                    #[serde(flatten)]
+                    pub additional_properties: ::std::collections::BTreeMap<::std::string::String, #t>,
+                });
+            }
             // Beside a flattened union (whose arm keeps what it does not name).
-            fields.push(quote! {
+            crate::plan::Rest::Object => fields.push(quote! {
                 /// Properties the schema does not name, kept as received.
                 #[serde(flatten)]
                 pub additional_properties: #rt::JsonObject,
-            });
+            }),
+            crate::plan::Rest::InUnion | crate::plan::Rest::Refused => {}
         }
         let all_optional = s.fields.iter().all(|f| !f.required) && s.flatten.is_none();
         let default = if all_optional { quote!(Default,) } else { quote!() };
@@ -405,7 +407,7 @@ impl Emitter {
             params.push(quote!(#fname: impl ::core::convert::Into<#ft>));
             inits.push(quote!(#fname: #fname.into()));
         }
-        if s.keeps_unknown() || s.keeps_rest() || s.rest.is_some() {
+        if crate::plan::Rest::of(s).has_field() {
             inits.push(quote!(additional_properties: ::core::default::Default::default()));
         }
         let new_doc =

@@ -172,7 +172,7 @@ impl Decoder {
     fn of(d: &Def) -> Decoder {
         match &d.kind {
             Kind::Struct(_) if d.upsert.is_some() => Decoder::AcpPatch,
-            Kind::Struct(s) if s.keeps_rest() => Decoder::AcpDeserialize,
+            Kind::Struct(s) if super::Rest::of(s) == super::Rest::Extra => Decoder::AcpDeserialize,
             Kind::Struct(_) => Decoder::SerdeDerive,
             Kind::Alias(_) if d.method.is_none() => Decoder::Alias,
             Kind::Union(_) => Decoder::AcpUnion,

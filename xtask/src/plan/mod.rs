@@ -111,6 +111,45 @@ impl VersionChoices {
     }
 }
 
+/// How an object holds the properties its schema does not name: decided
+/// here once, read by the Rust structs and builders, the decoder choice, the
+/// converters and the TypeScript types.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rest {
+    /// Kept in their order and written back (`runtime::Extra`): every object
+    /// unless its schema says otherwise.
+    Extra,
+    /// Each of the type `additionalProperties` gives (`BTreeMap<String, T>`).
+    Typed(Type),
+    /// Beside a flattened union, with `additionalProperties: true`: kept as
+    /// received (`runtime::JsonObject`).
+    Object,
+    /// Beside a flattened union otherwise: the union's arm takes them.
+    InUnion,
+    /// `additionalProperties: false`: none may be there.
+    Refused,
+}
+
+impl Rest {
+    /// The decision for an object.
+    pub fn of(s: &crate::model::Struct) -> Rest {
+        use crate::model::Additional;
+        match (&s.additional, &s.flatten, &s.rest) {
+            (Additional::False, _, _) => Rest::Refused,
+            (_, _, Some(t)) => Rest::Typed(t.clone()),
+            (Additional::Absent | Additional::True, None, None) => Rest::Extra,
+            (Additional::True, Some(_), None) => Rest::Object,
+            _ => Rest::InUnion,
+        }
+    }
+
+    /// Whether the object has an `additional_properties` field.
+    pub fn has_field(&self) -> bool {
+        matches!(self, Rest::Extra | Rest::Typed(_) | Rest::Object)
+    }
+}
+
 /// How a wire struct's field holds its value type `T`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -258,6 +297,9 @@ pub struct ItemPlan<'m> {
     /// Its values have a total order and a hash (`Eq, Hash, PartialOrd, Ord`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub ordered: bool,
+    /// How it holds the properties its schema does not name, for a struct.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rest: Option<Rest>,
     /// Its fields, for a struct.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<FieldPlan>,
@@ -376,6 +418,10 @@ impl<'m> ItemPlan<'m> {
                 .map(|(_, arm)| arm.clone())
                 .collect(),
             ordered: decisions.ordered.contains(&def.name),
+            rest: match &def.kind {
+                crate::model::Kind::Struct(s) => Some(Rest::of(s)),
+                _ => None,
+            },
             fields,
             read: decisions.values.get(&def.name).cloned(),
             stable_shape: None,

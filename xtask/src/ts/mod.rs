@@ -457,7 +457,7 @@ impl Emitter<'_> {
     /// keeps them for its object; a typed rest is typed on decode).
     fn bases(&self, s: &Struct, members: &[Member]) -> Vec<String> {
         let mut bases: Vec<String> = members.iter().filter_map(|m| self.hoisted.base(m)).map(str::to_owned).collect();
-        if s.keeps_rest() || s.rest.is_some() {
+        if matches!(crate::plan::Rest::of(s), crate::plan::Rest::Extra | crate::plan::Rest::Typed(_)) {
             bases.push(self.rt.name("Extensible"));
         }
         bases

@@ -318,17 +318,19 @@ impl Shapes<'_> {
     fn structure(&self, s: &Struct) -> Value {
         let fields: Vec<Value> = s.fields.iter().map(|f| self.field(f)).collect();
         let mut o = obj([("struct", Value::Array(fields))]);
-        match (&s.flatten, s.additional, &s.rest) {
-            (Some(fl), ..) => {
-                o.insert("flatten".into(), self.name(&fl.union).into());
+        // The union takes what the object does not name; else the plan's `Rest`.
+        if let Some(fl) = &s.flatten {
+            o.insert("flatten".into(), self.name(&fl.union).into());
+        } else {
+            match crate::plan::Rest::of(s) {
+                crate::plan::Rest::Refused => {
+                    o.insert("rest".into(), "deny".into());
+                }
+                crate::plan::Rest::Typed(t) => {
+                    o.insert("rest".into(), self.ty(&t));
+                }
+                _ => {}
             }
-            (None, Additional::False, _) => {
-                o.insert("rest".into(), "deny".into());
-            }
-            (None, Additional::Typed, Some(t)) => {
-                o.insert("rest".into(), self.ty(t));
-            }
-            _ => {}
         }
         if !s.forbidden.is_empty() {
             o.insert("forbidden".into(), json!(s.forbidden));

@@ -12,7 +12,7 @@ pub trait Pointer {
 }
 
 fn out_of_range<T: std::fmt::Display>(value: T, min: &str, max: &str, pointer: &str) -> serde_json::Error {
-    serde_json::Error::custom(format_args!("{value} is out of range: expected {min} to {max} ({pointer})"))
+    serde_json::Error::custom(crate::runtime::messages::out_of_range(&value, &min, &max, &pointer))
 }
 
 fn check_int<T: Copy + Into<i128> + std::fmt::Display>(
@@ -80,22 +80,21 @@ impl Pattern {
 pub fn str_rule_error<R: StrRule>(v: &str) -> Option<String> {
     let length = if R::MIN_LENGTH > 0 || R::MAX_LENGTH < usize::MAX { v.chars().count() } else { 0 };
     if length < R::MIN_LENGTH {
-        return Some(format!(
-            "{v:?} is shorter than the {} character(s) `minLength` of {} asks for",
-            R::MIN_LENGTH,
-            R::POINTER
-        ));
+        return Some(
+            crate::runtime::messages::shorter_than(&format_args!("{v:?}"), &R::MIN_LENGTH, &R::POINTER).to_string(),
+        );
     }
     if length > R::MAX_LENGTH {
-        return Some(format!(
-            "{v:?} is longer than the {} character(s) `maxLength` of {} allows",
-            R::MAX_LENGTH,
-            R::POINTER
-        ));
+        return Some(
+            crate::runtime::messages::longer_than(&format_args!("{v:?}"), &R::MAX_LENGTH, &R::POINTER).to_string(),
+        );
     }
     if let Some(p) = R::pattern() {
         if !p.is_match(v) {
-            return Some(format!("{v:?} does not match the `pattern` {:?} of {}", p.as_str(), R::POINTER));
+            let pattern = format_args!("{:?}", p.as_str());
+            return Some(
+                crate::runtime::messages::no_pattern_match(&format_args!("{v:?}"), &pattern, &R::POINTER).to_string(),
+            );
         }
     }
     None

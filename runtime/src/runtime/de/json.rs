@@ -17,7 +17,7 @@ use serde_json::{Map, Number, Value};
 /// The error for a member named twice: the text serde's derive gives for a
 /// repeated field (`duplicate field `name``), for every name.
 pub fn duplicate<E: Error>(key: &str) -> E {
-    E::custom(format_args!("duplicate field `{key}`"))
+    E::custom(crate::runtime::messages::duplicate_field(&key))
 }
 
 /// Reads any JSON value, refusing a repeated member name at any depth.

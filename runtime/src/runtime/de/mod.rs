@@ -194,7 +194,7 @@ pub trait Excludes: Pointer {
 pub fn id_str_excluding<'de, D: Deserializer<'de>, X: Excludes>(d: D) -> Result<crate::runtime::SmolStr, D::Error> {
     let v = id_str(d)?;
     if X::EXCLUDED.contains(&v.as_str()) {
-        return Err(D::Error::custom(format_args!("{v:?} is excluded by `not` at {}", X::POINTER)));
+        return Err(D::Error::custom(crate::runtime::messages::excluded_by_not(&format_args!("{v:?}"), &X::POINTER)));
     }
     Ok(v)
 }

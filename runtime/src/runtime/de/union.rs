@@ -35,9 +35,7 @@ pub fn value<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Err
 /// although no arm has it (reserved for a future arm): no arm accepts it.
 pub fn check_reserved<E: Error>(object: &JsonObject, union: &str, key: &str, reserved: &[&str]) -> Result<(), E> {
     match object.get(key).and_then(Value::as_str) {
-        Some(t) if reserved.contains(&t) => Err(E::custom(format_args!(
-            "`{key}` `{t}` is reserved in {union} for a variant this schema does not define yet: no arm accepts it"
-        ))),
+        Some(t) if reserved.contains(&t) => Err(E::custom(crate::runtime::messages::reserved_tag(&key, &t, &union))),
         _ => Ok(()),
     }
 }
@@ -46,7 +44,7 @@ pub fn check_reserved<E: Error>(object: &JsonObject, union: &str, key: &str, res
 pub fn check_catch_all<E: Error>(object: &JsonObject, union: &str, required: &[&str]) -> Result<(), E> {
     for key in required {
         if !object.contains_key(*key) {
-            return Err(E::custom(format_args!("unknown variant of {union} is missing required field `{key}`")));
+            return Err(E::custom(crate::runtime::messages::catch_all_missing_field(&union, key)));
         }
     }
     Ok(())
@@ -61,7 +59,7 @@ pub fn check_catch_all_field<T: DeserializeOwned, E: Error>(
     match object.get(key) {
         Some(v) => T::deserialize(v)
             .map(drop)
-            .map_err(|e| E::custom(format_args!("invalid field `{key}` in unknown variant of {union}: {e}"))),
+            .map_err(|e| E::custom(crate::runtime::messages::catch_all_invalid_field(&key, &union, &e))),
         None => Ok(()),
     }
 }
@@ -71,7 +69,7 @@ pub fn try_arm<T: DeserializeOwned>(value: &Value, errors: &mut Vec<String>, arm
     match T::deserialize(value) {
         Ok(v) => Some(v),
         Err(e) => {
-            errors.push(format!("{arm}: {e}"));
+            errors.push(crate::runtime::messages::arm_error(&arm, &e).to_string());
             None
         }
     }
@@ -79,7 +77,7 @@ pub fn try_arm<T: DeserializeOwned>(value: &Value, errors: &mut Vec<String>, arm
 
 /// The error when no arm of an untagged union matched.
 pub fn no_arm<E: Error>(union: &str, errors: &[String]) -> E {
-    E::custom(format_args!("data did not match any variant of {union} ({})", errors.join("; ")))
+    E::custom(crate::runtime::messages::no_arm_matched(&union, &errors.join("; ")))
 }
 
 /// The error when no arm that accepts any discriminator value matched: for
@@ -89,18 +87,16 @@ pub fn no_open_arm<E: Error>(union: &str, tag_error: &str, missing: bool, errors
     if missing {
         no_arm(union, errors)
     } else {
-        E::custom(format_args!("{tag_error}; no arm that accepts other values matched ({})", errors.join("; ")))
+        E::custom(crate::runtime::messages::no_open_arm_matched(&tag_error, &errors.join("; ")))
     }
 }
 
 /// The error for a discriminator that a closed union does not know.
 pub fn unknown_tag<E: Error>(union: &str, key: &str, tag: Tag<'_>, expected: &'static [&'static str]) -> E {
     match tag {
-        Tag::Str(t) => {
-            E::custom(format_args!("unknown `{key}` `{t}` for {union}, expected one of {}", expected.join(", ")))
-        }
-        Tag::Missing => E::custom(format_args!("missing field `{key}` for {union}")),
-        Tag::Null | Tag::Invalid => E::custom(format_args!("invalid `{key}` for {union}: expected a string")),
+        Tag::Str(t) => E::custom(crate::runtime::messages::unknown_tag(&key, &t, &union, &expected.join(", "))),
+        Tag::Missing => E::custom(crate::runtime::messages::missing_tag(&key, &union)),
+        Tag::Null | Tag::Invalid => E::custom(crate::runtime::messages::invalid_tag(&key, &union)),
     }
 }
 
@@ -142,7 +138,7 @@ pub fn variant<'de, T: Tagged, P: serde::Deserialize<'de>, D: Deserializer<'de>>
 
 /// Wraps a payload error with the variant it belongs to.
 pub fn in_variant<E: Error>(union: &str, tag: &str, e: impl std::fmt::Display) -> E {
-    E::custom(format_args!("invalid `{tag}` variant of {union}: {e}"))
+    E::custom(crate::runtime::messages::invalid_variant(&tag, &union, &e))
 }
 
 struct TaggedVisitor<T>(std::marker::PhantomData<T>);
