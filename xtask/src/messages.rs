@@ -135,3 +135,47 @@ pub fn typescript(messages: &[Message], source: &str) -> String {
     out.push_str("\n/** A value a message shows. */\nexport type Shown = string | number;\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_read_once_each_in_order() {
+        assert_eq!(placeholders("`{key}` in {union}, {key} again").unwrap(), ["key", "union"]);
+        assert!(placeholders("no values").unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_broken_template_is_refused_with_what_is_wrong() {
+        assert!(placeholders("a lone } here").unwrap_err().contains("a lone `}`"));
+        assert!(placeholders("open {key").unwrap_err().contains("an unclosed `{`"));
+        assert!(placeholders("{Key}").unwrap_err().contains("no snake-case placeholder"));
+        let dir = std::env::temp_dir().join(format!("acp-messages-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("messages.json");
+        std::fs::write(&path, r#"{"fine": "ok {a}", "broken": "x {"}"#).unwrap();
+        let e = read(&path, Path::new("messages.json")).unwrap_err().to_string();
+        assert!(e.contains("messages.json") && e.contains("/broken") && e.contains("unclosed"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn both_targets_write_every_placeholder() {
+        let m = Message {
+            name: "unknown_tag".into(),
+            template: "`{key}` is `{tag}`".into(),
+            params: vec!["key".into(), "tag".into()],
+        };
+        let items = rust(std::slice::from_ref(&m));
+        let rust = quote::quote!(#(#items)*).to_string();
+        assert!(rust.contains("fn unknown_tag") && rust.contains("key : & 'a dyn fmt :: Display"), "{rust}");
+        let ts = typescript(&[m], "messages.json");
+        assert!(
+            ts.contains(
+                "export const unknownTag = (key: Shown, tag: Shown): string => `\\`${key}\\` is \\`${tag}\\``;"
+            ),
+            "{ts}"
+        );
+    }
+}
