@@ -85,4 +85,4 @@ for i in 0 1 2; do
   printf '%-32s crate only, median %6.2f s   (%s)\n' "${names[$i]}" "$m" "${times[$i]# }"
 done
 theirs=$(echo "${times[2]}" | median)
-awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "ratio acp-bindings --all-features / official, medians: %.2f\n", a / b }'
+awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "ratio acp-bindings + convert (all features) / official, medians: %.2f\n", a / b }'
