@@ -176,14 +176,19 @@ pub struct Applied<'a> {
 /// Reads the configuration; returns the upserts of each protocol version
 /// (only `v2` has any).
 pub fn read(path: &Path, label: &Path) -> Result<BTreeMap<String, Config>> {
+    let file = read_file(path, label)?;
+    Ok([("v2".to_owned(), file.v2)].into_iter().collect())
+}
+
+/// The whole file, parsed; an error names the file and the line.
+fn read_file(path: &Path, label: &Path) -> Result<File> {
     let text = std::fs::read_to_string(path).map_err(|source| Error::Read { file: label.to_path_buf(), source })?;
-    let file: File = serde_json::from_str(&text).map_err(|e| Error::Json {
+    serde_json::from_str(&text).map_err(|e| Error::Json {
         file: label.to_path_buf(),
         line: e.line(),
         column: e.column(),
         message: e.to_string(),
-    })?;
-    Ok([("v2".to_owned(), file.v2)].into_iter().collect())
+    })
 }
 
 /// Reads the configuration's session reducers, by protocol version (none
@@ -192,14 +197,7 @@ pub fn read_reducers(path: &Path, label: &Path) -> Result<BTreeMap<String, Reduc
     if !path.is_file() {
         return Ok(BTreeMap::new());
     }
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Read { file: label.to_path_buf(), source })?;
-    let file: File = serde_json::from_str(&text).map_err(|e| Error::Json {
-        file: label.to_path_buf(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
-    Ok(file.reducer.versions)
+    Ok(read_file(path, label)?.reducer.versions)
 }
 
 /// Checks the configuration against a module and attaches it to the

@@ -175,7 +175,7 @@ impl Reducer {
         strict: bool,
     ) -> Result<(Option<Reducer>, Vec<String>), Vec<String>> {
         let mut errors = Vec::new();
-        let r = Resolver { plan };
+        let r = Resolver { gated: plan.gated() };
         let union = r.def(&config.union);
         let (union_rust, tag) = match union.map(|d| (d, &d.kind)) {
             Some((d, Kind::Union(crate::model::Union { tag: Some(t), .. }))) => {
@@ -280,23 +280,23 @@ impl Reducer {
     }
 }
 
-struct Resolver<'p, 'm> {
-    plan: &'p Plan<'m>,
+struct Resolver<'m> {
+    /// The plan's items with their builds (computed once: every lookup reads it).
+    gated: Vec<(&'m Def, Gate)>,
 }
 
-impl<'m> Resolver<'_, 'm> {
+impl<'m> Resolver<'m> {
     /// The definition of `name` (the unstable build's when the builds differ:
     /// what only that build adds is checked against its gate by the compiler).
     fn def(&self, name: &str) -> Option<&'m Def> {
-        let gated = self.plan.gated();
-        let of = |g: Gate| gated.iter().find(|(d, gate)| d.name == name && *gate == g).map(|(d, _)| *d);
+        let of = |g: Gate| self.gated.iter().find(|(d, gate)| d.name == name && *gate == g).map(|(d, _)| *d);
         of(Gate::Always).or_else(|| of(Gate::Unstable)).or_else(|| of(Gate::Stable))
     }
 
     /// Each arm of the union: tag, Rust variant, gate, payload definition.
     fn variants(&self, union: &str) -> Vec<(String, String, Gate, Option<&'m Def>)> {
         let mut out: Vec<(String, String, BTreeSet<Gate>, Option<&'m Def>)> = Vec::new();
-        for (def, gate) in self.plan.gated().into_iter().filter(|(d, _)| d.name == union) {
+        for &(def, gate) in self.gated.iter().filter(|(d, _)| d.name == union) {
             let Kind::Union(u) = &def.kind else { continue };
             for v in &u.variants {
                 let Some(tag) = &v.tag else { continue };

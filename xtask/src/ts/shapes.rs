@@ -569,7 +569,7 @@ fn reducer(r: &crate::plan::reducer::Reducer, unstable: bool) -> Vec<(String, Va
             Held::One(u) => json!({ "name": c.name, "one": u.patch }),
         })
         .collect();
-    let updates: Vec<(String, Value)> = r
+    let updates: Map<String, Value> = r
         .arms_in(Some(build))
         .map(|a| {
             let into = &r.collections[a.into];
@@ -591,10 +591,9 @@ fn reducer(r: &crate::plan::reducer::Reducer, unstable: bool) -> Vec<(String, Va
                 Rule::Remove { from } => json!({ "rule": "remove", "into": into.name, "from": from.wire }),
             };
             v.as_object_mut().expect("an object").retain(|_, x| !x.is_null());
-            (prop(&a.tag), v)
+            (a.tag.clone(), v)
         })
         .collect();
-    let updates: Map<String, Value> = updates.into_iter().map(|(k, v)| (k.trim_matches('"').to_owned(), v)).collect();
     vec![
         ("tag".to_owned(), Value::from(r.tag.clone())),
         ("collections".to_owned(), Value::Array(collections)),
