@@ -195,7 +195,10 @@ fn every_def_becomes_an_item_of_the_same_name() {
         missing.sort();
         assert!(missing.is_empty(), "{version}: defs without an item: {missing:?}");
         assert_eq!(names.len(), defs.len(), "{version}");
-        let text = std::fs::read_to_string(root.join(format!("generated/src/{version}/mod.rs"))).unwrap();
+        // The module's own items and those it includes from what the versions share.
+        let text = ["mod.rs", "../shared/items.rs"]
+            .map(|f| std::fs::read_to_string(root.join(format!("generated/src/{version}/{f}"))).unwrap())
+            .concat();
         for name in defs.keys() {
             let declared = [
                 format!("pub struct {name} "),
@@ -233,8 +236,8 @@ fn a_failure_while_replacing_files_restores_every_one() {
     let first = codegen::generate(&layout(&dir, true)).unwrap();
     codegen::write_all(&first).unwrap();
     let before = contents(&dir.join("out"));
-    // Each version's `mod.rs` and its `schemas.rs`.
-    assert_eq!(before.len(), 4);
+    // Each version's `mod.rs` and its `schemas.rs`, and the two files of what they share.
+    assert_eq!(before.len(), 6);
     // New texts for every file plus a new one; the last step (the new file) fails.
     let mut files: Vec<(PathBuf, Vec<u8>)> =
         first.files.iter().map(|(p, t)| (p.clone(), format!("{t}// changed\n").into_bytes())).collect();
@@ -606,6 +609,48 @@ fn generated_src_holds_the_generators_output_and_the_crate_root() {
     assert_eq!(files, ["generated/src/lib.rs"], "hand-written files under generated/src");
     let lines: usize = hand_written.iter().map(|(_, n)| n).sum();
     assert!(lines <= 300, "{lines} hand-written lines under generated/src");
+}
+
+/// What the version modules have word for word is written once: no item of
+/// `v1/mod.rs` prints the same as an item of `v2/mod.rs` (at the top level or
+/// inside `rpc`), and each module includes the shared files where those items
+/// stood, so each version keeps items of its own.
+#[test]
+fn version_modules_include_what_they_share_instead_of_repeating_it() {
+    let read = |rel: &str| std::fs::read_to_string(root().join("generated/src").join(rel)).unwrap();
+    fn texts(items: &[syn::Item], inside: &str, out: &mut Vec<(String, String)>) {
+        for item in items {
+            match item {
+                syn::Item::Mod(m) if m.content.is_some() => {
+                    texts(&m.content.as_ref().unwrap().1, &m.ident.to_string(), out);
+                }
+                syn::Item::Use(_) | syn::Item::Mod(_) => {}
+                syn::Item::Macro(m) if m.mac.path.is_ident("include") => {}
+                _ => out.push((inside.to_owned(), quote::ToTokens::to_token_stream(item).to_string())),
+            }
+        }
+    }
+    let mut per_version = Vec::new();
+    for v in ["v1", "v2"] {
+        let text = read(&format!("{v}/mod.rs"));
+        assert!(text.contains("include!(\"../shared/items.rs\");"), "{v} includes the shared items");
+        assert!(text.contains("include!(\"../shared/rpc.rs\");"), "{v}::rpc includes the shared rpc items");
+        let mut items = Vec::new();
+        texts(&syn::parse_file(&text).unwrap().items, "", &mut items);
+        per_version.push(items);
+    }
+    let repeated: Vec<&(String, String)> = per_version[0].iter().filter(|i| per_version[1].contains(i)).collect();
+    assert!(repeated.is_empty(), "{} items repeated, the first: {:?}", repeated.len(), repeated.first());
+    // The shared files hold items of both kinds and parse as items.
+    for f in ["shared/items.rs", "shared/rpc.rs"] {
+        let file = syn::parse_file(&read(f)).unwrap();
+        assert!(file.items.len() > 10, "{f}: {} items", file.items.len());
+    }
+    let shared = syn::parse_file(&read("shared/items.rs")).unwrap();
+    assert!(
+        shared.items.iter().any(|i| matches!(i, syn::Item::Struct(s) if s.ident == "ToolCallId")),
+        "`ToolCallId` is the same in v1 and v2"
+    );
 }
 
 /// The generated TypeScript stays small: the unstable modules are

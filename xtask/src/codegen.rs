@@ -165,6 +165,15 @@ struct Generated {
     warnings: Vec<String>,
     /// Each version's (stable, unstable) models, for the conversions.
     models: Vec<(Module, Module)>,
+    /// Each version's `mod.rs`, parsed, until the items the versions share are taken out.
+    modules: Vec<VersionModule>,
+}
+
+/// A version's `mod.rs` before it is printed.
+struct VersionModule {
+    path: PathBuf,
+    sources: Vec<String>,
+    file: syn::File,
 }
 
 /// Runs the whole pipeline in memory; nothing is written.
@@ -185,6 +194,7 @@ pub fn generate(layout: &Layout) -> Result<Output> {
     for held in versions {
         one_version(&mut g, layout, lock.as_ref(), held)?;
     }
+    version_modules(&mut g, layout);
     if let Some((table, out)) = &layout.messages {
         messages(&mut g, layout, table, out)?;
     }
@@ -206,7 +216,8 @@ pub fn generate(layout: &Layout) -> Result<Output> {
         let registries = std::mem::take(&mut g.registries);
         g.files.push((path.clone(), render(&srcs, doc, registries, "registry.rs")?));
     }
-    let mut owned_dirs = Vec::new();
+    // The shared files are the generator's alone: one no longer written is removed.
+    let mut owned_dirs = vec![layout.out_dir.join("shared")];
     if let Some((dir, out)) = &layout.fixtures {
         let mut mods = Vec::new();
         for path in fixture_files(dir)? {
@@ -362,8 +373,10 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     let doc = format!(
         " ACP {version} types, generated from the canonical JSON Schema.\n\n Items and fields that exist only in the unstable schema need the `unstable` feature."
     );
-    let (text, count) = render_counted(&names, &doc, items, &format!("{version}/mod.rs"))?;
-    g.files.push((layout.out_dir.join(version).join("mod.rs"), text));
+    let file = prepare(&doc, items, &format!("{version}/mod.rs"))?;
+    let count = count_types(&file.items);
+    let path = layout.out_dir.join(version).join("mod.rs");
+    g.modules.push(VersionModule { path, sources: names.iter().map(|s| s.to_string()).collect(), file });
     if !schemas.is_empty() {
         let consts = schemas.iter().map(|(name, json)| {
             let (name, json) =
@@ -495,7 +508,7 @@ fn emit_version(plan: &Plan<'_>, payloads: &crate::plan::Payloads) -> Emitted {
     schemas.extend(unstable_emitter.schemas());
     let mut impls = stable_emitter.schema_impls();
     impls.extend(unstable_emitter.schema_impls());
-    (items, reencode_fn(&registry), schemas, impls)
+    (items, crate::registry::reencode_fn(&registry), schemas, impls)
 }
 
 /// `PROTOCOL_VERSION`: the protocol version a module's types speak, typed
@@ -527,143 +540,6 @@ fn type_names(defs: &[(&Def, Gate)]) -> TokenStream {
     }
 }
 
-/// `reencode(type_name, json)`: decode a payload as a named definition and
-/// encode it again (used by `check-messages --type` and the tests).
-fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
-    let arms: Vec<TokenStream> = defs
-        .iter()
-        .map(|(d, gate)| {
-            let name = proc_macro2::Ident::new(&d.rust_name, proc_macro2::Span::call_site());
-            let key = proc_macro2::Literal::string(&d.name);
-            let cfg = gate.cfg();
-            quote! { #cfg #key => go::<bindings::#name>(json), }
-        })
-        .collect();
-    let (visit, reencode, both) = (registry_visit(defs), registry_reencode(&arms), registry_fast_and_slow(&arms));
-    quote! {
-        #visit
-        #reencode
-        #both
-    }
-}
-
-/// `TypeVisitor` and `visit`: code run for a definition's type chosen by name.
-fn registry_visit(defs: &[(&Def, Gate)]) -> TokenStream {
-    let visit_arms = defs.iter().map(|(d, gate)| {
-        let name = proc_macro2::Ident::new(&d.rust_name, proc_macro2::Span::call_site());
-        let key = proc_macro2::Literal::string(&d.name);
-        let cfg = gate.cfg();
-        quote! { #cfg #key => visitor.visit::<bindings::#name>(), }
-    });
-    quote! {
-        /// Code that runs for one definition's Rust type, chosen by name at
-        /// run time ([`visit`]): the fuzz targets' per-type checks.
-        pub trait TypeVisitor {
-            /// What the visit gives.
-            type Output;
-            /// Runs for the definition's type `T`.
-            fn visit<T>(self) -> Self::Output
-            where
-                T: ::serde::de::DeserializeOwned + ::serde::Serialize + ::core::fmt::Debug + ::core::clone::Clone + ::core::cmp::PartialEq + 'static;
-        }
-
-        /// Calls `visitor.visit::<T>()` with `T` the Rust type of the
-        /// definition named `type_name`; `None` when this build has no
-        /// definition of that name.
-        pub fn visit<V: TypeVisitor>(type_name: &str, visitor: V) -> ::core::option::Option<V::Output> {
-            ::core::option::Option::Some(match type_name {
-                #(#visit_arms)*
-                _ => return ::core::option::Option::None,
-            })
-        }
-
-    }
-}
-
-/// `reencode`: decode by definition name and encode again.
-fn registry_reencode(arms: &[TokenStream]) -> TokenStream {
-    quote! {
-        /// Decodes `json` as the definition named `type_name` and encodes it again.
-        ///
-        /// Returns `None` when this build has no definition of that name.
-        /// Errors carry the JSON pointer of the value that failed to decode.
-        pub fn reencode(
-            type_name: &str,
-            json: &str,
-        ) -> ::core::option::Option<::core::result::Result<::serde_json::Value, ::acp_bindings::runtime::rpc::DispatchError>> {
-            fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
-                json: &str,
-            ) -> ::core::result::Result<::serde_json::Value, ::acp_bindings::runtime::rpc::DispatchError> {
-                let value: T = ::acp_bindings::runtime::rpc::decode(json)?;
-                ::serde_json::to_value(value).map_err(|e| {
-                    ::acp_bindings::runtime::rpc::DispatchError::new(::acp_bindings::runtime::rpc::DispatchErrorKind::InvalidPayload, "", e.to_string())
-                })
-            }
-            ::core::option::Option::Some(match type_name {
-                #(#arms)*
-                _ => return ::core::option::Option::None,
-            })
-        }
-
-    }
-}
-
-/// `decode_fast_and_slow`: the fast and the buffered decoders, to compare.
-fn registry_fast_and_slow(arms2: &[TokenStream]) -> TokenStream {
-    quote! {
-        /// Decodes `json` as the definition named `type_name` twice: as users
-        /// do (`serde_json::from_str`, the fast paths) and from a buffered
-        /// `serde_json::Value` through `runtime::de::Buffered` (the slow
-        /// reference, which takes the buffered path of every lenient field);
-        /// each result encoded again, or the error. The tests require the two
-        /// to agree.
-        ///
-        /// # Panics
-        ///
-        /// If `acp_bindings::json` and `serde_json` encode a decoded value
-        /// differently, or decode `json` differently.
-        ///
-        /// Returns `None` when this build has no definition of that name.
-        pub fn decode_fast_and_slow(
-            type_name: &str,
-            json: &str,
-        ) -> ::core::option::Option<(
-            ::core::result::Result<::serde_json::Value, ::std::string::String>,
-            ::core::result::Result<::serde_json::Value, ::std::string::String>,
-        )> {
-            fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
-                json: &str,
-            ) -> (
-                ::core::result::Result<::serde_json::Value, ::std::string::String>,
-                ::core::result::Result<::serde_json::Value, ::std::string::String>,
-            ) {
-                // Every decoded value also checks the crate's encoder: the
-                // same bytes as `serde_json`'s, or the same failure.
-                let encode = |v: T| {
-                    let ours = ::acp_bindings::json::to_string(&v).map_err(|e| e.to_string());
-                    let theirs = ::serde_json::to_string(&v).map_err(|e| e.to_string());
-                    ::core::assert_eq!(ours, theirs, "acp_bindings::json and serde_json encode a {} differently", ::core::any::type_name::<T>());
-                    ::serde_json::to_value(v).map_err(|e| e.to_string())
-                };
-                let fast = ::serde_json::from_str::<T>(json).map_err(|e| e.to_string()).and_then(encode);
-                // The crate's reader gives what serde_json gives: the same
-                // value, or the same error.
-                let read = ::acp_bindings::json::from_str::<T>(json).map_err(|e| e.to_string()).and_then(encode);
-                ::core::assert_eq!(read, fast, "acp_bindings::json::from_str and serde_json::from_str decode a {} differently from {}", ::core::any::type_name::<T>(), json);
-                let slow = de::json_from_str(json)
-                    .and_then(|v| T::deserialize(::acp_bindings::runtime::de::Buffered(v)))
-                    .map_err(|e| e.to_string())
-                    .and_then(encode);
-                (fast, slow)
-            }
-            ::core::option::Option::Some(match type_name {
-                #(#arms2)*
-                _ => return ::core::option::Option::None,
-            })
-        }
-    }
-}
-
 /// The header of every generated file.
 pub fn header(sources: &[&str]) -> String {
     let from = sources.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" and ");
@@ -672,12 +548,59 @@ pub fn header(sources: &[&str]) -> String {
     )
 }
 
-fn render(sources: &[&str], doc: &str, items: Vec<TokenStream>, label: &str) -> Result<String> {
-    render_counted(sources, doc, items, label).map(|(text, _)| text)
+/// Prints the version modules, each without the items every version has
+/// word for word: those are written once, under `shared/`, and included by
+/// each module (see [`crate::shared`]).
+fn version_modules(g: &mut Generated, layout: &Layout) {
+    let mut modules = std::mem::take(&mut g.modules);
+    let shared = {
+        let mut files: Vec<&mut syn::File> = modules.iter_mut().map(|m| &mut m.file).collect();
+        crate::shared::share(&mut files, "../shared")
+    };
+    let mut sources: Vec<&str> = Vec::new();
+    for m in &modules {
+        sources.extend(m.sources.iter().map(String::as_str));
+    }
+    for s in shared {
+        let file = syn::File { shebang: None, attrs: Vec::new(), items: s.items };
+        let what = if s.stem == "items" {
+            String::new()
+        } else {
+            format!(" (inside their `{}` module)", s.stem.replace('_', "::"))
+        };
+        let text = format!(
+            "{}//\n// The items every version module has word for word{what}, written once: each\n// module includes this file with `include!`, so each still has its own items\n// (distinct types per version, their names resolved in that version).\n\n{}",
+            header(&sources),
+            prettyplease::unparse(&file)
+        );
+        g.files.push((layout.out_dir.join("shared").join(format!("{}.rs", s.stem)), text));
+    }
+    for m in modules {
+        let sources: Vec<&str> = m.sources.iter().map(String::as_str).collect();
+        g.files.push((m.path, format!("{}\n{}", header(&sources), prettyplease::unparse(&m.file))));
+    }
 }
 
-/// Renders a file and counts the Rust types in it.
-fn render_counted(sources: &[&str], doc: &str, items: Vec<TokenStream>, label: &str) -> Result<(String, usize)> {
+fn render(sources: &[&str], doc: &str, items: Vec<TokenStream>, label: &str) -> Result<String> {
+    let file = prepare(doc, items, label)?;
+    Ok(format!("{}\n{}", header(sources), prettyplease::unparse(&file)))
+}
+
+/// The Rust types in a file's items.
+fn count_types(items: &[syn::Item]) -> usize {
+    items
+        .iter()
+        .map(|i| match i {
+            syn::Item::Struct(_) | syn::Item::Enum(_) => 1,
+            syn::Item::Mod(m) => m.content.as_ref().map_or(0, |(_, inner)| count_types(inner)),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// A file's items under its documentation and lints, parsed, with paired
+/// `cfg`s collapsed and the runtime's paths shortened.
+fn prepare(doc: &str, items: Vec<TokenStream>, label: &str) -> Result<syn::File> {
     let doc_lines = doc.lines().map(|l| l.to_owned());
     let tokens = quote! {
         #( #![doc = #doc_lines] )*
@@ -690,17 +613,7 @@ fn render_counted(sources: &[&str], doc: &str, items: Vec<TokenStream>, label: &
         syn::parse2(tokens).map_err(|e| Error::Emit { file: label.to_owned(), message: e.to_string() })?;
     crate::cfg_pairs::collapse(&mut file);
     crate::paths::shorten(&mut file, MODULES);
-    fn types(items: &[syn::Item]) -> usize {
-        items
-            .iter()
-            .map(|i| match i {
-                syn::Item::Struct(_) | syn::Item::Enum(_) => 1,
-                syn::Item::Mod(m) => m.content.as_ref().map_or(0, |(_, inner)| types(inner)),
-                _ => 0,
-            })
-            .sum()
-    }
-    Ok((format!("{}\n{}", header(sources), prettyplease::unparse(&file)), types(&file.items)))
+    Ok(file)
 }
 
 /// Files that differ from what is on disk (missing, changed, or generated

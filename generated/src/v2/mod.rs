@@ -36,39 +36,7 @@ use ::acp_bindings::AcpSerialize;
 use ::acp_bindings::AcpString;
 #[allow(unused_imports)]
 use ::acp_bindings::AcpUnion;
-/// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[non_exhaustive]
-pub struct AgentRequest {
-    /// The request id used to correlate the matching response.
-    pub id: RequestId,
-    /// The method name to invoke.
-    pub method: String,
-    /// Method-specific request parameters.
-    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
-    pub params: runtime::Nullable<AgentRequestParams>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-impl AgentRequest {
-    /// Creates a `AgentRequest` from its required fields; every optional field is omitted.
-    pub fn new(id: impl Into<RequestId>, method: impl Into<String>) -> Self {
-        Self {
-            id: id.into(),
-            method: method.into(),
-            params: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<AgentRequestParams>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
-    }
-}
+include!("../shared/items.rs");
 /// All possible requests that an agent can send to a client.
 ///
 /// This enum is used internally for routing RPC requests. You typically won't need
@@ -223,12 +191,6 @@ impl RequestPermissionRequest {
 pub struct __Items__defs_RequestPermissionRequest_properties_options;
 impl de::Pointer for __Items__defs_RequestPermissionRequest_properties_options {
     const POINTER: &'static str = "#/$defs/RequestPermissionRequest/properties/options";
-}
-impl RequestPermissionRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/request_permission`.
-    pub const METHOD: &'static str = "session/request_permission";
-    /// The side that handles the method (`x-side`): `client`.
-    pub const SIDE: &'static str = "client";
 }
 /// A unique identifier for a conversation session between a client and agent.
 ///
@@ -440,10 +402,6 @@ impl Default for ToolCallStatus {
             .unwrap_or_else(|_| unreachable!("checked by codegen"))
     }
 }
-/// Unique identifier for a tool call within a session.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
-#[acp(direct)]
-pub struct ToolCallId(pub runtime::SmolStr);
 /// Categories of tools that can be invoked.
 ///
 /// Tool kinds help clients choose appropriate icons and optimize how they
@@ -645,42 +603,6 @@ pub struct Annotations {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl Annotations {
-    /// Creates a `Annotations` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            audience: Default::default(),
-            last_modified: Default::default(),
-            priority: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `audience`.
-    #[must_use]
-    pub fn audience(mut self, value: impl Into<Vec<Role>>) -> Self {
-        self.audience = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `lastModified`.
-    #[must_use]
-    pub fn last_modified(mut self, value: impl Into<String>) -> Self {
-        self.last_modified = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `priority`.
-    #[must_use]
-    pub fn priority(mut self, value: impl Into<runtime::Number>) -> Self {
-        self.priority = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 /// Where the rules of `priority` are, for its errors.
 #[doc(hidden)]
@@ -1127,16 +1049,6 @@ impl ResourceLink {
         self
     }
 }
-/// Resource content that can be embedded in a message.
-#[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(direct)]
-#[non_exhaustive]
-pub enum EmbeddedResourceResource {
-    /// Text resource contents embedded directly in the message.
-    TextResourceContents(TextResourceContents),
-    /// Binary resource contents embedded directly in the message.
-    BlobResourceContents(BlobResourceContents),
-}
 /// Text-based resource contents.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1331,22 +1243,6 @@ pub struct Content {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl Content {
-    /// Creates a `Content` from its required fields; every optional field is omitted.
-    pub fn new(content: impl Into<ContentBlock>) -> Self {
-        Self {
-            content: content.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 /// One file-level change described by a `Diff`.
 ///
@@ -1685,22 +1581,6 @@ pub struct Terminal {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl Terminal {
-    /// Creates a `Terminal` from its required fields; every optional field is omitted.
-    pub fn new(terminal_id: impl Into<TerminalId>) -> Self {
-        Self {
-            terminal_id: terminal_id.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// A file location being accessed or modified by a tool.
 ///
 /// Enables clients to implement "follow-along" features that track
@@ -2002,31 +1882,6 @@ pub struct PermissionOption {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl PermissionOption {
-    /// Creates a `PermissionOption` from its required fields; every optional field is omitted.
-    pub fn new(
-        option_id: impl Into<PermissionOptionId>,
-        name: impl Into<String>,
-        kind: impl Into<PermissionOptionKind>,
-    ) -> Self {
-        Self {
-            option_id: option_id.into(),
-            name: name.into(),
-            kind: kind.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-/// Unique identifier for a permission option.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
-pub struct PermissionOptionId(pub runtime::SmolStr);
 /// The type of permission option being presented to the user.
 ///
 /// Helps clients choose appropriate icons and UI treatment.
@@ -2088,91 +1943,6 @@ pub struct CreateElicitationRequest {
     #[serde(flatten)]
     pub mode: CreateElicitationRequestMode,
 }
-impl CreateElicitationRequest {
-    /// Creates a `CreateElicitationRequest` from its required fields; every optional field is omitted.
-    pub fn new(
-        message: impl Into<String>,
-        mode: impl Into<CreateElicitationRequestMode>,
-    ) -> Self {
-        Self {
-            message: message.into(),
-            meta: Default::default(),
-            mode: mode.into(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-impl CreateElicitationRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `elicitation/create`.
-    pub const METHOD: &'static str = "elicitation/create";
-    /// The side that handles the method (`x-side`): `client`.
-    pub const SIDE: &'static str = "client";
-}
-/// The part of [`CreateElicitationRequest`] chosen by its `mode` property.
-#[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "mode", rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum CreateElicitationRequestMode {
-    /// Form-based elicitation where the client renders a form from the provided schema.
-    Form(ElicitationFormMode),
-    /// URL-based elicitation where the client directs the user to a URL.
-    Url(ElicitationUrlMode),
-    /// Custom or future elicitation mode.
-    ///
-    /// Values beginning with `_` are reserved for implementation-specific
-    /// extensions. Unknown values that do not begin with `_` are reserved for
-    /// future ACP variants.
-    ///
-    /// Clients that do not understand this mode should preserve the raw payload
-    /// when storing, replaying, proxying, or forwarding elicitation requests.
-    /// They MUST NOT render it as a known elicitation mode.
-    #[acp(other)]
-    Other(runtime::UnknownVariant),
-}
-/// Session-scoped elicitation, optionally tied to a specific tool call.
-///
-/// When `toolCallId` is set, the elicitation is tied to a specific tool call.
-/// This is useful when an agent receives an elicitation from an MCP server
-/// during a tool call and needs to redirect it to the user.
-#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ElicitationSessionScope {
-    /// The session this elicitation is tied to.
-    pub session_id: SessionId,
-    /// Optional tool call within the session.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
-    /// session without a specific tool call.
-    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
-    #[acp(read = read::LenientScalar)]
-    pub tool_call_id: runtime::Nullable<ToolCallId>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-impl ElicitationSessionScope {
-    /// Creates a `ElicitationSessionScope` from its required fields; every optional field is omitted.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            tool_call_id: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `toolCallId`.
-    #[must_use]
-    pub fn tool_call_id(mut self, value: impl Into<ToolCallId>) -> Self {
-        self.tool_call_id = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
@@ -2185,15 +1955,6 @@ pub struct ElicitationRequestScope {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl ElicitationRequestScope {
-    /// Creates a `ElicitationRequestScope` from its required fields; every optional field is omitted.
-    pub fn new(request_id: impl Into<RequestId>) -> Self {
-        Self {
-            request_id: request_id.into(),
-            additional_properties: Default::default(),
-        }
-    }
 }
 /// Type-safe elicitation schema for requesting structured user input.
 ///
@@ -2284,45 +2045,6 @@ impl ElicitationSchema {
         self
     }
 }
-/// Type discriminator for elicitation schemas.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
-#[non_exhaustive]
-pub enum ElicitationSchemaType {
-    /// Object schema type.
-    #[acp(rename = "object")]
-    Object,
-}
-/// Property schema for elicitation form fields.
-///
-/// Each variant corresponds to a JSON Schema `"type"` value.
-/// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
-/// Multi-select enums use `type: "array"`.
-#[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "type", rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum ElicitationPropertySchema {
-    /// String property (or single-select enum when `enum`/`oneOf` is set).
-    String(StringPropertySchema),
-    /// Number (floating-point) property.
-    Number(NumberPropertySchema),
-    /// Integer property.
-    Integer(IntegerPropertySchema),
-    /// Boolean property.
-    Boolean(BooleanPropertySchema),
-    /// Multi-select array property.
-    Array(MultiSelectPropertySchema),
-    /// Custom or future elicitation property schema.
-    ///
-    /// Values beginning with `_` are reserved for implementation-specific
-    /// extensions. Unknown values that do not begin with `_` are reserved for
-    /// future ACP variants.
-    ///
-    /// Clients that do not understand this property schema type should preserve
-    /// the raw schema when storing, replaying, proxying, or forwarding
-    /// elicitation requests. They MUST NOT render it as a known input control.
-    #[acp(other)]
-    Other(runtime::UnknownVariant),
-}
 /// String format types for string properties in elicitation schemas.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
 #[acp(rename_all = "kebab-case")]
@@ -2373,30 +2095,6 @@ pub struct EnumOption {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl EnumOption {
-    /// Creates a `EnumOption` from its required fields; every optional field is omitted.
-    pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
-        Self {
-            r#const: r#const.into(),
-            title: title.into(),
-            description: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `description`.
-    #[must_use]
-    pub fn description(mut self, value: impl Into<String>) -> Self {
-        self.description = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 /// Schema for string properties in an elicitation form.
 ///
@@ -2493,84 +2191,6 @@ pub struct StringPropertySchema {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl StringPropertySchema {
-    /// Creates a `StringPropertySchema` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            title: Default::default(),
-            description: Default::default(),
-            min_length: Default::default(),
-            max_length: Default::default(),
-            pattern: Default::default(),
-            format: Default::default(),
-            default: Default::default(),
-            r#enum: Default::default(),
-            one_of: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `title`.
-    #[must_use]
-    pub fn title(mut self, value: impl Into<String>) -> Self {
-        self.title = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `description`.
-    #[must_use]
-    pub fn description(mut self, value: impl Into<String>) -> Self {
-        self.description = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `minLength`.
-    #[must_use]
-    pub fn min_length(mut self, value: impl Into<u32>) -> Self {
-        self.min_length = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `maxLength`.
-    #[must_use]
-    pub fn max_length(mut self, value: impl Into<u32>) -> Self {
-        self.max_length = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `pattern`.
-    #[must_use]
-    pub fn pattern(mut self, value: impl Into<String>) -> Self {
-        self.pattern = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `format`.
-    #[must_use]
-    pub fn format(mut self, value: impl Into<StringFormat>) -> Self {
-        self.format = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `default`.
-    #[must_use]
-    pub fn default(mut self, value: impl Into<String>) -> Self {
-        self.default = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `enum`.
-    #[must_use]
-    pub fn r#enum(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.r#enum = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `oneOf`.
-    #[must_use]
-    pub fn one_of(mut self, value: impl Into<Vec<EnumOption>>) -> Self {
-        self.one_of = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// Where the rules of `enum` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
@@ -2634,56 +2254,6 @@ pub struct NumberPropertySchema {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl NumberPropertySchema {
-    /// Creates a `NumberPropertySchema` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            title: Default::default(),
-            description: Default::default(),
-            minimum: Default::default(),
-            maximum: Default::default(),
-            default: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `title`.
-    #[must_use]
-    pub fn title(mut self, value: impl Into<String>) -> Self {
-        self.title = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `description`.
-    #[must_use]
-    pub fn description(mut self, value: impl Into<String>) -> Self {
-        self.description = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `minimum`.
-    #[must_use]
-    pub fn minimum(mut self, value: impl Into<runtime::Number>) -> Self {
-        self.minimum = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `maximum`.
-    #[must_use]
-    pub fn maximum(mut self, value: impl Into<runtime::Number>) -> Self {
-        self.maximum = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `default`.
-    #[must_use]
-    pub fn default(mut self, value: impl Into<runtime::Number>) -> Self {
-        self.default = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// Schema for integer properties in an elicitation form.
 #[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
@@ -2733,56 +2303,6 @@ pub struct IntegerPropertySchema {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl IntegerPropertySchema {
-    /// Creates a `IntegerPropertySchema` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            title: Default::default(),
-            description: Default::default(),
-            minimum: Default::default(),
-            maximum: Default::default(),
-            default: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `title`.
-    #[must_use]
-    pub fn title(mut self, value: impl Into<String>) -> Self {
-        self.title = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `description`.
-    #[must_use]
-    pub fn description(mut self, value: impl Into<String>) -> Self {
-        self.description = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `minimum`.
-    #[must_use]
-    pub fn minimum(mut self, value: impl Into<i64>) -> Self {
-        self.minimum = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `maximum`.
-    #[must_use]
-    pub fn maximum(mut self, value: impl Into<i64>) -> Self {
-        self.maximum = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `default`.
-    #[must_use]
-    pub fn default(mut self, value: impl Into<i64>) -> Self {
-        self.default = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// Schema for boolean properties in an elicitation form.
 #[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
@@ -2822,59 +2342,6 @@ pub struct BooleanPropertySchema {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl BooleanPropertySchema {
-    /// Creates a `BooleanPropertySchema` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            title: Default::default(),
-            description: Default::default(),
-            default: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `title`.
-    #[must_use]
-    pub fn title(mut self, value: impl Into<String>) -> Self {
-        self.title = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `description`.
-    #[must_use]
-    pub fn description(mut self, value: impl Into<String>) -> Self {
-        self.description = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `default`.
-    #[must_use]
-    pub fn default(mut self, value: impl Into<bool>) -> Self {
-        self.default = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-/// Items for a multi-select (array) property schema.
-#[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(tag = "type")]
-#[non_exhaustive]
-pub enum MultiSelectItems {
-    /// Multi-select string items with plain string values.
-    #[acp(rename = "string")]
-    String(StringMultiSelectItems),
-    /// Titled multi-select items with human-readable labels.
-    ///
-    /// As in MCP, titled items omit `type` and are identified by `anyOf`.
-    #[acp(untagged)]
-    Titled(TitledMultiSelectItems),
-    /// Custom or future typed multi-select items.
-    #[acp(other)]
-    Other(runtime::UnknownVariant),
-}
 /// String item schema for multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
@@ -2906,22 +2373,6 @@ pub struct StringMultiSelectItems {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl StringMultiSelectItems {
-    /// Creates a `StringMultiSelectItems` from its required fields; every optional field is omitted.
-    pub fn new(r#enum: impl Into<Vec<String>>) -> Self {
-        Self {
-            r#enum: r#enum.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 /// Where the rules of `enum` are, for its errors.
 #[doc(hidden)]
@@ -2962,22 +2413,6 @@ pub struct TitledMultiSelectItems {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl TitledMultiSelectItems {
-    /// Creates a `TitledMultiSelectItems` from its required fields; every optional field is omitted.
-    pub fn new(any_of: impl Into<Vec<EnumOption>>) -> Self {
-        Self {
-            any_of: any_of.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 /// Where the rules of `anyOf` are, for its errors.
 #[doc(hidden)]
@@ -3038,132 +2473,6 @@ pub struct MultiSelectPropertySchema {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl MultiSelectPropertySchema {
-    /// Creates a `MultiSelectPropertySchema` from its required fields; every optional field is omitted.
-    pub fn new(items: impl Into<MultiSelectItems>) -> Self {
-        Self {
-            title: Default::default(),
-            description: Default::default(),
-            min_items: Default::default(),
-            max_items: Default::default(),
-            items: items.into(),
-            default: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `title`.
-    #[must_use]
-    pub fn title(mut self, value: impl Into<String>) -> Self {
-        self.title = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `description`.
-    #[must_use]
-    pub fn description(mut self, value: impl Into<String>) -> Self {
-        self.description = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `minItems`.
-    #[must_use]
-    pub fn min_items(mut self, value: impl Into<u64>) -> Self {
-        self.min_items = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `maxItems`.
-    #[must_use]
-    pub fn max_items(mut self, value: impl Into<u64>) -> Self {
-        self.max_items = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `default`.
-    #[must_use]
-    pub fn default(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.default = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-/// Form-based elicitation mode where the client renders a form from the provided schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ElicitationFormMode {
-    /// A JSON Schema describing the form fields to present to the user.
-    #[serde(rename = "requestedSchema")]
-    pub requested_schema: ElicitationSchema,
-    /// The variant part of this object (see [`ElicitationFormModeScope`]).
-    #[serde(flatten)]
-    pub scope: ElicitationFormModeScope,
-}
-impl ElicitationFormMode {
-    /// Creates a `ElicitationFormMode` from its required fields; every optional field is omitted.
-    pub fn new(
-        requested_schema: impl Into<ElicitationSchema>,
-        scope: impl Into<ElicitationFormModeScope>,
-    ) -> Self {
-        Self {
-            requested_schema: requested_schema.into(),
-            scope: scope.into(),
-        }
-    }
-}
-/// The alternative sets of properties of [`ElicitationFormMode`].
-#[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[non_exhaustive]
-pub enum ElicitationFormModeScope {
-    /// Tied to a session, optionally to a specific tool call within that session.
-    Session(ElicitationSessionScope),
-    /// Tied to a specific JSON-RPC request outside of a session
-    /// (e.g., during auth/configuration phases before any session is started).
-    Request(ElicitationRequestScope),
-}
-/// Unique identifier for an elicitation.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
-pub struct ElicitationId(pub runtime::SmolStr);
-/// URL-based elicitation mode where the client directs the user to a URL.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ElicitationUrlMode {
-    /// The unique identifier for this elicitation.
-    pub elicitation_id: ElicitationId,
-    /// The URL to direct the user to.
-    ///
-    /// Format: `uri`.
-    pub url: String,
-    /// The variant part of this object (see [`ElicitationUrlModeScope`]).
-    #[serde(flatten)]
-    pub scope: ElicitationUrlModeScope,
-}
-impl ElicitationUrlMode {
-    /// Creates a `ElicitationUrlMode` from its required fields; every optional field is omitted.
-    pub fn new(
-        elicitation_id: impl Into<ElicitationId>,
-        url: impl Into<String>,
-        scope: impl Into<ElicitationUrlModeScope>,
-    ) -> Self {
-        Self {
-            elicitation_id: elicitation_id.into(),
-            url: url.into(),
-            scope: scope.into(),
-        }
-    }
-}
-/// The alternative sets of properties of [`ElicitationUrlMode`].
-#[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[non_exhaustive]
-pub enum ElicitationUrlModeScope {
-    /// Tied to a session, optionally to a specific tool call within that session.
-    Session(ElicitationSessionScope),
-    /// Tied to a specific JSON-RPC request outside of a session
-    /// (e.g., during auth/configuration phases before any session is started).
-    Request(ElicitationRequestScope),
-}
 /// Allows for sending an arbitrary request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
 /// protocol compatibility.
@@ -3174,46 +2483,6 @@ pub enum ElicitationUrlModeScope {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ExtRequest(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
-impl From<::serde_json::Value> for ExtRequest {
-    fn from(value: ::serde_json::Value) -> Self {
-        Self(value)
-    }
-}
-/// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[non_exhaustive]
-pub enum AgentResponse {
-    /// A successful JSON-RPC response.
-    Result(AgentResponseResult),
-    /// A failed JSON-RPC response.
-    Error(AgentResponseError),
-}
-/// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[non_exhaustive]
-pub struct AgentResponseResult {
-    /// The id of the request this response answers.
-    pub id: RequestId,
-    /// Method-specific response data.
-    pub result: AgentResponseResultResult,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-impl AgentResponseResult {
-    /// Creates a `AgentResponseResult` from its required fields; every optional field is omitted.
-    pub fn new(
-        id: impl Into<RequestId>,
-        result: impl Into<AgentResponseResultResult>,
-    ) -> Self {
-        Self {
-            id: id.into(),
-            result: result.into(),
-            additional_properties: Default::default(),
-        }
-    }
-}
 /// Method-specific response data.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[non_exhaustive]
@@ -3397,40 +2666,6 @@ impl InitializeResponse {
         self
     }
 }
-impl InitializeResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `initialize`.
-    pub const METHOD: &'static str = "initialize";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-/// Protocol version identifier.
-///
-/// This version is only bumped for breaking changes.
-/// Non-breaking changes should be introduced via capabilities.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize
-)]
-#[serde(transparent)]
-pub struct ProtocolVersion(pub u16);
-impl From<u16> for ProtocolVersion {
-    fn from(value: u16) -> Self {
-        Self(value)
-    }
-}
-impl fmt::Display for ProtocolVersion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.0, f)
-    }
-}
 impl<'de> fast::FromJson<'de> for ProtocolVersion {}
 /// Metadata about the implementation of the client or agent.
 /// Describes the name and version of an ACP implementation, with an optional
@@ -3469,30 +2704,6 @@ pub struct Implementation {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl Implementation {
-    /// Creates a `Implementation` from its required fields; every optional field is omitted.
-    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            title: Default::default(),
-            version: version.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `title`.
-    #[must_use]
-    pub fn title(mut self, value: impl Into<String>) -> Self {
-        self.title = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 /// Capabilities supported by the agent.
 ///
@@ -4208,21 +3419,6 @@ pub struct SessionDeleteCapabilities {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl SessionDeleteCapabilities {
-    /// Creates a `SessionDeleteCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// Capabilities for additional session directories support.
 ///
 /// Supplying `{}` means the agent supports the `additionalDirectories` field on
@@ -4248,21 +3444,6 @@ pub struct SessionAdditionalDirectoriesCapabilities {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl SessionAdditionalDirectoriesCapabilities {
-    /// Creates a `SessionAdditionalDirectoriesCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 /// Authentication-related extension capabilities supported by the agent.
 ///
@@ -4357,9 +3538,6 @@ pub enum AuthMethod {
     )]
     Other(runtime::UnknownVariant),
 }
-/// Typed identifier used for auth method values on the wire.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
-pub struct AuthMethodId(pub runtime::SmolStr);
 /// An environment variable to set when launching a process.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
@@ -4384,23 +3562,6 @@ pub struct EnvVariable {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl EnvVariable {
-    /// Creates a `EnvVariable` from its required fields; every optional field is omitted.
-    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            value: value.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 /// Terminal-based authentication method.
 ///
@@ -4709,12 +3870,6 @@ impl NewSessionResponse {
         self
     }
 }
-impl NewSessionResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/new`.
-    pub const METHOD: &'static str = "session/new";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
 /// A session configuration option selector and its current state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -4793,7 +3948,6 @@ impl SessionConfigOption {
         self
     }
 }
-impl<'de> fast::FromJson<'de> for SessionConfigOption {}
 /// The part of [`SessionConfigOption`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case", direct)]
@@ -4815,10 +3969,6 @@ pub enum SessionConfigOptionType {
     #[acp(other)]
     Other(runtime::UnknownVariant),
 }
-/// Unique identifier for a session configuration option.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
-#[acp(direct)]
-pub struct SessionConfigId(pub runtime::SmolStr);
 /// Semantic category for a session configuration option.
 ///
 /// This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
@@ -4847,20 +3997,6 @@ pub enum SessionConfigOptionCategory {
     /// future ACP variants.
     #[acp(other)]
     Other(runtime::UnknownString),
-}
-/// Unique identifier for a session configuration option value.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
-#[acp(direct)]
-pub struct SessionConfigValueId(pub runtime::SmolStr);
-/// Possible values for a session configuration option.
-#[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[acp(direct)]
-#[non_exhaustive]
-pub enum SessionConfigSelectOptions {
-    /// A flat list of options with no grouping.
-    Ungrouped(Vec<SessionConfigSelectOption>),
-    /// A list of options grouped under headers.
-    Grouped(Vec<SessionConfigSelectGroup>),
 }
 /// A possible value for a session configuration option.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
@@ -4893,30 +4029,6 @@ pub struct SessionConfigSelectOption {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl SessionConfigSelectOption {
-    /// Creates a `SessionConfigSelectOption` from its required fields; every optional field is omitted.
-    pub fn new(value: impl Into<SessionConfigValueId>, name: impl Into<String>) -> Self {
-        Self {
-            value: value.into(),
-            name: name.into(),
-            description: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `description`.
-    #[must_use]
-    pub fn description(mut self, value: impl Into<String>) -> Self {
-        self.description = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 /// A group of possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
@@ -4985,10 +4097,6 @@ pub struct __Items__defs_SessionConfigSelectGroup_properties_options;
 impl de::Pointer for __Items__defs_SessionConfigSelectGroup_properties_options {
     const POINTER: &'static str = "#/$defs/SessionConfigSelectGroup/properties/options";
 }
-/// Unique identifier for a session configuration option value group.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
-#[acp(direct)]
-pub struct SessionConfigGroupId(pub runtime::SmolStr);
 /// A single-value selector (dropdown) session configuration option payload.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
@@ -5004,41 +4112,6 @@ pub struct SessionConfigSelect {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl SessionConfigSelect {
-    /// Creates a `SessionConfigSelect` from its required fields; every optional field is omitted.
-    pub fn new(
-        current_value: impl Into<SessionConfigValueId>,
-        options: impl Into<SessionConfigSelectOptions>,
-    ) -> Self {
-        Self {
-            current_value: current_value.into(),
-            options: options.into(),
-            additional_properties: Default::default(),
-        }
-    }
-}
-/// A boolean on/off toggle session configuration option payload.
-#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[acp(direct)]
-#[non_exhaustive]
-pub struct SessionConfigBoolean {
-    /// The current value of the boolean option.
-    #[serde(rename = "currentValue")]
-    pub current_value: bool,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-impl SessionConfigBoolean {
-    /// Creates a `SessionConfigBoolean` from its required fields; every optional field is omitted.
-    pub fn new(current_value: impl Into<bool>) -> Self {
-        Self {
-            current_value: current_value.into(),
-            additional_properties: Default::default(),
-        }
-    }
 }
 /// A command the agent advertises to the client.
 ///
@@ -5243,12 +4316,6 @@ impl ListSessionsResponse {
         self
     }
 }
-impl ListSessionsResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/list`.
-    pub const METHOD: &'static str = "session/list";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
 /// Information about a session returned by session/list
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[serde(rename_all = "camelCase")]
@@ -5382,27 +4449,6 @@ pub struct DeleteSessionResponse {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl DeleteSessionResponse {
-    /// Creates a `DeleteSessionResponse` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-impl DeleteSessionResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/delete`.
-    pub const METHOD: &'static str = "session/delete";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
 /// Response from resuming an existing session.
 ///
 /// The agent MUST send a current `state_update` after any requested history
@@ -5479,12 +4525,6 @@ impl ResumeSessionResponse {
         self
     }
 }
-impl ResumeSessionResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/resume`.
-    pub const METHOD: &'static str = "session/resume";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
 /// Response from closing a session.
 #[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
@@ -5505,27 +4545,6 @@ pub struct CloseSessionResponse {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl CloseSessionResponse {
-    /// Creates a `CloseSessionResponse` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-impl CloseSessionResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/close`.
-    pub const METHOD: &'static str = "session/close";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 /// Response from cancelling a tool call.
 #[derive(Debug, Clone, PartialEq, Default, AcpSerialize, AcpDeserialize)]
@@ -5636,28 +4655,6 @@ pub struct SetSessionConfigOptionResponse {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl SetSessionConfigOptionResponse {
-    /// Creates a `SetSessionConfigOptionResponse` from its required fields; every optional field is omitted.
-    pub fn new(config_options: impl Into<Vec<SessionConfigOption>>) -> Self {
-        Self {
-            config_options: config_options.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-impl SetSessionConfigOptionResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/set_config_option`.
-    pub const METHOD: &'static str = "session/set_config_option";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
 /// Response acknowledging that a user prompt was inserted into the ACP conversation.
 ///
 /// This response does not indicate that the prompt was merely received or held, nor that the
@@ -5713,12 +4710,6 @@ impl PromptResponse {
         self
     }
 }
-impl PromptResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/prompt`.
-    pub const METHOD: &'static str = "session/prompt";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
 /// Identifier for a message, unique among messages of the same type within a session.
 ///
 /// Each message type, such as user messages, agent messages, and agent thoughts,
@@ -5737,11 +4728,6 @@ pub struct MessageId(pub runtime::SmolStr);
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ExtResponse(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
-impl From<::serde_json::Value> for ExtResponse {
-    fn from(value: ::serde_json::Value) -> Self {
-        Self(value)
-    }
-}
 /// JSON-RPC error object.
 ///
 /// Represents an error that occurred during method execution, following the
@@ -5933,36 +4919,6 @@ impl SessionNotFoundErrorData {
     #[must_use]
     pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
         self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-/// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[non_exhaustive]
-pub struct AgentNotification {
-    /// The notification method name.
-    pub method: String,
-    /// Method-specific notification parameters.
-    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
-    pub params: runtime::Nullable<AgentNotificationParams>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-impl AgentNotification {
-    /// Creates a `AgentNotification` from its required fields; every optional field is omitted.
-    pub fn new(method: impl Into<String>) -> Self {
-        Self {
-            method: method.into(),
-            params: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<AgentNotificationParams>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
         self
     }
 }
@@ -7448,28 +6404,6 @@ pub struct PlanEntry {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl PlanEntry {
-    /// Creates a `PlanEntry` from its required fields; every optional field is omitted.
-    pub fn new(
-        content: impl Into<String>,
-        priority: impl Into<PlanEntryPriority>,
-        status: impl Into<PlanEntryStatus>,
-    ) -> Self {
-        Self {
-            content: content.into(),
-            priority: priority.into(),
-            status: status.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// Priority levels for plan entries.
 ///
 /// Used to indicate the relative importance or urgency of different
@@ -7631,22 +6565,6 @@ pub struct AvailableCommandsUpdate {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl AvailableCommandsUpdate {
-    /// Creates a `AvailableCommandsUpdate` from its required fields; every optional field is omitted.
-    pub fn new(available_commands: impl Into<Vec<AvailableCommand>>) -> Self {
-        Self {
-            available_commands: available_commands.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// Session configuration options have been updated.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[acp(direct)]
@@ -7672,22 +6590,6 @@ pub struct ConfigOptionUpdate {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl ConfigOptionUpdate {
-    /// Creates a `ConfigOptionUpdate` from its required fields; every optional field is omitted.
-    pub fn new(config_options: impl Into<Vec<SessionConfigOption>>) -> Self {
-        Self {
-            config_options: config_options.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 /// Update to session metadata. All fields are optional to support partial updates.
 ///
@@ -7783,23 +6685,6 @@ pub struct Cost {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl Cost {
-    /// Creates a `Cost` from its required fields; every optional field is omitted.
-    pub fn new(amount: impl Into<runtime::Number>, currency: impl Into<String>) -> Self {
-        Self {
-            amount: amount.into(),
-            currency: currency.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// Context window and cost update for a session.
 ///
 /// The wire patch of [`UsageState`]: an omitted field keeps, `null` clears, a value
@@ -7859,24 +6744,6 @@ pub struct UsageState {
     #[serde(rename = "_meta")]
     pub meta: Option<Box<runtime::JsonObject>>,
 }
-/// Severity hint for a session notice.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
-#[acp(rename_all = "snake_case", direct)]
-#[non_exhaustive]
-pub enum NoticeSeverity {
-    /// Informational notice.
-    Info,
-    /// Warning notice.
-    Warning,
-    /// Error notice.
-    Error,
-    /// Custom or future notice severity.
-    ///
-    /// Values beginning with `_` are reserved for implementation-specific
-    /// extensions. Other unknown values are reserved for future ACP severities.
-    #[acp(other)]
-    Other(runtime::UnknownString),
-}
 /// Fire-and-forget information for the user.
 ///
 /// Notices are live events rather than session history. Agents must not rely on
@@ -7917,67 +6784,6 @@ pub struct Notice {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl Notice {
-    /// Creates a `Notice` from its required fields; every optional field is omitted.
-    pub fn new(severity: impl Into<NoticeSeverity>, title: impl Into<String>) -> Self {
-        Self {
-            severity: severity.into(),
-            title: title.into(),
-            description: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `description`.
-    #[must_use]
-    pub fn description(mut self, value: impl Into<String>) -> Self {
-        self.description = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-/// Where the rules of `title` are, for its errors.
-#[doc(hidden)]
-#[allow(non_camel_case_types)]
-pub struct __StrRule__defs_Notice_properties_title;
-impl de::Pointer for __StrRule__defs_Notice_properties_title {
-    const POINTER: &'static str = "#/$defs/Notice/properties/title";
-}
-impl de::StrRule for __StrRule__defs_Notice_properties_title {
-    const MIN_LENGTH: usize = 1usize;
-    fn pattern() -> Option<&'static de::Pattern> {
-        None
-    }
-}
-/// Unique identifier for a context compaction within a session.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
-#[acp(direct)]
-pub struct CompactionId(pub runtime::SmolStr);
-/// Lifecycle state of a context compaction.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
-#[acp(rename_all = "snake_case", direct)]
-#[non_exhaustive]
-pub enum CompactionStatus {
-    /// Compaction has started and has not finished.
-    InProgress,
-    /// Compaction finished successfully.
-    Completed,
-    /// Compaction finished unsuccessfully.
-    Failed,
-    /// Compaction was cancelled before it finished.
-    Cancelled,
-    /// Custom or future compaction status.
-    ///
-    /// Values beginning with `_` are reserved for implementation-specific
-    /// extensions. Other unknown values are reserved for future ACP statuses.
-    #[acp(other)]
-    Other(runtime::UnknownString),
 }
 /// A context compaction upsert. The first notification fixes the compaction's
 /// timeline position. Later updates with the same ID patch that entity in place.
@@ -8083,26 +6889,6 @@ pub struct CompactionSummaryChunk {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl CompactionSummaryChunk {
-    /// Creates a `CompactionSummaryChunk` from its required fields; every optional field is omitted.
-    pub fn new(
-        compaction_id: impl Into<CompactionId>,
-        content: impl Into<ContentBlock>,
-    ) -> Self {
-        Self {
-            compaction_id: compaction_id.into(),
-            content: content.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// Notification sent by the agent when a URL-based elicitation is complete.
 ///
 /// This notification is not a foreground state update.
@@ -8129,28 +6915,6 @@ pub struct CompleteElicitationNotification {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl CompleteElicitationNotification {
-    /// Creates a `CompleteElicitationNotification` from its required fields; every optional field is omitted.
-    pub fn new(elicitation_id: impl Into<ElicitationId>) -> Self {
-        Self {
-            elicitation_id: elicitation_id.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-impl CompleteElicitationNotification {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `elicitation/complete`.
-    pub const METHOD: &'static str = "elicitation/complete";
-    /// The side that handles the method (`x-side`): `client`.
-    pub const SIDE: &'static str = "client";
-}
 /// Allows either side to send an arbitrary notification that is not part of the ACP spec.
 /// Extension notifications provide a way to send one-way messages for custom functionality
 /// while maintaining protocol compatibility.
@@ -8164,44 +6928,6 @@ pub struct ExtNotification(
     #[serde(deserialize_with = "de::json")]
     pub ::serde_json::Value,
 );
-impl From<::serde_json::Value> for ExtNotification {
-    fn from(value: ::serde_json::Value) -> Self {
-        Self(value)
-    }
-}
-/// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[non_exhaustive]
-pub struct ClientRequest {
-    /// The request id used to correlate the matching response.
-    pub id: RequestId,
-    /// The method name to invoke.
-    pub method: String,
-    /// Method-specific request parameters.
-    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
-    pub params: runtime::Nullable<ClientRequestParams>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-impl ClientRequest {
-    /// Creates a `ClientRequest` from its required fields; every optional field is omitted.
-    pub fn new(id: impl Into<RequestId>, method: impl Into<String>) -> Self {
-        Self {
-            id: id.into(),
-            method: method.into(),
-            params: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<ClientRequestParams>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// All possible requests that a client can send to an agent.
 ///
 /// This enum is used internally for routing RPC requests. You typically won't need
@@ -8476,12 +7202,6 @@ impl InitializeRequest {
         self
     }
 }
-impl InitializeRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `initialize`.
-    pub const METHOD: &'static str = "initialize";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
 /// Capabilities supported by the client.
 ///
 /// Advertised during initialization to inform the agent about
@@ -8685,35 +7405,6 @@ pub struct ElicitationCapabilities {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl ElicitationCapabilities {
-    /// Creates a `ElicitationCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            form: Default::default(),
-            url: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `form`.
-    #[must_use]
-    pub fn form(mut self, value: impl Into<ElicitationFormCapabilities>) -> Self {
-        self.form = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `url`.
-    #[must_use]
-    pub fn url(mut self, value: impl Into<ElicitationUrlCapabilities>) -> Self {
-        self.url = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// Form-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports form-based elicitation.
@@ -8737,21 +7428,6 @@ pub struct ElicitationFormCapabilities {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl ElicitationFormCapabilities {
-    /// Creates a `ElicitationFormCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// URL-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports URL-based elicitation.
@@ -8774,21 +7450,6 @@ pub struct ElicitationUrlCapabilities {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl ElicitationUrlCapabilities {
-    /// Creates a `ElicitationUrlCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 /// Request parameters for the `auth/login` method.
 ///
@@ -8981,12 +7642,6 @@ impl NewSessionRequest {
         self
     }
 }
-impl NewSessionRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/new`.
-    pub const METHOD: &'static str = "session/new";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
 /// Configuration for connecting to an MCP (Model Context Protocol) server.
 ///
 /// MCP servers provide tools and context that the agent can use when
@@ -9052,23 +7707,6 @@ pub struct HttpHeader {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl HttpHeader {
-    /// Creates a `HttpHeader` from its required fields; every optional field is omitted.
-    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            value: value.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 /// HTTP transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
@@ -9272,12 +7910,6 @@ impl ListSessionsRequest {
         self
     }
 }
-impl ListSessionsRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/list`.
-    pub const METHOD: &'static str = "session/list";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
 /// Request parameters for deleting an existing session from `session/list`.
 ///
 /// Only available if the Agent supports the `session.delete` capability.
@@ -9303,28 +7935,6 @@ pub struct DeleteSessionRequest {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl DeleteSessionRequest {
-    /// Creates a `DeleteSessionRequest` from its required fields; every optional field is omitted.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-impl DeleteSessionRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/delete`.
-    pub const METHOD: &'static str = "session/delete";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 /// Request parameters for resuming an existing session.
 ///
@@ -9449,12 +8059,6 @@ impl ResumeSessionRequest {
         self
     }
 }
-impl ResumeSessionRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/resume`.
-    pub const METHOD: &'static str = "session/resume";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
 /// Inclusive cursor describing where replayed session history should begin.
 ///
 /// Replay includes the position identified by the cursor.
@@ -9556,28 +8160,6 @@ pub struct CloseSessionRequest {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl CloseSessionRequest {
-    /// Creates a `CloseSessionRequest` from its required fields; every optional field is omitted.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-impl CloseSessionRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/close`.
-    pub const METHOD: &'static str = "session/close";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 /// Request parameters for cancelling one tool call.
 ///
@@ -9737,33 +8319,6 @@ pub struct SetSessionConfigOptionRequest {
     #[serde(flatten)]
     pub r#type: SetSessionConfigOptionRequestType,
 }
-impl SetSessionConfigOptionRequest {
-    /// Creates a `SetSessionConfigOptionRequest` from its required fields; every optional field is omitted.
-    pub fn new(
-        session_id: impl Into<SessionId>,
-        config_id: impl Into<SessionConfigId>,
-        r#type: impl Into<SetSessionConfigOptionRequestType>,
-    ) -> Self {
-        Self {
-            session_id: session_id.into(),
-            config_id: config_id.into(),
-            meta: Default::default(),
-            r#type: r#type.into(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-impl SetSessionConfigOptionRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/set_config_option`.
-    pub const METHOD: &'static str = "session/set_config_option";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
 /// The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
 #[acp(tag = "type", rename_all = "snake_case")]
@@ -9798,26 +8353,6 @@ pub struct SetSessionConfigOptionRequestTypeId {
 impl SetSessionConfigOptionRequestTypeId {
     /// Creates a `SetSessionConfigOptionRequestTypeId` from its required fields; every optional field is omitted.
     pub fn new(value: impl Into<SessionConfigValueId>) -> Self {
-        Self {
-            value: value.into(),
-            additional_properties: Default::default(),
-        }
-    }
-}
-/// A boolean value (`type: "boolean"`).
-#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[non_exhaustive]
-pub struct SetSessionConfigOptionRequestTypeBoolean {
-    /// The boolean value.
-    pub value: bool,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-impl SetSessionConfigOptionRequestTypeBoolean {
-    /// Creates a `SetSessionConfigOptionRequestTypeBoolean` from its required fields; every optional field is omitted.
-    pub fn new(value: impl Into<bool>) -> Self {
         Self {
             value: value.into(),
             additional_properties: Default::default(),
@@ -9878,73 +8413,12 @@ pub struct PromptRequest {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl PromptRequest {
-    /// Creates a `PromptRequest` from its required fields; every optional field is omitted.
-    pub fn new(
-        session_id: impl Into<SessionId>,
-        prompt: impl Into<Vec<ContentBlock>>,
-    ) -> Self {
-        Self {
-            session_id: session_id.into(),
-            prompt: prompt.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// Where the rules of `prompt` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_PromptRequest_properties_prompt;
 impl de::Pointer for __Items__defs_PromptRequest_properties_prompt {
     const POINTER: &'static str = "#/$defs/PromptRequest/properties/prompt";
-}
-impl PromptRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/prompt`.
-    pub const METHOD: &'static str = "session/prompt";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-/// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[non_exhaustive]
-pub enum ClientResponse {
-    /// A successful JSON-RPC response.
-    Result(ClientResponseResult),
-    /// A failed JSON-RPC response.
-    Error(ClientResponseError),
-}
-/// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[non_exhaustive]
-pub struct ClientResponseResult {
-    /// The id of the request this response answers.
-    pub id: RequestId,
-    /// Method-specific response data.
-    pub result: ClientResponseResultResult,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-impl ClientResponseResult {
-    /// Creates a `ClientResponseResult` from its required fields; every optional field is omitted.
-    pub fn new(
-        id: impl Into<RequestId>,
-        result: impl Into<ClientResponseResultResult>,
-    ) -> Self {
-        Self {
-            id: id.into(),
-            result: result.into(),
-            additional_properties: Default::default(),
-        }
-    }
 }
 /// Method-specific response data.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
@@ -10024,28 +8498,6 @@ pub struct RequestPermissionResponse {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl RequestPermissionResponse {
-    /// Creates a `RequestPermissionResponse` from its required fields; every optional field is omitted.
-    pub fn new(outcome: impl Into<RequestPermissionOutcome>) -> Self {
-        Self {
-            outcome: outcome.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-impl RequestPermissionResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/request_permission`.
-    pub const METHOD: &'static str = "session/request_permission";
-    /// The side that handles the method (`x-side`): `client`.
-    pub const SIDE: &'static str = "client";
 }
 /// The outcome of a permission request.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
@@ -10141,22 +8593,6 @@ pub struct SelectedPermissionOutcome {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl SelectedPermissionOutcome {
-    /// Creates a `SelectedPermissionOutcome` from its required fields; every optional field is omitted.
-    pub fn new(option_id: impl Into<PermissionOptionId>) -> Self {
-        Self {
-            option_id: option_id.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
 /// Response from the client to an elicitation request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -10176,27 +8612,6 @@ pub struct CreateElicitationResponse {
     /// The variant part of this object (see [`CreateElicitationResponseAction`]).
     #[serde(flatten)]
     pub action: CreateElicitationResponseAction,
-}
-impl CreateElicitationResponse {
-    /// Creates a `CreateElicitationResponse` from its required fields; every optional field is omitted.
-    pub fn new(action: impl Into<CreateElicitationResponseAction>) -> Self {
-        Self {
-            meta: Default::default(),
-            action: action.into(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-impl CreateElicitationResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `elicitation/create`.
-    pub const METHOD: &'static str = "elicitation/create";
-    /// The side that handles the method (`x-side`): `client`.
-    pub const SIDE: &'static str = "client";
 }
 /// The part of [`CreateElicitationResponse`] chosen by its `action` property.
 #[derive(Debug, Clone, PartialEq, AcpUnion)]
@@ -10257,54 +8672,6 @@ pub struct ElicitationAcceptAction {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl ElicitationAcceptAction {
-    /// Creates a `ElicitationAcceptAction` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            content: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `content`.
-    #[must_use]
-    pub fn content(
-        mut self,
-        value: impl Into<::std::collections::BTreeMap<String, ElicitationContentValue>>,
-    ) -> Self {
-        self.content = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-/// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[non_exhaustive]
-pub struct ClientNotification {
-    /// The notification method name.
-    pub method: String,
-    /// Method-specific notification parameters.
-    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
-    pub params: runtime::Nullable<ClientNotificationParams>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-impl ClientNotification {
-    /// Creates a `ClientNotification` from its required fields; every optional field is omitted.
-    pub fn new(method: impl Into<String>) -> Self {
-        Self {
-            method: method.into(),
-            params: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<ClientNotificationParams>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 /// All possible notifications that a client can send to an agent.
 ///
@@ -10436,28 +8803,6 @@ pub struct CancelRequestNotification {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-impl CancelRequestNotification {
-    /// Creates a `CancelRequestNotification` from its required fields; every optional field is omitted.
-    pub fn new(request_id: impl Into<RequestId>) -> Self {
-        Self {
-            request_id: request_id.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-impl CancelRequestNotification {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `$/cancel_request`.
-    pub const METHOD: &'static str = "$/cancel_request";
-    /// The side that handles the method (`x-side`): `protocol`.
-    pub const SIDE: &'static str = "protocol";
-}
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -10494,54 +8839,6 @@ pub struct MessageMcpRequest {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(feature = "unstable")]
-impl MessageMcpRequest {
-    /// Creates a `MessageMcpRequest` from its required fields; every optional field is omitted.
-    pub fn new(
-        server_id: impl Into<McpServerAcpId>,
-        request_id: impl Into<McpRequestId>,
-        method: impl Into<String>,
-    ) -> Self {
-        Self {
-            server_id: server_id.into(),
-            request_id: request_id.into(),
-            method: method.into(),
-            params: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl MessageMcpRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `mcp/message`.
-    pub const METHOD: &'static str = "mcp/message";
-    /// The side that handles the method (`x-side`): `client`.
-    pub const SIDE: &'static str = "client";
-}
-#[cfg(feature = "unstable")]
-/// **UNSTABLE**
-///
-/// This capability is not part of the spec yet, and may be removed or changed at any point.
-///
-/// Unique identifier for an MCP server using the ACP transport.
-///
-/// The value is opaque and generated by the ACP component providing the MCP server. It is
-/// used by `mcp/message` to route requests to the component that declared the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
-pub struct McpServerAcpId(pub runtime::SmolStr);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -10630,32 +8927,6 @@ pub struct SessionSystemPromptCapabilities {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl SessionSystemPromptCapabilities {
-    /// Creates a `SessionSystemPromptCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            mode: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `mode`.
-    #[must_use]
-    pub fn mode(
-        mut self,
-        value: impl Into<SessionSystemPromptModeCapabilities>,
-    ) -> Self {
-        self.mode = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -10693,32 +8964,6 @@ pub struct SessionSystemPromptModeCapabilities {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl SessionSystemPromptModeCapabilities {
-    /// Creates a `SessionSystemPromptModeCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            r#override: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `override`.
-    #[must_use]
-    pub fn r#override(
-        mut self,
-        value: impl Into<SessionSystemPromptOverrideCapabilities>,
-    ) -> Self {
-        self.r#override = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -10748,22 +8993,6 @@ pub struct SessionSystemPromptOverrideCapabilities {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl SessionSystemPromptOverrideCapabilities {
-    /// Creates a `SessionSystemPromptOverrideCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -10790,22 +9019,6 @@ pub struct SessionForkCapabilities {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl SessionForkCapabilities {
-    /// Creates a `SessionForkCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -10837,22 +9050,6 @@ pub struct SessionArchiveCapabilities {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl SessionArchiveCapabilities {
-    /// Creates a `SessionArchiveCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -10879,22 +9076,6 @@ pub struct SessionStatusCapabilities {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl SessionStatusCapabilities {
-    /// Creates a `SessionStatusCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -10926,22 +9107,6 @@ pub struct SessionTitleCapabilities {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl SessionTitleCapabilities {
-    /// Creates a `SessionTitleCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -10968,22 +9133,6 @@ pub struct AuthStatusCapabilities {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl AuthStatusCapabilities {
-    /// Creates a `AuthStatusCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -11014,22 +9163,6 @@ pub struct ProvidersCapabilities {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl ProvidersCapabilities {
-    /// Creates a `ProvidersCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -11056,30 +9189,6 @@ pub struct ListProvidersResponse {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl ListProvidersResponse {
-    /// Creates a `ListProvidersResponse` from its required fields; every optional field is omitted.
-    pub fn new(providers: impl Into<Vec<ProviderInfo>>) -> Self {
-        Self {
-            providers: providers.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl ListProvidersResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `providers/list`.
-    pub const METHOD: &'static str = "providers/list";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -11120,44 +9229,6 @@ pub struct ProviderInfo {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(feature = "unstable")]
-impl ProviderInfo {
-    /// Creates a `ProviderInfo` from its required fields; every optional field is omitted.
-    pub fn new(
-        provider_id: impl Into<ProviderId>,
-        supported: impl Into<Vec<LlmProtocol>>,
-        required: impl Into<bool>,
-    ) -> Self {
-        Self {
-            provider_id: provider_id.into(),
-            supported: supported.into(),
-            required: required.into(),
-            current: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `current`.
-    #[must_use]
-    pub fn current(mut self, value: impl Into<ProviderCurrentConfig>) -> Self {
-        self.current = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-/// **UNSTABLE**
-///
-/// This capability is not part of the spec yet, and may be removed or changed at any point.
-///
-/// Unique identifier for a configurable LLM provider.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpString)]
-pub struct ProviderId(pub runtime::SmolStr);
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
@@ -11225,24 +9296,6 @@ pub struct ProviderCurrentConfig {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl ProviderCurrentConfig {
-    /// Creates a `ProviderCurrentConfig` from its required fields; every optional field is omitted.
-    pub fn new(api_type: impl Into<LlmProtocol>, base_url: impl Into<String>) -> Self {
-        Self {
-            api_type: api_type.into(),
-            base_url: base_url.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -11269,29 +9322,6 @@ pub struct SetProviderResponse {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl SetProviderResponse {
-    /// Creates a `SetProviderResponse` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl SetProviderResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `providers/set`.
-    pub const METHOD: &'static str = "providers/set";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -11316,29 +9346,6 @@ pub struct DisableProviderResponse {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl DisableProviderResponse {
-    /// Creates a `DisableProviderResponse` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl DisableProviderResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `providers/disable`.
-    pub const METHOD: &'static str = "providers/disable";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -11378,64 +9385,6 @@ pub struct AuthStatusResponse {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl AuthStatusResponse {
-    /// Creates a `AuthStatusResponse` from its required fields; every optional field is omitted.
-    pub fn new(state: impl Into<AuthState>) -> Self {
-        Self {
-            state: state.into(),
-            accounts: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `accounts`.
-    #[must_use]
-    pub fn accounts(mut self, value: impl Into<Vec<AuthAccount>>) -> Self {
-        self.accounts = Some(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl AuthStatusResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `auth/status`.
-    pub const METHOD: &'static str = "auth/status";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-#[cfg(feature = "unstable")]
-/// **UNSTABLE**
-///
-/// This capability is not part of the spec yet, and may be removed or changed at any point.
-///
-/// The agent's overall authentication state.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
-#[acp(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum AuthState {
-    /// Credentials are configured. This does not guarantee that they are valid.
-    Authenticated,
-    /// The user needs to sign in. This includes credentials that are missing,
-    /// expired, or known to be invalid.
-    Unauthenticated,
-    /// No authentication is needed, for example because the agent uses a local model.
-    NotRequired,
-    /// The agent cannot currently determine the state.
-    Unknown,
-    /// Custom or future authentication state.
-    ///
-    /// Values beginning with `_` are reserved for implementation-specific
-    /// extensions. Unknown values that do not begin with `_` are reserved for
-    /// future ACP variants.
-    #[acp(other)]
-    Other(runtime::UnknownString),
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -11496,51 +9445,6 @@ pub struct AuthAccount {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl AuthAccount {
-    /// Creates a `AuthAccount` from its required fields; every optional field is omitted.
-    pub fn new(label: impl Into<String>) -> Self {
-        Self {
-            label: label.into(),
-            active: Default::default(),
-            name: Default::default(),
-            email: Default::default(),
-            organization: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `active`.
-    #[must_use]
-    pub fn active(mut self, value: impl Into<bool>) -> Self {
-        self.active = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `name`.
-    #[must_use]
-    pub fn name(mut self, value: impl Into<String>) -> Self {
-        self.name = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `email`.
-    #[must_use]
-    pub fn email(mut self, value: impl Into<String>) -> Self {
-        self.email = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `organization`.
-    #[must_use]
-    pub fn organization(mut self, value: impl Into<String>) -> Self {
-        self.organization = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -11622,13 +9526,6 @@ impl ForkSessionResponse {
     }
 }
 #[cfg(feature = "unstable")]
-impl ForkSessionResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/fork`.
-    pub const METHOD: &'static str = "session/fork";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -11655,29 +9552,6 @@ pub struct ArchiveSessionResponse {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl ArchiveSessionResponse {
-    /// Creates a `ArchiveSessionResponse` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl ArchiveSessionResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/archive`.
-    pub const METHOD: &'static str = "session/archive";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -11702,29 +9576,6 @@ pub struct UnarchiveSessionResponse {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl UnarchiveSessionResponse {
-    /// Creates a `UnarchiveSessionResponse` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl UnarchiveSessionResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/unarchive`.
-    pub const METHOD: &'static str = "session/unarchive";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -11792,13 +9643,6 @@ impl SessionStatusResponse {
         self.meta = runtime::Nullable::Value(value.into());
         self
     }
-}
-#[cfg(feature = "unstable")]
-impl SessionStatusResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/status`.
-    pub const METHOD: &'static str = "session/status";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -11930,50 +9774,6 @@ pub struct Usage {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl Usage {
-    /// Creates a `Usage` from its required fields; every optional field is omitted.
-    pub fn new(
-        total_tokens: impl Into<u64>,
-        input_tokens: impl Into<u64>,
-        output_tokens: impl Into<u64>,
-    ) -> Self {
-        Self {
-            total_tokens: total_tokens.into(),
-            input_tokens: input_tokens.into(),
-            output_tokens: output_tokens.into(),
-            thought_tokens: Default::default(),
-            cached_read_tokens: Default::default(),
-            cached_write_tokens: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `thoughtTokens`.
-    #[must_use]
-    pub fn thought_tokens(mut self, value: impl Into<u64>) -> Self {
-        self.thought_tokens = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `cachedReadTokens`.
-    #[must_use]
-    pub fn cached_read_tokens(mut self, value: impl Into<u64>) -> Self {
-        self.cached_read_tokens = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `cachedWriteTokens`.
-    #[must_use]
-    pub fn cached_write_tokens(mut self, value: impl Into<u64>) -> Self {
-        self.cached_write_tokens = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -12074,30 +9874,6 @@ pub struct SetSessionTitleResponse {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl SetSessionTitleResponse {
-    /// Creates a `SetSessionTitleResponse` from its required fields; every optional field is omitted.
-    pub fn new(title: impl Into<String>) -> Self {
-        Self {
-            title: title.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl SetSessionTitleResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/set_title`.
-    pub const METHOD: &'static str = "session/set_title";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -12132,24 +9908,6 @@ pub struct PlanFile {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl PlanFile {
-    /// Creates a `PlanFile` from its required fields; every optional field is omitted.
-    pub fn new(plan_id: impl Into<PlanId>, uri: impl Into<String>) -> Self {
-        Self {
-            plan_id: plan_id.into(),
-            uri: uri.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -12182,24 +9940,6 @@ pub struct PlanMarkdown {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl PlanMarkdown {
-    /// Creates a `PlanMarkdown` from its required fields; every optional field is omitted.
-    pub fn new(plan_id: impl Into<PlanId>, content: impl Into<String>) -> Self {
-        Self {
-            plan_id: plan_id.into(),
-            content: content.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -12228,23 +9968,6 @@ pub struct PlanRemoved {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl PlanRemoved {
-    /// Creates a `PlanRemoved` from its required fields; every optional field is omitted.
-    pub fn new(plan_id: impl Into<PlanId>) -> Self {
-        Self {
-            plan_id: plan_id.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -12283,29 +10006,6 @@ pub struct SubagentSessionCapabilities {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl SubagentSessionCapabilities {
-    /// Creates a `SubagentSessionCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            cancel: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `cancel`.
-    #[must_use]
-    pub fn cancel(mut self, value: impl Into<SessionCancelCapabilities>) -> Self {
-        self.cancel = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -12333,22 +10033,6 @@ pub struct SessionCancelCapabilities {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl SessionCancelCapabilities {
-    /// Creates a `SessionCancelCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -12683,27 +10367,6 @@ pub struct SessionMessageChunk {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl SessionMessageChunk {
-    /// Creates a `SessionMessageChunk` from its required fields; every optional field is omitted.
-    pub fn new(
-        message_id: impl Into<MessageId>,
-        content: impl Into<ContentBlock>,
-    ) -> Self {
-        Self {
-            message_id: message_id.into(),
-            content: content.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -12747,37 +10410,6 @@ pub struct AuthStatusUpdateNotification {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl AuthStatusUpdateNotification {
-    /// Creates a `AuthStatusUpdateNotification` from its required fields; every optional field is omitted.
-    pub fn new(state: impl Into<AuthState>) -> Self {
-        Self {
-            state: state.into(),
-            accounts: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `accounts`.
-    #[must_use]
-    pub fn accounts(mut self, value: impl Into<Vec<AuthAccount>>) -> Self {
-        self.accounts = Some(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl AuthStatusUpdateNotification {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `auth/status_update`.
-    pub const METHOD: &'static str = "auth/status_update";
-    /// The side that handles the method (`x-side`): `client`.
-    pub const SIDE: &'static str = "client";
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -12802,29 +10434,6 @@ pub struct ListProvidersRequest {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl ListProvidersRequest {
-    /// Creates a `ListProvidersRequest` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl ListProvidersRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `providers/list`.
-    pub const METHOD: &'static str = "providers/list";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -12869,46 +10478,6 @@ pub struct SetProviderRequest {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl SetProviderRequest {
-    /// Creates a `SetProviderRequest` from its required fields; every optional field is omitted.
-    pub fn new(
-        provider_id: impl Into<ProviderId>,
-        api_type: impl Into<LlmProtocol>,
-        base_url: impl Into<String>,
-    ) -> Self {
-        Self {
-            provider_id: provider_id.into(),
-            api_type: api_type.into(),
-            base_url: base_url.into(),
-            headers: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `headers`.
-    #[must_use]
-    pub fn headers(
-        mut self,
-        value: impl Into<::std::collections::BTreeMap<String, String>>,
-    ) -> Self {
-        self.headers = Some(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl SetProviderRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `providers/set`.
-    pub const METHOD: &'static str = "providers/set";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -12936,30 +10505,6 @@ pub struct DisableProviderRequest {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl DisableProviderRequest {
-    /// Creates a `DisableProviderRequest` from its required fields; every optional field is omitted.
-    pub fn new(provider_id: impl Into<ProviderId>) -> Self {
-        Self {
-            provider_id: provider_id.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl DisableProviderRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `providers/disable`.
-    pub const METHOD: &'static str = "providers/disable";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -12991,29 +10536,6 @@ pub struct AuthStatusRequest {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl AuthStatusRequest {
-    /// Creates a `AuthStatusRequest` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl AuthStatusRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `auth/status`.
-    pub const METHOD: &'static str = "auth/status";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -13051,24 +10573,6 @@ pub struct McpServerAcp {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl McpServerAcp {
-    /// Creates a `McpServerAcp` from its required fields; every optional field is omitted.
-    pub fn new(name: impl Into<String>, server_id: impl Into<McpServerAcpId>) -> Self {
-        Self {
-            name: name.into(),
-            server_id: server_id.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -13117,27 +10621,6 @@ pub struct SystemPrompt {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl SystemPrompt {
-    /// Creates a `SystemPrompt` from its required fields; every optional field is omitted.
-    pub fn new(
-        mode: impl Into<SystemPromptMode>,
-        content: impl Into<Vec<ContentBlock>>,
-    ) -> Self {
-        Self {
-            mode: mode.into(),
-            content: content.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -13168,33 +10651,6 @@ pub enum SystemPromptMode {
     /// `session.systemPrompt.mode.override`.
     Override,
     /// Custom or future system prompt mode.
-    ///
-    /// Values beginning with `_` are reserved for implementation-specific
-    /// extensions. Unknown values that do not begin with `_` are reserved for
-    /// future ACP variants.
-    #[acp(other)]
-    Other(runtime::UnknownString),
-}
-#[cfg(feature = "unstable")]
-/// **UNSTABLE**
-///
-/// This capability is not part of the spec yet, and may be removed or changed at any point.
-///
-/// Which sessions `session/list` returns based on their archive state.
-///
-/// Unknown values are preserved so they can be stored, proxied, or forwarded. An Agent MUST
-/// return `-32602` for a value it does not support rather than treating it as `exclude`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, AcpEnum)]
-#[acp(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum SessionArchiveFilter {
-    /// Only sessions that are not archived. This is the default.
-    Exclude,
-    /// Both archived sessions and sessions that are not archived.
-    Include,
-    /// Only archived sessions.
-    Only,
-    /// Custom or future archive filter.
     ///
     /// Values beginning with `_` are reserved for implementation-specific
     /// extensions. Unknown values that do not begin with `_` are reserved for
@@ -13304,13 +10760,6 @@ impl ForkSessionRequest {
     }
 }
 #[cfg(feature = "unstable")]
-impl ForkSessionRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/fork`.
-    pub const METHOD: &'static str = "session/fork";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -13345,30 +10794,6 @@ pub struct ArchiveSessionRequest {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl ArchiveSessionRequest {
-    /// Creates a `ArchiveSessionRequest` from its required fields; every optional field is omitted.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl ArchiveSessionRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/archive`.
-    pub const METHOD: &'static str = "session/archive";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -13408,30 +10833,6 @@ pub struct UnarchiveSessionRequest {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl UnarchiveSessionRequest {
-    /// Creates a `UnarchiveSessionRequest` from its required fields; every optional field is omitted.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl UnarchiveSessionRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/unarchive`.
-    pub const METHOD: &'static str = "session/unarchive";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -13465,30 +10866,6 @@ pub struct SessionStatusRequest {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl SessionStatusRequest {
-    /// Creates a `SessionStatusRequest` from its required fields; every optional field is omitted.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl SessionStatusRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/status`.
-    pub const METHOD: &'static str = "session/status";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -13535,57 +10912,6 @@ pub struct SetSessionTitleRequest {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl SetSessionTitleRequest {
-    /// Creates a `SetSessionTitleRequest` from its required fields; every optional field is omitted.
-    pub fn new(session_id: impl Into<SessionId>, title: impl Into<String>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            title: title.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl SetSessionTitleRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/set_title`.
-    pub const METHOD: &'static str = "session/set_title";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-#[cfg(feature = "unstable")]
-/// **UNSTABLE**
-///
-/// The successful outer ACP `mcp/message` response carries exactly one
-/// inner MCP outcome: an opaque result (including JSON null), or an MCP error.
-/// Outer ACP errors are reserved for binding and runtime failures.
-///
-/// Both branches require their carrier key. An error must be a non-null object.
-/// Unknown outer fields are ignored. Inner result and error fields are preserved.
-/// Carrier `_meta` is optional. Null or invalid values are treated as absent.
-/// Senders must include exactly one outcome. Receivers prefer `result` if both are present.
-#[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[non_exhaustive]
-pub enum MessageMcpResponse {
-    /// An opaque inner MCP result.
-    Result(MessageMcpResponseResult),
-    /// A structured inner MCP error.
-    Error(MessageMcpResponseError),
-}
-#[cfg(feature = "unstable")]
-impl MessageMcpResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `mcp/message`.
-    pub const METHOD: &'static str = "mcp/message";
-    /// The side that handles the method (`x-side`): `client`.
-    pub const SIDE: &'static str = "client";
-}
-#[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
@@ -13612,23 +10938,6 @@ pub struct MessageMcpResponseResult {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl MessageMcpResponseResult {
-    /// Creates a `MessageMcpResponseResult` from its required fields; every optional field is omitted.
-    pub fn new(result: impl Into<::serde_json::Value>) -> Self {
-        Self {
-            result: result.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 /// A structured inner MCP error.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
@@ -13652,64 +10961,6 @@ pub struct MessageMcpResponseError {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl MessageMcpResponseError {
-    /// Creates a `MessageMcpResponseError` from its required fields; every optional field is omitted.
-    pub fn new(error: impl Into<McpError>) -> Self {
-        Self {
-            error: error.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-/// **UNSTABLE**
-///
-/// An inner MCP error, distinct from an outer ACP binding or runtime error.
-///
-/// `code` and `message` are required and non-null. `data` is optional.
-/// Explicit `null` is preserved separately from an omitted key.
-#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[non_exhaustive]
-pub struct McpError {
-    /// Inner MCP error code. Never an ACP error code.
-    pub code: i32,
-    /// Inner MCP error message.
-    pub message: String,
-    /// Optional error data. Explicit null is retained.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[acp(read = read::Any)]
-    pub data: Option<::serde_json::Value>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl McpError {
-    /// Creates a `McpError` from its required fields; every optional field is omitted.
-    pub fn new(code: impl Into<i32>, message: impl Into<String>) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            data: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `data`.
-    #[must_use]
-    pub fn data(mut self, value: impl Into<::serde_json::Value>) -> Self {
-        self.data = Some(value.into());
-        self
-    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -13747,134 +10998,6 @@ pub struct MessageMcpNotification {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl MessageMcpNotification {
-    /// Creates a `MessageMcpNotification` from its required fields; every optional field is omitted.
-    pub fn new(
-        server_id: impl Into<McpServerAcpId>,
-        request_id: impl Into<McpRequestId>,
-        method: impl Into<String>,
-    ) -> Self {
-        Self {
-            server_id: server_id.into(),
-            request_id: request_id.into(),
-            method: method.into(),
-            params: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl MessageMcpNotification {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `mcp/message`.
-    pub const METHOD: &'static str = "mcp/message";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[non_exhaustive]
-pub struct ProxyRequest {
-    /// The request id used to correlate the matching response.
-    pub id: RequestId,
-    /// The method name to invoke.
-    pub method: String,
-    /// Method-specific request parameters.
-    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
-    pub params: runtime::Nullable<ProxyRequestParams>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl ProxyRequest {
-    /// Creates a `ProxyRequest` from its required fields; every optional field is omitted.
-    pub fn new(id: impl Into<RequestId>, method: impl Into<String>) -> Self {
-        Self {
-            id: id.into(),
-            method: method.into(),
-            params: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<ProxyRequestParams>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-/// **UNSTABLE**
-///
-/// This capability is not part of the spec yet, and may be removed or changed at any point.
-///
-/// Requests exchanged between a conductor and its proxies.
-///
-/// A conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends
-/// `proxy/successor` to its conductor.
-#[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[non_exhaustive]
-pub enum ProxyRequestParams {
-    /// Initializes a component as a proxy.
-    ///
-    /// Sent by a conductor to each component that has a successor, instead of `initialize`.
-    /// The params and response are the same as for `initialize`.
-    InitializeProxyRequest(InitializeProxyRequest),
-    /// Forwards a request to or from a proxy's successor.
-    ///
-    /// A proxy sends it to its conductor to forward a request downstream. The conductor sends
-    /// it to the proxy to deliver a request from the successor. The wrapped request's result
-    /// or error is returned unchanged.
-    ProxySuccessorRequest(ProxySuccessorRequest),
-}
-#[cfg(feature = "unstable")]
-/// **UNSTABLE**
-///
-/// This capability is not part of the spec yet, and may be removed or changed at any point.
-///
-/// Request parameters for `proxy/initialize`.
-///
-/// A conductor sends `proxy/initialize` instead of `initialize` to every component that has a
-/// successor, which tells the component to run as a proxy. The params and the response are
-/// the same as for `initialize`. A conductor sends `initialize` to the final agent.
-///
-/// The params carry the protocol version the conductor selected: the client's requested
-/// version, unless the conductor supports only a lower one. Before answering successfully,
-/// the proxy MUST forward an `initialize` request to its successor through `proxy/successor`.
-///
-/// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct InitializeProxyRequest(pub InitializeRequest);
-#[cfg(feature = "unstable")]
-impl From<InitializeRequest> for InitializeProxyRequest {
-    fn from(value: InitializeRequest) -> Self {
-        Self(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl InitializeProxyRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `proxy/initialize`.
-    pub const METHOD: &'static str = "proxy/initialize";
-    /// The side that handles the method (`x-side`): `proxy`.
-    pub const SIDE: &'static str = "proxy";
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -13930,85 +11053,6 @@ pub struct ProxySuccessorRequest {
     pub additional_properties: runtime::Extra,
 }
 #[cfg(feature = "unstable")]
-impl ProxySuccessorRequest {
-    /// Creates a `ProxySuccessorRequest` from its required fields; every optional field is omitted.
-    pub fn new(method: impl Into<String>) -> Self {
-        Self {
-            method: method.into(),
-            params: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<::serde_json::Value>) -> Self {
-        self.params = Some(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl ProxySuccessorRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `proxy/successor`.
-    pub const METHOD: &'static str = "proxy/successor";
-    /// The side that handles the method (`x-side`): `proxy`.
-    pub const SIDE: &'static str = "proxy";
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[non_exhaustive]
-pub enum ProxyResponse {
-    /// A successful JSON-RPC response.
-    Result(ProxyResponseResult),
-    /// A failed JSON-RPC response.
-    Error(ProxyResponseError),
-}
-#[cfg(feature = "unstable")]
-/// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[non_exhaustive]
-pub struct ProxyResponseResult {
-    /// The id of the request this response answers.
-    pub id: RequestId,
-    /// Method-specific response data.
-    pub result: ProxyResponseResultResult,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl ProxyResponseResult {
-    /// Creates a `ProxyResponseResult` from its required fields; every optional field is omitted.
-    pub fn new(
-        id: impl Into<RequestId>,
-        result: impl Into<ProxyResponseResultResult>,
-    ) -> Self {
-        Self {
-            id: id.into(),
-            result: result.into(),
-            additional_properties: Default::default(),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-/// Method-specific response data.
-#[derive(Debug, Clone, PartialEq, AcpUnion)]
-#[non_exhaustive]
-pub enum ProxyResponseResultResult {
-    /// Successful result returned for a `proxy/initialize` request.
-    InitializeProxyResponse(InitializeProxyResponse),
-    /// Successful result returned for a `proxy/successor` request.
-    ProxySuccessorResponse(ProxySuccessorResponse),
-}
-#[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
 #[non_exhaustive]
@@ -14058,91 +11102,6 @@ pub enum ProxyResponseErrorId {
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
-/// Response to `proxy/initialize`.
-///
-/// The same as the `initialize` response. The proxy builds it from its successor's
-/// `initialize` response and answers with the capabilities of the chain from itself onward.
-/// It MUST NOT change `protocolVersion`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct InitializeProxyResponse(pub InitializeResponse);
-#[cfg(feature = "unstable")]
-impl From<InitializeResponse> for InitializeProxyResponse {
-    fn from(value: InitializeResponse) -> Self {
-        Self(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl InitializeProxyResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `proxy/initialize`.
-    pub const METHOD: &'static str = "proxy/initialize";
-    /// The side that handles the method (`x-side`): `proxy`.
-    pub const SIDE: &'static str = "proxy";
-}
-#[cfg(feature = "unstable")]
-/// **UNSTABLE**
-///
-/// This capability is not part of the spec yet, and may be removed or changed at any point.
-///
-/// Result of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.
-///
-/// Any JSON value: the schema does not constrain it.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct ProxySuccessorResponse(
-    #[serde(deserialize_with = "de::json")]
-    pub ::serde_json::Value,
-);
-#[cfg(feature = "unstable")]
-impl From<::serde_json::Value> for ProxySuccessorResponse {
-    fn from(value: ::serde_json::Value) -> Self {
-        Self(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl ProxySuccessorResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `proxy/successor`.
-    pub const METHOD: &'static str = "proxy/successor";
-    /// The side that handles the method (`x-side`): `proxy`.
-    pub const SIDE: &'static str = "proxy";
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, AcpSerialize, AcpDeserialize)]
-#[non_exhaustive]
-pub struct ProxyNotification {
-    /// The notification method name.
-    pub method: String,
-    /// Method-specific notification parameters.
-    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
-    pub params: runtime::Nullable<ProxySuccessorNotification>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl ProxyNotification {
-    /// Creates a `ProxyNotification` from its required fields; every optional field is omitted.
-    pub fn new(method: impl Into<String>) -> Self {
-        Self {
-            method: method.into(),
-            params: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<ProxySuccessorNotification>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-/// **UNSTABLE**
-///
-/// This capability is not part of the spec yet, and may be removed or changed at any point.
-///
 /// Parameters of a `proxy/successor` notification.
 ///
 /// A proxy sends it to forward a message to its successor, and the conductor sends it to
@@ -14183,37 +11142,6 @@ pub struct ProxySuccessorNotification {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl ProxySuccessorNotification {
-    /// Creates a `ProxySuccessorNotification` from its required fields; every optional field is omitted.
-    pub fn new(method: impl Into<String>) -> Self {
-        Self {
-            method: method.into(),
-            params: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<::serde_json::Value>) -> Self {
-        self.params = Some(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl ProxySuccessorNotification {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `proxy/successor`.
-    pub const METHOD: &'static str = "proxy/successor";
-    /// The side that handles the method (`x-side`): `proxy`.
-    pub const SIDE: &'static str = "proxy";
 }
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[
@@ -14926,28 +11854,7 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::Payload for RequestToAgent {
-        fn method(&self) -> &str {
-            RequestToAgent::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            RequestToAgent::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for RequestToAgent {
-        fn handles(method: &str) -> bool {
-            RequestToAgent::METHODS.contains(&method)
-        }
-    }
-    impl From<super::InitializeRequest> for RequestToAgent {
-        /// A `initialize` payload.
-        fn from(payload: super::InitializeRequest) -> Self {
-            Self::Initialize(payload)
-        }
-    }
+    include!("../shared/rpc.rs");
     impl From<super::LoginAuthRequest> for RequestToAgent {
         /// A `auth/login` payload.
         fn from(payload: super::LoginAuthRequest) -> Self {
@@ -14960,36 +11867,6 @@ pub mod rpc {
             Self::AuthLogout(payload)
         }
     }
-    impl From<super::NewSessionRequest> for RequestToAgent {
-        /// A `session/new` payload.
-        fn from(payload: super::NewSessionRequest) -> Self {
-            Self::SessionNew(payload)
-        }
-    }
-    impl From<super::ListSessionsRequest> for RequestToAgent {
-        /// A `session/list` payload.
-        fn from(payload: super::ListSessionsRequest) -> Self {
-            Self::SessionList(payload)
-        }
-    }
-    impl From<super::DeleteSessionRequest> for RequestToAgent {
-        /// A `session/delete` payload.
-        fn from(payload: super::DeleteSessionRequest) -> Self {
-            Self::SessionDelete(payload)
-        }
-    }
-    impl From<super::ResumeSessionRequest> for RequestToAgent {
-        /// A `session/resume` payload.
-        fn from(payload: super::ResumeSessionRequest) -> Self {
-            Self::SessionResume(payload)
-        }
-    }
-    impl From<super::CloseSessionRequest> for RequestToAgent {
-        /// A `session/close` payload.
-        fn from(payload: super::CloseSessionRequest) -> Self {
-            Self::SessionClose(payload)
-        }
-    }
     impl From<super::CancelToolCallRequest> for RequestToAgent {
         /// A `tool_call/cancel` payload.
         fn from(payload: super::CancelToolCallRequest) -> Self {
@@ -15000,81 +11877,6 @@ pub mod rpc {
         /// A `terminal/cancel` payload.
         fn from(payload: super::CancelTerminalRequest) -> Self {
             Self::TerminalCancel(payload)
-        }
-    }
-    impl From<super::SetSessionConfigOptionRequest> for RequestToAgent {
-        /// A `session/set_config_option` payload.
-        fn from(payload: super::SetSessionConfigOptionRequest) -> Self {
-            Self::SessionSetConfigOption(payload)
-        }
-    }
-    impl From<super::PromptRequest> for RequestToAgent {
-        /// A `session/prompt` payload.
-        fn from(payload: super::PromptRequest) -> Self {
-            Self::SessionPrompt(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ListProvidersRequest> for RequestToAgent {
-        /// A `providers/list` payload.
-        fn from(payload: super::ListProvidersRequest) -> Self {
-            Self::ProvidersList(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::SetProviderRequest> for RequestToAgent {
-        /// A `providers/set` payload.
-        fn from(payload: super::SetProviderRequest) -> Self {
-            Self::ProvidersSet(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::DisableProviderRequest> for RequestToAgent {
-        /// A `providers/disable` payload.
-        fn from(payload: super::DisableProviderRequest) -> Self {
-            Self::ProvidersDisable(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::AuthStatusRequest> for RequestToAgent {
-        /// A `auth/status` payload.
-        fn from(payload: super::AuthStatusRequest) -> Self {
-            Self::AuthStatus(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ForkSessionRequest> for RequestToAgent {
-        /// A `session/fork` payload.
-        fn from(payload: super::ForkSessionRequest) -> Self {
-            Self::SessionFork(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ArchiveSessionRequest> for RequestToAgent {
-        /// A `session/archive` payload.
-        fn from(payload: super::ArchiveSessionRequest) -> Self {
-            Self::SessionArchive(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::UnarchiveSessionRequest> for RequestToAgent {
-        /// A `session/unarchive` payload.
-        fn from(payload: super::UnarchiveSessionRequest) -> Self {
-            Self::SessionUnarchive(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::SessionStatusRequest> for RequestToAgent {
-        /// A `session/status` payload.
-        fn from(payload: super::SessionStatusRequest) -> Self {
-            Self::SessionStatus(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::SetSessionTitleRequest> for RequestToAgent {
-        /// A `session/set_title` payload.
-        fn from(payload: super::SetSessionTitleRequest) -> Self {
-            Self::SessionSetTitle(payload)
         }
     }
     /// The responses handled by the `agent` side (`x-side: agent`).
@@ -15378,28 +12180,6 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::Payload for ResponseFromAgent {
-        fn method(&self) -> &str {
-            ResponseFromAgent::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            ResponseFromAgent::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for ResponseFromAgent {
-        fn handles(method: &str) -> bool {
-            ResponseFromAgent::METHODS.contains(&method)
-        }
-    }
-    impl From<super::InitializeResponse> for ResponseFromAgent {
-        /// A `initialize` payload.
-        fn from(payload: super::InitializeResponse) -> Self {
-            Self::Initialize(payload)
-        }
-    }
     impl From<super::LoginAuthResponse> for ResponseFromAgent {
         /// A `auth/login` payload.
         fn from(payload: super::LoginAuthResponse) -> Self {
@@ -15410,36 +12190,6 @@ pub mod rpc {
         /// A `auth/logout` payload.
         fn from(payload: super::LogoutAuthResponse) -> Self {
             Self::AuthLogout(payload)
-        }
-    }
-    impl From<super::NewSessionResponse> for ResponseFromAgent {
-        /// A `session/new` payload.
-        fn from(payload: super::NewSessionResponse) -> Self {
-            Self::SessionNew(payload)
-        }
-    }
-    impl From<super::ListSessionsResponse> for ResponseFromAgent {
-        /// A `session/list` payload.
-        fn from(payload: super::ListSessionsResponse) -> Self {
-            Self::SessionList(payload)
-        }
-    }
-    impl From<super::DeleteSessionResponse> for ResponseFromAgent {
-        /// A `session/delete` payload.
-        fn from(payload: super::DeleteSessionResponse) -> Self {
-            Self::SessionDelete(payload)
-        }
-    }
-    impl From<super::ResumeSessionResponse> for ResponseFromAgent {
-        /// A `session/resume` payload.
-        fn from(payload: super::ResumeSessionResponse) -> Self {
-            Self::SessionResume(payload)
-        }
-    }
-    impl From<super::CloseSessionResponse> for ResponseFromAgent {
-        /// A `session/close` payload.
-        fn from(payload: super::CloseSessionResponse) -> Self {
-            Self::SessionClose(payload)
         }
     }
     impl From<super::CancelToolCallResponse> for ResponseFromAgent {
@@ -15454,81 +12204,6 @@ pub mod rpc {
             Self::TerminalCancel(payload)
         }
     }
-    impl From<super::SetSessionConfigOptionResponse> for ResponseFromAgent {
-        /// A `session/set_config_option` payload.
-        fn from(payload: super::SetSessionConfigOptionResponse) -> Self {
-            Self::SessionSetConfigOption(payload)
-        }
-    }
-    impl From<super::PromptResponse> for ResponseFromAgent {
-        /// A `session/prompt` payload.
-        fn from(payload: super::PromptResponse) -> Self {
-            Self::SessionPrompt(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ListProvidersResponse> for ResponseFromAgent {
-        /// A `providers/list` payload.
-        fn from(payload: super::ListProvidersResponse) -> Self {
-            Self::ProvidersList(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::SetProviderResponse> for ResponseFromAgent {
-        /// A `providers/set` payload.
-        fn from(payload: super::SetProviderResponse) -> Self {
-            Self::ProvidersSet(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::DisableProviderResponse> for ResponseFromAgent {
-        /// A `providers/disable` payload.
-        fn from(payload: super::DisableProviderResponse) -> Self {
-            Self::ProvidersDisable(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::AuthStatusResponse> for ResponseFromAgent {
-        /// A `auth/status` payload.
-        fn from(payload: super::AuthStatusResponse) -> Self {
-            Self::AuthStatus(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ForkSessionResponse> for ResponseFromAgent {
-        /// A `session/fork` payload.
-        fn from(payload: super::ForkSessionResponse) -> Self {
-            Self::SessionFork(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ArchiveSessionResponse> for ResponseFromAgent {
-        /// A `session/archive` payload.
-        fn from(payload: super::ArchiveSessionResponse) -> Self {
-            Self::SessionArchive(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::UnarchiveSessionResponse> for ResponseFromAgent {
-        /// A `session/unarchive` payload.
-        fn from(payload: super::UnarchiveSessionResponse) -> Self {
-            Self::SessionUnarchive(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::SessionStatusResponse> for ResponseFromAgent {
-        /// A `session/status` payload.
-        fn from(payload: super::SessionStatusResponse) -> Self {
-            Self::SessionStatus(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::SetSessionTitleResponse> for ResponseFromAgent {
-        /// A `session/set_title` payload.
-        fn from(payload: super::SetSessionTitleResponse) -> Self {
-            Self::SessionSetTitle(payload)
-        }
-    }
     /// The notifications handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -15541,128 +12216,10 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl NotificationToAgent {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Agent;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[
-            "session/cancel",
-            #[cfg(feature = "unstable")]
-            "mcp/message",
-        ];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::SessionCancel(_) => "session/cancel",
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(_) => "mcp/message",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a notification payload from its method and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                "session/cancel" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionCancel)
-                }
-                #[cfg(feature = "unstable")]
-                "mcp/message" => payload(method, raw, NullMode::Refuse, Self::McpMessage),
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "notification")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::SessionCancel(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::SessionCancel(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for NotificationToAgent {
-        #[allow(clippy::match_single_binding)]
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            d: D,
-        ) -> Result<Self, D::Error> {
-            let _ = &d;
-            match method {
-                "session/cancel" => Deserialize::deserialize(d).map(Self::SessionCancel),
-                #[cfg(feature = "unstable")]
-                "mcp/message" => Deserialize::deserialize(d).map(Self::McpMessage),
-                _ => {
-                    Err(
-                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Payload for NotificationToAgent {
-        fn method(&self) -> &str {
-            NotificationToAgent::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            NotificationToAgent::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for NotificationToAgent {
-        fn handles(method: &str) -> bool {
-            NotificationToAgent::METHODS.contains(&method)
-        }
-    }
     impl From<super::CancelSessionNotification> for NotificationToAgent {
         /// A `session/cancel` payload.
         fn from(payload: super::CancelSessionNotification) -> Self {
             Self::SessionCancel(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::MessageMcpNotification> for NotificationToAgent {
-        /// A `mcp/message` payload.
-        fn from(payload: super::MessageMcpNotification) -> Self {
-            Self::McpMessage(payload)
         }
     }
     /// The requests handled by the `client` side (`x-side: client`).
@@ -15793,41 +12350,6 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::Payload for RequestToClient {
-        fn method(&self) -> &str {
-            RequestToClient::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            RequestToClient::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for RequestToClient {
-        fn handles(method: &str) -> bool {
-            RequestToClient::METHODS.contains(&method)
-        }
-    }
-    impl From<super::RequestPermissionRequest> for RequestToClient {
-        /// A `session/request_permission` payload.
-        fn from(payload: super::RequestPermissionRequest) -> Self {
-            Self::SessionRequestPermission(payload)
-        }
-    }
-    impl From<super::CreateElicitationRequest> for RequestToClient {
-        /// A `elicitation/create` payload.
-        fn from(payload: super::CreateElicitationRequest) -> Self {
-            Self::ElicitationCreate(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::MessageMcpRequest> for RequestToClient {
-        /// A `mcp/message` payload.
-        fn from(payload: super::MessageMcpRequest) -> Self {
-            Self::McpMessage(payload)
-        }
-    }
     /// The responses handled by the `client` side (`x-side: client`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -15932,41 +12454,6 @@ pub mod rpc {
             }
         }
     }
-    impl runtime::rpc::Payload for ResponseFromClient {
-        fn method(&self) -> &str {
-            ResponseFromClient::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            ResponseFromClient::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for ResponseFromClient {
-        fn handles(method: &str) -> bool {
-            ResponseFromClient::METHODS.contains(&method)
-        }
-    }
-    impl From<super::RequestPermissionResponse> for ResponseFromClient {
-        /// A `session/request_permission` payload.
-        fn from(payload: super::RequestPermissionResponse) -> Self {
-            Self::SessionRequestPermission(payload)
-        }
-    }
-    impl From<super::CreateElicitationResponse> for ResponseFromClient {
-        /// A `elicitation/create` payload.
-        fn from(payload: super::CreateElicitationResponse) -> Self {
-            Self::ElicitationCreate(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::MessageMcpResponse> for ResponseFromClient {
-        /// A `mcp/message` payload.
-        fn from(payload: super::MessageMcpResponse) -> Self {
-            Self::McpMessage(payload)
-        }
-    }
     /// The notifications handled by the `client` side (`x-side: client`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -15981,836 +12468,10 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl NotificationToClient {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Client;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[
-            "session/update",
-            "elicitation/complete",
-            #[cfg(feature = "unstable")]
-            "auth/status_update",
-        ];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::SessionUpdate(_) => "session/update",
-                Self::ElicitationComplete(_) => "elicitation/complete",
-                #[cfg(feature = "unstable")]
-                Self::AuthStatusUpdate(_) => "auth/status_update",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a notification payload from its method and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                "session/update" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionUpdate)
-                }
-                "elicitation/complete" => {
-                    payload(method, raw, NullMode::Refuse, Self::ElicitationComplete)
-                }
-                #[cfg(feature = "unstable")]
-                "auth/status_update" => {
-                    payload(method, raw, NullMode::Refuse, Self::AuthStatusUpdate)
-                }
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "notification")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::SessionUpdate(p) => encode_payload(p, form),
-                Self::ElicitationComplete(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::AuthStatusUpdate(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::SessionUpdate(p) => write_payload(map, key, p, form, required),
-                Self::ElicitationComplete(p) => {
-                    write_payload(map, key, p, form, required)
-                }
-                #[cfg(feature = "unstable")]
-                Self::AuthStatusUpdate(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for NotificationToClient {
-        #[allow(clippy::match_single_binding)]
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            d: D,
-        ) -> Result<Self, D::Error> {
-            let _ = &d;
-            match method {
-                "session/update" => Deserialize::deserialize(d).map(Self::SessionUpdate),
-                "elicitation/complete" => {
-                    Deserialize::deserialize(d).map(Self::ElicitationComplete)
-                }
-                #[cfg(feature = "unstable")]
-                "auth/status_update" => {
-                    Deserialize::deserialize(d).map(Self::AuthStatusUpdate)
-                }
-                _ => {
-                    Err(
-                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-                    )
-                }
-            }
-        }
-        #[allow(clippy::match_single_binding)]
-        fn read_direct<'de>(
-            method: &str,
-            r: &mut fast::Reader<'de>,
-        ) -> Result<Self, fast::Bail> {
-            match method {
-                "session/update" => fast::FromJson::read(r).map(Self::SessionUpdate),
-                _ => Err(fast::Bail),
-            }
-        }
-    }
-    impl runtime::rpc::Payload for NotificationToClient {
-        fn method(&self) -> &str {
-            NotificationToClient::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            NotificationToClient::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for NotificationToClient {
-        fn handles(method: &str) -> bool {
-            NotificationToClient::METHODS.contains(&method)
-        }
-    }
     impl From<super::UpdateSessionNotification> for NotificationToClient {
         /// A `session/update` payload.
         fn from(payload: super::UpdateSessionNotification) -> Self {
             Self::SessionUpdate(payload)
-        }
-    }
-    impl From<super::CompleteElicitationNotification> for NotificationToClient {
-        /// A `elicitation/complete` payload.
-        fn from(payload: super::CompleteElicitationNotification) -> Self {
-            Self::ElicitationComplete(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::AuthStatusUpdateNotification> for NotificationToClient {
-        /// A `auth/status_update` payload.
-        fn from(payload: super::AuthStatusUpdateNotification) -> Self {
-            Self::AuthStatusUpdate(payload)
-        }
-    }
-    /// The notifications handled by the `protocol` side (`x-side: protocol`).
-    #[derive(Debug, Clone, PartialEq)]
-    #[non_exhaustive]
-    pub enum NotificationToAnySide {
-        /// `$/cancel_request`: [`super::CancelRequestNotification`].
-        CancelRequest(super::CancelRequestNotification),
-        /// A method starting with `_` (an extension), with its raw payload.
-        Extension(ExtMethod),
-    }
-    impl NotificationToAnySide {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Protocol;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &["$/cancel_request"];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::CancelRequest(_) => "$/cancel_request",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a notification payload from its method and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                "$/cancel_request" => {
-                    payload(method, raw, NullMode::Refuse, Self::CancelRequest)
-                }
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "notification")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::CancelRequest(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::CancelRequest(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for NotificationToAnySide {
-        #[allow(clippy::match_single_binding)]
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            d: D,
-        ) -> Result<Self, D::Error> {
-            let _ = &d;
-            match method {
-                "$/cancel_request" => {
-                    Deserialize::deserialize(d).map(Self::CancelRequest)
-                }
-                _ => {
-                    Err(
-                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Payload for NotificationToAnySide {
-        fn method(&self) -> &str {
-            NotificationToAnySide::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            NotificationToAnySide::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for NotificationToAnySide {
-        fn handles(method: &str) -> bool {
-            NotificationToAnySide::METHODS.contains(&method)
-        }
-    }
-    impl From<super::CancelRequestNotification> for NotificationToAnySide {
-        /// A `$/cancel_request` payload.
-        fn from(payload: super::CancelRequestNotification) -> Self {
-            Self::CancelRequest(payload)
-        }
-    }
-    /// The requests handled by the `proxy` side (`x-side: proxy`).
-    #[derive(Debug, Clone, PartialEq)]
-    #[non_exhaustive]
-    pub enum RequestToProxy {
-        #[cfg(feature = "unstable")]
-        /// `proxy/initialize`: [`super::InitializeProxyRequest`].
-        ProxyInitialize(super::InitializeProxyRequest),
-        #[cfg(feature = "unstable")]
-        /// `proxy/successor`: [`super::ProxySuccessorRequest`].
-        ProxySuccessor(super::ProxySuccessorRequest),
-        /// A method starting with `_` (an extension), with its raw payload.
-        Extension(ExtMethod),
-    }
-    impl RequestToProxy {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Proxy;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[
-            #[cfg(feature = "unstable")]
-            "proxy/initialize",
-            #[cfg(feature = "unstable")]
-            "proxy/successor",
-        ];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                #[cfg(feature = "unstable")]
-                Self::ProxyInitialize(_) => "proxy/initialize",
-                #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(_) => "proxy/successor",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                #[cfg(feature = "unstable")]
-                "proxy/initialize" => {
-                    payload(method, raw, NullMode::Refuse, Self::ProxyInitialize)
-                }
-                #[cfg(feature = "unstable")]
-                "proxy/successor" => {
-                    payload(method, raw, NullMode::Refuse, Self::ProxySuccessor)
-                }
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "request")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                #[cfg(feature = "unstable")]
-                Self::ProxyInitialize(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                #[cfg(feature = "unstable")]
-                Self::ProxyInitialize(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for RequestToProxy {
-        #[allow(clippy::match_single_binding)]
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            d: D,
-        ) -> Result<Self, D::Error> {
-            let _ = &d;
-            match method {
-                #[cfg(feature = "unstable")]
-                "proxy/initialize" => {
-                    Deserialize::deserialize(d).map(Self::ProxyInitialize)
-                }
-                #[cfg(feature = "unstable")]
-                "proxy/successor" => {
-                    Deserialize::deserialize(d).map(Self::ProxySuccessor)
-                }
-                _ => {
-                    Err(
-                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Payload for RequestToProxy {
-        fn method(&self) -> &str {
-            RequestToProxy::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            RequestToProxy::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for RequestToProxy {
-        fn handles(method: &str) -> bool {
-            RequestToProxy::METHODS.contains(&method)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::InitializeProxyRequest> for RequestToProxy {
-        /// A `proxy/initialize` payload.
-        fn from(payload: super::InitializeProxyRequest) -> Self {
-            Self::ProxyInitialize(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ProxySuccessorRequest> for RequestToProxy {
-        /// A `proxy/successor` payload.
-        fn from(payload: super::ProxySuccessorRequest) -> Self {
-            Self::ProxySuccessor(payload)
-        }
-    }
-    /// The responses handled by the `proxy` side (`x-side: proxy`).
-    #[derive(Debug, Clone, PartialEq)]
-    #[non_exhaustive]
-    pub enum ResponseFromProxy {
-        #[cfg(feature = "unstable")]
-        /// `proxy/initialize`: [`super::InitializeProxyResponse`].
-        ProxyInitialize(super::InitializeProxyResponse),
-        #[cfg(feature = "unstable")]
-        /// `proxy/successor`: [`super::ProxySuccessorResponse`].
-        ProxySuccessor(super::ProxySuccessorResponse),
-        /// A method starting with `_` (an extension), with its raw payload.
-        Extension(ExtMethod),
-    }
-    impl ResponseFromProxy {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Proxy;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[
-            #[cfg(feature = "unstable")]
-            "proxy/initialize",
-            #[cfg(feature = "unstable")]
-            "proxy/successor",
-        ];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                #[cfg(feature = "unstable")]
-                Self::ProxyInitialize(_) => "proxy/initialize",
-                #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(_) => "proxy/successor",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                #[cfg(feature = "unstable")]
-                "proxy/initialize" => {
-                    payload(method, raw, NullMode::Refuse, Self::ProxyInitialize)
-                }
-                #[cfg(feature = "unstable")]
-                "proxy/successor" => {
-                    payload(method, raw, NullMode::Value, Self::ProxySuccessor)
-                }
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "response")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                #[cfg(feature = "unstable")]
-                Self::ProxyInitialize(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                #[cfg(feature = "unstable")]
-                Self::ProxyInitialize(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Payload for ResponseFromProxy {
-        fn method(&self) -> &str {
-            ResponseFromProxy::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            ResponseFromProxy::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for ResponseFromProxy {
-        fn handles(method: &str) -> bool {
-            ResponseFromProxy::METHODS.contains(&method)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::InitializeProxyResponse> for ResponseFromProxy {
-        /// A `proxy/initialize` payload.
-        fn from(payload: super::InitializeProxyResponse) -> Self {
-            Self::ProxyInitialize(payload)
-        }
-    }
-    /// The notifications handled by the `proxy` side (`x-side: proxy`).
-    #[derive(Debug, Clone, PartialEq)]
-    #[non_exhaustive]
-    pub enum NotificationToProxy {
-        #[cfg(feature = "unstable")]
-        /// `proxy/successor`: [`super::ProxySuccessorNotification`].
-        ProxySuccessor(super::ProxySuccessorNotification),
-        /// A method starting with `_` (an extension), with its raw payload.
-        Extension(ExtMethod),
-    }
-    impl NotificationToProxy {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Proxy;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[
-            #[cfg(feature = "unstable")]
-            "proxy/successor",
-        ];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(_) => "proxy/successor",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a notification payload from its method and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                #[cfg(feature = "unstable")]
-                "proxy/successor" => {
-                    payload(method, raw, NullMode::Refuse, Self::ProxySuccessor)
-                }
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "notification")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for NotificationToProxy {
-        #[allow(clippy::match_single_binding)]
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            d: D,
-        ) -> Result<Self, D::Error> {
-            let _ = &d;
-            match method {
-                #[cfg(feature = "unstable")]
-                "proxy/successor" => {
-                    Deserialize::deserialize(d).map(Self::ProxySuccessor)
-                }
-                _ => {
-                    Err(
-                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Payload for NotificationToProxy {
-        fn method(&self) -> &str {
-            NotificationToProxy::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            NotificationToProxy::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for NotificationToProxy {
-        fn handles(method: &str) -> bool {
-            NotificationToProxy::METHODS.contains(&method)
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ProxySuccessorNotification> for NotificationToProxy {
-        /// A `proxy/successor` payload.
-        fn from(payload: super::ProxySuccessorNotification) -> Self {
-            Self::ProxySuccessor(payload)
-        }
-    }
-    /// Any request of this version, whichever side handles it.
-    #[derive(Debug, Clone, PartialEq)]
-    #[non_exhaustive]
-    pub enum Request {
-        /// A request handled by the `agent` side.
-        Agent(RequestToAgent),
-        /// A request handled by the `client` side.
-        Client(RequestToClient),
-        /// A request handled by the `proxy` side.
-        Proxy(RequestToProxy),
-        /// A method starting with `_` (an extension): its side is not known.
-        Extension(ExtMethod),
-    }
-    impl Request {
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Agent(v) => v.method(),
-                Self::Client(v) => v.method(),
-                Self::Proxy(v) => v.method(),
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// The side that handles the method, if known.
-        pub fn side(&self) -> Option<Side> {
-            match self {
-                Self::Agent(_) => Some(RequestToAgent::SIDE),
-                Self::Client(_) => Some(RequestToClient::SIDE),
-                Self::Proxy(_) => Some(RequestToProxy::SIDE),
-                Self::Extension(_) => None,
-            }
-        }
-        /// Decodes a payload, choosing the side from the method.
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            if RequestToAgent::METHODS.contains(&method) {
-                return RequestToAgent::decode(method, raw)
-                    .map(|(v, f)| (Self::Agent(v), f));
-            }
-            if RequestToClient::METHODS.contains(&method) {
-                return RequestToClient::decode(method, raw)
-                    .map(|(v, f)| (Self::Client(v), f));
-            }
-            if RequestToProxy::METHODS.contains(&method) {
-                return RequestToProxy::decode(method, raw)
-                    .map(|(v, f)| (Self::Proxy(v), f));
-            }
-            if method.starts_with('_') {
-                return runtime::rpc::ext(method, raw)
-                    .map(|e| (Self::Extension(e), ParamsForm::Object));
-            }
-            Err(runtime::rpc::unknown_method(method, "request"))
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Agent(v) => v.encode(form),
-                Self::Client(v) => v.encode(form),
-                Self::Proxy(v) => v.encode(form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would.
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            match self {
-                Self::Agent(v) => v.write_payload(map, key, form, required),
-                Self::Client(v) => v.write_payload(map, key, form, required),
-                Self::Proxy(v) => v.write_payload(map, key, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for Request {
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            if RequestToAgent::METHODS.contains(&method) {
-                return <RequestToAgent as runtime::rpc::Streamed>::decode_from(
-                        method,
-                        deserializer,
-                    )
-                    .map(Self::Agent);
-            }
-            if RequestToClient::METHODS.contains(&method) {
-                return <RequestToClient as runtime::rpc::Streamed>::decode_from(
-                        method,
-                        deserializer,
-                    )
-                    .map(Self::Client);
-            }
-            if RequestToProxy::METHODS.contains(&method) {
-                return <RequestToProxy as runtime::rpc::Streamed>::decode_from(
-                        method,
-                        deserializer,
-                    )
-                    .map(Self::Proxy);
-            }
-            let _ = &deserializer;
-            Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way"))
-        }
-    }
-    impl runtime::rpc::Payload for Request {
-        fn method(&self) -> &str {
-            Request::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            Request::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::EncodePayload for Request {
-        fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            Request::encode(self, form)
-        }
-        fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            Request::write_payload(self, map, key, form, required)
-        }
-    }
-    impl From<RequestToAgent> for Request {
-        /// Any request handled by the `agent` side.
-        fn from(value: RequestToAgent) -> Self {
-            Self::Agent(value)
-        }
-    }
-    impl From<RequestToClient> for Request {
-        /// Any request handled by the `client` side.
-        fn from(value: RequestToClient) -> Self {
-            Self::Client(value)
-        }
-    }
-    impl From<RequestToProxy> for Request {
-        /// Any request handled by the `proxy` side.
-        fn from(value: RequestToProxy) -> Self {
-            Self::Proxy(value)
         }
     }
     impl From<super::LoginAuthRequest> for Request {
@@ -16825,36 +12486,6 @@ pub mod rpc {
             Self::Agent(RequestToAgent::AuthLogout(payload))
         }
     }
-    impl From<super::NewSessionRequest> for Request {
-        /// A `session/new` payload.
-        fn from(payload: super::NewSessionRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionNew(payload))
-        }
-    }
-    impl From<super::ListSessionsRequest> for Request {
-        /// A `session/list` payload.
-        fn from(payload: super::ListSessionsRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionList(payload))
-        }
-    }
-    impl From<super::DeleteSessionRequest> for Request {
-        /// A `session/delete` payload.
-        fn from(payload: super::DeleteSessionRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionDelete(payload))
-        }
-    }
-    impl From<super::ResumeSessionRequest> for Request {
-        /// A `session/resume` payload.
-        fn from(payload: super::ResumeSessionRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionResume(payload))
-        }
-    }
-    impl From<super::CloseSessionRequest> for Request {
-        /// A `session/close` payload.
-        fn from(payload: super::CloseSessionRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionClose(payload))
-        }
-    }
     impl From<super::CancelToolCallRequest> for Request {
         /// A `tool_call/cancel` payload.
         fn from(payload: super::CancelToolCallRequest) -> Self {
@@ -16867,497 +12498,16 @@ pub mod rpc {
             Self::Agent(RequestToAgent::TerminalCancel(payload))
         }
     }
-    impl From<super::SetSessionConfigOptionRequest> for Request {
-        /// A `session/set_config_option` payload.
-        fn from(payload: super::SetSessionConfigOptionRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionSetConfigOption(payload))
-        }
-    }
-    impl From<super::PromptRequest> for Request {
-        /// A `session/prompt` payload.
-        fn from(payload: super::PromptRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionPrompt(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ListProvidersRequest> for Request {
-        /// A `providers/list` payload.
-        fn from(payload: super::ListProvidersRequest) -> Self {
-            Self::Agent(RequestToAgent::ProvidersList(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::SetProviderRequest> for Request {
-        /// A `providers/set` payload.
-        fn from(payload: super::SetProviderRequest) -> Self {
-            Self::Agent(RequestToAgent::ProvidersSet(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::DisableProviderRequest> for Request {
-        /// A `providers/disable` payload.
-        fn from(payload: super::DisableProviderRequest) -> Self {
-            Self::Agent(RequestToAgent::ProvidersDisable(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::AuthStatusRequest> for Request {
-        /// A `auth/status` payload.
-        fn from(payload: super::AuthStatusRequest) -> Self {
-            Self::Agent(RequestToAgent::AuthStatus(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ForkSessionRequest> for Request {
-        /// A `session/fork` payload.
-        fn from(payload: super::ForkSessionRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionFork(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ArchiveSessionRequest> for Request {
-        /// A `session/archive` payload.
-        fn from(payload: super::ArchiveSessionRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionArchive(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::UnarchiveSessionRequest> for Request {
-        /// A `session/unarchive` payload.
-        fn from(payload: super::UnarchiveSessionRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionUnarchive(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::SessionStatusRequest> for Request {
-        /// A `session/status` payload.
-        fn from(payload: super::SessionStatusRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionStatus(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::SetSessionTitleRequest> for Request {
-        /// A `session/set_title` payload.
-        fn from(payload: super::SetSessionTitleRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionSetTitle(payload))
-        }
-    }
-    impl From<super::RequestPermissionRequest> for Request {
-        /// A `session/request_permission` payload.
-        fn from(payload: super::RequestPermissionRequest) -> Self {
-            Self::Client(RequestToClient::SessionRequestPermission(payload))
-        }
-    }
-    impl From<super::CreateElicitationRequest> for Request {
-        /// A `elicitation/create` payload.
-        fn from(payload: super::CreateElicitationRequest) -> Self {
-            Self::Client(RequestToClient::ElicitationCreate(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::MessageMcpRequest> for Request {
-        /// A `mcp/message` payload.
-        fn from(payload: super::MessageMcpRequest) -> Self {
-            Self::Client(RequestToClient::McpMessage(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ProxySuccessorRequest> for Request {
-        /// A `proxy/successor` payload.
-        fn from(payload: super::ProxySuccessorRequest) -> Self {
-            Self::Proxy(RequestToProxy::ProxySuccessor(payload))
-        }
-    }
-    /// Any notification of this version, whichever side handles it.
-    #[derive(Debug, Clone, PartialEq)]
-    #[non_exhaustive]
-    pub enum Notification {
-        /// A notification handled by the `agent` side.
-        Agent(NotificationToAgent),
-        /// A notification handled by the `client` side.
-        Client(NotificationToClient),
-        /// A notification handled by the `protocol` side.
-        Protocol(NotificationToAnySide),
-        /// A notification handled by the `proxy` side.
-        Proxy(NotificationToProxy),
-        /// A method starting with `_` (an extension): its side is not known.
-        Extension(ExtMethod),
-    }
-    impl Notification {
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Agent(v) => v.method(),
-                Self::Client(v) => v.method(),
-                Self::Protocol(v) => v.method(),
-                Self::Proxy(v) => v.method(),
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// The side that handles the method, if known.
-        pub fn side(&self) -> Option<Side> {
-            match self {
-                Self::Agent(_) => Some(NotificationToAgent::SIDE),
-                Self::Client(_) => Some(NotificationToClient::SIDE),
-                Self::Protocol(_) => Some(NotificationToAnySide::SIDE),
-                Self::Proxy(_) => Some(NotificationToProxy::SIDE),
-                Self::Extension(_) => None,
-            }
-        }
-        /// Decodes a payload, choosing the side from the method.
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            if NotificationToAgent::METHODS.contains(&method) {
-                return NotificationToAgent::decode(method, raw)
-                    .map(|(v, f)| (Self::Agent(v), f));
-            }
-            if NotificationToClient::METHODS.contains(&method) {
-                return NotificationToClient::decode(method, raw)
-                    .map(|(v, f)| (Self::Client(v), f));
-            }
-            if NotificationToAnySide::METHODS.contains(&method) {
-                return NotificationToAnySide::decode(method, raw)
-                    .map(|(v, f)| (Self::Protocol(v), f));
-            }
-            if NotificationToProxy::METHODS.contains(&method) {
-                return NotificationToProxy::decode(method, raw)
-                    .map(|(v, f)| (Self::Proxy(v), f));
-            }
-            if method.starts_with('_') {
-                return runtime::rpc::ext(method, raw)
-                    .map(|e| (Self::Extension(e), ParamsForm::Object));
-            }
-            Err(runtime::rpc::unknown_method(method, "notification"))
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Agent(v) => v.encode(form),
-                Self::Client(v) => v.encode(form),
-                Self::Protocol(v) => v.encode(form),
-                Self::Proxy(v) => v.encode(form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would.
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            match self {
-                Self::Agent(v) => v.write_payload(map, key, form, required),
-                Self::Client(v) => v.write_payload(map, key, form, required),
-                Self::Protocol(v) => v.write_payload(map, key, form, required),
-                Self::Proxy(v) => v.write_payload(map, key, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for Notification {
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            if NotificationToAgent::METHODS.contains(&method) {
-                return <NotificationToAgent as runtime::rpc::Streamed>::decode_from(
-                        method,
-                        deserializer,
-                    )
-                    .map(Self::Agent);
-            }
-            if NotificationToClient::METHODS.contains(&method) {
-                return <NotificationToClient as runtime::rpc::Streamed>::decode_from(
-                        method,
-                        deserializer,
-                    )
-                    .map(Self::Client);
-            }
-            if NotificationToAnySide::METHODS.contains(&method) {
-                return <NotificationToAnySide as runtime::rpc::Streamed>::decode_from(
-                        method,
-                        deserializer,
-                    )
-                    .map(Self::Protocol);
-            }
-            if NotificationToProxy::METHODS.contains(&method) {
-                return <NotificationToProxy as runtime::rpc::Streamed>::decode_from(
-                        method,
-                        deserializer,
-                    )
-                    .map(Self::Proxy);
-            }
-            let _ = &deserializer;
-            Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way"))
-        }
-        #[inline(always)]
-        fn read_direct<'de>(
-            method: &str,
-            r: &mut fast::Reader<'de>,
-        ) -> Result<Self, fast::Bail> {
-            match method {
-                "session/update" => {
-                    <NotificationToClient as runtime::rpc::Streamed>::read_direct(
-                            method,
-                            r,
-                        )
-                        .map(Self::Client)
-                }
-                _ => Err(fast::Bail),
-            }
-        }
-    }
-    impl runtime::rpc::Payload for Notification {
-        fn method(&self) -> &str {
-            Notification::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            Notification::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::EncodePayload for Notification {
-        fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            Notification::encode(self, form)
-        }
-        fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            Notification::write_payload(self, map, key, form, required)
-        }
-    }
-    impl From<NotificationToAgent> for Notification {
-        /// Any notification handled by the `agent` side.
-        fn from(value: NotificationToAgent) -> Self {
-            Self::Agent(value)
-        }
-    }
-    impl From<NotificationToClient> for Notification {
-        /// Any notification handled by the `client` side.
-        fn from(value: NotificationToClient) -> Self {
-            Self::Client(value)
-        }
-    }
-    impl From<NotificationToAnySide> for Notification {
-        /// Any notification handled by the `protocol` side.
-        fn from(value: NotificationToAnySide) -> Self {
-            Self::Protocol(value)
-        }
-    }
-    impl From<NotificationToProxy> for Notification {
-        /// Any notification handled by the `proxy` side.
-        fn from(value: NotificationToProxy) -> Self {
-            Self::Proxy(value)
-        }
-    }
     impl From<super::CancelSessionNotification> for Notification {
         /// A `session/cancel` payload.
         fn from(payload: super::CancelSessionNotification) -> Self {
             Self::Agent(NotificationToAgent::SessionCancel(payload))
         }
     }
-    #[cfg(feature = "unstable")]
-    impl From<super::MessageMcpNotification> for Notification {
-        /// A `mcp/message` payload.
-        fn from(payload: super::MessageMcpNotification) -> Self {
-            Self::Agent(NotificationToAgent::McpMessage(payload))
-        }
-    }
     impl From<super::UpdateSessionNotification> for Notification {
         /// A `session/update` payload.
         fn from(payload: super::UpdateSessionNotification) -> Self {
             Self::Client(NotificationToClient::SessionUpdate(payload))
-        }
-    }
-    impl From<super::CompleteElicitationNotification> for Notification {
-        /// A `elicitation/complete` payload.
-        fn from(payload: super::CompleteElicitationNotification) -> Self {
-            Self::Client(NotificationToClient::ElicitationComplete(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::AuthStatusUpdateNotification> for Notification {
-        /// A `auth/status_update` payload.
-        fn from(payload: super::AuthStatusUpdateNotification) -> Self {
-            Self::Client(NotificationToClient::AuthStatusUpdate(payload))
-        }
-    }
-    impl From<super::CancelRequestNotification> for Notification {
-        /// A `$/cancel_request` payload.
-        fn from(payload: super::CancelRequestNotification) -> Self {
-            Self::Protocol(NotificationToAnySide::CancelRequest(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ProxySuccessorNotification> for Notification {
-        /// A `proxy/successor` payload.
-        fn from(payload: super::ProxySuccessorNotification) -> Self {
-            Self::Proxy(NotificationToProxy::ProxySuccessor(payload))
-        }
-    }
-    /// Any response of this version, whichever side handles it.
-    #[derive(Debug, Clone, PartialEq)]
-    #[non_exhaustive]
-    pub enum Response {
-        /// A response handled by the `agent` side.
-        Agent(ResponseFromAgent),
-        /// A response handled by the `client` side.
-        Client(ResponseFromClient),
-        /// A response handled by the `proxy` side.
-        Proxy(ResponseFromProxy),
-        /// A method starting with `_` (an extension): its side is not known.
-        Extension(ExtMethod),
-    }
-    impl Response {
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Agent(v) => v.method(),
-                Self::Client(v) => v.method(),
-                Self::Proxy(v) => v.method(),
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// The side that handles the method, if known.
-        pub fn side(&self) -> Option<Side> {
-            match self {
-                Self::Agent(_) => Some(ResponseFromAgent::SIDE),
-                Self::Client(_) => Some(ResponseFromClient::SIDE),
-                Self::Proxy(_) => Some(ResponseFromProxy::SIDE),
-                Self::Extension(_) => None,
-            }
-        }
-        /// Decodes a payload, choosing the side from the method.
-        pub fn decode(
-            request_method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            if ResponseFromAgent::METHODS.contains(&request_method) {
-                return ResponseFromAgent::decode(request_method, raw)
-                    .map(|(v, f)| (Self::Agent(v), f));
-            }
-            if ResponseFromClient::METHODS.contains(&request_method) {
-                return ResponseFromClient::decode(request_method, raw)
-                    .map(|(v, f)| (Self::Client(v), f));
-            }
-            if ResponseFromProxy::METHODS.contains(&request_method) {
-                return ResponseFromProxy::decode(request_method, raw)
-                    .map(|(v, f)| (Self::Proxy(v), f));
-            }
-            if request_method.starts_with('_') {
-                return runtime::rpc::ext(request_method, raw)
-                    .map(|e| (Self::Extension(e), ParamsForm::Object));
-            }
-            Err(runtime::rpc::unknown_method(request_method, "response"))
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Agent(v) => v.encode(form),
-                Self::Client(v) => v.encode(form),
-                Self::Proxy(v) => v.encode(form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would.
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            match self {
-                Self::Agent(v) => v.write_payload(map, key, form, required),
-                Self::Client(v) => v.write_payload(map, key, form, required),
-                Self::Proxy(v) => v.write_payload(map, key, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Payload for Response {
-        fn method(&self) -> &str {
-            Response::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            Response::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::EncodePayload for Response {
-        fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            Response::encode(self, form)
-        }
-        fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            Response::write_payload(self, map, key, form, required)
-        }
-    }
-    impl From<ResponseFromAgent> for Response {
-        /// Any response handled by the `agent` side.
-        fn from(value: ResponseFromAgent) -> Self {
-            Self::Agent(value)
-        }
-    }
-    impl From<ResponseFromClient> for Response {
-        /// Any response handled by the `client` side.
-        fn from(value: ResponseFromClient) -> Self {
-            Self::Client(value)
-        }
-    }
-    impl From<ResponseFromProxy> for Response {
-        /// Any response handled by the `proxy` side.
-        fn from(value: ResponseFromProxy) -> Self {
-            Self::Proxy(value)
         }
     }
     impl From<super::LoginAuthResponse> for Response {
@@ -17372,36 +12522,6 @@ pub mod rpc {
             Self::Agent(ResponseFromAgent::AuthLogout(payload))
         }
     }
-    impl From<super::NewSessionResponse> for Response {
-        /// A `session/new` payload.
-        fn from(payload: super::NewSessionResponse) -> Self {
-            Self::Agent(ResponseFromAgent::SessionNew(payload))
-        }
-    }
-    impl From<super::ListSessionsResponse> for Response {
-        /// A `session/list` payload.
-        fn from(payload: super::ListSessionsResponse) -> Self {
-            Self::Agent(ResponseFromAgent::SessionList(payload))
-        }
-    }
-    impl From<super::DeleteSessionResponse> for Response {
-        /// A `session/delete` payload.
-        fn from(payload: super::DeleteSessionResponse) -> Self {
-            Self::Agent(ResponseFromAgent::SessionDelete(payload))
-        }
-    }
-    impl From<super::ResumeSessionResponse> for Response {
-        /// A `session/resume` payload.
-        fn from(payload: super::ResumeSessionResponse) -> Self {
-            Self::Agent(ResponseFromAgent::SessionResume(payload))
-        }
-    }
-    impl From<super::CloseSessionResponse> for Response {
-        /// A `session/close` payload.
-        fn from(payload: super::CloseSessionResponse) -> Self {
-            Self::Agent(ResponseFromAgent::SessionClose(payload))
-        }
-    }
     impl From<super::CancelToolCallResponse> for Response {
         /// A `tool_call/cancel` payload.
         fn from(payload: super::CancelToolCallResponse) -> Self {
@@ -17414,152 +12534,6 @@ pub mod rpc {
             Self::Agent(ResponseFromAgent::TerminalCancel(payload))
         }
     }
-    impl From<super::SetSessionConfigOptionResponse> for Response {
-        /// A `session/set_config_option` payload.
-        fn from(payload: super::SetSessionConfigOptionResponse) -> Self {
-            Self::Agent(ResponseFromAgent::SessionSetConfigOption(payload))
-        }
-    }
-    impl From<super::PromptResponse> for Response {
-        /// A `session/prompt` payload.
-        fn from(payload: super::PromptResponse) -> Self {
-            Self::Agent(ResponseFromAgent::SessionPrompt(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ListProvidersResponse> for Response {
-        /// A `providers/list` payload.
-        fn from(payload: super::ListProvidersResponse) -> Self {
-            Self::Agent(ResponseFromAgent::ProvidersList(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::SetProviderResponse> for Response {
-        /// A `providers/set` payload.
-        fn from(payload: super::SetProviderResponse) -> Self {
-            Self::Agent(ResponseFromAgent::ProvidersSet(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::DisableProviderResponse> for Response {
-        /// A `providers/disable` payload.
-        fn from(payload: super::DisableProviderResponse) -> Self {
-            Self::Agent(ResponseFromAgent::ProvidersDisable(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::AuthStatusResponse> for Response {
-        /// A `auth/status` payload.
-        fn from(payload: super::AuthStatusResponse) -> Self {
-            Self::Agent(ResponseFromAgent::AuthStatus(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ForkSessionResponse> for Response {
-        /// A `session/fork` payload.
-        fn from(payload: super::ForkSessionResponse) -> Self {
-            Self::Agent(ResponseFromAgent::SessionFork(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::ArchiveSessionResponse> for Response {
-        /// A `session/archive` payload.
-        fn from(payload: super::ArchiveSessionResponse) -> Self {
-            Self::Agent(ResponseFromAgent::SessionArchive(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::UnarchiveSessionResponse> for Response {
-        /// A `session/unarchive` payload.
-        fn from(payload: super::UnarchiveSessionResponse) -> Self {
-            Self::Agent(ResponseFromAgent::SessionUnarchive(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::SessionStatusResponse> for Response {
-        /// A `session/status` payload.
-        fn from(payload: super::SessionStatusResponse) -> Self {
-            Self::Agent(ResponseFromAgent::SessionStatus(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::SetSessionTitleResponse> for Response {
-        /// A `session/set_title` payload.
-        fn from(payload: super::SetSessionTitleResponse) -> Self {
-            Self::Agent(ResponseFromAgent::SessionSetTitle(payload))
-        }
-    }
-    impl From<super::RequestPermissionResponse> for Response {
-        /// A `session/request_permission` payload.
-        fn from(payload: super::RequestPermissionResponse) -> Self {
-            Self::Client(ResponseFromClient::SessionRequestPermission(payload))
-        }
-    }
-    impl From<super::CreateElicitationResponse> for Response {
-        /// A `elicitation/create` payload.
-        fn from(payload: super::CreateElicitationResponse) -> Self {
-            Self::Client(ResponseFromClient::ElicitationCreate(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
-    impl From<super::MessageMcpResponse> for Response {
-        /// A `mcp/message` payload.
-        fn from(payload: super::MessageMcpResponse) -> Self {
-            Self::Client(ResponseFromClient::McpMessage(payload))
-        }
-    }
-    /// This version as the runtime's generic items take it: its request
-    /// id and error types and its payload enums. Never a value.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    pub enum Protocol {}
-    impl runtime::rpc::Version for Protocol {
-        type Id = super::RequestId;
-        type Error = super::Error;
-        type Request = Request;
-        type Notification = Notification;
-        type Response = Response;
-    }
-    /// A JSON-RPC 2.0 message of this version, with its payload typed
-    /// (the runtime's message over this version's [`Protocol`]).
-    pub type Message = runtime::rpc::Message<Protocol>;
-    /// The agent's end of a connection of this version, as the runtime's peer takes it: the payloads
-    /// it handles, answers and sends. Never a value; [`AgentPeer`] is the peer.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    pub enum AgentRole {}
-    impl runtime::rpc::Role for AgentRole {
-        type Version = Protocol;
-        type Handled = RequestToAgent;
-        type HandledNotifications = NotificationToAgent;
-        type AnySide = NotificationToAnySide;
-        type Answers = ResponseFromAgent;
-        type Sent = RequestToClient;
-        type SentNotifications = NotificationToClient;
-        type Answered = ResponseFromClient;
-    }
-    /// The agent's end of a connection, without IO: the runtime's [`Peer`](crate::runtime::rpc::Peer) for
-    /// [`AgentRole`]. It sends [`RequestToClient`] and answers [`RequestToAgent`] with [`ResponseFromAgent`].
-    pub type AgentPeer = runtime::rpc::Peer<AgentRole>;
-    /// What one line from the client means to the agent ([`Peer::receive`](crate::runtime::rpc::Peer::receive)).
-    pub type AgentEvent = runtime::rpc::Event<AgentRole>;
-    /// The client's end of a connection of this version, as the runtime's peer takes it: the payloads
-    /// it handles, answers and sends. Never a value; [`ClientPeer`] is the peer.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    pub enum ClientRole {}
-    impl runtime::rpc::Role for ClientRole {
-        type Version = Protocol;
-        type Handled = RequestToClient;
-        type HandledNotifications = NotificationToClient;
-        type AnySide = NotificationToAnySide;
-        type Answers = ResponseFromClient;
-        type Sent = RequestToAgent;
-        type SentNotifications = NotificationToAgent;
-        type Answered = ResponseFromAgent;
-    }
-    /// The client's end of a connection, without IO: the runtime's [`Peer`](crate::runtime::rpc::Peer) for
-    /// [`ClientRole`]. It sends [`RequestToAgent`] and answers [`RequestToClient`] with [`ResponseFromClient`].
-    pub type ClientPeer = runtime::rpc::Peer<ClientRole>;
-    /// What one line from the agent means to the client ([`Peer::receive`](crate::runtime::rpc::Peer::receive)).
-    pub type ClientEvent = runtime::rpc::Event<ClientRole>;
 }
 /// `schemars::JsonSchema` for this module's types, out of line.
 #[cfg(feature = "schemars")]
