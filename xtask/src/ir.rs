@@ -16,9 +16,11 @@
 //! item with `name`, `rust_name`, `gate` (`always`, `stable`, `unstable`),
 //! `state` (the state struct of an upsert), `decoder` (who writes its
 //! decoder) and `fields` (`name`, `rust_name`, `repr`, and `state`, the
-//! field's representation in the state struct); `payloads` holds the JSON-RPC
-//! payloads' decisions per build (`stable`, `unstable`: what each stands for,
-//! its `null_mode`, whether `Message::decode` streams it).
+//! field's representation in the state struct), `no_from` (union arms given
+//! no `From`); `payloads` holds the JSON-RPC payloads' decisions per build
+//! (`stable`, `unstable`: what each stands for, its `null_mode`, whether
+//! `Message::decode` streams it) and `from`, the payloads that convert into
+//! each dispatch enum with `From`.
 
 use std::path::Path;
 

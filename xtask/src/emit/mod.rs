@@ -162,25 +162,6 @@ impl Emitter {
         }
     }
 
-    /// The Rust type of a value type with `pub type` aliases followed: two
-    /// types are the same Rust type exactly when these are equal.
-    pub(crate) fn resolved_ty(&self, t: &Type) -> String {
-        let mut t = t.clone();
-        fn follow(t: &mut Type, aliases: &BTreeMap<String, String>) {
-            match t {
-                Type::Ref(r) => {
-                    *r = crate::model::follow_aliases(r, |n| aliases.get(n).map(String::as_str)).to_owned();
-                }
-                Type::Array { items, .. } => follow(items, aliases),
-                Type::Tuple(items) => items.iter_mut().for_each(|i| follow(&mut i.ty, aliases)),
-                Type::Map { values, .. } => follow(values, aliases),
-                _ => {}
-            }
-        }
-        follow(&mut t, &self.decisions.aliases);
-        self.ty(&t).to_string()
-    }
-
     /// The Rust name of a definition, as the plan decided it.
     fn rust_name(&self, name: &str) -> proc_macro2::Ident {
         ident(self.decisions.names.get(name).unwrap_or_else(|| panic!("no planned name for `{name}`")))

@@ -23,7 +23,6 @@ impl Emitter {
         let tagged: Vec<(&str, &str)> =
             u.variants.iter().filter_map(|v| Some((v.rust_name.as_str(), v.tag.as_deref()?))).collect();
         let (rename_all, renamed) = naming(&tagged);
-        let no_from = self.arms_without_from(def, u);
         let mut variants = Vec::new();
         for v in &u.variants {
             let vn = ident(&v.rust_name);
@@ -39,7 +38,7 @@ impl Emitter {
                 None if u.tag.is_some() && v.payload != Payload::NoTag => attrs.push(quote!(untagged)),
                 _ => {}
             }
-            if no_from.contains(&v.rust_name) {
+            if self.decisions.no_from.contains(&(def.name.clone(), v.rust_name.clone())) {
                 attrs.push(quote!(no_from));
             }
             let acp = super::acp_attr(&attrs);
@@ -106,36 +105,5 @@ impl Emitter {
             quote!(check = #check)
         }));
         quote! { #cd #[acp(#(#attrs),*)] #cn(#rt::UnknownVariant), }
-    }
-
-    /// The arms told not to have a `From` impl (`no_from`): the derive sees
-    /// the payload types as spelled, in one build. An arm whose type is
-    /// another arm's once aliases are followed although spelled apart, or
-    /// another arm's that exists in other builds, gets none: a `From` impl
-    /// per build would make the `unstable` feature remove one.
-    fn arms_without_from(&self, def: &Def, u: &Union) -> Vec<String> {
-        let keys = |resolved: bool| -> Vec<Option<String>> {
-            u.variants
-                .iter()
-                .map(|v| match &v.payload {
-                    Payload::Type(t) if resolved => Some(self.resolved_ty(t)),
-                    Payload::Type(t) => Some(self.ty(t).to_string()),
-                    _ => None,
-                })
-                .collect()
-        };
-        let (resolved, spelled) = (keys(true), keys(false));
-        let unique = |keys: &[Option<String>], k: &Option<String>| keys.iter().filter(|o| *o == k).count() == 1;
-        let gate = |v: &Variant| self.gate_of(def, &v.rust_name);
-        u.variants
-            .iter()
-            .zip(resolved.iter().zip(&spelled))
-            .filter(|(v, (r, s))| {
-                let shared = r.is_some() && !unique(&resolved, r);
-                let gates_differ = u.variants.iter().zip(&resolved).any(|(o, k)| k == *r && gate(o) != gate(v));
-                shared && (unique(&spelled, s) || gates_differ)
-            })
-            .map(|(v, _)| v.rust_name.clone())
-            .collect()
     }
 }

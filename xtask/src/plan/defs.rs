@@ -44,6 +44,10 @@ pub struct Decisions {
     /// The decoding rule of an integer newtype's value whose bounds are
     /// tighter than its Rust type's, by definition name.
     pub values: BTreeMap<String, super::ReadRule>,
+    /// Union arms, as (union, variant's Rust name), given no `From`
+    /// conversion into their union ([`super::conversions::arms_without_from`];
+    /// set with the gates, once the plan has merged the builds).
+    pub no_from: BTreeSet<(String, String)>,
     /// Each struct field's representation.
     #[serde(skip)]
     pub fields: Fields,
@@ -93,6 +97,7 @@ impl Decisions {
             values,
             recursive,
             merged: super::Merged::default(),
+            no_from: BTreeSet::new(),
         }
     }
 }

@@ -17,6 +17,7 @@ use std::collections::BTreeSet;
 
 use crate::model::{Def, Field, Module, Rule, Type, Upsert};
 
+pub mod conversions;
 mod defs;
 pub mod item_names;
 pub mod merge;
@@ -27,7 +28,7 @@ pub mod reducer;
 pub(crate) use defs::ordered_defs;
 pub use defs::{is_direct_method, Decisions, Decoder, Encoder};
 pub use merge::Merged;
-pub use payloads::{NullMode, PayloadPlan, Payloads, PEER_SIDES};
+pub use payloads::{kind_name, Group, NullMode, PayloadPlan, Payloads, PEER_SIDES};
 pub use read::{is_scalar, value_field, HiddenKind, ReadRule};
 
 /// Which builds an item belongs to.
@@ -294,6 +295,10 @@ pub struct ItemPlan<'m> {
     /// Its union arms whose payload is boxed (by variant name).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub boxed_arms: Vec<String>,
+    /// Union arms (its own and its inline unions', as `Union.Variant`) that
+    /// get no `From` conversion into their union ([`Decisions::no_from`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub no_from: Vec<String>,
     /// Its values have a total order and a hash (`Eq, Hash, PartialOrd, Ord`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub ordered: bool,
@@ -418,6 +423,7 @@ impl<'m> ItemPlan<'m> {
                 .map(|(_, arm)| arm.clone())
                 .collect(),
             ordered: decisions.ordered.contains(&def.name),
+            no_from: Vec::new(),
             rest: match &def.kind {
                 crate::model::Kind::Struct(s) => Some(Rest::of(s)),
                 _ => None,
@@ -450,9 +456,12 @@ pub struct Plan<'m> {
 impl<'m> Plan<'m> {
     /// One module, every item always compiled (fixtures).
     pub fn single(module: &'m Module) -> Plan<'m> {
-        let decisions = Decisions::of(&module.defs);
+        let mut decisions = Decisions::of(&module.defs);
+        decisions.no_from = conversions::arms_without_from(&module.defs, &decisions);
         let items = module.defs.iter().map(|d| ItemPlan::new(d, Gate::Always, &decisions)).collect();
-        Plan { items, unstable: decisions.clone(), stable: decisions }
+        let mut plan = Plan { items, unstable: decisions.clone(), stable: decisions };
+        plan.show_no_from();
+        plan
     }
 
     /// The decisions an item of `gate` is emitted with: about the unstable
@@ -514,7 +523,27 @@ impl<'m> Plan<'m> {
         for u in unstable.defs.iter().filter(|u| !stable.defs.iter().any(|d| d.name == u.name)) {
             items.push(ItemPlan::new(u, Gate::Unstable, &uf));
         }
-        Plan { items, stable: sf, unstable: uf }
+        let mut sf = sf;
+        sf.no_from = conversions::arms_without_from(&stable.defs, &sf);
+        uf.no_from = conversions::arms_without_from(&unstable.defs, &uf);
+        let mut plan = Plan { items, stable: sf, unstable: uf };
+        plan.show_no_from();
+        plan
+    }
+
+    /// Each item's [`ItemPlan::no_from`], from the decisions it is rendered with.
+    fn show_no_from(&mut self) {
+        for i in 0..self.items.len() {
+            let decisions = self.decisions_of(&self.items[i]);
+            let names: BTreeSet<String> = self.items[i].def.walk().iter().map(|d| d.name.clone()).collect();
+            let arms = decisions
+                .no_from
+                .iter()
+                .filter(|(union, _)| names.contains(union))
+                .map(|(union, arm)| format!("{union}.{arm}"))
+                .collect();
+            self.items[i].no_from = arms;
+        }
     }
 
     /// The top-level definitions of the build with (`true`) or without the

@@ -56,6 +56,10 @@ pub struct Payloads {
     /// ([`Payloads::groups`]).
     #[serde(skip)]
     groups: BTreeMap<(Side, MethodKind), Group>,
+    /// By dispatch enum (a side's, `RequestToAgent`, or a kind's,
+    /// `Request`): the payloads that convert into it with `From`
+    /// ([`super::conversions::converting_payloads`]).
+    from: BTreeMap<String, Group>,
 }
 
 impl Payloads {
@@ -84,7 +88,30 @@ impl Payloads {
                 }
             }
         }
-        Payloads { stable: build(false), unstable: build(true), peers, groups }
+        let (stable, unstable) = (build(false), build(true));
+        let mut from = BTreeMap::new();
+        for kind in [MethodKind::Request, MethodKind::Notification, MethodKind::Response] {
+            let mut all = Group::new();
+            for ((side, _), members) in groups.iter().filter(|((_, k), _)| *k == kind) {
+                let name = crate::plan::item_names::enum_name(*side, kind);
+                from.insert(name, super::conversions::converting_payloads(members, &stable, &unstable));
+                all.extend(members.iter().cloned());
+            }
+            if groups.keys().any(|(_, k)| *k == kind) {
+                from.insert(
+                    kind_name(kind).to_owned(),
+                    super::conversions::converting_payloads(&all, &stable, &unstable),
+                );
+            }
+        }
+        Payloads { stable, unstable, peers, groups, from }
+    }
+
+    /// The payloads that convert with `From` into the dispatch enum `name`
+    /// (a side's or a kind's; see [`super::conversions::converting_payloads`]);
+    /// none for an enum without payloads (a kind the version has no method of).
+    pub fn converting_into(&self, name: &str) -> &[(String, Gate)] {
+        self.from.get(name).map_or(&[], Vec::as_slice)
     }
 
     /// Whether the module gets the sans-IO peers.
@@ -109,12 +136,25 @@ impl Payloads {
     pub fn retain(&mut self, keep: impl Fn(&str) -> bool) {
         self.stable.retain(|n, _| keep(n));
         self.unstable.retain(|n, _| keep(n));
+        for members in self.from.values_mut() {
+            members.retain(|(n, _)| keep(n));
+        }
+        self.from.retain(|_, members| !members.is_empty());
     }
 
     /// The decisions about a payload emitted under `gate`, in the build its
     /// gate names (the stable one for items in both).
     pub fn of_gate(&self, name: &str, gate: Gate) -> &PayloadPlan {
         self.get(name, gate == Gate::Unstable)
+    }
+}
+
+/// The name of a version's dispatch enum of one kind of message.
+pub fn kind_name(kind: MethodKind) -> &'static str {
+    match kind {
+        MethodKind::Request => "Request",
+        MethodKind::Response => "Response",
+        MethodKind::Notification => "Notification",
     }
 }
 

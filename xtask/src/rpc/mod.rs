@@ -13,7 +13,7 @@ use quote::{format_ident, quote};
 
 use crate::emit::Gate;
 use crate::model::{Def, MethodKind, Side};
-use crate::plan::Payloads;
+use crate::plan::{kind_name, Payloads};
 
 mod message;
 mod peer;
@@ -54,14 +54,6 @@ fn groups<'a>(defs: &[(&'a Def, Gate)], payloads: &Payloads) -> BTreeMap<(Side, 
         .collect()
 }
 
-fn kind_name(kind: MethodKind) -> &'static str {
-    match kind {
-        MethodKind::Request => "Request",
-        MethodKind::Response => "Response",
-        MethodKind::Notification => "Notification",
-    }
-}
-
 /// `session/prompt` -> `SessionPrompt`, `$/cancel_request` -> `CancelRequest`.
 /// Lowering has checked that the name is a Rust identifier
 /// ([`crate::model::method_variant`]).
@@ -78,40 +70,20 @@ fn null_mode(mode: crate::plan::NullMode) -> TokenStream {
     }
 }
 
-/// For each entry, whether `From<payload>` may be generated into an enum
-/// holding all of `entries`: in every build that has the entry, no other
-/// entry of that build has the same payload type (aliases followed). Any-JSON
-/// payloads get none (a `From<Value>` would be a guess).
-fn unique_payloads(entries: &[&Entry<'_>], payloads: &Payloads) -> Vec<bool> {
-    let key = |e: &Entry<'_>, unstable: bool| -> Option<String> {
-        let p = payloads.get(&e.def.name, unstable);
-        (!p.any_json).then(|| p.stands_for.clone())
-    };
-    entries
-        .iter()
-        .map(|e| {
-            [false, true].into_iter().filter(|u| e.gate.in_build(*u)).all(|u| {
-                let Some(k) = key(e, u) else { return false };
-                entries.iter().filter(|o| o.gate.in_build(u) && key(o, u).as_deref() == Some(k.as_str())).count() == 1
-            })
-        })
-        .collect()
-}
-
-/// `From<payload>` into `target` for every entry whose payload is unique
-/// there; `wrap` turns the entry's variant into the target's value.
+/// `From<payload>` into `target` for every entry the plan converts into it
+/// ([`Payloads::converting_into`]); `wrap` turns the entry's variant into
+/// the target's value.
 fn payload_conversions(
     target: &Ident,
     entries: &[&Entry<'_>],
     payloads: &Payloads,
     wrap: impl Fn(&Entry<'_>) -> TokenStream,
 ) -> Vec<TokenStream> {
-    let unique = unique_payloads(entries, payloads);
+    let converting = payloads.converting_into(&target.to_string());
     entries
         .iter()
-        .zip(unique)
-        .filter(|(_, u)| *u)
-        .map(|(e, _)| {
+        .filter(|e| converting.iter().any(|(name, gate)| *name == e.def.name && *gate == e.gate))
+        .map(|e| {
             let (cfg, ty) = (e.gate.cfg(), Ident::new(&e.def.rust_name, Span::call_site()));
             let value = wrap(e);
             let doc = format!(" A `{}` payload.", e.method);

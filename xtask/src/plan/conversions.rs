@@ -1,0 +1,96 @@
+//! Which values convert into an enum with `From`: a union's arms and the
+//! dispatch enums' payloads. Decided once here, on the model's types, for
+//! every target that has such conversions (the Rust emitters read
+//! [`super::Decisions::no_from`] and [`super::Payloads::from_payloads`]).
+//!
+//! The rule is one: a value converts into the enum only when no other arm
+//! of the same build holds the same type, and when the conversion would not
+//! appear or disappear with the `unstable` feature (which would make a
+//! feature remove an impl a user relies on).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::Decisions;
+use super::{Group, PayloadPlan};
+use crate::model::{follow_aliases, Def, Kind, Payload, Type};
+
+/// A type with every alias it names followed to the definition it stands for.
+fn resolved(t: &Type, aliases: &BTreeMap<String, String>) -> Type {
+    let mut t = t.clone();
+    fn follow(t: &mut Type, aliases: &BTreeMap<String, String>) {
+        match t {
+            Type::Ref(r) => *r = follow_aliases(r, |n| aliases.get(n).map(String::as_str)).to_owned(),
+            Type::Array { items, .. } => follow(items, aliases),
+            Type::Tuple(items) => items.iter_mut().for_each(|i| follow(&mut i.ty, aliases)),
+            Type::Map { values, .. } => follow(values, aliases),
+            _ => {}
+        }
+    }
+    follow(&mut t, aliases);
+    t
+}
+
+/// The union arms, as (union, variant's Rust name), that must be told to
+/// have no `From`: the union derive sees the payload types as spelled, in
+/// one build, and leaves out a conversion from a type two arms spell alike
+/// by itself. An arm whose type is another arm's once aliases are followed
+/// although spelled apart, or another arm's that only one of the builds has,
+/// gets none either.
+pub fn arms_without_from(defs: &[Def], decisions: &Decisions) -> BTreeSet<(String, String)> {
+    let mut out = BTreeSet::new();
+    for def in defs.iter().flat_map(|d| d.walk()) {
+        let Kind::Union(u) = &def.kind else { continue };
+        let spelled: Vec<Option<&Type>> = u
+            .variants
+            .iter()
+            .map(|v| match &v.payload {
+                Payload::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        let resolved: Vec<Option<Type>> = spelled.iter().map(|t| t.map(|t| resolved(t, &decisions.aliases))).collect();
+        fn unique<T: PartialEq>(keys: &[Option<T>], k: &Option<T>) -> bool {
+            keys.iter().filter(|o| *o == k).count() == 1
+        }
+        let unstable_only = |name: &str| decisions.merged.unstable_only.contains(&(def.name.clone(), name.to_owned()));
+        for (i, v) in u.variants.iter().enumerate() {
+            let (r, s) = (&resolved[i], &spelled[i]);
+            let shared = r.is_some() && !unique(&resolved, r);
+            let gates_differ = u
+                .variants
+                .iter()
+                .zip(&resolved)
+                .any(|(o, k)| k == r && unstable_only(&o.rust_name) != unstable_only(&v.rust_name));
+            if shared && (unique(&spelled, s) || gates_differ) {
+                out.insert((def.name.clone(), v.rust_name.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// The members of a dispatch enum (`members`: every payload it holds, with
+/// its gate) that convert into it with `From`: in every build that has the
+/// member, no other member of that build stands for the same type (aliases
+/// followed). An any-JSON payload converts in none: a `From<Value>` would be
+/// a guess.
+pub fn converting_payloads(
+    members: &Group,
+    stable: &BTreeMap<String, PayloadPlan>,
+    unstable: &BTreeMap<String, PayloadPlan>,
+) -> Group {
+    let key = |name: &str, unstable_build: bool| -> Option<&str> {
+        let p = if unstable_build { &unstable[name] } else { &stable[name] };
+        (!p.any_json).then_some(p.stands_for.as_str())
+    };
+    members
+        .iter()
+        .filter(|(name, gate)| {
+            [false, true].into_iter().filter(|u| gate.in_build(*u)).all(|u| {
+                let Some(k) = key(name, u) else { return false };
+                members.iter().filter(|(o, og)| og.in_build(u) && key(o, u) == Some(k)).count() == 1
+            })
+        })
+        .cloned()
+        .collect()
+}
