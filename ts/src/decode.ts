@@ -277,32 +277,84 @@ function checks(c: Ctx, f: Pick<FieldShape, "str" | "range" | "items">, v: JsonV
   }
 }
 
+/** What a property's `repr` and `read` rule mean for reading one member. */
+interface FieldRule {
+  /** Must be present. */
+  required: boolean;
+  /** `null` is the value. */
+  nullable: boolean;
+  patch: boolean;
+  /** A value that fails is the default (dropped when optional), with a report. */
+  lenient: boolean;
+  /** A list's items that fail are dropped. */
+  skipItems: boolean;
+  nullAsDefault: boolean;
+}
+
+const fieldRules = new WeakMap<FieldShape, FieldRule>();
+
+/** The plan's rule of a property, interpreted once per shape. */
+function ruleOf(f: FieldShape): FieldRule {
+  let r = fieldRules.get(f);
+  if (r !== undefined) return r;
+  const repr = f.repr ?? "optional";
+  const read = f.read ?? "plain";
+  const kind = typeof read === "string" ? read : read.kind;
+  // A count is checked after the list's own rule.
+  const list = typeof read === "object" && read.kind === "item_count" ? read.inner : read;
+  const lenientKinds = ["lenient", "lenient_meta", "lenient_scalar", "lenient_items"];
+  r = {
+    required: repr === "value" || repr === "required_nullable",
+    nullable: repr === "required_nullable" || repr === "nullable" || repr === "optional_any",
+    patch: kind === "patch",
+    lenient: lenientKinds.includes(kind) || (typeof read === "object" && "lenient" in read && read.lenient === true),
+    skipItems:
+      list === "items" || list === "lenient_items" || (typeof read === "object" && "skipItems" in read && read.skipItems === true),
+    nullAsDefault: kind === "null_as_default",
+  };
+  fieldRules.set(f, r);
+  return r;
+}
+
+/** The properties a struct requires (made once per shape). */
+function requiredOf(s: StructShape): FieldShape[] {
+  let r = requiredFields.get(s);
+  if (r === undefined) {
+    r = s.struct.filter((f) => ruleOf(f).required);
+    requiredFields.set(s, r);
+  }
+  return r;
+}
+
+const requiredFields = new WeakMap<StructShape, FieldShape[]>();
+
 /** One member by its field's rule: the value to keep, or `DROP`. */
 function field(c: Ctx, f: FieldShape, v: JsonValue): Out {
+  const r = ruleOf(f);
   if (v === null) {
-    if (f.patch || f.nullable || f.ty === "any") return null;
-    if (f.nullAsDefault) {
+    if (r.patch || r.nullable || f.ty === "any") return null;
+    if (r.nullAsDefault) {
       c.report("default-on-null", new DecodeError("`null` is the default", c.pointer()));
       return f.default ?? DROP;
     }
-    if (!f.required) {
+    if (!r.required) {
       c.report("null-is-absent", new DecodeError("`null` in an optional member that is not nullable", c.pointer()));
       return DROP;
     }
   }
   // A lenient member is read whole before it is decoded: a repeated name in it fails unwrapped.
-  if ((f.lenient || f.patch) && !(f.skipItems && Array.isArray(v))) kept(c, v);
+  if ((r.lenient || r.patch) && !(r.skipItems && Array.isArray(v))) kept(c, v);
   const reports = c.reports.length;
   try {
-    const out = ty(c, f.ty, v, f.skipItems === true);
+    const out = ty(c, f.ty, v, r.skipItems);
     checks(c, f, out);
     return out;
   } catch (e) {
-    if (!f.patch && !f.lenient) throw e;
+    if (!r.patch && !r.lenient) throw e;
     recoverable(e);
     c.reports.length = reports;
-    c.report(f.patch ? "patch-keeps" : "default-on-error", e, c.pointer());
-    return f.required && f.default !== undefined ? f.default : DROP;
+    c.report(r.patch ? "patch-keeps" : "default-on-error", e, c.pointer());
+    return r.required && f.default !== undefined ? f.default : DROP;
   }
 }
 
@@ -358,8 +410,8 @@ function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readon
     }
   }
   if (ownRepeat && repeated.after === keys.length) noRepeat(c, v);
-  for (const f of s.struct) {
-    if (f.required && v[f.name] === undefined) c.fail(`missing field \`${f.name}\``);
+  for (const f of requiredOf(s)) {
+    if (v[f.name] === undefined) c.fail(`missing field \`${f.name}\``);
   }
   if (s.flatten === undefined) return out;
   const others = rest ?? {};

@@ -49,21 +49,55 @@ export interface ItemsCheck {
   at: string;
 }
 
+/**
+ * How a property is held, as the plan decided it for both targets: `value`
+ * (required), `required_nullable` (required, may be `null`), `optional`,
+ * `optional_any` (optional any-JSON: a present `null` is a value),
+ * `nullable` (optional, may be `null`), `patch` (an upsert's patch field:
+ * omitted keeps, `null` clears, a value sets).
+ */
+export type Repr = "value" | "required_nullable" | "optional" | "optional_any" | "nullable" | "patch";
+
+/**
+ * A property's read rule, as the plan states it (the Rust crate reads the
+ * property by the same rule):
+ * - `lenient`, `lenient_meta`, `lenient_scalar`: default-on-error, a value of
+ *   the wrong shape is the default (dropped, for an optional member);
+ * - `lenient_items`: default-on-error and skip-invalid-items;
+ * - `items`: skip-invalid-items, items that fail are dropped;
+ * - `any`: an optional any-JSON member; `json`: free-form JSON;
+ * - `present`: a required member that may be `null`;
+ * - `null_as_default`: `null` is the default;
+ * - `patch`: an upsert's patch field, a value of the wrong shape keeps
+ *   (`skipItems`: a list's bad items are dropped instead);
+ * - `checked_str`, `int_in_range`, `float_in_range`: the member's `str` or
+ *   `range` checks (`lenient`: a value out of them is the default);
+ * - `item_count`: the member's `items` check after its `inner` rule.
+ */
+export type ReadRule =
+  | "plain"
+  | "lenient"
+  | "lenient_meta"
+  | "lenient_scalar"
+  | "lenient_items"
+  | "items"
+  | "any"
+  | "json"
+  | "present"
+  | "null_as_default"
+  | { kind: "patch"; skipItems?: true; scalar?: true }
+  | { kind: "checked_str" | "int_in_range" | "float_in_range"; lenient?: true }
+  | { kind: "item_count"; lenient?: true; inner: ReadRule };
+
 /** One property of an object and the rule it is read by. */
 export interface FieldShape {
   name: string;
   ty: Ty;
-  required?: true;
-  nullable?: true;
-  /** An upsert's patch field: `null` clears, a value of the wrong shape keeps (is dropped). */
-  patch?: true;
-  /** `x-deserialize-default-on-error`: a value of the wrong shape is the default. */
-  lenient?: true;
-  /** `x-deserialize-skip-invalid-items`: items that fail are dropped. */
-  skipItems?: true;
-  /** `x-deserialize-default-on-null`: `null` is the default. */
-  nullAsDefault?: true;
-  /** The default a required field falls back to (the Rust type's `Default`). */
+  /** Absent: `optional`. */
+  repr?: Repr;
+  /** Absent: `plain`, the type's own decoding. */
+  read?: ReadRule;
+  /** The default a required member falls back to under its rule (the Rust type's `Default`). */
   default?: JsonValue;
   str?: StrCheck;
   range?: RangeCheck;

@@ -112,6 +112,19 @@ impl ReadRule {
         *self == ReadRule::Plain
     }
 
+    /// Default-on-error: a value of the wrong shape (or out of its checks) is
+    /// the field's default instead of an error.
+    pub fn is_lenient(&self) -> bool {
+        match self {
+            ReadRule::Lenient | ReadRule::LenientMeta | ReadRule::LenientScalar | ReadRule::LenientItems => true,
+            ReadRule::CheckedStr { lenient, .. }
+            | ReadRule::IntInRange { lenient, .. }
+            | ReadRule::FloatInRange { lenient, .. }
+            | ReadRule::ItemCount { lenient, .. } => *lenient,
+            _ => false,
+        }
+    }
+
     /// The rule of field `f` (of a struct, or a definition's value as a
     /// required field), given the definitions decodable from one JSON string.
     pub fn of(f: &Field, scalars: &BTreeSet<String>) -> ReadRule {

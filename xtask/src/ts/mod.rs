@@ -434,16 +434,17 @@ impl Emitter<'_> {
     fn members(&self, s: &Struct) -> Vec<Member> {
         let mut members = Vec::new();
         for f in &s.fields {
-            let patch = self.decisions.fields.get(f).is_patch();
+            // How the plan holds the property (`plan::Repr`), as a TypeScript member.
+            use crate::plan::Repr;
+            let repr = self.decisions.fields.get(f).repr;
             let t = self.ty(&f.ty);
-            let t = if patch {
-                format!("{}<{t}>", self.rt.name("Patch"))
-            } else if f.nullable {
-                format!("{t} | null")
-            } else {
-                t
+            let t = match repr {
+                Repr::Patch => format!("{}<{t}>", self.rt.name("Patch")),
+                Repr::RequiredNullable | Repr::Nullable => format!("{t} | null"),
+                // `JsonValue` holds `null` already.
+                Repr::OptionalAny | Repr::Value | Repr::Optional => t,
             };
-            let optional = if f.required && !patch { "" } else { "?" };
+            let optional = if matches!(repr, Repr::Value | Repr::RequiredNullable) { "" } else { "?" };
             let decl = format!("{}{optional}: {t};", prop(&f.name));
             members.push(Member { name: f.name.clone(), docs: f.docs.clone(), decl });
         }

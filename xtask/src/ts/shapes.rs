@@ -9,7 +9,7 @@ use genco::prelude::*;
 use serde_json::{json, Map, Value};
 
 use crate::model::*;
-use crate::plan::{Decisions, NullMode, ReadRule};
+use crate::plan::{Decisions, NullMode, ReadRule, Repr};
 
 /// The tables of one schema file: its definitions' names, shapes, methods
 /// and upserts, each entry keyed as the module writes it.
@@ -338,30 +338,23 @@ impl Shapes<'_> {
         Value::Object(o)
     }
 
+    /// A property as the plan decided it: how it is held (`repr`, absent when
+    /// optional) and its read rule (`read`, absent when plain), each as the
+    /// plan states it; the checks the rule makes, with their bounds; the
+    /// default a required member falls back to under its rule.
     fn field(&self, f: &Field) -> Value {
         let plan = self.decisions.fields.get(f);
         let mut o = obj([("name", f.name.clone().into()), ("ty", self.ty(&f.ty))]);
-        let flag = |o: &mut Map<String, Value>, k: &str, on: bool| {
-            if on {
-                o.insert(k.into(), true.into());
-            }
-        };
-        flag(&mut o, "required", f.required);
-        flag(&mut o, "nullable", f.nullable);
-        match &plan.read {
-            ReadRule::Patch { skip_invalid_items, .. } => {
-                flag(&mut o, "patch", true);
-                flag(&mut o, "skipItems", *skip_invalid_items);
-            }
-            rule => {
-                flag(&mut o, "lenient", f.default_on_error);
-                flag(&mut o, "skipItems", f.skip_invalid_items);
-                flag(&mut o, "nullAsDefault", matches!(rule, ReadRule::NullAsDefault));
-                checks(&mut o, rule, f);
-            }
+        if plan.repr != Repr::Optional {
+            o.insert("repr".into(), serde_json::to_value(plan.repr).expect("a repr serializes"));
         }
-        // What a required field falls back to: the Rust type's `Default`.
-        if f.required && (f.default_on_error || f.default_on_null) {
+        if !plan.read.is_plain() {
+            o.insert("read".into(), read_rule(&plan.read));
+        }
+        checks(&mut o, &plan.read, f);
+        // What a required member falls back to: the Rust type's `Default`.
+        let required = matches!(plan.repr, Repr::Value | Repr::RequiredNullable);
+        if required && (plan.read.is_lenient() || plan.read == ReadRule::NullAsDefault) {
             if let Some(d) = default_of(&f.ty) {
                 o.insert("default".into(), d);
             }
@@ -440,6 +433,41 @@ impl Shapes<'_> {
                 Value::Object(o)
             }
         }
+    }
+}
+
+/// A read rule as `decode.ts` takes it: the rule's name (`"lenient_items"`),
+/// or, for a rule with parameters, an object of its `kind` and them (the
+/// hidden Rust types a rule names are the Rust target's; the checks' bounds
+/// are beside the rule, see [`checks`]).
+fn read_rule(rule: &ReadRule) -> Value {
+    let name = |r: &ReadRule| serde_json::to_value(r).expect("a rule serializes")["kind"].clone();
+    let flag = |o: &mut Map<String, Value>, k: &str, on: bool| {
+        if on {
+            o.insert(k.into(), true.into());
+        }
+    };
+    match rule {
+        ReadRule::Patch { skip_invalid_items, scalar } => {
+            let mut o = obj([("kind", name(rule))]);
+            flag(&mut o, "skipItems", *skip_invalid_items);
+            flag(&mut o, "scalar", *scalar);
+            Value::Object(o)
+        }
+        ReadRule::CheckedStr { lenient, .. }
+        | ReadRule::IntInRange { lenient, .. }
+        | ReadRule::FloatInRange { lenient, .. } => {
+            let mut o = obj([("kind", name(rule))]);
+            flag(&mut o, "lenient", *lenient);
+            Value::Object(o)
+        }
+        ReadRule::ItemCount { lenient, inner, .. } => {
+            let mut o = obj([("kind", name(rule))]);
+            flag(&mut o, "lenient", *lenient);
+            o.insert("inner".into(), read_rule(inner));
+            Value::Object(o)
+        }
+        _ => name(rule),
     }
 }
 
