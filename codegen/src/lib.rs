@@ -32,6 +32,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 pub mod case;
+pub mod dispatch;
 mod encode;
 mod enums;
 mod newtype;

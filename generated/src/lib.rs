@@ -20,7 +20,7 @@ extern crate self as acp_bindings;
 // once for every schema); its modules and derives are re-exported here so
 // that the ACP types' users depend on this crate alone.
 pub use acp_bindings_runtime::{json, patch, runtime};
-pub use acp_bindings_runtime::{AcpDeserialize, AcpEnum, AcpPatch, AcpSerialize, AcpString, AcpUnion};
+pub use acp_bindings_runtime::{AcpDeserialize, AcpDispatch, AcpEnum, AcpPatch, AcpSerialize, AcpString, AcpUnion};
 pub use acp_bindings_runtime::{Patch, PatchOps, Patchable};
 
 /// Whether this build has the items and fields of the unstable schemas

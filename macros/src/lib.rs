@@ -14,11 +14,14 @@
 //! - `#[derive(AcpUnion)]` and `#[derive(AcpEnum)]`: serde's traits and the
 //!   bindings' conversions for an enum that is a union of arms (tagged or
 //!   not, open or closed) or a set of string or integer values (`choice.rs`).
+//! - `#[derive(AcpDispatch)]`: the typed JSON-RPC dispatch of an enum of
+//!   methods, a side's or a version's (`dispatch.rs`).
 //!
 //! Use them through `acp_bindings::AcpPatch`, `acp_bindings::AcpDeserialize`,
 //! `acp_bindings::AcpSerialize`, `acp_bindings::AcpUnion` and `acp_bindings::AcpEnum`.
 
 mod choice;
+mod dispatch;
 mod encode;
 mod expand;
 mod model;
@@ -108,6 +111,22 @@ pub fn derive_acp_enum(input: TokenStream) -> TokenStream {
 pub fn derive_acp_string(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     match choice::derive_string(&input) {
+        Ok(tokens) => tokens.into(),
+        Err(errors) => errors.into_iter().map(|e| e.to_compile_error()).collect::<proc_macro2::TokenStream>().into(),
+    }
+}
+
+/// The typed JSON-RPC dispatch of an enum of methods (a side's:
+/// `#[acp(dispatch = "request", side = "Agent")]`, each variant's
+/// `#[acp(method = "...", null = "...")]`; or a version's, each variant
+/// holding a side's enum): `method`, `decode`, `encode`, `write_payload`,
+/// the runtime's `Payload`, `Streamed` and `SidePayload` or `EncodePayload`,
+/// and the `From` conversions the variants ask for. The generator writes the
+/// enums; the code is written once, here, for every version.
+#[proc_macro_derive(AcpDispatch, attributes(acp))]
+pub fn derive_acp_dispatch(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    match dispatch::derive(&input) {
         Ok(tokens) => tokens.into(),
         Err(errors) => errors.into_iter().map(|e| e.to_compile_error()).collect::<proc_macro2::TokenStream>().into(),
     }

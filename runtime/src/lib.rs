@@ -28,7 +28,7 @@ pub mod json;
 pub mod patch;
 pub mod runtime;
 
-pub use acp_bindings_macros::{AcpDeserialize, AcpEnum, AcpPatch, AcpSerialize, AcpString, AcpUnion};
+pub use acp_bindings_macros::{AcpDeserialize, AcpDispatch, AcpEnum, AcpPatch, AcpSerialize, AcpString, AcpUnion};
 pub use patch::{Patch, PatchOps, Patchable};
 
 /// The patch traits and the derive, for `use acp_bindings_runtime::prelude::*`.

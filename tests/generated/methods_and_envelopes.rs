@@ -330,707 +330,86 @@ pub mod rpc {
     #[allow(unused_imports)]
     use ::acp_bindings_runtime::runtime;
     #[allow(unused_imports)]
-    use ::serde::Deserialize;
+    use ::acp_bindings_runtime::AcpDispatch;
     #[allow(unused_imports)]
     pub use ::acp_bindings_runtime::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
     };
-    #[allow(unused_imports)]
-    use ::acp_bindings_runtime::runtime::rpc::{
-        encode_payload, payload, write_payload, NullMode,
-    };
     /// The requests handled by the `agent` side (`x-side: agent`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(crate = "::acp_bindings_runtime", dispatch = "request", side = "Agent")]
     #[non_exhaustive]
     pub enum RequestToAgent {
         /// `initialize`: [`super::InitializeRequest`].
+        #[acp(method = "initialize", streams, from)]
         Initialize(super::InitializeRequest),
         /// `auth/logout`: [`super::LogoutRequest`].
+        #[acp(method = "auth/logout", null = "empty", streams, from)]
         AuthLogout(super::LogoutRequest),
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl RequestToAgent {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Agent;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &["initialize", "auth/logout"];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Initialize(_) => "initialize",
-                Self::AuthLogout(_) => "auth/logout",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                "initialize" => payload(method, raw, NullMode::Refuse, Self::Initialize),
-                "auth/logout" => payload(method, raw, NullMode::Empty, Self::AuthLogout),
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "request")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Initialize(p) => encode_payload(p, form),
-                Self::AuthLogout(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::Initialize(p) => write_payload(map, key, p, form, required),
-                Self::AuthLogout(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for RequestToAgent {
-        #[allow(clippy::match_single_binding)]
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            d: D,
-        ) -> Result<Self, D::Error> {
-            let _ = &d;
-            match method {
-                "initialize" => Deserialize::deserialize(d).map(Self::Initialize),
-                "auth/logout" => Deserialize::deserialize(d).map(Self::AuthLogout),
-                _ => {
-                    Err(
-                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Payload for RequestToAgent {
-        fn method(&self) -> &str {
-            RequestToAgent::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            RequestToAgent::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for RequestToAgent {
-        fn handles(method: &str) -> bool {
-            RequestToAgent::METHODS.contains(&method)
-        }
-    }
-    impl From<super::InitializeRequest> for RequestToAgent {
-        /// A `initialize` payload.
-        fn from(payload: super::InitializeRequest) -> Self {
-            Self::Initialize(payload)
-        }
-    }
-    impl From<super::LogoutRequest> for RequestToAgent {
-        /// A `auth/logout` payload.
-        fn from(payload: super::LogoutRequest) -> Self {
-            Self::AuthLogout(payload)
-        }
-    }
     /// The responses handled by the `agent` side (`x-side: agent`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(crate = "::acp_bindings_runtime", dispatch = "response", side = "Agent")]
     #[non_exhaustive]
     pub enum ResponseFromAgent {
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl ResponseFromAgent {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Agent;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "response")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Payload for ResponseFromAgent {
-        fn method(&self) -> &str {
-            ResponseFromAgent::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            ResponseFromAgent::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for ResponseFromAgent {
-        fn handles(method: &str) -> bool {
-            ResponseFromAgent::METHODS.contains(&method)
-        }
-    }
     /// The notifications handled by the `agent` side (`x-side: agent`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(crate = "::acp_bindings_runtime", dispatch = "notification", side = "Agent")]
     #[non_exhaustive]
     pub enum NotificationToAgent {
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl NotificationToAgent {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Agent;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a notification payload from its method and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "notification")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for NotificationToAgent {
-        #[allow(clippy::match_single_binding)]
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            d: D,
-        ) -> Result<Self, D::Error> {
-            let _ = &d;
-            match method {
-                _ => {
-                    Err(
-                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Payload for NotificationToAgent {
-        fn method(&self) -> &str {
-            NotificationToAgent::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            NotificationToAgent::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for NotificationToAgent {
-        fn handles(method: &str) -> bool {
-            NotificationToAgent::METHODS.contains(&method)
-        }
-    }
     /// The requests handled by the `client` side (`x-side: client`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(crate = "::acp_bindings_runtime", dispatch = "request", side = "Client")]
     #[non_exhaustive]
     pub enum RequestToClient {
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl RequestToClient {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Client;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "request")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for RequestToClient {
-        #[allow(clippy::match_single_binding)]
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            d: D,
-        ) -> Result<Self, D::Error> {
-            let _ = &d;
-            match method {
-                _ => {
-                    Err(
-                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Payload for RequestToClient {
-        fn method(&self) -> &str {
-            RequestToClient::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            RequestToClient::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for RequestToClient {
-        fn handles(method: &str) -> bool {
-            RequestToClient::METHODS.contains(&method)
-        }
-    }
     /// The responses handled by the `client` side (`x-side: client`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(crate = "::acp_bindings_runtime", dispatch = "response", side = "Client")]
     #[non_exhaustive]
     pub enum ResponseFromClient {
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl ResponseFromClient {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Client;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "response")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Payload for ResponseFromClient {
-        fn method(&self) -> &str {
-            ResponseFromClient::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            ResponseFromClient::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for ResponseFromClient {
-        fn handles(method: &str) -> bool {
-            ResponseFromClient::METHODS.contains(&method)
-        }
-    }
     /// The notifications handled by the `client` side (`x-side: client`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(crate = "::acp_bindings_runtime", dispatch = "notification", side = "Client")]
     #[non_exhaustive]
     pub enum NotificationToClient {
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl NotificationToClient {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Client;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a notification payload from its method and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "notification")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for NotificationToClient {
-        #[allow(clippy::match_single_binding)]
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            d: D,
-        ) -> Result<Self, D::Error> {
-            let _ = &d;
-            match method {
-                _ => {
-                    Err(
-                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Payload for NotificationToClient {
-        fn method(&self) -> &str {
-            NotificationToClient::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            NotificationToClient::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for NotificationToClient {
-        fn handles(method: &str) -> bool {
-            NotificationToClient::METHODS.contains(&method)
-        }
-    }
     /// The requests handled by the `proxy` side (`x-side: proxy`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(crate = "::acp_bindings_runtime", dispatch = "request", side = "Proxy")]
     #[non_exhaustive]
     pub enum RequestToProxy {
         /// `proxy/initialize`: [`super::InitializeProxyRequest`].
+        #[acp(method = "proxy/initialize", streams, from)]
         ProxyInitialize(super::InitializeProxyRequest),
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl RequestToProxy {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Proxy;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &["proxy/initialize"];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::ProxyInitialize(_) => "proxy/initialize",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                "proxy/initialize" => {
-                    payload(method, raw, NullMode::Refuse, Self::ProxyInitialize)
-                }
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "request")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::ProxyInitialize(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::ProxyInitialize(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for RequestToProxy {
-        #[allow(clippy::match_single_binding)]
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            d: D,
-        ) -> Result<Self, D::Error> {
-            let _ = &d;
-            match method {
-                "proxy/initialize" => {
-                    Deserialize::deserialize(d).map(Self::ProxyInitialize)
-                }
-                _ => {
-                    Err(
-                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Payload for RequestToProxy {
-        fn method(&self) -> &str {
-            RequestToProxy::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            RequestToProxy::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::SidePayload for RequestToProxy {
-        fn handles(method: &str) -> bool {
-            RequestToProxy::METHODS.contains(&method)
-        }
-    }
-    impl From<super::InitializeProxyRequest> for RequestToProxy {
-        /// A `proxy/initialize` payload.
-        fn from(payload: super::InitializeProxyRequest) -> Self {
-            Self::ProxyInitialize(payload)
-        }
-    }
     /// Any request of this version, whichever side handles it.
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(crate = "::acp_bindings_runtime", dispatch = "request")]
     #[non_exhaustive]
     pub enum Request {
         /// A request handled by the `agent` side.
@@ -1040,163 +419,8 @@ pub mod rpc {
         /// A request handled by the `proxy` side.
         Proxy(RequestToProxy),
         /// A method starting with `_` (an extension): its side is not known.
+        #[acp(extension)]
         Extension(ExtMethod),
-    }
-    impl Request {
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Agent(v) => v.method(),
-                Self::Client(v) => v.method(),
-                Self::Proxy(v) => v.method(),
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// The side that handles the method, if known.
-        pub fn side(&self) -> Option<Side> {
-            match self {
-                Self::Agent(_) => Some(RequestToAgent::SIDE),
-                Self::Client(_) => Some(RequestToClient::SIDE),
-                Self::Proxy(_) => Some(RequestToProxy::SIDE),
-                Self::Extension(_) => None,
-            }
-        }
-        /// Decodes a payload, choosing the side from the method.
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            if RequestToAgent::METHODS.contains(&method) {
-                return RequestToAgent::decode(method, raw)
-                    .map(|(v, f)| (Self::Agent(v), f));
-            }
-            if RequestToClient::METHODS.contains(&method) {
-                return RequestToClient::decode(method, raw)
-                    .map(|(v, f)| (Self::Client(v), f));
-            }
-            if RequestToProxy::METHODS.contains(&method) {
-                return RequestToProxy::decode(method, raw)
-                    .map(|(v, f)| (Self::Proxy(v), f));
-            }
-            if method.starts_with('_') {
-                return runtime::rpc::ext(method, raw)
-                    .map(|e| (Self::Extension(e), ParamsForm::Object));
-            }
-            Err(runtime::rpc::unknown_method(method, "request"))
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Agent(v) => v.encode(form),
-                Self::Client(v) => v.encode(form),
-                Self::Proxy(v) => v.encode(form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would.
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            match self {
-                Self::Agent(v) => v.write_payload(map, key, form, required),
-                Self::Client(v) => v.write_payload(map, key, form, required),
-                Self::Proxy(v) => v.write_payload(map, key, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for Request {
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            if RequestToAgent::METHODS.contains(&method) {
-                return <RequestToAgent as runtime::rpc::Streamed>::decode_from(
-                        method,
-                        deserializer,
-                    )
-                    .map(Self::Agent);
-            }
-            if RequestToClient::METHODS.contains(&method) {
-                return <RequestToClient as runtime::rpc::Streamed>::decode_from(
-                        method,
-                        deserializer,
-                    )
-                    .map(Self::Client);
-            }
-            if RequestToProxy::METHODS.contains(&method) {
-                return <RequestToProxy as runtime::rpc::Streamed>::decode_from(
-                        method,
-                        deserializer,
-                    )
-                    .map(Self::Proxy);
-            }
-            let _ = &deserializer;
-            Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way"))
-        }
-    }
-    impl runtime::rpc::Payload for Request {
-        fn method(&self) -> &str {
-            Request::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            Request::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::EncodePayload for Request {
-        fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            Request::encode(self, form)
-        }
-        fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            Request::write_payload(self, map, key, form, required)
-        }
-    }
-    impl From<RequestToAgent> for Request {
-        /// Any request handled by the `agent` side.
-        fn from(value: RequestToAgent) -> Self {
-            Self::Agent(value)
-        }
-    }
-    impl From<RequestToClient> for Request {
-        /// Any request handled by the `client` side.
-        fn from(value: RequestToClient) -> Self {
-            Self::Client(value)
-        }
-    }
-    impl From<RequestToProxy> for Request {
-        /// Any request handled by the `proxy` side.
-        fn from(value: RequestToProxy) -> Self {
-            Self::Proxy(value)
-        }
     }
     impl From<super::LogoutRequest> for Request {
         /// A `auth/logout` payload.
@@ -1205,7 +429,8 @@ pub mod rpc {
         }
     }
     /// Any notification of this version, whichever side handles it.
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(crate = "::acp_bindings_runtime", dispatch = "notification")]
     #[non_exhaustive]
     pub enum Notification {
         /// A notification handled by the `agent` side.
@@ -1213,145 +438,12 @@ pub mod rpc {
         /// A notification handled by the `client` side.
         Client(NotificationToClient),
         /// A method starting with `_` (an extension): its side is not known.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl Notification {
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Agent(v) => v.method(),
-                Self::Client(v) => v.method(),
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// The side that handles the method, if known.
-        pub fn side(&self) -> Option<Side> {
-            match self {
-                Self::Agent(_) => Some(NotificationToAgent::SIDE),
-                Self::Client(_) => Some(NotificationToClient::SIDE),
-                Self::Extension(_) => None,
-            }
-        }
-        /// Decodes a payload, choosing the side from the method.
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            if NotificationToAgent::METHODS.contains(&method) {
-                return NotificationToAgent::decode(method, raw)
-                    .map(|(v, f)| (Self::Agent(v), f));
-            }
-            if NotificationToClient::METHODS.contains(&method) {
-                return NotificationToClient::decode(method, raw)
-                    .map(|(v, f)| (Self::Client(v), f));
-            }
-            if method.starts_with('_') {
-                return runtime::rpc::ext(method, raw)
-                    .map(|e| (Self::Extension(e), ParamsForm::Object));
-            }
-            Err(runtime::rpc::unknown_method(method, "notification"))
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Agent(v) => v.encode(form),
-                Self::Client(v) => v.encode(form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would.
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            match self {
-                Self::Agent(v) => v.write_payload(map, key, form, required),
-                Self::Client(v) => v.write_payload(map, key, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for Notification {
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            if NotificationToAgent::METHODS.contains(&method) {
-                return <NotificationToAgent as runtime::rpc::Streamed>::decode_from(
-                        method,
-                        deserializer,
-                    )
-                    .map(Self::Agent);
-            }
-            if NotificationToClient::METHODS.contains(&method) {
-                return <NotificationToClient as runtime::rpc::Streamed>::decode_from(
-                        method,
-                        deserializer,
-                    )
-                    .map(Self::Client);
-            }
-            let _ = &deserializer;
-            Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way"))
-        }
-    }
-    impl runtime::rpc::Payload for Notification {
-        fn method(&self) -> &str {
-            Notification::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            Notification::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::EncodePayload for Notification {
-        fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            Notification::encode(self, form)
-        }
-        fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            Notification::write_payload(self, map, key, form, required)
-        }
-    }
-    impl From<NotificationToAgent> for Notification {
-        /// Any notification handled by the `agent` side.
-        fn from(value: NotificationToAgent) -> Self {
-            Self::Agent(value)
-        }
-    }
-    impl From<NotificationToClient> for Notification {
-        /// Any notification handled by the `client` side.
-        fn from(value: NotificationToClient) -> Self {
-            Self::Client(value)
-        }
-    }
     /// Any response of this version, whichever side handles it.
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(crate = "::acp_bindings_runtime", dispatch = "response")]
     #[non_exhaustive]
     pub enum Response {
         /// A response handled by the `agent` side.
@@ -1359,119 +451,8 @@ pub mod rpc {
         /// A response handled by the `client` side.
         Client(ResponseFromClient),
         /// A method starting with `_` (an extension): its side is not known.
+        #[acp(extension)]
         Extension(ExtMethod),
-    }
-    impl Response {
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Agent(v) => v.method(),
-                Self::Client(v) => v.method(),
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// The side that handles the method, if known.
-        pub fn side(&self) -> Option<Side> {
-            match self {
-                Self::Agent(_) => Some(ResponseFromAgent::SIDE),
-                Self::Client(_) => Some(ResponseFromClient::SIDE),
-                Self::Extension(_) => None,
-            }
-        }
-        /// Decodes a payload, choosing the side from the method.
-        pub fn decode(
-            request_method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            if ResponseFromAgent::METHODS.contains(&request_method) {
-                return ResponseFromAgent::decode(request_method, raw)
-                    .map(|(v, f)| (Self::Agent(v), f));
-            }
-            if ResponseFromClient::METHODS.contains(&request_method) {
-                return ResponseFromClient::decode(request_method, raw)
-                    .map(|(v, f)| (Self::Client(v), f));
-            }
-            if request_method.starts_with('_') {
-                return runtime::rpc::ext(request_method, raw)
-                    .map(|e| (Self::Extension(e), ParamsForm::Object));
-            }
-            Err(runtime::rpc::unknown_method(request_method, "response"))
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Agent(v) => v.encode(form),
-                Self::Client(v) => v.encode(form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would.
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            match self {
-                Self::Agent(v) => v.write_payload(map, key, form, required),
-                Self::Client(v) => v.write_payload(map, key, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Payload for Response {
-        fn method(&self) -> &str {
-            Response::method(self)
-        }
-        fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            Response::decode(method, raw)
-        }
-    }
-    impl runtime::rpc::EncodePayload for Response {
-        fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            Response::encode(self, form)
-        }
-        fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            Response::write_payload(self, map, key, form, required)
-        }
-    }
-    impl From<ResponseFromAgent> for Response {
-        /// Any response handled by the `agent` side.
-        fn from(value: ResponseFromAgent) -> Self {
-            Self::Agent(value)
-        }
-    }
-    impl From<ResponseFromClient> for Response {
-        /// Any response handled by the `client` side.
-        fn from(value: ResponseFromClient) -> Self {
-            Self::Client(value)
-        }
     }
     /// This version as the runtime's generic items take it: its request
     /// id and error types and its payload enums. Never a value.

@@ -319,10 +319,13 @@ fn dispatch_follows_the_unstable_shape_of_a_changed_payload() {
     let unstable = xtask::lower::lower(Path::new("unstable.json"), &schema("[]")).unwrap();
     let (items, registry) = codegen::merge(&stable, &unstable);
     let text: String = items.iter().map(ToString::to_string).collect::<String>().replace(' ', "");
-    let arm =
-        |cfg: &str, mode: &str| format!("#[cfg({cfg})]\"x/ping\"=>payload(method,raw,NullMode::{mode},Self::XPing)");
-    assert!(text.contains(&arm("not(feature=\"unstable\")", "Refuse")), "{text}");
-    assert!(text.contains(&arm("feature=\"unstable\"", "Empty")), "{text}");
+    // Each shape's variant states its own null mode for the dispatch derive
+    // (`refuse`, the default, says nothing).
+    let variant = |cfg: &str, rules: &str| {
+        format!("#[cfg({cfg})]#[doc=\"`x/ping`:[`super::PingRequest`].\"]#[acp(method=\"x/ping\"{rules})]XPing(super::PingRequest)")
+    };
+    assert!(text.contains(&variant("not(feature=\"unstable\")", ",streams,from")), "{text}");
+    assert!(text.contains(&variant("feature=\"unstable\"", ",null=\"empty\",streams,from")), "{text}");
     // The by-name registry and TYPE_NAMES name each shape under its own cfg.
     let registry = registry.to_string().replace(' ', "");
     assert!(registry.contains("#[cfg(feature=\"unstable\")]\"PingRequest\"=>"), "{registry}");

@@ -10714,1231 +10714,289 @@ pub mod rpc {
     #[allow(unused_imports)]
     use crate::runtime;
     #[allow(unused_imports)]
-    use crate::json::fast;
-    #[allow(unused_imports)]
-    use ::serde::Deserialize;
+    use ::acp_bindings::AcpDispatch;
     #[allow(unused_imports)]
     pub use crate::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
     };
-    #[allow(unused_imports)]
-    use crate::runtime::rpc::{encode_payload, payload, write_payload, NullMode};
     /// The requests handled by the `agent` side (`x-side: agent`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(dispatch = "request", side = "Agent")]
     #[non_exhaustive]
     pub enum RequestToAgent {
         /// `initialize`: [`super::InitializeRequest`].
+        #[acp(method = "initialize", streams, from)]
         Initialize(super::InitializeRequest),
         /// `authenticate`: [`super::AuthenticateRequest`].
+        #[acp(method = "authenticate", streams, from)]
         Authenticate(super::AuthenticateRequest),
         /// `logout`: [`super::LogoutRequest`].
+        #[acp(method = "logout", null = "empty", streams, from)]
         Logout(super::LogoutRequest),
         /// `session/new`: [`super::NewSessionRequest`].
+        #[acp(method = "session/new", streams, from)]
         SessionNew(super::NewSessionRequest),
         /// `session/load`: [`super::LoadSessionRequest`].
+        #[acp(method = "session/load", streams, from)]
         SessionLoad(super::LoadSessionRequest),
         /// `session/list`: [`super::ListSessionsRequest`].
+        #[acp(method = "session/list", null = "empty", streams, from)]
         SessionList(super::ListSessionsRequest),
         /// `session/delete`: [`super::DeleteSessionRequest`].
+        #[acp(method = "session/delete", streams, from)]
         SessionDelete(super::DeleteSessionRequest),
         /// `session/resume`: [`super::ResumeSessionRequest`].
+        #[acp(method = "session/resume", streams, from)]
         SessionResume(super::ResumeSessionRequest),
         /// `session/close`: [`super::CloseSessionRequest`].
+        #[acp(method = "session/close", streams, from)]
         SessionClose(super::CloseSessionRequest),
         /// `session/set_mode`: [`super::SetSessionModeRequest`].
+        #[acp(method = "session/set_mode", streams, from)]
         SessionSetMode(super::SetSessionModeRequest),
         /// `session/set_config_option`: [`super::SetSessionConfigOptionRequest`].
+        #[acp(method = "session/set_config_option", streams, from)]
         SessionSetConfigOption(super::SetSessionConfigOptionRequest),
         /// `session/prompt`: [`super::PromptRequest`].
+        #[acp(method = "session/prompt", streams, from)]
         SessionPrompt(super::PromptRequest),
         #[cfg(feature = "unstable")]
         /// `providers/list`: [`super::ListProvidersRequest`].
+        #[acp(method = "providers/list", null = "empty", streams, from)]
         ProvidersList(super::ListProvidersRequest),
         #[cfg(feature = "unstable")]
         /// `providers/set`: [`super::SetProviderRequest`].
+        #[acp(method = "providers/set", streams, from)]
         ProvidersSet(super::SetProviderRequest),
         #[cfg(feature = "unstable")]
         /// `providers/disable`: [`super::DisableProviderRequest`].
+        #[acp(method = "providers/disable", streams, from)]
         ProvidersDisable(super::DisableProviderRequest),
         #[cfg(feature = "unstable")]
         /// `auth/status`: [`super::AuthStatusRequest`].
+        #[acp(method = "auth/status", null = "empty", streams, from)]
         AuthStatus(super::AuthStatusRequest),
         #[cfg(feature = "unstable")]
         /// `session/fork`: [`super::ForkSessionRequest`].
+        #[acp(method = "session/fork", streams, from)]
         SessionFork(super::ForkSessionRequest),
         #[cfg(feature = "unstable")]
         /// `session/archive`: [`super::ArchiveSessionRequest`].
+        #[acp(method = "session/archive", streams, from)]
         SessionArchive(super::ArchiveSessionRequest),
         #[cfg(feature = "unstable")]
         /// `session/unarchive`: [`super::UnarchiveSessionRequest`].
+        #[acp(method = "session/unarchive", streams, from)]
         SessionUnarchive(super::UnarchiveSessionRequest),
         #[cfg(feature = "unstable")]
         /// `session/status`: [`super::SessionStatusRequest`].
+        #[acp(method = "session/status", streams, from)]
         SessionStatus(super::SessionStatusRequest),
         #[cfg(feature = "unstable")]
         /// `session/set_title`: [`super::SetSessionTitleRequest`].
+        #[acp(method = "session/set_title", streams, from)]
         SessionSetTitle(super::SetSessionTitleRequest),
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl RequestToAgent {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Agent;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[
-            "initialize",
-            "authenticate",
-            "logout",
-            "session/new",
-            "session/load",
-            "session/list",
-            "session/delete",
-            "session/resume",
-            "session/close",
-            "session/set_mode",
-            "session/set_config_option",
-            "session/prompt",
-            #[cfg(feature = "unstable")]
-            "providers/list",
-            #[cfg(feature = "unstable")]
-            "providers/set",
-            #[cfg(feature = "unstable")]
-            "providers/disable",
-            #[cfg(feature = "unstable")]
-            "auth/status",
-            #[cfg(feature = "unstable")]
-            "session/fork",
-            #[cfg(feature = "unstable")]
-            "session/archive",
-            #[cfg(feature = "unstable")]
-            "session/unarchive",
-            #[cfg(feature = "unstable")]
-            "session/status",
-            #[cfg(feature = "unstable")]
-            "session/set_title",
-        ];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Initialize(_) => "initialize",
-                Self::Authenticate(_) => "authenticate",
-                Self::Logout(_) => "logout",
-                Self::SessionNew(_) => "session/new",
-                Self::SessionLoad(_) => "session/load",
-                Self::SessionList(_) => "session/list",
-                Self::SessionDelete(_) => "session/delete",
-                Self::SessionResume(_) => "session/resume",
-                Self::SessionClose(_) => "session/close",
-                Self::SessionSetMode(_) => "session/set_mode",
-                Self::SessionSetConfigOption(_) => "session/set_config_option",
-                Self::SessionPrompt(_) => "session/prompt",
-                #[cfg(feature = "unstable")]
-                Self::ProvidersList(_) => "providers/list",
-                #[cfg(feature = "unstable")]
-                Self::ProvidersSet(_) => "providers/set",
-                #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(_) => "providers/disable",
-                #[cfg(feature = "unstable")]
-                Self::AuthStatus(_) => "auth/status",
-                #[cfg(feature = "unstable")]
-                Self::SessionFork(_) => "session/fork",
-                #[cfg(feature = "unstable")]
-                Self::SessionArchive(_) => "session/archive",
-                #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(_) => "session/unarchive",
-                #[cfg(feature = "unstable")]
-                Self::SessionStatus(_) => "session/status",
-                #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(_) => "session/set_title",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                "initialize" => payload(method, raw, NullMode::Refuse, Self::Initialize),
-                "authenticate" => {
-                    payload(method, raw, NullMode::Refuse, Self::Authenticate)
-                }
-                "logout" => payload(method, raw, NullMode::Empty, Self::Logout),
-                "session/new" => payload(method, raw, NullMode::Refuse, Self::SessionNew),
-                "session/load" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionLoad)
-                }
-                "session/list" => {
-                    payload(method, raw, NullMode::Empty, Self::SessionList)
-                }
-                "session/delete" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionDelete)
-                }
-                "session/resume" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionResume)
-                }
-                "session/close" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionClose)
-                }
-                "session/set_mode" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionSetMode)
-                }
-                "session/set_config_option" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionSetConfigOption)
-                }
-                "session/prompt" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionPrompt)
-                }
-                #[cfg(feature = "unstable")]
-                "providers/list" => {
-                    payload(method, raw, NullMode::Empty, Self::ProvidersList)
-                }
-                #[cfg(feature = "unstable")]
-                "providers/set" => {
-                    payload(method, raw, NullMode::Refuse, Self::ProvidersSet)
-                }
-                #[cfg(feature = "unstable")]
-                "providers/disable" => {
-                    payload(method, raw, NullMode::Refuse, Self::ProvidersDisable)
-                }
-                #[cfg(feature = "unstable")]
-                "auth/status" => payload(method, raw, NullMode::Empty, Self::AuthStatus),
-                #[cfg(feature = "unstable")]
-                "session/fork" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionFork)
-                }
-                #[cfg(feature = "unstable")]
-                "session/archive" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionArchive)
-                }
-                #[cfg(feature = "unstable")]
-                "session/unarchive" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionUnarchive)
-                }
-                #[cfg(feature = "unstable")]
-                "session/status" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionStatus)
-                }
-                #[cfg(feature = "unstable")]
-                "session/set_title" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionSetTitle)
-                }
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "request")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Initialize(p) => encode_payload(p, form),
-                Self::Authenticate(p) => encode_payload(p, form),
-                Self::Logout(p) => encode_payload(p, form),
-                Self::SessionNew(p) => encode_payload(p, form),
-                Self::SessionLoad(p) => encode_payload(p, form),
-                Self::SessionList(p) => encode_payload(p, form),
-                Self::SessionDelete(p) => encode_payload(p, form),
-                Self::SessionResume(p) => encode_payload(p, form),
-                Self::SessionClose(p) => encode_payload(p, form),
-                Self::SessionSetMode(p) => encode_payload(p, form),
-                Self::SessionSetConfigOption(p) => encode_payload(p, form),
-                Self::SessionPrompt(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::Initialize(p) => write_payload(map, key, p, form, required),
-                Self::Authenticate(p) => write_payload(map, key, p, form, required),
-                Self::Logout(p) => write_payload(map, key, p, form, required),
-                Self::SessionNew(p) => write_payload(map, key, p, form, required),
-                Self::SessionLoad(p) => write_payload(map, key, p, form, required),
-                Self::SessionList(p) => write_payload(map, key, p, form, required),
-                Self::SessionDelete(p) => write_payload(map, key, p, form, required),
-                Self::SessionResume(p) => write_payload(map, key, p, form, required),
-                Self::SessionClose(p) => write_payload(map, key, p, form, required),
-                Self::SessionSetMode(p) => write_payload(map, key, p, form, required),
-                Self::SessionSetConfigOption(p) => {
-                    write_payload(map, key, p, form, required)
-                }
-                Self::SessionPrompt(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for RequestToAgent {
-        #[allow(clippy::match_single_binding)]
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            d: D,
-        ) -> Result<Self, D::Error> {
-            let _ = &d;
-            match method {
-                "initialize" => Deserialize::deserialize(d).map(Self::Initialize),
-                "authenticate" => Deserialize::deserialize(d).map(Self::Authenticate),
-                "logout" => Deserialize::deserialize(d).map(Self::Logout),
-                "session/new" => Deserialize::deserialize(d).map(Self::SessionNew),
-                "session/load" => Deserialize::deserialize(d).map(Self::SessionLoad),
-                "session/list" => Deserialize::deserialize(d).map(Self::SessionList),
-                "session/delete" => Deserialize::deserialize(d).map(Self::SessionDelete),
-                "session/resume" => Deserialize::deserialize(d).map(Self::SessionResume),
-                "session/close" => Deserialize::deserialize(d).map(Self::SessionClose),
-                "session/set_mode" => {
-                    Deserialize::deserialize(d).map(Self::SessionSetMode)
-                }
-                "session/set_config_option" => {
-                    Deserialize::deserialize(d).map(Self::SessionSetConfigOption)
-                }
-                "session/prompt" => Deserialize::deserialize(d).map(Self::SessionPrompt),
-                #[cfg(feature = "unstable")]
-                "providers/list" => Deserialize::deserialize(d).map(Self::ProvidersList),
-                #[cfg(feature = "unstable")]
-                "providers/set" => Deserialize::deserialize(d).map(Self::ProvidersSet),
-                #[cfg(feature = "unstable")]
-                "providers/disable" => {
-                    Deserialize::deserialize(d).map(Self::ProvidersDisable)
-                }
-                #[cfg(feature = "unstable")]
-                "auth/status" => Deserialize::deserialize(d).map(Self::AuthStatus),
-                #[cfg(feature = "unstable")]
-                "session/fork" => Deserialize::deserialize(d).map(Self::SessionFork),
-                #[cfg(feature = "unstable")]
-                "session/archive" => {
-                    Deserialize::deserialize(d).map(Self::SessionArchive)
-                }
-                #[cfg(feature = "unstable")]
-                "session/unarchive" => {
-                    Deserialize::deserialize(d).map(Self::SessionUnarchive)
-                }
-                #[cfg(feature = "unstable")]
-                "session/status" => Deserialize::deserialize(d).map(Self::SessionStatus),
-                #[cfg(feature = "unstable")]
-                "session/set_title" => {
-                    Deserialize::deserialize(d).map(Self::SessionSetTitle)
-                }
-                _ => {
-                    Err(
-                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-                    )
-                }
-            }
-        }
-    }
-    include!("../shared/rpc.rs");
-    impl From<super::AuthenticateRequest> for RequestToAgent {
-        /// A `authenticate` payload.
-        fn from(payload: super::AuthenticateRequest) -> Self {
-            Self::Authenticate(payload)
-        }
-    }
-    impl From<super::LogoutRequest> for RequestToAgent {
-        /// A `logout` payload.
-        fn from(payload: super::LogoutRequest) -> Self {
-            Self::Logout(payload)
-        }
-    }
-    impl From<super::LoadSessionRequest> for RequestToAgent {
-        /// A `session/load` payload.
-        fn from(payload: super::LoadSessionRequest) -> Self {
-            Self::SessionLoad(payload)
-        }
-    }
-    impl From<super::SetSessionModeRequest> for RequestToAgent {
-        /// A `session/set_mode` payload.
-        fn from(payload: super::SetSessionModeRequest) -> Self {
-            Self::SessionSetMode(payload)
-        }
-    }
     /// The responses handled by the `agent` side (`x-side: agent`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(dispatch = "response", side = "Agent")]
     #[non_exhaustive]
     pub enum ResponseFromAgent {
         /// `initialize`: [`super::InitializeResponse`].
+        #[acp(method = "initialize", streams, from)]
         Initialize(super::InitializeResponse),
         /// `authenticate`: [`super::AuthenticateResponse`].
+        #[acp(method = "authenticate", null = "empty", streams, from)]
         Authenticate(super::AuthenticateResponse),
         /// `logout`: [`super::LogoutResponse`].
+        #[acp(method = "logout", null = "empty", streams, from)]
         Logout(super::LogoutResponse),
         /// `session/new`: [`super::NewSessionResponse`].
+        #[acp(method = "session/new", streams, from)]
         SessionNew(super::NewSessionResponse),
         /// `session/load`: [`super::LoadSessionResponse`].
+        #[acp(method = "session/load", null = "empty", streams, from)]
         SessionLoad(super::LoadSessionResponse),
         /// `session/list`: [`super::ListSessionsResponse`].
+        #[acp(method = "session/list", streams, from)]
         SessionList(super::ListSessionsResponse),
         /// `session/delete`: [`super::DeleteSessionResponse`].
+        #[acp(method = "session/delete", null = "empty", streams, from)]
         SessionDelete(super::DeleteSessionResponse),
         /// `session/resume`: [`super::ResumeSessionResponse`].
+        #[acp(method = "session/resume", null = "empty", streams, from)]
         SessionResume(super::ResumeSessionResponse),
         /// `session/close`: [`super::CloseSessionResponse`].
+        #[acp(method = "session/close", null = "empty", streams, from)]
         SessionClose(super::CloseSessionResponse),
         /// `session/set_mode`: [`super::SetSessionModeResponse`].
+        #[acp(method = "session/set_mode", null = "empty", streams, from)]
         SessionSetMode(super::SetSessionModeResponse),
         /// `session/set_config_option`: [`super::SetSessionConfigOptionResponse`].
+        #[acp(method = "session/set_config_option", streams, from)]
         SessionSetConfigOption(super::SetSessionConfigOptionResponse),
         /// `session/prompt`: [`super::PromptResponse`].
+        #[acp(method = "session/prompt", streams, from)]
         SessionPrompt(super::PromptResponse),
         #[cfg(feature = "unstable")]
         /// `providers/list`: [`super::ListProvidersResponse`].
+        #[acp(method = "providers/list", streams, from)]
         ProvidersList(super::ListProvidersResponse),
         #[cfg(feature = "unstable")]
         /// `providers/set`: [`super::SetProviderResponse`].
+        #[acp(method = "providers/set", null = "empty", streams, from)]
         ProvidersSet(super::SetProviderResponse),
         #[cfg(feature = "unstable")]
         /// `providers/disable`: [`super::DisableProviderResponse`].
+        #[acp(method = "providers/disable", null = "empty", streams, from)]
         ProvidersDisable(super::DisableProviderResponse),
         #[cfg(feature = "unstable")]
         /// `auth/status`: [`super::AuthStatusResponse`].
+        #[acp(method = "auth/status", streams, from)]
         AuthStatus(super::AuthStatusResponse),
         #[cfg(feature = "unstable")]
         /// `session/fork`: [`super::ForkSessionResponse`].
+        #[acp(method = "session/fork", streams, from)]
         SessionFork(super::ForkSessionResponse),
         #[cfg(feature = "unstable")]
         /// `session/archive`: [`super::ArchiveSessionResponse`].
+        #[acp(method = "session/archive", null = "empty", streams, from)]
         SessionArchive(super::ArchiveSessionResponse),
         #[cfg(feature = "unstable")]
         /// `session/unarchive`: [`super::UnarchiveSessionResponse`].
+        #[acp(method = "session/unarchive", null = "empty", streams, from)]
         SessionUnarchive(super::UnarchiveSessionResponse),
         #[cfg(feature = "unstable")]
         /// `session/status`: [`super::SessionStatusResponse`].
+        #[acp(method = "session/status", streams, from)]
         SessionStatus(super::SessionStatusResponse),
         #[cfg(feature = "unstable")]
         /// `session/set_title`: [`super::SetSessionTitleResponse`].
+        #[acp(method = "session/set_title", streams, from)]
         SessionSetTitle(super::SetSessionTitleResponse),
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl ResponseFromAgent {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Agent;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[
-            "initialize",
-            "authenticate",
-            "logout",
-            "session/new",
-            "session/load",
-            "session/list",
-            "session/delete",
-            "session/resume",
-            "session/close",
-            "session/set_mode",
-            "session/set_config_option",
-            "session/prompt",
-            #[cfg(feature = "unstable")]
-            "providers/list",
-            #[cfg(feature = "unstable")]
-            "providers/set",
-            #[cfg(feature = "unstable")]
-            "providers/disable",
-            #[cfg(feature = "unstable")]
-            "auth/status",
-            #[cfg(feature = "unstable")]
-            "session/fork",
-            #[cfg(feature = "unstable")]
-            "session/archive",
-            #[cfg(feature = "unstable")]
-            "session/unarchive",
-            #[cfg(feature = "unstable")]
-            "session/status",
-            #[cfg(feature = "unstable")]
-            "session/set_title",
-        ];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Initialize(_) => "initialize",
-                Self::Authenticate(_) => "authenticate",
-                Self::Logout(_) => "logout",
-                Self::SessionNew(_) => "session/new",
-                Self::SessionLoad(_) => "session/load",
-                Self::SessionList(_) => "session/list",
-                Self::SessionDelete(_) => "session/delete",
-                Self::SessionResume(_) => "session/resume",
-                Self::SessionClose(_) => "session/close",
-                Self::SessionSetMode(_) => "session/set_mode",
-                Self::SessionSetConfigOption(_) => "session/set_config_option",
-                Self::SessionPrompt(_) => "session/prompt",
-                #[cfg(feature = "unstable")]
-                Self::ProvidersList(_) => "providers/list",
-                #[cfg(feature = "unstable")]
-                Self::ProvidersSet(_) => "providers/set",
-                #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(_) => "providers/disable",
-                #[cfg(feature = "unstable")]
-                Self::AuthStatus(_) => "auth/status",
-                #[cfg(feature = "unstable")]
-                Self::SessionFork(_) => "session/fork",
-                #[cfg(feature = "unstable")]
-                Self::SessionArchive(_) => "session/archive",
-                #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(_) => "session/unarchive",
-                #[cfg(feature = "unstable")]
-                Self::SessionStatus(_) => "session/status",
-                #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(_) => "session/set_title",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                "initialize" => payload(method, raw, NullMode::Refuse, Self::Initialize),
-                "authenticate" => {
-                    payload(method, raw, NullMode::Empty, Self::Authenticate)
-                }
-                "logout" => payload(method, raw, NullMode::Empty, Self::Logout),
-                "session/new" => payload(method, raw, NullMode::Refuse, Self::SessionNew),
-                "session/load" => {
-                    payload(method, raw, NullMode::Empty, Self::SessionLoad)
-                }
-                "session/list" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionList)
-                }
-                "session/delete" => {
-                    payload(method, raw, NullMode::Empty, Self::SessionDelete)
-                }
-                "session/resume" => {
-                    payload(method, raw, NullMode::Empty, Self::SessionResume)
-                }
-                "session/close" => {
-                    payload(method, raw, NullMode::Empty, Self::SessionClose)
-                }
-                "session/set_mode" => {
-                    payload(method, raw, NullMode::Empty, Self::SessionSetMode)
-                }
-                "session/set_config_option" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionSetConfigOption)
-                }
-                "session/prompt" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionPrompt)
-                }
-                #[cfg(feature = "unstable")]
-                "providers/list" => {
-                    payload(method, raw, NullMode::Refuse, Self::ProvidersList)
-                }
-                #[cfg(feature = "unstable")]
-                "providers/set" => {
-                    payload(method, raw, NullMode::Empty, Self::ProvidersSet)
-                }
-                #[cfg(feature = "unstable")]
-                "providers/disable" => {
-                    payload(method, raw, NullMode::Empty, Self::ProvidersDisable)
-                }
-                #[cfg(feature = "unstable")]
-                "auth/status" => payload(method, raw, NullMode::Refuse, Self::AuthStatus),
-                #[cfg(feature = "unstable")]
-                "session/fork" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionFork)
-                }
-                #[cfg(feature = "unstable")]
-                "session/archive" => {
-                    payload(method, raw, NullMode::Empty, Self::SessionArchive)
-                }
-                #[cfg(feature = "unstable")]
-                "session/unarchive" => {
-                    payload(method, raw, NullMode::Empty, Self::SessionUnarchive)
-                }
-                #[cfg(feature = "unstable")]
-                "session/status" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionStatus)
-                }
-                #[cfg(feature = "unstable")]
-                "session/set_title" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionSetTitle)
-                }
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "response")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Initialize(p) => encode_payload(p, form),
-                Self::Authenticate(p) => encode_payload(p, form),
-                Self::Logout(p) => encode_payload(p, form),
-                Self::SessionNew(p) => encode_payload(p, form),
-                Self::SessionLoad(p) => encode_payload(p, form),
-                Self::SessionList(p) => encode_payload(p, form),
-                Self::SessionDelete(p) => encode_payload(p, form),
-                Self::SessionResume(p) => encode_payload(p, form),
-                Self::SessionClose(p) => encode_payload(p, form),
-                Self::SessionSetMode(p) => encode_payload(p, form),
-                Self::SessionSetConfigOption(p) => encode_payload(p, form),
-                Self::SessionPrompt(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::Initialize(p) => write_payload(map, key, p, form, required),
-                Self::Authenticate(p) => write_payload(map, key, p, form, required),
-                Self::Logout(p) => write_payload(map, key, p, form, required),
-                Self::SessionNew(p) => write_payload(map, key, p, form, required),
-                Self::SessionLoad(p) => write_payload(map, key, p, form, required),
-                Self::SessionList(p) => write_payload(map, key, p, form, required),
-                Self::SessionDelete(p) => write_payload(map, key, p, form, required),
-                Self::SessionResume(p) => write_payload(map, key, p, form, required),
-                Self::SessionClose(p) => write_payload(map, key, p, form, required),
-                Self::SessionSetMode(p) => write_payload(map, key, p, form, required),
-                Self::SessionSetConfigOption(p) => {
-                    write_payload(map, key, p, form, required)
-                }
-                Self::SessionPrompt(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl From<super::AuthenticateResponse> for ResponseFromAgent {
-        /// A `authenticate` payload.
-        fn from(payload: super::AuthenticateResponse) -> Self {
-            Self::Authenticate(payload)
-        }
-    }
-    impl From<super::LogoutResponse> for ResponseFromAgent {
-        /// A `logout` payload.
-        fn from(payload: super::LogoutResponse) -> Self {
-            Self::Logout(payload)
-        }
-    }
-    impl From<super::LoadSessionResponse> for ResponseFromAgent {
-        /// A `session/load` payload.
-        fn from(payload: super::LoadSessionResponse) -> Self {
-            Self::SessionLoad(payload)
-        }
-    }
-    impl From<super::SetSessionModeResponse> for ResponseFromAgent {
-        /// A `session/set_mode` payload.
-        fn from(payload: super::SetSessionModeResponse) -> Self {
-            Self::SessionSetMode(payload)
-        }
-    }
     /// The notifications handled by the `agent` side (`x-side: agent`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(dispatch = "notification", side = "Agent")]
     #[non_exhaustive]
     pub enum NotificationToAgent {
         /// `session/cancel`: [`super::CancelNotification`].
+        #[acp(method = "session/cancel", streams, from)]
         SessionCancel(super::CancelNotification),
         #[cfg(feature = "unstable")]
         /// `mcp/message`: [`super::MessageMcpNotification`].
+        #[acp(method = "mcp/message", streams, from)]
         McpMessage(super::MessageMcpNotification),
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl From<super::CancelNotification> for NotificationToAgent {
-        /// A `session/cancel` payload.
-        fn from(payload: super::CancelNotification) -> Self {
-            Self::SessionCancel(payload)
-        }
-    }
     /// The requests handled by the `client` side (`x-side: client`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(dispatch = "request", side = "Client")]
     #[non_exhaustive]
     pub enum RequestToClient {
         /// `fs/write_text_file`: [`super::WriteTextFileRequest`].
+        #[acp(method = "fs/write_text_file", streams, from)]
         FsWriteTextFile(super::WriteTextFileRequest),
         /// `fs/read_text_file`: [`super::ReadTextFileRequest`].
+        #[acp(method = "fs/read_text_file", streams, from)]
         FsReadTextFile(super::ReadTextFileRequest),
         /// `session/request_permission`: [`super::RequestPermissionRequest`].
+        #[acp(method = "session/request_permission", streams, from)]
         SessionRequestPermission(super::RequestPermissionRequest),
         /// `terminal/create`: [`super::CreateTerminalRequest`].
+        #[acp(method = "terminal/create", streams, from)]
         TerminalCreate(super::CreateTerminalRequest),
         /// `terminal/output`: [`super::TerminalOutputRequest`].
+        #[acp(method = "terminal/output", streams, from)]
         TerminalOutput(super::TerminalOutputRequest),
         /// `terminal/release`: [`super::ReleaseTerminalRequest`].
+        #[acp(method = "terminal/release", streams, from)]
         TerminalRelease(super::ReleaseTerminalRequest),
         /// `terminal/wait_for_exit`: [`super::WaitForTerminalExitRequest`].
+        #[acp(method = "terminal/wait_for_exit", streams, from)]
         TerminalWaitForExit(super::WaitForTerminalExitRequest),
         /// `terminal/kill`: [`super::KillTerminalRequest`].
+        #[acp(method = "terminal/kill", streams, from)]
         TerminalKill(super::KillTerminalRequest),
         /// `elicitation/create`: [`super::CreateElicitationRequest`].
+        #[acp(method = "elicitation/create", streams, from)]
         ElicitationCreate(super::CreateElicitationRequest),
         #[cfg(feature = "unstable")]
         /// `mcp/message`: [`super::MessageMcpRequest`].
+        #[acp(method = "mcp/message", streams, from)]
         McpMessage(super::MessageMcpRequest),
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl RequestToClient {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Client;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[
-            "fs/write_text_file",
-            "fs/read_text_file",
-            "session/request_permission",
-            "terminal/create",
-            "terminal/output",
-            "terminal/release",
-            "terminal/wait_for_exit",
-            "terminal/kill",
-            "elicitation/create",
-            #[cfg(feature = "unstable")]
-            "mcp/message",
-        ];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::FsWriteTextFile(_) => "fs/write_text_file",
-                Self::FsReadTextFile(_) => "fs/read_text_file",
-                Self::SessionRequestPermission(_) => "session/request_permission",
-                Self::TerminalCreate(_) => "terminal/create",
-                Self::TerminalOutput(_) => "terminal/output",
-                Self::TerminalRelease(_) => "terminal/release",
-                Self::TerminalWaitForExit(_) => "terminal/wait_for_exit",
-                Self::TerminalKill(_) => "terminal/kill",
-                Self::ElicitationCreate(_) => "elicitation/create",
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(_) => "mcp/message",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                "fs/write_text_file" => {
-                    payload(method, raw, NullMode::Refuse, Self::FsWriteTextFile)
-                }
-                "fs/read_text_file" => {
-                    payload(method, raw, NullMode::Refuse, Self::FsReadTextFile)
-                }
-                "session/request_permission" => {
-                    payload(
-                        method,
-                        raw,
-                        NullMode::Refuse,
-                        Self::SessionRequestPermission,
-                    )
-                }
-                "terminal/create" => {
-                    payload(method, raw, NullMode::Refuse, Self::TerminalCreate)
-                }
-                "terminal/output" => {
-                    payload(method, raw, NullMode::Refuse, Self::TerminalOutput)
-                }
-                "terminal/release" => {
-                    payload(method, raw, NullMode::Refuse, Self::TerminalRelease)
-                }
-                "terminal/wait_for_exit" => {
-                    payload(method, raw, NullMode::Refuse, Self::TerminalWaitForExit)
-                }
-                "terminal/kill" => {
-                    payload(method, raw, NullMode::Refuse, Self::TerminalKill)
-                }
-                "elicitation/create" => {
-                    payload(method, raw, NullMode::Refuse, Self::ElicitationCreate)
-                }
-                #[cfg(feature = "unstable")]
-                "mcp/message" => payload(method, raw, NullMode::Refuse, Self::McpMessage),
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "request")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::FsWriteTextFile(p) => encode_payload(p, form),
-                Self::FsReadTextFile(p) => encode_payload(p, form),
-                Self::SessionRequestPermission(p) => encode_payload(p, form),
-                Self::TerminalCreate(p) => encode_payload(p, form),
-                Self::TerminalOutput(p) => encode_payload(p, form),
-                Self::TerminalRelease(p) => encode_payload(p, form),
-                Self::TerminalWaitForExit(p) => encode_payload(p, form),
-                Self::TerminalKill(p) => encode_payload(p, form),
-                Self::ElicitationCreate(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::FsWriteTextFile(p) => write_payload(map, key, p, form, required),
-                Self::FsReadTextFile(p) => write_payload(map, key, p, form, required),
-                Self::SessionRequestPermission(p) => {
-                    write_payload(map, key, p, form, required)
-                }
-                Self::TerminalCreate(p) => write_payload(map, key, p, form, required),
-                Self::TerminalOutput(p) => write_payload(map, key, p, form, required),
-                Self::TerminalRelease(p) => write_payload(map, key, p, form, required),
-                Self::TerminalWaitForExit(p) => {
-                    write_payload(map, key, p, form, required)
-                }
-                Self::TerminalKill(p) => write_payload(map, key, p, form, required),
-                Self::ElicitationCreate(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for RequestToClient {
-        #[allow(clippy::match_single_binding)]
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            d: D,
-        ) -> Result<Self, D::Error> {
-            let _ = &d;
-            match method {
-                "fs/write_text_file" => {
-                    Deserialize::deserialize(d).map(Self::FsWriteTextFile)
-                }
-                "fs/read_text_file" => {
-                    Deserialize::deserialize(d).map(Self::FsReadTextFile)
-                }
-                "session/request_permission" => {
-                    Deserialize::deserialize(d).map(Self::SessionRequestPermission)
-                }
-                "terminal/create" => {
-                    Deserialize::deserialize(d).map(Self::TerminalCreate)
-                }
-                "terminal/output" => {
-                    Deserialize::deserialize(d).map(Self::TerminalOutput)
-                }
-                "terminal/release" => {
-                    Deserialize::deserialize(d).map(Self::TerminalRelease)
-                }
-                "terminal/wait_for_exit" => {
-                    Deserialize::deserialize(d).map(Self::TerminalWaitForExit)
-                }
-                "terminal/kill" => Deserialize::deserialize(d).map(Self::TerminalKill),
-                "elicitation/create" => {
-                    Deserialize::deserialize(d).map(Self::ElicitationCreate)
-                }
-                #[cfg(feature = "unstable")]
-                "mcp/message" => Deserialize::deserialize(d).map(Self::McpMessage),
-                _ => {
-                    Err(
-                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-                    )
-                }
-            }
-        }
-    }
-    impl From<super::WriteTextFileRequest> for RequestToClient {
-        /// A `fs/write_text_file` payload.
-        fn from(payload: super::WriteTextFileRequest) -> Self {
-            Self::FsWriteTextFile(payload)
-        }
-    }
-    impl From<super::ReadTextFileRequest> for RequestToClient {
-        /// A `fs/read_text_file` payload.
-        fn from(payload: super::ReadTextFileRequest) -> Self {
-            Self::FsReadTextFile(payload)
-        }
-    }
-    impl From<super::CreateTerminalRequest> for RequestToClient {
-        /// A `terminal/create` payload.
-        fn from(payload: super::CreateTerminalRequest) -> Self {
-            Self::TerminalCreate(payload)
-        }
-    }
-    impl From<super::TerminalOutputRequest> for RequestToClient {
-        /// A `terminal/output` payload.
-        fn from(payload: super::TerminalOutputRequest) -> Self {
-            Self::TerminalOutput(payload)
-        }
-    }
-    impl From<super::ReleaseTerminalRequest> for RequestToClient {
-        /// A `terminal/release` payload.
-        fn from(payload: super::ReleaseTerminalRequest) -> Self {
-            Self::TerminalRelease(payload)
-        }
-    }
-    impl From<super::WaitForTerminalExitRequest> for RequestToClient {
-        /// A `terminal/wait_for_exit` payload.
-        fn from(payload: super::WaitForTerminalExitRequest) -> Self {
-            Self::TerminalWaitForExit(payload)
-        }
-    }
-    impl From<super::KillTerminalRequest> for RequestToClient {
-        /// A `terminal/kill` payload.
-        fn from(payload: super::KillTerminalRequest) -> Self {
-            Self::TerminalKill(payload)
-        }
-    }
     /// The responses handled by the `client` side (`x-side: client`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(dispatch = "response", side = "Client")]
     #[non_exhaustive]
     pub enum ResponseFromClient {
         /// `fs/write_text_file`: [`super::WriteTextFileResponse`].
+        #[acp(method = "fs/write_text_file", null = "empty", streams, from)]
         FsWriteTextFile(super::WriteTextFileResponse),
         /// `fs/read_text_file`: [`super::ReadTextFileResponse`].
+        #[acp(method = "fs/read_text_file", streams, from)]
         FsReadTextFile(super::ReadTextFileResponse),
         /// `session/request_permission`: [`super::RequestPermissionResponse`].
+        #[acp(method = "session/request_permission", streams, from)]
         SessionRequestPermission(super::RequestPermissionResponse),
         /// `terminal/create`: [`super::CreateTerminalResponse`].
+        #[acp(method = "terminal/create", streams, from)]
         TerminalCreate(super::CreateTerminalResponse),
         /// `terminal/output`: [`super::TerminalOutputResponse`].
+        #[acp(method = "terminal/output", streams, from)]
         TerminalOutput(super::TerminalOutputResponse),
         /// `terminal/release`: [`super::ReleaseTerminalResponse`].
+        #[acp(method = "terminal/release", null = "empty", streams, from)]
         TerminalRelease(super::ReleaseTerminalResponse),
         /// `terminal/wait_for_exit`: [`super::WaitForTerminalExitResponse`].
+        #[acp(method = "terminal/wait_for_exit", null = "empty", streams, from)]
         TerminalWaitForExit(super::WaitForTerminalExitResponse),
         /// `terminal/kill`: [`super::KillTerminalResponse`].
+        #[acp(method = "terminal/kill", null = "empty", streams, from)]
         TerminalKill(super::KillTerminalResponse),
         /// `elicitation/create`: [`super::CreateElicitationResponse`].
+        #[acp(method = "elicitation/create", streams, from)]
         ElicitationCreate(super::CreateElicitationResponse),
         #[cfg(feature = "unstable")]
         /// `mcp/message`: [`super::MessageMcpResponse`].
+        #[acp(method = "mcp/message", from)]
         McpMessage(super::MessageMcpResponse),
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl ResponseFromClient {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Client;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[
-            "fs/write_text_file",
-            "fs/read_text_file",
-            "session/request_permission",
-            "terminal/create",
-            "terminal/output",
-            "terminal/release",
-            "terminal/wait_for_exit",
-            "terminal/kill",
-            "elicitation/create",
-            #[cfg(feature = "unstable")]
-            "mcp/message",
-        ];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::FsWriteTextFile(_) => "fs/write_text_file",
-                Self::FsReadTextFile(_) => "fs/read_text_file",
-                Self::SessionRequestPermission(_) => "session/request_permission",
-                Self::TerminalCreate(_) => "terminal/create",
-                Self::TerminalOutput(_) => "terminal/output",
-                Self::TerminalRelease(_) => "terminal/release",
-                Self::TerminalWaitForExit(_) => "terminal/wait_for_exit",
-                Self::TerminalKill(_) => "terminal/kill",
-                Self::ElicitationCreate(_) => "elicitation/create",
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(_) => "mcp/message",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                "fs/write_text_file" => {
-                    payload(method, raw, NullMode::Empty, Self::FsWriteTextFile)
-                }
-                "fs/read_text_file" => {
-                    payload(method, raw, NullMode::Refuse, Self::FsReadTextFile)
-                }
-                "session/request_permission" => {
-                    payload(
-                        method,
-                        raw,
-                        NullMode::Refuse,
-                        Self::SessionRequestPermission,
-                    )
-                }
-                "terminal/create" => {
-                    payload(method, raw, NullMode::Refuse, Self::TerminalCreate)
-                }
-                "terminal/output" => {
-                    payload(method, raw, NullMode::Refuse, Self::TerminalOutput)
-                }
-                "terminal/release" => {
-                    payload(method, raw, NullMode::Empty, Self::TerminalRelease)
-                }
-                "terminal/wait_for_exit" => {
-                    payload(method, raw, NullMode::Empty, Self::TerminalWaitForExit)
-                }
-                "terminal/kill" => {
-                    payload(method, raw, NullMode::Empty, Self::TerminalKill)
-                }
-                "elicitation/create" => {
-                    payload(method, raw, NullMode::Refuse, Self::ElicitationCreate)
-                }
-                #[cfg(feature = "unstable")]
-                "mcp/message" => payload(method, raw, NullMode::Refuse, Self::McpMessage),
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "response")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::FsWriteTextFile(p) => encode_payload(p, form),
-                Self::FsReadTextFile(p) => encode_payload(p, form),
-                Self::SessionRequestPermission(p) => encode_payload(p, form),
-                Self::TerminalCreate(p) => encode_payload(p, form),
-                Self::TerminalOutput(p) => encode_payload(p, form),
-                Self::TerminalRelease(p) => encode_payload(p, form),
-                Self::TerminalWaitForExit(p) => encode_payload(p, form),
-                Self::TerminalKill(p) => encode_payload(p, form),
-                Self::ElicitationCreate(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::FsWriteTextFile(p) => write_payload(map, key, p, form, required),
-                Self::FsReadTextFile(p) => write_payload(map, key, p, form, required),
-                Self::SessionRequestPermission(p) => {
-                    write_payload(map, key, p, form, required)
-                }
-                Self::TerminalCreate(p) => write_payload(map, key, p, form, required),
-                Self::TerminalOutput(p) => write_payload(map, key, p, form, required),
-                Self::TerminalRelease(p) => write_payload(map, key, p, form, required),
-                Self::TerminalWaitForExit(p) => {
-                    write_payload(map, key, p, form, required)
-                }
-                Self::TerminalKill(p) => write_payload(map, key, p, form, required),
-                Self::ElicitationCreate(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl From<super::WriteTextFileResponse> for ResponseFromClient {
-        /// A `fs/write_text_file` payload.
-        fn from(payload: super::WriteTextFileResponse) -> Self {
-            Self::FsWriteTextFile(payload)
-        }
-    }
-    impl From<super::ReadTextFileResponse> for ResponseFromClient {
-        /// A `fs/read_text_file` payload.
-        fn from(payload: super::ReadTextFileResponse) -> Self {
-            Self::FsReadTextFile(payload)
-        }
-    }
-    impl From<super::CreateTerminalResponse> for ResponseFromClient {
-        /// A `terminal/create` payload.
-        fn from(payload: super::CreateTerminalResponse) -> Self {
-            Self::TerminalCreate(payload)
-        }
-    }
-    impl From<super::TerminalOutputResponse> for ResponseFromClient {
-        /// A `terminal/output` payload.
-        fn from(payload: super::TerminalOutputResponse) -> Self {
-            Self::TerminalOutput(payload)
-        }
-    }
-    impl From<super::ReleaseTerminalResponse> for ResponseFromClient {
-        /// A `terminal/release` payload.
-        fn from(payload: super::ReleaseTerminalResponse) -> Self {
-            Self::TerminalRelease(payload)
-        }
-    }
-    impl From<super::WaitForTerminalExitResponse> for ResponseFromClient {
-        /// A `terminal/wait_for_exit` payload.
-        fn from(payload: super::WaitForTerminalExitResponse) -> Self {
-            Self::TerminalWaitForExit(payload)
-        }
-    }
-    impl From<super::KillTerminalResponse> for ResponseFromClient {
-        /// A `terminal/kill` payload.
-        fn from(payload: super::KillTerminalResponse) -> Self {
-            Self::TerminalKill(payload)
-        }
-    }
     /// The notifications handled by the `client` side (`x-side: client`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(dispatch = "notification", side = "Client")]
     #[non_exhaustive]
     pub enum NotificationToClient {
         /// `session/update`: [`super::SessionNotification`].
+        #[acp(method = "session/update", streams, direct, from)]
         SessionUpdate(super::SessionNotification),
         /// `elicitation/complete`: [`super::CompleteElicitationNotification`].
+        #[acp(method = "elicitation/complete", streams, from)]
         ElicitationComplete(super::CompleteElicitationNotification),
         #[cfg(feature = "unstable")]
         /// `auth/status_update`: [`super::AuthStatusUpdateNotification`].
+        #[acp(method = "auth/status_update", streams, from)]
         AuthStatusUpdate(super::AuthStatusUpdateNotification),
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl From<super::SessionNotification> for NotificationToClient {
-        /// A `session/update` payload.
-        fn from(payload: super::SessionNotification) -> Self {
-            Self::SessionUpdate(payload)
-        }
-    }
+    include!("../shared/rpc.rs");
     impl From<super::AuthenticateRequest> for Request {
         /// A `authenticate` payload.
         fn from(payload: super::AuthenticateRequest) -> Self {

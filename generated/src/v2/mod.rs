@@ -11484,996 +11484,247 @@ pub mod rpc {
     #[allow(unused_imports)]
     use crate::runtime;
     #[allow(unused_imports)]
-    use crate::json::fast;
-    #[allow(unused_imports)]
-    use ::serde::Deserialize;
+    use ::acp_bindings::AcpDispatch;
     #[allow(unused_imports)]
     pub use crate::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
     };
-    #[allow(unused_imports)]
-    use crate::runtime::rpc::{encode_payload, payload, write_payload, NullMode};
     /// The requests handled by the `agent` side (`x-side: agent`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(dispatch = "request", side = "Agent")]
     #[non_exhaustive]
     pub enum RequestToAgent {
         /// `initialize`: [`super::InitializeRequest`].
+        #[acp(method = "initialize", streams, from)]
         Initialize(super::InitializeRequest),
         /// `auth/login`: [`super::LoginAuthRequest`].
+        #[acp(method = "auth/login", streams, from)]
         AuthLogin(super::LoginAuthRequest),
         /// `auth/logout`: [`super::LogoutAuthRequest`].
+        #[acp(method = "auth/logout", null = "empty", streams, from)]
         AuthLogout(super::LogoutAuthRequest),
         /// `session/new`: [`super::NewSessionRequest`].
+        #[acp(method = "session/new", streams, from)]
         SessionNew(super::NewSessionRequest),
         /// `session/list`: [`super::ListSessionsRequest`].
+        #[acp(method = "session/list", null = "empty", streams, from)]
         SessionList(super::ListSessionsRequest),
         /// `session/delete`: [`super::DeleteSessionRequest`].
+        #[acp(method = "session/delete", streams, from)]
         SessionDelete(super::DeleteSessionRequest),
         /// `session/resume`: [`super::ResumeSessionRequest`].
+        #[acp(method = "session/resume", streams, from)]
         SessionResume(super::ResumeSessionRequest),
         /// `session/close`: [`super::CloseSessionRequest`].
+        #[acp(method = "session/close", streams, from)]
         SessionClose(super::CloseSessionRequest),
         /// `tool_call/cancel`: [`super::CancelToolCallRequest`].
+        #[acp(method = "tool_call/cancel", streams, from)]
         ToolCallCancel(super::CancelToolCallRequest),
         /// `terminal/cancel`: [`super::CancelTerminalRequest`].
+        #[acp(method = "terminal/cancel", streams, from)]
         TerminalCancel(super::CancelTerminalRequest),
         /// `session/set_config_option`: [`super::SetSessionConfigOptionRequest`].
+        #[acp(method = "session/set_config_option", streams, from)]
         SessionSetConfigOption(super::SetSessionConfigOptionRequest),
         /// `session/prompt`: [`super::PromptRequest`].
+        #[acp(method = "session/prompt", streams, from)]
         SessionPrompt(super::PromptRequest),
         #[cfg(feature = "unstable")]
         /// `providers/list`: [`super::ListProvidersRequest`].
+        #[acp(method = "providers/list", null = "empty", streams, from)]
         ProvidersList(super::ListProvidersRequest),
         #[cfg(feature = "unstable")]
         /// `providers/set`: [`super::SetProviderRequest`].
+        #[acp(method = "providers/set", streams, from)]
         ProvidersSet(super::SetProviderRequest),
         #[cfg(feature = "unstable")]
         /// `providers/disable`: [`super::DisableProviderRequest`].
+        #[acp(method = "providers/disable", streams, from)]
         ProvidersDisable(super::DisableProviderRequest),
         #[cfg(feature = "unstable")]
         /// `auth/status`: [`super::AuthStatusRequest`].
+        #[acp(method = "auth/status", null = "empty", streams, from)]
         AuthStatus(super::AuthStatusRequest),
         #[cfg(feature = "unstable")]
         /// `session/fork`: [`super::ForkSessionRequest`].
+        #[acp(method = "session/fork", streams, from)]
         SessionFork(super::ForkSessionRequest),
         #[cfg(feature = "unstable")]
         /// `session/archive`: [`super::ArchiveSessionRequest`].
+        #[acp(method = "session/archive", streams, from)]
         SessionArchive(super::ArchiveSessionRequest),
         #[cfg(feature = "unstable")]
         /// `session/unarchive`: [`super::UnarchiveSessionRequest`].
+        #[acp(method = "session/unarchive", streams, from)]
         SessionUnarchive(super::UnarchiveSessionRequest),
         #[cfg(feature = "unstable")]
         /// `session/status`: [`super::SessionStatusRequest`].
+        #[acp(method = "session/status", streams, from)]
         SessionStatus(super::SessionStatusRequest),
         #[cfg(feature = "unstable")]
         /// `session/set_title`: [`super::SetSessionTitleRequest`].
+        #[acp(method = "session/set_title", streams, from)]
         SessionSetTitle(super::SetSessionTitleRequest),
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl RequestToAgent {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Agent;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[
-            "initialize",
-            "auth/login",
-            "auth/logout",
-            "session/new",
-            "session/list",
-            "session/delete",
-            "session/resume",
-            "session/close",
-            "tool_call/cancel",
-            "terminal/cancel",
-            "session/set_config_option",
-            "session/prompt",
-            #[cfg(feature = "unstable")]
-            "providers/list",
-            #[cfg(feature = "unstable")]
-            "providers/set",
-            #[cfg(feature = "unstable")]
-            "providers/disable",
-            #[cfg(feature = "unstable")]
-            "auth/status",
-            #[cfg(feature = "unstable")]
-            "session/fork",
-            #[cfg(feature = "unstable")]
-            "session/archive",
-            #[cfg(feature = "unstable")]
-            "session/unarchive",
-            #[cfg(feature = "unstable")]
-            "session/status",
-            #[cfg(feature = "unstable")]
-            "session/set_title",
-        ];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Initialize(_) => "initialize",
-                Self::AuthLogin(_) => "auth/login",
-                Self::AuthLogout(_) => "auth/logout",
-                Self::SessionNew(_) => "session/new",
-                Self::SessionList(_) => "session/list",
-                Self::SessionDelete(_) => "session/delete",
-                Self::SessionResume(_) => "session/resume",
-                Self::SessionClose(_) => "session/close",
-                Self::ToolCallCancel(_) => "tool_call/cancel",
-                Self::TerminalCancel(_) => "terminal/cancel",
-                Self::SessionSetConfigOption(_) => "session/set_config_option",
-                Self::SessionPrompt(_) => "session/prompt",
-                #[cfg(feature = "unstable")]
-                Self::ProvidersList(_) => "providers/list",
-                #[cfg(feature = "unstable")]
-                Self::ProvidersSet(_) => "providers/set",
-                #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(_) => "providers/disable",
-                #[cfg(feature = "unstable")]
-                Self::AuthStatus(_) => "auth/status",
-                #[cfg(feature = "unstable")]
-                Self::SessionFork(_) => "session/fork",
-                #[cfg(feature = "unstable")]
-                Self::SessionArchive(_) => "session/archive",
-                #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(_) => "session/unarchive",
-                #[cfg(feature = "unstable")]
-                Self::SessionStatus(_) => "session/status",
-                #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(_) => "session/set_title",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                "initialize" => payload(method, raw, NullMode::Refuse, Self::Initialize),
-                "auth/login" => payload(method, raw, NullMode::Refuse, Self::AuthLogin),
-                "auth/logout" => payload(method, raw, NullMode::Empty, Self::AuthLogout),
-                "session/new" => payload(method, raw, NullMode::Refuse, Self::SessionNew),
-                "session/list" => {
-                    payload(method, raw, NullMode::Empty, Self::SessionList)
-                }
-                "session/delete" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionDelete)
-                }
-                "session/resume" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionResume)
-                }
-                "session/close" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionClose)
-                }
-                "tool_call/cancel" => {
-                    payload(method, raw, NullMode::Refuse, Self::ToolCallCancel)
-                }
-                "terminal/cancel" => {
-                    payload(method, raw, NullMode::Refuse, Self::TerminalCancel)
-                }
-                "session/set_config_option" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionSetConfigOption)
-                }
-                "session/prompt" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionPrompt)
-                }
-                #[cfg(feature = "unstable")]
-                "providers/list" => {
-                    payload(method, raw, NullMode::Empty, Self::ProvidersList)
-                }
-                #[cfg(feature = "unstable")]
-                "providers/set" => {
-                    payload(method, raw, NullMode::Refuse, Self::ProvidersSet)
-                }
-                #[cfg(feature = "unstable")]
-                "providers/disable" => {
-                    payload(method, raw, NullMode::Refuse, Self::ProvidersDisable)
-                }
-                #[cfg(feature = "unstable")]
-                "auth/status" => payload(method, raw, NullMode::Empty, Self::AuthStatus),
-                #[cfg(feature = "unstable")]
-                "session/fork" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionFork)
-                }
-                #[cfg(feature = "unstable")]
-                "session/archive" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionArchive)
-                }
-                #[cfg(feature = "unstable")]
-                "session/unarchive" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionUnarchive)
-                }
-                #[cfg(feature = "unstable")]
-                "session/status" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionStatus)
-                }
-                #[cfg(feature = "unstable")]
-                "session/set_title" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionSetTitle)
-                }
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "request")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Initialize(p) => encode_payload(p, form),
-                Self::AuthLogin(p) => encode_payload(p, form),
-                Self::AuthLogout(p) => encode_payload(p, form),
-                Self::SessionNew(p) => encode_payload(p, form),
-                Self::SessionList(p) => encode_payload(p, form),
-                Self::SessionDelete(p) => encode_payload(p, form),
-                Self::SessionResume(p) => encode_payload(p, form),
-                Self::SessionClose(p) => encode_payload(p, form),
-                Self::ToolCallCancel(p) => encode_payload(p, form),
-                Self::TerminalCancel(p) => encode_payload(p, form),
-                Self::SessionSetConfigOption(p) => encode_payload(p, form),
-                Self::SessionPrompt(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::Initialize(p) => write_payload(map, key, p, form, required),
-                Self::AuthLogin(p) => write_payload(map, key, p, form, required),
-                Self::AuthLogout(p) => write_payload(map, key, p, form, required),
-                Self::SessionNew(p) => write_payload(map, key, p, form, required),
-                Self::SessionList(p) => write_payload(map, key, p, form, required),
-                Self::SessionDelete(p) => write_payload(map, key, p, form, required),
-                Self::SessionResume(p) => write_payload(map, key, p, form, required),
-                Self::SessionClose(p) => write_payload(map, key, p, form, required),
-                Self::ToolCallCancel(p) => write_payload(map, key, p, form, required),
-                Self::TerminalCancel(p) => write_payload(map, key, p, form, required),
-                Self::SessionSetConfigOption(p) => {
-                    write_payload(map, key, p, form, required)
-                }
-                Self::SessionPrompt(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for RequestToAgent {
-        #[allow(clippy::match_single_binding)]
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            d: D,
-        ) -> Result<Self, D::Error> {
-            let _ = &d;
-            match method {
-                "initialize" => Deserialize::deserialize(d).map(Self::Initialize),
-                "auth/login" => Deserialize::deserialize(d).map(Self::AuthLogin),
-                "auth/logout" => Deserialize::deserialize(d).map(Self::AuthLogout),
-                "session/new" => Deserialize::deserialize(d).map(Self::SessionNew),
-                "session/list" => Deserialize::deserialize(d).map(Self::SessionList),
-                "session/delete" => Deserialize::deserialize(d).map(Self::SessionDelete),
-                "session/resume" => Deserialize::deserialize(d).map(Self::SessionResume),
-                "session/close" => Deserialize::deserialize(d).map(Self::SessionClose),
-                "tool_call/cancel" => {
-                    Deserialize::deserialize(d).map(Self::ToolCallCancel)
-                }
-                "terminal/cancel" => {
-                    Deserialize::deserialize(d).map(Self::TerminalCancel)
-                }
-                "session/set_config_option" => {
-                    Deserialize::deserialize(d).map(Self::SessionSetConfigOption)
-                }
-                "session/prompt" => Deserialize::deserialize(d).map(Self::SessionPrompt),
-                #[cfg(feature = "unstable")]
-                "providers/list" => Deserialize::deserialize(d).map(Self::ProvidersList),
-                #[cfg(feature = "unstable")]
-                "providers/set" => Deserialize::deserialize(d).map(Self::ProvidersSet),
-                #[cfg(feature = "unstable")]
-                "providers/disable" => {
-                    Deserialize::deserialize(d).map(Self::ProvidersDisable)
-                }
-                #[cfg(feature = "unstable")]
-                "auth/status" => Deserialize::deserialize(d).map(Self::AuthStatus),
-                #[cfg(feature = "unstable")]
-                "session/fork" => Deserialize::deserialize(d).map(Self::SessionFork),
-                #[cfg(feature = "unstable")]
-                "session/archive" => {
-                    Deserialize::deserialize(d).map(Self::SessionArchive)
-                }
-                #[cfg(feature = "unstable")]
-                "session/unarchive" => {
-                    Deserialize::deserialize(d).map(Self::SessionUnarchive)
-                }
-                #[cfg(feature = "unstable")]
-                "session/status" => Deserialize::deserialize(d).map(Self::SessionStatus),
-                #[cfg(feature = "unstable")]
-                "session/set_title" => {
-                    Deserialize::deserialize(d).map(Self::SessionSetTitle)
-                }
-                _ => {
-                    Err(
-                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-                    )
-                }
-            }
-        }
-    }
-    include!("../shared/rpc.rs");
-    impl From<super::LoginAuthRequest> for RequestToAgent {
-        /// A `auth/login` payload.
-        fn from(payload: super::LoginAuthRequest) -> Self {
-            Self::AuthLogin(payload)
-        }
-    }
-    impl From<super::LogoutAuthRequest> for RequestToAgent {
-        /// A `auth/logout` payload.
-        fn from(payload: super::LogoutAuthRequest) -> Self {
-            Self::AuthLogout(payload)
-        }
-    }
-    impl From<super::CancelToolCallRequest> for RequestToAgent {
-        /// A `tool_call/cancel` payload.
-        fn from(payload: super::CancelToolCallRequest) -> Self {
-            Self::ToolCallCancel(payload)
-        }
-    }
-    impl From<super::CancelTerminalRequest> for RequestToAgent {
-        /// A `terminal/cancel` payload.
-        fn from(payload: super::CancelTerminalRequest) -> Self {
-            Self::TerminalCancel(payload)
-        }
-    }
     /// The responses handled by the `agent` side (`x-side: agent`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(dispatch = "response", side = "Agent")]
     #[non_exhaustive]
     pub enum ResponseFromAgent {
         /// `initialize`: [`super::InitializeResponse`].
+        #[acp(method = "initialize", streams, from)]
         Initialize(super::InitializeResponse),
         /// `auth/login`: [`super::LoginAuthResponse`].
+        #[acp(method = "auth/login", null = "empty", streams, from)]
         AuthLogin(super::LoginAuthResponse),
         /// `auth/logout`: [`super::LogoutAuthResponse`].
+        #[acp(method = "auth/logout", null = "empty", streams, from)]
         AuthLogout(super::LogoutAuthResponse),
         /// `session/new`: [`super::NewSessionResponse`].
+        #[acp(method = "session/new", streams, from)]
         SessionNew(super::NewSessionResponse),
         /// `session/list`: [`super::ListSessionsResponse`].
+        #[acp(method = "session/list", streams, from)]
         SessionList(super::ListSessionsResponse),
         /// `session/delete`: [`super::DeleteSessionResponse`].
+        #[acp(method = "session/delete", null = "empty", streams, from)]
         SessionDelete(super::DeleteSessionResponse),
         /// `session/resume`: [`super::ResumeSessionResponse`].
+        #[acp(method = "session/resume", null = "empty", streams, from)]
         SessionResume(super::ResumeSessionResponse),
         /// `session/close`: [`super::CloseSessionResponse`].
+        #[acp(method = "session/close", null = "empty", streams, from)]
         SessionClose(super::CloseSessionResponse),
         /// `tool_call/cancel`: [`super::CancelToolCallResponse`].
+        #[acp(method = "tool_call/cancel", null = "empty", streams, from)]
         ToolCallCancel(super::CancelToolCallResponse),
         /// `terminal/cancel`: [`super::CancelTerminalResponse`].
+        #[acp(method = "terminal/cancel", null = "empty", streams, from)]
         TerminalCancel(super::CancelTerminalResponse),
         /// `session/set_config_option`: [`super::SetSessionConfigOptionResponse`].
+        #[acp(method = "session/set_config_option", streams, from)]
         SessionSetConfigOption(super::SetSessionConfigOptionResponse),
         /// `session/prompt`: [`super::PromptResponse`].
+        #[acp(method = "session/prompt", streams, from)]
         SessionPrompt(super::PromptResponse),
         #[cfg(feature = "unstable")]
         /// `providers/list`: [`super::ListProvidersResponse`].
+        #[acp(method = "providers/list", streams, from)]
         ProvidersList(super::ListProvidersResponse),
         #[cfg(feature = "unstable")]
         /// `providers/set`: [`super::SetProviderResponse`].
+        #[acp(method = "providers/set", null = "empty", streams, from)]
         ProvidersSet(super::SetProviderResponse),
         #[cfg(feature = "unstable")]
         /// `providers/disable`: [`super::DisableProviderResponse`].
+        #[acp(method = "providers/disable", null = "empty", streams, from)]
         ProvidersDisable(super::DisableProviderResponse),
         #[cfg(feature = "unstable")]
         /// `auth/status`: [`super::AuthStatusResponse`].
+        #[acp(method = "auth/status", streams, from)]
         AuthStatus(super::AuthStatusResponse),
         #[cfg(feature = "unstable")]
         /// `session/fork`: [`super::ForkSessionResponse`].
+        #[acp(method = "session/fork", streams, from)]
         SessionFork(super::ForkSessionResponse),
         #[cfg(feature = "unstable")]
         /// `session/archive`: [`super::ArchiveSessionResponse`].
+        #[acp(method = "session/archive", null = "empty", streams, from)]
         SessionArchive(super::ArchiveSessionResponse),
         #[cfg(feature = "unstable")]
         /// `session/unarchive`: [`super::UnarchiveSessionResponse`].
+        #[acp(method = "session/unarchive", null = "empty", streams, from)]
         SessionUnarchive(super::UnarchiveSessionResponse),
         #[cfg(feature = "unstable")]
         /// `session/status`: [`super::SessionStatusResponse`].
+        #[acp(method = "session/status", streams, from)]
         SessionStatus(super::SessionStatusResponse),
         #[cfg(feature = "unstable")]
         /// `session/set_title`: [`super::SetSessionTitleResponse`].
+        #[acp(method = "session/set_title", streams, from)]
         SessionSetTitle(super::SetSessionTitleResponse),
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl ResponseFromAgent {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Agent;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[
-            "initialize",
-            "auth/login",
-            "auth/logout",
-            "session/new",
-            "session/list",
-            "session/delete",
-            "session/resume",
-            "session/close",
-            "tool_call/cancel",
-            "terminal/cancel",
-            "session/set_config_option",
-            "session/prompt",
-            #[cfg(feature = "unstable")]
-            "providers/list",
-            #[cfg(feature = "unstable")]
-            "providers/set",
-            #[cfg(feature = "unstable")]
-            "providers/disable",
-            #[cfg(feature = "unstable")]
-            "auth/status",
-            #[cfg(feature = "unstable")]
-            "session/fork",
-            #[cfg(feature = "unstable")]
-            "session/archive",
-            #[cfg(feature = "unstable")]
-            "session/unarchive",
-            #[cfg(feature = "unstable")]
-            "session/status",
-            #[cfg(feature = "unstable")]
-            "session/set_title",
-        ];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::Initialize(_) => "initialize",
-                Self::AuthLogin(_) => "auth/login",
-                Self::AuthLogout(_) => "auth/logout",
-                Self::SessionNew(_) => "session/new",
-                Self::SessionList(_) => "session/list",
-                Self::SessionDelete(_) => "session/delete",
-                Self::SessionResume(_) => "session/resume",
-                Self::SessionClose(_) => "session/close",
-                Self::ToolCallCancel(_) => "tool_call/cancel",
-                Self::TerminalCancel(_) => "terminal/cancel",
-                Self::SessionSetConfigOption(_) => "session/set_config_option",
-                Self::SessionPrompt(_) => "session/prompt",
-                #[cfg(feature = "unstable")]
-                Self::ProvidersList(_) => "providers/list",
-                #[cfg(feature = "unstable")]
-                Self::ProvidersSet(_) => "providers/set",
-                #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(_) => "providers/disable",
-                #[cfg(feature = "unstable")]
-                Self::AuthStatus(_) => "auth/status",
-                #[cfg(feature = "unstable")]
-                Self::SessionFork(_) => "session/fork",
-                #[cfg(feature = "unstable")]
-                Self::SessionArchive(_) => "session/archive",
-                #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(_) => "session/unarchive",
-                #[cfg(feature = "unstable")]
-                Self::SessionStatus(_) => "session/status",
-                #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(_) => "session/set_title",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                "initialize" => payload(method, raw, NullMode::Refuse, Self::Initialize),
-                "auth/login" => payload(method, raw, NullMode::Empty, Self::AuthLogin),
-                "auth/logout" => payload(method, raw, NullMode::Empty, Self::AuthLogout),
-                "session/new" => payload(method, raw, NullMode::Refuse, Self::SessionNew),
-                "session/list" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionList)
-                }
-                "session/delete" => {
-                    payload(method, raw, NullMode::Empty, Self::SessionDelete)
-                }
-                "session/resume" => {
-                    payload(method, raw, NullMode::Empty, Self::SessionResume)
-                }
-                "session/close" => {
-                    payload(method, raw, NullMode::Empty, Self::SessionClose)
-                }
-                "tool_call/cancel" => {
-                    payload(method, raw, NullMode::Empty, Self::ToolCallCancel)
-                }
-                "terminal/cancel" => {
-                    payload(method, raw, NullMode::Empty, Self::TerminalCancel)
-                }
-                "session/set_config_option" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionSetConfigOption)
-                }
-                "session/prompt" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionPrompt)
-                }
-                #[cfg(feature = "unstable")]
-                "providers/list" => {
-                    payload(method, raw, NullMode::Refuse, Self::ProvidersList)
-                }
-                #[cfg(feature = "unstable")]
-                "providers/set" => {
-                    payload(method, raw, NullMode::Empty, Self::ProvidersSet)
-                }
-                #[cfg(feature = "unstable")]
-                "providers/disable" => {
-                    payload(method, raw, NullMode::Empty, Self::ProvidersDisable)
-                }
-                #[cfg(feature = "unstable")]
-                "auth/status" => payload(method, raw, NullMode::Refuse, Self::AuthStatus),
-                #[cfg(feature = "unstable")]
-                "session/fork" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionFork)
-                }
-                #[cfg(feature = "unstable")]
-                "session/archive" => {
-                    payload(method, raw, NullMode::Empty, Self::SessionArchive)
-                }
-                #[cfg(feature = "unstable")]
-                "session/unarchive" => {
-                    payload(method, raw, NullMode::Empty, Self::SessionUnarchive)
-                }
-                #[cfg(feature = "unstable")]
-                "session/status" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionStatus)
-                }
-                #[cfg(feature = "unstable")]
-                "session/set_title" => {
-                    payload(method, raw, NullMode::Refuse, Self::SessionSetTitle)
-                }
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "response")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::Initialize(p) => encode_payload(p, form),
-                Self::AuthLogin(p) => encode_payload(p, form),
-                Self::AuthLogout(p) => encode_payload(p, form),
-                Self::SessionNew(p) => encode_payload(p, form),
-                Self::SessionList(p) => encode_payload(p, form),
-                Self::SessionDelete(p) => encode_payload(p, form),
-                Self::SessionResume(p) => encode_payload(p, form),
-                Self::SessionClose(p) => encode_payload(p, form),
-                Self::ToolCallCancel(p) => encode_payload(p, form),
-                Self::TerminalCancel(p) => encode_payload(p, form),
-                Self::SessionSetConfigOption(p) => encode_payload(p, form),
-                Self::SessionPrompt(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::Initialize(p) => write_payload(map, key, p, form, required),
-                Self::AuthLogin(p) => write_payload(map, key, p, form, required),
-                Self::AuthLogout(p) => write_payload(map, key, p, form, required),
-                Self::SessionNew(p) => write_payload(map, key, p, form, required),
-                Self::SessionList(p) => write_payload(map, key, p, form, required),
-                Self::SessionDelete(p) => write_payload(map, key, p, form, required),
-                Self::SessionResume(p) => write_payload(map, key, p, form, required),
-                Self::SessionClose(p) => write_payload(map, key, p, form, required),
-                Self::ToolCallCancel(p) => write_payload(map, key, p, form, required),
-                Self::TerminalCancel(p) => write_payload(map, key, p, form, required),
-                Self::SessionSetConfigOption(p) => {
-                    write_payload(map, key, p, form, required)
-                }
-                Self::SessionPrompt(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl From<super::LoginAuthResponse> for ResponseFromAgent {
-        /// A `auth/login` payload.
-        fn from(payload: super::LoginAuthResponse) -> Self {
-            Self::AuthLogin(payload)
-        }
-    }
-    impl From<super::LogoutAuthResponse> for ResponseFromAgent {
-        /// A `auth/logout` payload.
-        fn from(payload: super::LogoutAuthResponse) -> Self {
-            Self::AuthLogout(payload)
-        }
-    }
-    impl From<super::CancelToolCallResponse> for ResponseFromAgent {
-        /// A `tool_call/cancel` payload.
-        fn from(payload: super::CancelToolCallResponse) -> Self {
-            Self::ToolCallCancel(payload)
-        }
-    }
-    impl From<super::CancelTerminalResponse> for ResponseFromAgent {
-        /// A `terminal/cancel` payload.
-        fn from(payload: super::CancelTerminalResponse) -> Self {
-            Self::TerminalCancel(payload)
-        }
-    }
     /// The notifications handled by the `agent` side (`x-side: agent`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(dispatch = "notification", side = "Agent")]
     #[non_exhaustive]
     pub enum NotificationToAgent {
         /// `session/cancel`: [`super::CancelSessionNotification`].
+        #[acp(method = "session/cancel", streams, from)]
         SessionCancel(super::CancelSessionNotification),
         #[cfg(feature = "unstable")]
         /// `mcp/message`: [`super::MessageMcpNotification`].
+        #[acp(method = "mcp/message", streams, from)]
         McpMessage(super::MessageMcpNotification),
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl From<super::CancelSessionNotification> for NotificationToAgent {
-        /// A `session/cancel` payload.
-        fn from(payload: super::CancelSessionNotification) -> Self {
-            Self::SessionCancel(payload)
-        }
-    }
     /// The requests handled by the `client` side (`x-side: client`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(dispatch = "request", side = "Client")]
     #[non_exhaustive]
     pub enum RequestToClient {
         /// `session/request_permission`: [`super::RequestPermissionRequest`].
+        #[acp(method = "session/request_permission", streams, from)]
         SessionRequestPermission(super::RequestPermissionRequest),
         /// `elicitation/create`: [`super::CreateElicitationRequest`].
+        #[acp(method = "elicitation/create", streams, from)]
         ElicitationCreate(super::CreateElicitationRequest),
         #[cfg(feature = "unstable")]
         /// `mcp/message`: [`super::MessageMcpRequest`].
+        #[acp(method = "mcp/message", streams, from)]
         McpMessage(super::MessageMcpRequest),
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl RequestToClient {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Client;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[
-            "session/request_permission",
-            "elicitation/create",
-            #[cfg(feature = "unstable")]
-            "mcp/message",
-        ];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::SessionRequestPermission(_) => "session/request_permission",
-                Self::ElicitationCreate(_) => "elicitation/create",
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(_) => "mcp/message",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                "session/request_permission" => {
-                    payload(
-                        method,
-                        raw,
-                        NullMode::Refuse,
-                        Self::SessionRequestPermission,
-                    )
-                }
-                "elicitation/create" => {
-                    payload(method, raw, NullMode::Refuse, Self::ElicitationCreate)
-                }
-                #[cfg(feature = "unstable")]
-                "mcp/message" => payload(method, raw, NullMode::Refuse, Self::McpMessage),
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "request")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::SessionRequestPermission(p) => encode_payload(p, form),
-                Self::ElicitationCreate(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::SessionRequestPermission(p) => {
-                    write_payload(map, key, p, form, required)
-                }
-                Self::ElicitationCreate(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
-    impl runtime::rpc::Streamed for RequestToClient {
-        #[allow(clippy::match_single_binding)]
-        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
-            method: &str,
-            d: D,
-        ) -> Result<Self, D::Error> {
-            let _ = &d;
-            match method {
-                "session/request_permission" => {
-                    Deserialize::deserialize(d).map(Self::SessionRequestPermission)
-                }
-                "elicitation/create" => {
-                    Deserialize::deserialize(d).map(Self::ElicitationCreate)
-                }
-                #[cfg(feature = "unstable")]
-                "mcp/message" => Deserialize::deserialize(d).map(Self::McpMessage),
-                _ => {
-                    Err(
-                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-                    )
-                }
-            }
-        }
-    }
     /// The responses handled by the `client` side (`x-side: client`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(dispatch = "response", side = "Client")]
     #[non_exhaustive]
     pub enum ResponseFromClient {
         /// `session/request_permission`: [`super::RequestPermissionResponse`].
+        #[acp(method = "session/request_permission", streams, from)]
         SessionRequestPermission(super::RequestPermissionResponse),
         /// `elicitation/create`: [`super::CreateElicitationResponse`].
+        #[acp(method = "elicitation/create", streams, from)]
         ElicitationCreate(super::CreateElicitationResponse),
         #[cfg(feature = "unstable")]
         /// `mcp/message`: [`super::MessageMcpResponse`].
+        #[acp(method = "mcp/message", from)]
         McpMessage(super::MessageMcpResponse),
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl ResponseFromClient {
-        /// The side that handles these methods.
-        pub const SIDE: Side = Side::Client;
-        /// Every method this enum knows.
-        pub const METHODS: &'static [&'static str] = &[
-            "session/request_permission",
-            "elicitation/create",
-            #[cfg(feature = "unstable")]
-            "mcp/message",
-        ];
-        /// The wire method name.
-        pub fn method(&self) -> &str {
-            match self {
-                Self::SessionRequestPermission(_) => "session/request_permission",
-                Self::ElicitationCreate(_) => "elicitation/create",
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(_) => "mcp/message",
-                Self::Extension(e) => &e.method,
-            }
-        }
-        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
-        pub fn decode(
-            method: &str,
-            raw: Option<&::serde_json::value::RawValue>,
-        ) -> Result<(Self, ParamsForm), DispatchError> {
-            match method {
-                "session/request_permission" => {
-                    payload(
-                        method,
-                        raw,
-                        NullMode::Refuse,
-                        Self::SessionRequestPermission,
-                    )
-                }
-                "elicitation/create" => {
-                    payload(method, raw, NullMode::Refuse, Self::ElicitationCreate)
-                }
-                #[cfg(feature = "unstable")]
-                "mcp/message" => payload(method, raw, NullMode::Refuse, Self::McpMessage),
-                m if m.starts_with('_') => {
-                    runtime::rpc::ext(m, raw)
-                        .map(|e| (Self::Extension(e), ParamsForm::Object))
-                }
-                m => Err(runtime::rpc::unknown_method(m, "response")),
-            }
-        }
-        /// Encodes the payload; `form` says how an empty payload is written.
-        pub fn encode(
-            &self,
-            form: ParamsForm,
-        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
-            let _ = form;
-            match self {
-                Self::SessionRequestPermission(p) => encode_payload(p, form),
-                Self::ElicitationCreate(p) => encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => encode_payload(p, form),
-                Self::Extension(e) => Ok(e.params.clone()),
-            }
-        }
-        /// Writes the payload as the member `key` of a message being
-        /// serialized, as [`Self::encode`] would (used by `Message`'s
-        /// `Serialize`, which streams instead of building a `Value`).
-        #[doc(hidden)]
-        pub fn write_payload<M: ::serde::ser::SerializeMap>(
-            &self,
-            map: &mut M,
-            key: &'static str,
-            form: ParamsForm,
-            required: bool,
-        ) -> Result<(), M::Error> {
-            let _ = form;
-            match self {
-                Self::SessionRequestPermission(p) => {
-                    write_payload(map, key, p, form, required)
-                }
-                Self::ElicitationCreate(p) => write_payload(map, key, p, form, required),
-                #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => write_payload(map, key, p, form, required),
-                Self::Extension(e) => {
-                    runtime::rpc::write_raw_payload(
-                        map,
-                        key,
-                        e.params.as_ref(),
-                        required,
-                    )
-                }
-            }
-        }
-    }
     /// The notifications handled by the `client` side (`x-side: client`).
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, AcpDispatch)]
+    #[acp(dispatch = "notification", side = "Client")]
     #[non_exhaustive]
     pub enum NotificationToClient {
         /// `session/update`: [`super::UpdateSessionNotification`].
+        #[acp(method = "session/update", streams, direct, from)]
         SessionUpdate(super::UpdateSessionNotification),
         /// `elicitation/complete`: [`super::CompleteElicitationNotification`].
+        #[acp(method = "elicitation/complete", streams, from)]
         ElicitationComplete(super::CompleteElicitationNotification),
         #[cfg(feature = "unstable")]
         /// `auth/status_update`: [`super::AuthStatusUpdateNotification`].
+        #[acp(method = "auth/status_update", streams, from)]
         AuthStatusUpdate(super::AuthStatusUpdateNotification),
         /// A method starting with `_` (an extension), with its raw payload.
+        #[acp(extension)]
         Extension(ExtMethod),
     }
-    impl From<super::UpdateSessionNotification> for NotificationToClient {
-        /// A `session/update` payload.
-        fn from(payload: super::UpdateSessionNotification) -> Self {
-            Self::SessionUpdate(payload)
-        }
-    }
+    include!("../shared/rpc.rs");
     impl From<super::LoginAuthRequest> for Request {
         /// A `auth/login` payload.
         fn from(payload: super::LoginAuthRequest) -> Self {

@@ -1,17 +1,17 @@
-//! Which values convert into an enum with `From`: a union's arms and the
-//! dispatch enums' payloads. Decided once here, on the model's types, for
-//! every target that has such conversions (the Rust emitters read
-//! [`super::Decisions::no_from`] and [`super::Payloads::from_payloads`]).
+//! Which union arms convert into their union with `From`, decided once here
+//! on the model's types ([`super::Decisions::no_from`], which the Rust
+//! emitter renders as `no_from`). The dispatch enums' payloads follow the
+//! same rule, decided with the other payload decisions
+//! ([`super::Payloads::converting_into`]).
 //!
-//! The rule is one: a value converts into the enum only when no other arm
-//! of the same build holds the same type, and when the conversion would not
-//! appear or disappear with the `unstable` feature (which would make a
-//! feature remove an impl a user relies on).
+//! The rule: a value converts into the enum only when no other arm of the
+//! same build holds the same type, and when the conversion would not appear
+//! or disappear with the `unstable` feature (which would make a feature
+//! remove an impl a user relies on).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Decisions;
-use super::{Group, PayloadPlan};
 use crate::model::{follow_aliases, Def, Kind, Payload, Type};
 
 /// A type with every alias it names followed to the definition it stands for.
@@ -67,30 +67,4 @@ pub fn arms_without_from(defs: &[Def], decisions: &Decisions) -> BTreeSet<(Strin
         }
     }
     out
-}
-
-/// The members of a dispatch enum (`members`: every payload it holds, with
-/// its gate) that convert into it with `From`: in every build that has the
-/// member, no other member of that build stands for the same type (aliases
-/// followed). An any-JSON payload converts in none: a `From<Value>` would be
-/// a guess.
-pub fn converting_payloads(
-    members: &Group,
-    stable: &BTreeMap<String, PayloadPlan>,
-    unstable: &BTreeMap<String, PayloadPlan>,
-) -> Group {
-    let key = |name: &str, unstable_build: bool| -> Option<&str> {
-        let p = if unstable_build { &unstable[name] } else { &stable[name] };
-        (!p.any_json).then_some(p.stands_for.as_str())
-    };
-    members
-        .iter()
-        .filter(|(name, gate)| {
-            [false, true].into_iter().filter(|u| gate.in_build(*u)).all(|u| {
-                let Some(k) = key(name, u) else { return false };
-                members.iter().filter(|(o, og)| og.in_build(u) && key(o, u) == Some(k)).count() == 1
-            })
-        })
-        .cloned()
-        .collect()
 }

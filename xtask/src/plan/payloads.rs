@@ -58,7 +58,7 @@ pub struct Payloads {
     groups: BTreeMap<(Side, MethodKind), Group>,
     /// By dispatch enum (a side's, `RequestToAgent`, or a kind's,
     /// `Request`): the payloads that convert into it with `From`
-    /// ([`super::conversions::converting_payloads`]).
+    /// ([`converting_payloads`]).
     from: BTreeMap<String, Group>,
 }
 
@@ -94,21 +94,19 @@ impl Payloads {
             let mut all = Group::new();
             for ((side, _), members) in groups.iter().filter(|((_, k), _)| *k == kind) {
                 let name = crate::plan::item_names::enum_name(*side, kind);
-                from.insert(name, super::conversions::converting_payloads(members, &stable, &unstable));
+                from.insert(name, converting_payloads(members, &stable, &unstable));
                 all.extend(members.iter().cloned());
             }
             if groups.keys().any(|(_, k)| *k == kind) {
-                from.insert(
-                    kind_name(kind).to_owned(),
-                    super::conversions::converting_payloads(&all, &stable, &unstable),
-                );
+                from.insert(kind_name(kind).to_owned(), converting_payloads(&all, &stable, &unstable));
             }
         }
         Payloads { stable, unstable, peers, groups, from }
     }
 
     /// The payloads that convert with `From` into the dispatch enum `name`
-    /// (a side's or a kind's; see [`super::conversions::converting_payloads`]);
+    /// (a side's or a kind's): those that no other payload of the enum's
+    /// builds stands for the same type as (`converting_payloads`);
     /// none for an enum without payloads (a kind the version has no method of).
     pub fn converting_into(&self, name: &str) -> &[(String, Gate)] {
         self.from.get(name).map_or(&[], Vec::as_slice)
@@ -201,4 +199,31 @@ fn peers_supported(defs: &[(&Def, Gate)]) -> bool {
             };
             ordered.contains(&d.name) && u.variants.iter().filter(int64).count() == 1
         })
+}
+
+/// The members of a dispatch enum (`members`: every payload it holds, with
+/// its gate) that convert into it with `From`: in every build that has the
+/// member, no other member of that build stands for the same type (aliases
+/// followed: the rule of union arms, `super::conversions`). An any-JSON
+/// payload converts in none: a `From<Value>` would be
+/// a guess.
+fn converting_payloads(
+    members: &Group,
+    stable: &BTreeMap<String, PayloadPlan>,
+    unstable: &BTreeMap<String, PayloadPlan>,
+) -> Group {
+    let key = |name: &str, unstable_build: bool| -> Option<&str> {
+        let p = if unstable_build { &unstable[name] } else { &stable[name] };
+        (!p.any_json).then_some(p.stands_for.as_str())
+    };
+    members
+        .iter()
+        .filter(|(name, gate)| {
+            [false, true].into_iter().filter(|u| gate.in_build(*u)).all(|u| {
+                let Some(k) = key(name, u) else { return false };
+                members.iter().filter(|(o, og)| og.in_build(u) && key(o, u) == Some(k)).count() == 1
+            })
+        })
+        .cloned()
+        .collect()
 }

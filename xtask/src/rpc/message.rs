@@ -27,38 +27,3 @@ pub(super) fn message(rt: &TokenStream) -> TokenStream {
         pub type Message = #rt::rpc::Message<Protocol>;
     }
 }
-
-/// `runtime::rpc::Payload` for a payload enum `name` (a version's or a
-/// side's), through its inherent methods.
-pub(super) fn payload_impl(name: &proc_macro2::Ident, rt: &TokenStream) -> TokenStream {
-    quote! {
-        impl #rt::rpc::Payload for #name {
-            fn method(&self) -> &str {
-                #name::method(self)
-            }
-            fn decode(
-                method: &str,
-                raw: ::core::option::Option<&::serde_json::value::RawValue>,
-            ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
-                #name::decode(method, raw)
-            }
-        }
-    }
-}
-
-/// `runtime::rpc::Payload` and `EncodePayload` for a version's enum `name`,
-/// through its inherent methods.
-pub(super) fn version_payload_impl(name: &proc_macro2::Ident, rt: &TokenStream) -> TokenStream {
-    let payload = payload_impl(name, rt);
-    quote! {
-        #payload
-        impl #rt::rpc::EncodePayload for #name {
-            fn encode(&self, form: ParamsForm) -> ::core::result::Result<::core::option::Option<::serde_json::Value>, ::serde_json::Error> {
-                #name::encode(self, form)
-            }
-            fn write_payload<M: ::serde::ser::SerializeMap>(&self, map: &mut M, key: &'static str, form: ParamsForm, required: bool) -> ::core::result::Result<(), M::Error> {
-                #name::write_payload(self, map, key, form, required)
-            }
-        }
-    }
-}

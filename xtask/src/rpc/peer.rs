@@ -83,16 +83,3 @@ pub fn no_any_side(rt: &TokenStream) -> TokenStream {
         }
     }
 }
-
-/// `runtime::rpc::Payload` and `SidePayload` for a side's enum `name`, through its inherent items.
-pub fn side_payload_impl(name: &Ident, rt: &TokenStream) -> TokenStream {
-    let payload = super::message::payload_impl(name, rt);
-    quote! {
-        #payload
-        impl #rt::rpc::SidePayload for #name {
-            fn handles(method: &str) -> bool {
-                #name::METHODS.contains(&method)
-            }
-        }
-    }
-}
