@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use xtask::codegen::{self, Layout};
+use xtask::generate::{self, Layout};
 
 // Every fixture's emitted Rust, compiled once in this binary.
 #[rustfmt::skip]
@@ -37,7 +37,7 @@ fn root() -> PathBuf {
 fn fixture_ir_and_rust_snapshots() {
     let root = root();
     insta::glob!("../../schema/fixtures", "*.json", |path| {
-        let (module, rust) = codegen::fixture(&root, path).expect("fixture generates");
+        let (module, rust) = generate::fixture(&root, path).expect("fixture generates");
         insta::assert_yaml_snapshot!("ir", module);
         insta::assert_snapshot!("rust", rust);
         // The TypeScript target's types of the same model.
@@ -48,10 +48,10 @@ fn fixture_ir_and_rust_snapshots() {
 #[test]
 fn every_fixture_output_is_committed() {
     let root = root();
-    let fixtures = codegen::fixture_files(&root.join("schema/fixtures")).unwrap();
+    let fixtures = generate::fixture_files(&root.join("schema/fixtures")).unwrap();
     assert!(fixtures.len() >= 7, "expected one fixture per shape, found {}", fixtures.len());
     for path in fixtures {
-        let (_, rust) = codegen::fixture(&root, &path).unwrap();
+        let (_, rust) = generate::fixture(&root, &path).unwrap();
         let stem = path.file_stem().unwrap().to_str().unwrap();
         let committed = std::fs::read_to_string(root.join("tests/generated").join(format!("{stem}.rs"))).unwrap();
         assert_eq!(committed, rust, "tests/generated/{stem}.rs is stale: run `cargo xtask codegen`");
@@ -63,7 +63,7 @@ fn bad_schemas_are_errors_naming_file_and_pointer() {
     let root = root();
     let mut seen = 0;
     insta::glob!("../../schema/fixtures/bad", "*.json", |path| {
-        let err = codegen::fixture(&root, path).expect_err("a bad schema must not generate");
+        let err = generate::fixture(&root, path).expect_err("a bad schema must not generate");
         let message = err.to_string();
         let rel = path.strip_prefix(&root).unwrap().display().to_string();
         // One line per problem, each naming the file.
@@ -112,14 +112,14 @@ fn tampered_vendored_file_is_refused_by_name_and_nothing_is_written() {
     let mut text = std::fs::read_to_string(&file).unwrap();
     text = text.replacen("\"description\"", "\"description\" ", 1);
     std::fs::write(&file, text).unwrap();
-    let err = codegen::generate(&layout(&dir, true)).expect_err("tampered file must be refused");
+    let err = generate::generate(&layout(&dir, true)).expect_err("tampered file must be refused");
     let message = err.to_string();
     assert!(message.contains("schema/v2/schema.json"), "{message}");
     assert!(message.contains("does not match"), "{message}");
     assert!(!dir.join("out").exists(), "nothing may be written");
     // The same directory generates when the lock is not checked (--schema/--out).
-    let out = codegen::generate(&layout(&dir, false)).expect("unlocked generation");
-    codegen::write_all(&out).unwrap();
+    let out = generate::generate(&layout(&dir, false)).expect("unlocked generation");
+    generate::write_all(&out).unwrap();
     assert!(dir.join("out/v1/mod.rs").is_file() && dir.join("out/v2/mod.rs").is_file());
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -129,7 +129,7 @@ fn bad_schema_in_a_directory_writes_nothing() {
     let dir = scratch("bad");
     std::fs::copy(root().join("schema/fixtures/bad/dangling_ref.json"), dir.join("schema/v2/schema.unstable.json"))
         .unwrap();
-    let err = codegen::generate(&layout(&dir, false)).expect_err("dangling ref");
+    let err = generate::generate(&layout(&dir, false)).expect_err("dangling ref");
     assert!(err.to_string().contains("schema/v2/schema.unstable.json: #/$defs/Message"), "{err}");
     assert!(!dir.join("out").exists());
     std::fs::remove_dir_all(&dir).unwrap();
@@ -138,12 +138,12 @@ fn bad_schema_in_a_directory_writes_nothing() {
 #[test]
 fn unwritable_output_leaves_no_partial_files() {
     let dir = scratch("unwritable");
-    let mut out = codegen::generate(&layout(&dir, true)).unwrap();
+    let mut out = generate::generate(&layout(&dir, true)).unwrap();
     // The second target's directory is a file: its temporary cannot be created.
     std::fs::create_dir_all(dir.join("out")).unwrap();
     std::fs::write(dir.join("out/v2"), "not a directory").unwrap();
     out.files.sort();
-    let err = codegen::write_all(&out).expect_err("must fail");
+    let err = generate::write_all(&out).expect_err("must fail");
     assert!(err.to_string().contains("out/v2/mod.rs"), "{err}");
     let leftovers: Vec<_> = walk(&dir.join("out"));
     assert_eq!(leftovers, vec![dir.join("out/v2")], "no file of the set may be written");
@@ -166,8 +166,8 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn committed_bindings_are_up_to_date() {
-    let output = codegen::generate(&Layout::repo(&root())).expect("vendored schema generates");
-    let stale = codegen::stale_files(&output);
+    let output = generate::generate(&Layout::repo(&root())).expect("vendored schema generates");
+    let stale = generate::stale_files(&output);
     assert!(stale.is_empty(), "generated code is out of date, run `cargo xtask codegen`: {stale:?}");
     // What the v1 <-> v2 conversions are generated from: the counts and the
     // rule of every generated pair whose shapes differ (a spec update shows here).
@@ -233,8 +233,8 @@ fn fail_at(n: usize) -> impl FnMut(&Path) -> std::io::Result<()> {
 #[test]
 fn a_failure_while_replacing_files_restores_every_one() {
     let dir = scratch("rollback");
-    let first = codegen::generate(&layout(&dir, true)).unwrap();
-    codegen::write_all(&first).unwrap();
+    let first = generate::generate(&layout(&dir, true)).unwrap();
+    generate::write_all(&first).unwrap();
     let before = contents(&dir.join("out"));
     // Each version's `mod.rs` and its `schemas.rs`, and the two files of what they share.
     assert_eq!(before.len(), 6);
@@ -317,7 +317,7 @@ fn dispatch_follows_the_unstable_shape_of_a_changed_payload() {
     };
     let stable = xtask::lower::lower(Path::new("stable.json"), &schema(r#"["id"]"#)).unwrap();
     let unstable = xtask::lower::lower(Path::new("unstable.json"), &schema("[]")).unwrap();
-    let (items, registry) = codegen::merge(&stable, &unstable);
+    let (items, registry) = generate::merge(&stable, &unstable);
     let text: String = items.iter().map(ToString::to_string).collect::<String>().replace(' ', "");
     // Each shape's variant states its own null mode for the dispatch derive
     // (`refuse`, the default, says nothing).
@@ -465,8 +465,8 @@ fn typescript_package_type_checks_strictly() {
     for file in ["runtime.ts", "json.ts", "shape.ts", "decode.ts", "codec.ts", "generated/messages.ts"] {
         std::fs::copy(ts.join("src").join(file), dir.join("src").join(file)).unwrap();
     }
-    for path in codegen::fixture_files(&root.join("schema/fixtures")).unwrap() {
-        let (module, _) = codegen::fixture(&root, &path).unwrap();
+    for path in generate::fixture_files(&root.join("schema/fixtures")).unwrap() {
+        let (module, _) = generate::fixture(&root, &path).unwrap();
         let stem = path.file_stem().unwrap().to_str().unwrap();
         std::fs::write(dir.join(format!("src/generated/{stem}.ts")), xtask::ts::single(&module)).unwrap();
     }
@@ -493,9 +493,9 @@ fn typescript_package_type_checks_strictly() {
 fn own_schema_builds_on_the_runtime_alone() {
     let root = root();
     let mut seen = 0;
-    for path in codegen::fixture_files(&root.join("schema/fixtures")).unwrap() {
-        let (_, text) = codegen::single_file(&root, &path, xtask::lower::Mode::Strict).unwrap();
-        let stem = codegen::module_stem(&path);
+    for path in generate::fixture_files(&root.join("schema/fixtures")).unwrap() {
+        let (_, text) = generate::single_file(&root, &path, xtask::lower::Mode::Strict).unwrap();
+        let stem = generate::module_stem(&path);
         let committed = std::fs::read_to_string(root.join("tests/generated").join(format!("{stem}.rs"))).unwrap();
         assert!(text == committed, "`--schema {}` writes other text than tests/generated/{stem}.rs", path.display());
         assert!(!text.contains("::acp_bindings::"), "{stem}.rs names the bindings crate");

@@ -19,7 +19,7 @@
 
 use std::path::{Path, PathBuf};
 
-use xtask::codegen::{self, Layout};
+use xtask::generate::{self, Layout};
 use xtask::load::UpsertFile;
 
 fn root() -> PathBuf {
@@ -82,7 +82,7 @@ fn every_vendored_release_generates() {
         assert!(names.contains(vendored) && !names.contains(same), "{same} stands for {vendored}");
     }
     for (version, dir) in &releases {
-        let out = codegen::generate(&layout(dir, Path::new("/nonexistent"), None))
+        let out = generate::generate(&layout(dir, Path::new("/nonexistent"), None))
             .unwrap_or_else(|e| panic!("release {version} does not generate: {e}"));
         let mut report = String::new();
         for s in &out.stats {
@@ -151,7 +151,7 @@ fn every_vendored_release_compiles_with_runtime_reducer_and_replay() {
         std::fs::copy(root.join("tools/Cargo.toml"), base.join("tools/Cargo.toml")).unwrap();
         // The bindings' version modules, and `acp-tools`' by-name registry.
         let registry = Some(base.join("tools/src/registry.rs"));
-        let out = codegen::generate(&layout(&dir, &base.join("bindings"), registry))
+        let out = generate::generate(&layout(&dir, &base.join("bindings"), registry))
             .unwrap_or_else(|e| panic!("release {version} does not generate: {e}"));
         for (path, text) in out.files {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();

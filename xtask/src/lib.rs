@@ -14,12 +14,12 @@
 //! [`fuzz`] runs the fuzz targets and Miri.
 
 pub mod cfg_pairs;
-pub mod codegen;
 pub mod convert;
 pub mod diff;
 pub mod emit;
 pub mod error;
 pub mod fuzz;
+pub mod generate;
 mod hash;
 pub mod interop;
 pub mod ir;

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use xtask::codegen::{self, Layout};
+use xtask::generate::{self, Layout};
 use xtask::pull::{self, Source};
 
 #[derive(Parser)]
@@ -278,14 +278,14 @@ fn codegen_file(check: bool, file: &Path, out: &Path, upserts: bool, lenient: bo
     }
     let mode = if lenient { xtask::lower::Mode::Lenient } else { xtask::lower::Mode::Strict };
     let base = std::env::current_dir().unwrap_or_default();
-    let (module, text) = match codegen::single_file(&base, file, mode) {
+    let (module, text) = match generate::single_file(&base, file, mode) {
         Ok(r) => r,
         Err(e) => return fail(&e),
     };
     for w in &module.warnings {
         eprintln!("warning: {w}");
     }
-    let path = out.join(format!("{}.rs", codegen::module_stem(file)));
+    let path = out.join(format!("{}.rs", generate::module_stem(file)));
     println!("{}: {} defs read", file.display(), module.defs.len());
     if check {
         if std::fs::read_to_string(&path).is_ok_and(|t| t == text) {
@@ -329,7 +329,7 @@ fn codegen(
         },
         _ => Layout::repo(root),
     };
-    let output = match codegen::generate(&layout) {
+    let output = match generate::generate(&layout) {
         Ok(o) => o,
         Err(e) => return fail(&e),
     };
@@ -343,7 +343,7 @@ fn codegen(
         eprintln!("warning: {w}");
     }
     if check {
-        let stale = codegen::stale_files(&output);
+        let stale = generate::stale_files(&output);
         if stale.is_empty() {
             println!("generated code is up to date");
             return ExitCode::SUCCESS;
@@ -354,7 +354,7 @@ fn codegen(
         eprintln!("error: generated code is out of date: run `cargo xtask codegen`");
         return ExitCode::from(1);
     }
-    match codegen::write_all(&output) {
+    match generate::write_all(&output) {
         Ok(written) => println!("wrote {written} of {} files (the others were up to date)", output.files.len()),
         Err(e) => return fail(&e),
     }

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use crate::codegen::{self, Layout};
 use crate::error::{Error, Result};
+use crate::generate::{self, Layout};
 use crate::pull::{self, Source};
 
 /// What an update did.
@@ -54,8 +54,8 @@ fn vendor_and_regenerate(root: &Path, before: &Path, version: &str, source: &Sou
     let lock = pull::pull(&schema, version, source)?;
     let vendored = format!("{}@{} ({} files)", lock.package, lock.version, lock.files.len());
     let after_vendoring = |e: Error| Error::AfterVendoring { vendored: vendored.clone(), source: Box::new(e) };
-    let output = codegen::generate(&Layout::repo(root)).map_err(after_vendoring)?;
-    codegen::write_all(&output).map_err(after_vendoring)?;
+    let output = generate::generate(&Layout::repo(root)).map_err(after_vendoring)?;
+    generate::write_all(&output).map_err(after_vendoring)?;
     let mut stats: Vec<String> = output.stats.iter().map(ToString::to_string).collect();
     stats.extend(output.convert.iter().map(ToString::to_string));
     let mut reports = crate::diff::diff_sides(root, before, &schema).map_err(after_vendoring)?;

@@ -41,7 +41,7 @@ pub fn check(data: &[u8]) {
         }
         Err(e) => assert!(!objects, "lenient lowering refused a schema with a `$defs` object: {e}"),
     }
-    match xtask::codegen::render_schema(file, &json, "fuzz") {
+    match xtask::generate::render_schema(file, &json, "fuzz") {
         Ok((module, text)) => {
             assert!(text.starts_with("// @generated"), "rendered Rust without its header");
             let report = xtask::diff::diff(&module, &module);

@@ -147,7 +147,7 @@ fn a_schema_error_quoting_a_newline_is_one_line() {
         {"not a\nkeyword": "x", "type": "string", "const": "uri"},
         {"title": "other", "type": "string"}
     ]}}});
-    let e = xtask::codegen::render_schema(std::path::Path::new("fuzz.json"), &schema, "fuzz").unwrap_err();
+    let e = xtask::generate::render_schema(std::path::Path::new("fuzz.json"), &schema, "fuzz").unwrap_err();
     let shown = e.to_string();
     assert!(!shown.contains('\n'), "{shown}");
     assert!(shown.starts_with("fuzz.json: #/$defs/StringFormat/anyOf/0: "), "{shown}");
@@ -165,7 +165,7 @@ fn every_bad_schema_is_a_one_line_error_from_the_fuzzed_entry_point() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let Ok(schema) = serde_json::from_str::<Value>(&std::fs::read_to_string(&path).unwrap()) else { continue };
-        let e = xtask::codegen::render_schema(std::path::Path::new("fuzz.json"), &schema, "fuzz")
+        let e = xtask::generate::render_schema(std::path::Path::new("fuzz.json"), &schema, "fuzz")
             .expect_err(&path.display().to_string());
         // One line per problem (a file can have several), each naming the file and a pointer.
         let shown = e.to_string();

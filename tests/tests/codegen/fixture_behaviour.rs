@@ -532,7 +532,7 @@ fn early_revision_constructs() {
 fn renamed_items_are_warnings() {
     let root = super::root();
     let (module, _) =
-        xtask::codegen::fixture(&root, &root.join("schema/fixtures/early_revisions.json")).expect("generates");
+        xtask::generate::fixture(&root, &root.join("schema/fixtures/early_revisions.json")).expect("generates");
     let w = module.warnings.join("\n");
     assert!(
         w.contains(

@@ -428,7 +428,7 @@ fn every_pointer_of_the_model_resolves_in_its_file() {
         "not": {"required": ["type"], "properties": {"type": {"not": {"const": "agent"}}}}
     }}});
     let mut files: Vec<(String, serde_json::Value)> = vec![("undeclared.json".into(), undeclared)];
-    let mut paths = xtask::codegen::fixture_files(&root.join("schema/fixtures")).unwrap();
+    let mut paths = xtask::generate::fixture_files(&root.join("schema/fixtures")).unwrap();
     paths.extend(
         ["v1/schema.json", "v1/schema.unstable.json", "v2/schema.json", "v2/schema.unstable.json"]
             .map(|r| root.join("schema").join(r)),
