@@ -23,8 +23,8 @@
 //!
 //! A field with a decoding rule names the rule's reader type
 //! ([`FieldRead::reader`], a type implementing `runtime::read::Reader<T>` and
-//! `json::fast::Rule<'de, T>` for the field's type `T`): the visitor reads it
-//! with `runtime::de::put_with::<Reader, _, _>` (a field without a rule with
+//! `runtime::read::Rule<'de, T>` for the field's type `T`): the visitor reads it
+//! with `runtime::read::put_with::<Reader, _, _>` (a field without a rule with
 //! `runtime::de::put`), the direct decoder with the reader's `Rule`. A rule reaches the runtime as a type, so adding one means
 //! a reader type in the runtime and a way to name it, nothing here.
 
@@ -136,7 +136,7 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
         index.push(quote!(#(#names)|* => ::core::option::Option::Some(#i),));
         // The slot's type is the field's: `put` reads that type.
         reads.push(match &f.reader {
-            Some(m) => quote!(#i => #rt::de::put_with::<#m, _, _>(map, &mut #slot, #wire),),
+            Some(m) => quote!(#i => #rt::read::put_with::<#m, _, _>(map, &mut #slot, #wire),),
             None => quote!(#i => #rt::de::put(map, &mut #slot, #wire),),
         });
     }
@@ -236,7 +236,7 @@ pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
         let (names, ty) = (names(f), &f.ty);
         let i = Literal::usize_unsuffixed(i);
         let value = match &f.reader {
-            Some(m) => quote!(<#m as #fast::Rule<'de, #ty>>::read(r)),
+            Some(m) => quote!(<#m as #rt::read::Rule<'de, #ty>>::read(r)),
             None => quote!(<#ty as #fast::FromJson<'de>>::read(r)),
         };
         positions.push(quote!(#(#names)|* => #i,));

@@ -43,7 +43,7 @@ impl Paths {
     }
 
     /// The reader type of a rule (a type implementing `runtime::read::Reader<T>`
-    /// and `json::fast::Rule<'de, T>` for the field's type `T`).
+    /// and `runtime::read::Rule<'de, T>` for the field's type `T`).
     pub fn reader(&self, r: &Reader) -> TokenStream {
         let read = {
             let rt = &self.runtime;

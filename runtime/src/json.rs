@@ -73,8 +73,9 @@ use std::io;
 
 mod de;
 mod encode;
+mod handoff;
 mod text;
-use self::text::{next_escape, write_key, write_str};
+use self::text::{write_key, write_str, NUMBER, RAW_VALUE};
 #[doc(hidden)]
 pub mod fast;
 
@@ -145,12 +146,6 @@ fn with_buffer<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
         Err(_) => f(&mut Vec::new()),
     })
 }
-
-/// The token `serde_json` uses to hand a `RawValue`'s text to its serializer.
-const RAW_VALUE: &str = "$serde_json::private::RawValue";
-/// The token of an `arbitrary_precision` `serde_json::Number` (when some other
-/// crate in the build turns that feature on).
-const NUMBER: &str = "$serde_json::private::Number";
 
 /// The serializer: appends to a `Vec<u8>`.
 struct Encoder<'a> {

@@ -551,3 +551,34 @@ impl<T: fmt::Display, P> fmt::Display for Patch<T, P> {
         }
     }
 }
+
+// The direct encoder (`json::fast::ToJson`) of the patch types: a patch
+// writes what it sets, `Keep` and `Clear` write `null` (a `Keep` field is
+// skipped by its struct before it is reached).
+use crate::json::fast::ToJson;
+
+impl<T: ToJson, P: ToJson> ToJson for Patch<T, P> {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), crate::json::fast::Error> {
+        match self {
+            Patch::Set(v) => v.write_json(out),
+            Patch::Patch(p) => p.write_json(out),
+            Patch::Keep | Patch::Clear => {
+                out.extend_from_slice(b"null");
+                Ok(())
+            }
+        }
+    }
+}
+
+impl ToJson for NoPatch {
+    fn write_json(&self, _: &mut Vec<u8>) -> Result<(), crate::json::fast::Error> {
+        match *self {}
+    }
+}
+
+impl ToJson for ReplaceAll {
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), crate::json::fast::Error> {
+        self.0.write_json(out)
+    }
+}

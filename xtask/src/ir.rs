@@ -19,8 +19,10 @@
 //! field's representation in the state struct), `no_from` (union arms given
 //! no `From`); `payloads` holds the JSON-RPC payloads' decisions per build
 //! (`stable`, `unstable`: what each stands for, its `null_mode`, whether
-//! `Message::decode` streams it) and `from`, the payloads that convert into
-//! each dispatch enum with `From`.
+//! `Message::decode` streams it), `peers` (whether the module gets the sans-IO
+//! peers), `groups` (each dispatch enum's payloads, by the enum's name, with
+//! their gates) and `from`, the payloads that convert into each dispatch
+//! enum with `From`.
 
 use std::path::Path;
 

@@ -7,7 +7,7 @@
 //! 2. [`lower`]: JSON Schema -> the schema model ([`model`]: pointers, sides,
 //!    roles, references, direction, upserts);
 //! 3. [`plan`]: the generator's Rust decisions (gates, field representations);
-//! 4. [`emit`] and [`rpc`]: Rust tokens, once, formatted by [`codegen`];
+//! 4. [`emit`] and [`rpc`]: Rust tokens, once, formatted by [`generate`];
 //! 5. [`write`](mod@write): every file or none.
 //!
 //! [`ir`] prints the model and the plan; [`pull`] vendors a schema release;

@@ -11,8 +11,8 @@ use serde::de::{self, DeserializeSeed, Visitor};
 use serde::Deserialize;
 use serde_json::Error;
 
-use super::fast::Bail;
-use super::{next_escape, RAW_VALUE};
+use super::handoff::Bail;
+use super::text::{next_escape, RAW_VALUE};
 
 mod access;
 use self::access::{Items, Members, Raw};
@@ -60,12 +60,12 @@ pub struct Reader<'de> {
     /// The discriminators already read in the object being read (by the
     /// direct decoders of the unions around its payload): a member of the
     /// same name makes the direct decoder bail ([`super::fast::arm`]).
-    pub(super) tags: super::fast::Tags,
+    pub(super) tags: super::handoff::Tags,
 }
 
 impl<'de> Reader<'de> {
     pub(crate) fn new(text: &'de str) -> Self {
-        Reader { text, at: 0, depth: 0, tags: super::fast::Tags::NONE }
+        Reader { text, at: 0, depth: 0, tags: super::handoff::Tags::NONE }
     }
 
     /// How deep objects and arrays nest at the position.
@@ -384,7 +384,7 @@ impl<'de> Reader<'de> {
 impl<'de> Reader<'de> {
     /// A reader of `text` at `at`, inside `depth` objects and arrays.
     pub(super) fn at(text: &'de str, at: usize, depth: u32) -> Self {
-        Reader { text, at, depth, tags: super::fast::Tags::NONE }
+        Reader { text, at, depth, tags: super::handoff::Tags::NONE }
     }
 
     /// The position and nesting depth.
@@ -400,13 +400,13 @@ impl<'de> Reader<'de> {
         if self.peek()? != b'{' {
             return Err(decline());
         }
-        super::fast::hand_over(self.at, self.depth);
+        super::handoff::hand_over(self.at, self.depth);
         // Passed on whole, as in `from_str`.
         // (`visit` hands a position back exactly when it succeeds; a value
         // without one, which no generated visitor gives, leaves the reader
         // past the end, where every read and `end` fail.)
         let result = visitor.visit_borrowed_str::<Error>(self.text);
-        self.at = match super::fast::take_back() {
+        self.at = match super::handoff::take_back() {
             Some((at, depth)) if depth == self.depth => at,
             _ => self.text.len() + 1,
         };
@@ -456,7 +456,7 @@ impl<'de> Reader<'de> {
     /// (no whitespace, no escape): consumed, `true`. Two word compares for
     /// a name of up to 14 bytes, no scan for the closing quote.
     #[inline(always)]
-    pub fn known_key(&mut self, key: &super::fast::Known) -> bool {
+    pub fn known_key(&mut self, key: &super::handoff::Known) -> bool {
         let bytes = self.bytes();
         let (at, len) = (self.at, usize::from(key.len));
         let hit = if at + 16 <= bytes.len() && len <= 16 {
@@ -685,7 +685,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        if name == super::fast::STRUCT {
+        if name == super::handoff::STRUCT {
             return self.direct(visitor);
         }
         // serde_json also reads a struct from an array; this reader declines.

@@ -488,29 +488,3 @@ impl<T: ToJson> ToJson for crate::runtime::Nullable<T> {
         }
     }
 }
-
-impl<T: ToJson, P: ToJson> ToJson for crate::Patch<T, P> {
-    #[inline]
-    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), Error> {
-        match self {
-            crate::Patch::Set(v) => v.write_json(out),
-            crate::Patch::Patch(p) => p.write_json(out),
-            crate::Patch::Keep | crate::Patch::Clear => {
-                out.extend_from_slice(b"null");
-                Ok(())
-            }
-        }
-    }
-}
-
-impl ToJson for crate::patch::NoPatch {
-    fn write_json(&self, _: &mut Vec<u8>) -> Result<(), Error> {
-        match *self {}
-    }
-}
-
-impl ToJson for crate::patch::ReplaceAll {
-    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), Error> {
-        self.0.write_json(out)
-    }
-}

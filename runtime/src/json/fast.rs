@@ -41,7 +41,6 @@
 //! (`Streamed::read_direct`).
 
 use std::borrow::Cow;
-use std::cell::Cell;
 
 use serde::de::{self, Deserialize, Unexpected};
 use serde_json::Value;
@@ -53,43 +52,8 @@ pub use super::encode::{
     close_object, extra, key, members_via_serde, raw, serialize, string, Error, SerdeSide, ToJson, ToJsonMembers,
     ViaMembers, ViaSerde, ViaSerdeMembers, ViaToJson, ENCODE,
 };
-
-/// The struct name the generated `Deserialize` impls of direct-decodable
-/// types ask for: [`Reader`] hands those to [`visit`].
-pub const STRUCT: &str = "$acp_bindings::json::fast";
-
-/// A direct decoder cannot go on; the text is decoded again by serde_json.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Bail;
-
-thread_local! {
-    /// The position passed between the reader and [`visit`] (`NONE` when
-    /// nothing is passed) and the depth there. Two cells, each read and
-    /// written whole: one `Option<(usize, u32)>` was written as two words and
-    /// read back as one, which stalled the load on every object handed over.
-    static AT: Cell<usize> = const { Cell::new(NONE) };
-    static DEPTH: Cell<u32> = const { Cell::new(0) };
-}
-
-/// No position in [`AT`].
-const NONE: usize = usize::MAX;
-
-/// The reader's side: the object starts at `at` (also [`visit`]'s, handing
-/// back the position after it).
-#[inline]
-pub(super) fn hand_over(at: usize, depth: u32) {
-    AT.with(|a| a.set(at));
-    DEPTH.with(|d| d.set(depth));
-}
-
-/// Takes the position out of the slot, if there is one: the reader's side,
-/// the position after the object a direct decoder read (also [`visit`]'s,
-/// the position of the object handed over).
-#[inline]
-pub(super) fn take_back() -> Option<(usize, u32)> {
-    let at = AT.with(|a| a.replace(NONE));
-    (at != NONE).then(|| (at, DEPTH.with(Cell::get)))
-}
+use super::handoff::{hand_over, take_back};
+pub use super::handoff::{Bail, Known, Tags, STRUCT};
 
 /// The visitor's side (its `visit_borrowed_str`): reads a `T` from `text` at
 /// the handed-over position, or refuses a string where no position was. When
@@ -160,18 +124,6 @@ pub trait FromJson<'de>: Deserialize<'de> {
     fn rest(r: &mut Reader<'de>, more: bool) -> Result<Self, Bail> {
         let _ = (r, more);
         Err(Bail)
-    }
-}
-
-/// How a generated direct decoder reads a field that has a decoding rule
-/// (`M` is the rule's reader type, `runtime::read::Field::<M, T>` in the
-/// visitor). The provided method runs the rule itself through the reader;
-/// the list rules read the items directly.
-pub trait Rule<'de, T>: crate::runtime::read::Reader<T> {
-    /// Reads the field.
-    #[inline]
-    fn read(r: &mut Reader<'de>) -> Result<T, Bail> {
-        <Self as crate::runtime::read::Reader<T>>::read(r).map_err(|_| Bail)
     }
 }
 
@@ -302,44 +254,6 @@ impl<'de, T: FromJson<'de>> FromJson<'de> for Vec<T> {
     }
 }
 
-/// A member name a direct decoder knows: `"name":` as bytes and as the
-/// words [`Reader::known_key`] compares, made at compile time.
-#[derive(Debug, Clone, Copy)]
-pub struct Known {
-    /// The name.
-    pub name: &'static str,
-    pub(super) bytes: &'static [u8],
-    pub(super) len: u8,
-    /// The first eight bytes (fewer, zero-padded, for a short name).
-    pub(super) lo: u64,
-    /// The last eight bytes (for 9 to 16).
-    pub(super) hi: u64,
-    /// The bytes of `lo` that count.
-    pub(super) mask: u64,
-}
-
-impl Known {
-    /// `bytes` is `"name":` (the name needing no escape), `name` the name.
-    pub const fn new(name: &'static str, bytes: &'static [u8]) -> Known {
-        let len = bytes.len();
-        assert!(len < 256, "a member name of fewer than 253 bytes");
-        let (mut lo, mut hi, mut i) = (0u64, 0u64, 0);
-        while i < len && i < 8 {
-            lo |= (bytes[i] as u64) << (8 * i);
-            i += 1;
-        }
-        if len > 8 {
-            let mut j = 0;
-            while j < 8 {
-                hi |= (bytes[len - 8 + j] as u64) << (8 * j);
-                j += 1;
-            }
-        }
-        let mask = if len >= 8 { u64::MAX } else { (1u64 << (8 * len)) - 1 };
-        Known { name, bytes, len: len as u8, lo, hi, mask }
-    }
-}
-
 /// A member's name as [`members_known`] found it.
 #[derive(Debug, Clone, Copy)]
 pub enum Member<'de> {
@@ -396,34 +310,6 @@ pub fn members_known<'de>(
         more = r.next_member()?;
     }
     Ok(())
-}
-
-/// The discriminators read in the object at one depth (up to three: a
-/// union's arm may itself be a union discriminated by another member of the
-/// same object). A member of one of those names in the arm's payload bails,
-/// as the visitors refuse it (`duplicate field`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Tags {
-    depth: u32,
-    len: u8,
-    keys: [&'static str; 3],
-}
-
-impl Tags {
-    /// No discriminator.
-    pub const NONE: Tags = Tags { depth: 0, len: 0, keys: [""; 3] };
-
-    /// Whether `key` is a discriminator already read at `depth`.
-    #[inline]
-    pub(super) fn forbids(&self, key: &str, depth: u32) -> bool {
-        // Spelled out rather than `contains(&key)`: the same comparison, but
-        // `contains` cost about 100 more instructions per message on the
-        // session-update stream (`cargo bench -p acp-tests --bench
-        // instructions`, decode 3914 -> 4015), as it was not inlined here.
-        self.len != 0
-            && self.depth == depth
-            && self.keys[..usize::from(self.len)].iter().any(|k| k.len() == key.len() && k.as_bytes() == key.as_bytes())
-    }
 }
 
 /// Reads the payload of a union's arm (`rest`, the arm's own decoder) after

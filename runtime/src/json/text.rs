@@ -176,3 +176,10 @@ fn write_escaped(out: &mut Vec<u8>, bytes: &[u8], first: usize) {
         at = next;
     }
 }
+
+/// The token `serde_json` uses to hand a `RawValue`'s text to its serializer
+/// (and asks a deserializer for); the encoder and the reader both meet it.
+pub(super) const RAW_VALUE: &str = "$serde_json::private::RawValue";
+/// The token of an `arbitrary_precision` `serde_json::Number` (when some other
+/// crate in the build turns that feature on).
+pub(super) const NUMBER: &str = "$serde_json::private::Number";

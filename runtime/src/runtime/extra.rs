@@ -5,7 +5,7 @@ use std::fmt;
 use serde::ser::{Serialize, Serializer};
 use serde_json::Value;
 
-use super::JsonObject;
+use super::json_object::JsonObject;
 
 /// The properties of a decoded object that its schema does not name, in the
 /// order they came. They are written back after the known properties, so a

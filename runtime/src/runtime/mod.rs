@@ -8,6 +8,7 @@ mod base64;
 #[doc(hidden)]
 pub mod de;
 mod extra;
+mod json_object;
 mod nullable;
 mod number;
 /// The decoders' own error messages, worded once for both runtimes.
@@ -26,6 +27,7 @@ mod unknown;
 
 pub use self::base64::Base64String;
 pub use self::extra::Extra;
+pub use self::json_object::JsonObject;
 pub use self::nullable::{ExplicitNull, Nullable};
 pub use self::number::Number;
 pub use self::unknown::{ParseEnumError, UnknownInteger, UnknownString, UnknownVariant};
@@ -34,6 +36,3 @@ pub use self::unknown::{ParseEnumError, UnknownInteger, UnknownString, UnknownVa
 /// nothing), longer ones shared (`Clone` never copies the text). It derefs to
 /// `str` and converts from `&str`, `String` and `Arc<str>`.
 pub use smol_str::SmolStr;
-
-/// The JSON object type used for `_meta` and other free-form objects.
-pub type JsonObject = serde_json::Map<String, serde_json::Value>;

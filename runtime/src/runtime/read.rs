@@ -54,7 +54,7 @@ macro_rules! readers {
                 $f(d)
             }
         }
-        impl<'de, $($g)*> $crate::json::fast::Rule<'de, $t> for $marker {
+        impl<'de, $($g)*> $crate::runtime::read::Rule<'de, $t> for $marker {
             $(
                 #[inline]
                 fn read(r: &mut $crate::json::fast::Reader<'de>) -> ::core::result::Result<$t, $crate::json::fast::Bail> {
@@ -115,7 +115,7 @@ macro_rules! list_readers {
 /// and the rule's visitor drops it); anything else runs the rule.
 macro_rules! list_rules {
     ($m:ident $list:ty) => {
-        impl<'de, T: for<'a> $crate::json::fast::FromJson<'a>> $crate::json::fast::Rule<'de, $list> for $m {
+        impl<'de, T: for<'a> $crate::json::fast::FromJson<'a>> $crate::runtime::read::Rule<'de, $list> for $m {
             #[inline]
             fn read(
                 r: &mut $crate::json::fast::Reader<'de>,
@@ -144,7 +144,7 @@ impl<T: DeserializeOwned> Reader<T> for Plain {
     }
 }
 
-impl<'de, T: for<'a> crate::json::fast::FromJson<'a>> crate::json::fast::Rule<'de, T> for Plain {
+impl<'de, T: for<'a> crate::json::fast::FromJson<'a>> Rule<'de, T> for Plain {
     #[inline]
     fn read(r: &mut crate::json::fast::Reader<'de>) -> Result<T, crate::json::fast::Bail> {
         <T as crate::json::fast::FromJson<'de>>::read(r)
@@ -167,7 +167,7 @@ impl<R: de::StrRule> Reader<String> for CheckedStr<R> {
         de::checked_str::<D, R>(d)
     }
 }
-impl<'de, R: de::StrRule> crate::json::fast::Rule<'de, String> for CheckedStr<R> {}
+impl<'de, R: de::StrRule> Rule<'de, String> for CheckedStr<R> {}
 
 /// [`de::opt_checked_str`]: an optional or nullable string with
 /// `minLength` / `maxLength` / `pattern`; `LENIENT` applies default-on-error.
@@ -178,10 +178,7 @@ impl<F: Shape<Inner = String>, R: de::StrRule, const LENIENT: bool> Reader<F> fo
         de::opt_checked_str::<D, F, R, LENIENT>(d)
     }
 }
-impl<'de, F: Shape<Inner = String>, R: de::StrRule, const LENIENT: bool> crate::json::fast::Rule<'de, F>
-    for OptCheckedStr<R, LENIENT>
-{
-}
+impl<'de, F: Shape<Inner = String>, R: de::StrRule, const LENIENT: bool> Rule<'de, F> for OptCheckedStr<R, LENIENT> {}
 
 /// [`de::int_in_range`]: a required integer with `minimum` / `maximum`
 /// (`P` names where they are, for the error).
@@ -195,10 +192,8 @@ where
         de::int_in_range::<D, T, MIN, MAX, P>(d)
     }
 }
-impl<'de, T, const MIN: i128, const MAX: i128, P: de::Pointer> crate::json::fast::Rule<'de, T>
-    for IntInRange<MIN, MAX, P>
-where
-    T: DeserializeOwned + Copy + Into<i128> + std::fmt::Display,
+impl<'de, T, const MIN: i128, const MAX: i128, P: de::Pointer> Rule<'de, T> for IntInRange<MIN, MAX, P> where
+    T: DeserializeOwned + Copy + Into<i128> + std::fmt::Display
 {
 }
 
@@ -215,7 +210,7 @@ where
         de::opt_int_in_range::<D, F, MIN, MAX, LENIENT, P>(d)
     }
 }
-impl<'de, F, const MIN: i128, const MAX: i128, const LENIENT: bool, P: de::Pointer> crate::json::fast::Rule<'de, F>
+impl<'de, F, const MIN: i128, const MAX: i128, const LENIENT: bool, P: de::Pointer> Rule<'de, F>
     for OptIntInRange<MIN, MAX, LENIENT, P>
 where
     F: Shape<Inner: DeserializeOwned + Copy + Into<i128> + std::fmt::Display>,
@@ -231,10 +226,7 @@ impl<const MIN: u64, const MAX: u64, P: de::Pointer> Reader<super::Number> for F
         de::float_in_range::<D, MIN, MAX, P>(d)
     }
 }
-impl<'de, const MIN: u64, const MAX: u64, P: de::Pointer> crate::json::fast::Rule<'de, super::Number>
-    for FloatInRange<MIN, MAX, P>
-{
-}
+impl<'de, const MIN: u64, const MAX: u64, P: de::Pointer> Rule<'de, super::Number> for FloatInRange<MIN, MAX, P> {}
 
 /// [`de::opt_float_in_range`]: an optional or nullable number with bounds;
 /// `LENIENT` applies default-on-error.
@@ -248,7 +240,7 @@ impl<F: Shape<Inner = super::Number>, const MIN: u64, const MAX: u64, const LENI
     }
 }
 impl<'de, F: Shape<Inner = super::Number>, const MIN: u64, const MAX: u64, const LENIENT: bool, P: de::Pointer>
-    crate::json::fast::Rule<'de, F> for OptFloatInRange<MIN, MAX, LENIENT, P>
+    Rule<'de, F> for OptFloatInRange<MIN, MAX, LENIENT, P>
 {
 }
 
@@ -313,17 +305,41 @@ impl<F: ListLen, const MIN: usize, const MAX: usize, const LENIENT: bool, P: de:
     }
 }
 
-impl<'de, F, const MIN: usize, const MAX: usize, const LENIENT: bool, P, M> crate::json::fast::Rule<'de, F>
+impl<'de, F, const MIN: usize, const MAX: usize, const LENIENT: bool, P, M> Rule<'de, F>
     for ItemCount<MIN, MAX, LENIENT, P, M>
 where
     F: ListLen,
     P: de::Pointer,
-    M: crate::json::fast::Rule<'de, F>,
+    M: Rule<'de, F>,
 {
     /// The inner rule's direct reading, then the count; a list out of range
     /// bails (the visitor reports it, or gives the default).
     #[inline]
     fn read(r: &mut crate::json::fast::Reader<'de>) -> Result<F, crate::json::fast::Bail> {
-        Self::check(<M as crate::json::fast::Rule<'de, F>>::read(r)?).map_err(|_| crate::json::fast::Bail)
+        Self::check(<M as Rule<'de, F>>::read(r)?).map_err(|_| crate::json::fast::Bail)
     }
+}
+
+/// How a generated direct decoder reads a field that has a decoding rule
+/// (`M` is the rule's reader type, `runtime::read::Field::<M, T>` in the
+/// visitor). The provided method runs the rule itself through the reader;
+/// the list rules read the items directly.
+pub trait Rule<'de, T>: Reader<T> {
+    /// Reads the field.
+    #[inline]
+    fn read(r: &mut crate::json::fast::Reader<'de>) -> Result<T, crate::json::fast::Bail> {
+        <Self as Reader<T>>::read(r).map_err(|_| crate::json::fast::Bail)
+    }
+}
+
+/// [`de::put`] with the reader `M` of the field's rule: the
+/// visitor's side of a rule, as [`Rule`] is the direct decoder's.
+#[inline]
+pub fn put_with<'de, M: Reader<T>, A: serde::de::MapAccess<'de>, T>(
+    map: &mut A,
+    slot: &mut Option<T>,
+    key: &'static str,
+) -> Result<(), A::Error> {
+    let value = map.next_value_seed(Field::<M, T>::new())?;
+    de::once(slot, key, value)
 }

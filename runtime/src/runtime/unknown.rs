@@ -2,7 +2,7 @@ use std::fmt;
 
 use serde::ser::{Serialize, Serializer};
 
-use super::JsonObject;
+use super::json_object::JsonObject;
 
 /// A string enum value this version of the bindings does not know.
 ///

@@ -53,8 +53,8 @@ pub struct Payloads {
     /// The module gets the sans-IO peers ([`peers_supported`]).
     peers: bool,
     /// The dispatch enums: the payloads by handling side and kind
-    /// ([`Payloads::groups`]).
-    #[serde(skip)]
+    /// ([`Payloads::groups`]); shown by the enum's name (`RequestToAgent`).
+    #[serde(serialize_with = "groups_by_name")]
     groups: BTreeMap<(Side, MethodKind), Group>,
     /// By dispatch enum (a side's, `RequestToAgent`, or a kind's,
     /// `Request`): the payloads that convert into it with `From`
@@ -138,6 +138,10 @@ impl Payloads {
             members.retain(|(n, _)| keep(n));
         }
         self.from.retain(|_, members| !members.is_empty());
+        for members in self.groups.values_mut() {
+            members.retain(|(n, _)| keep(n));
+        }
+        self.groups.retain(|_, members| !members.is_empty());
     }
 
     /// The decisions about a payload emitted under `gate`, in the build its
@@ -145,6 +149,13 @@ impl Payloads {
     pub fn of_gate(&self, name: &str, gate: Gate) -> &PayloadPlan {
         self.get(name, gate == Gate::Unstable)
     }
+}
+
+/// The dispatch groups keyed by their enum's name, for `ir --plan`.
+fn groups_by_name<S: serde::Serializer>(groups: &BTreeMap<(Side, MethodKind), Group>, s: S) -> Result<S::Ok, S::Error> {
+    let named: BTreeMap<String, &Group> =
+        groups.iter().map(|((side, kind), g)| (crate::plan::item_names::enum_name(*side, *kind), g)).collect();
+    serde::Serialize::serialize(&named, s)
 }
 
 /// The name of a version's dispatch enum of one kind of message.

@@ -120,17 +120,6 @@ pub fn put<'de, A: serde::de::MapAccess<'de>, T: Deserialize<'de>>(
     once(slot, key, value)
 }
 
-/// [`put`] with the reader `M` of the field's rule (`runtime::read`).
-#[inline]
-pub fn put_with<'de, M: super::read::Reader<T>, A: serde::de::MapAccess<'de>, T>(
-    map: &mut A,
-    slot: &mut Option<T>,
-    key: &'static str,
-) -> Result<(), A::Error> {
-    let value = map.next_value_seed(super::read::Field::<M, T>::new())?;
-    once(slot, key, value)
-}
-
 /// A required field's value for a generated `Deserialize`: missing is an error.
 pub fn required<T, E: Error>(slot: Option<T>, key: &'static str) -> Result<T, E> {
     slot.ok_or_else(|| E::missing_field(key))
