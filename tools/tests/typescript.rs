@@ -376,15 +376,110 @@ fn the_example_agent_completes_a_turn_with_the_official_sdk_client_and_the_rust_
 /// compiles and runs (`npm test`), the package's own path in its import.
 #[test]
 fn the_readme_shows_the_tested_typescript_example() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let tested = std::fs::read_to_string(ts().join("test/readme.test.ts")).unwrap();
-    let blocks: Vec<&str> =
-        readme.split("```ts\n").skip(1).map(|rest| rest.split("```").next().unwrap_or_default()).collect();
-    assert!(!blocks.is_empty(), "the README shows no TypeScript");
-    for block in blocks {
-        let block = block.replace("from \"acp-bindings\"", "from \"../src/index.js\"");
-        assert!(tested.contains(&block), "ts/test/readme.test.ts does not hold the README's example:\n{block}");
+    // The project's README and the package's own, which npm shows.
+    for readme in [root().join("README.md"), ts().join("README.md")] {
+        let text = std::fs::read_to_string(&readme).unwrap();
+        let blocks: Vec<&str> =
+            text.split("```ts\n").skip(1).map(|rest| rest.split("```").next().unwrap_or_default()).collect();
+        assert!(!blocks.is_empty(), "{} shows no TypeScript", readme.display());
+        for block in blocks {
+            let block = block.replace("from \"acp-bindings\"", "from \"../src/index.js\"");
+            assert!(
+                tested.contains(&block),
+                "ts/test/readme.test.ts does not hold {}'s example:\n{block}",
+                readme.display()
+            );
+        }
     }
+}
+
+/// What `npm pack` gives a user: the compiled runtime and tables, their
+/// declarations, the README and the LICENSE, nothing else (no sources,
+/// tests, benchmarks or examples).
+fn packed() -> (PathBuf, Vec<String>) {
+    built();
+    let dir = scratch("pack");
+    let o = Command::new("npm")
+        .args(["pack", "--json", "--pack-destination"])
+        .arg(&dir)
+        .current_dir(ts())
+        .output()
+        .expect("npm runs");
+    assert!(o.status.success(), "npm pack failed:\n{}", log(&o));
+    let report: Value = serde_json::from_slice(&o.stdout).expect("npm pack --json prints JSON");
+    let files = report[0]["files"].as_array().expect("the packed files").iter();
+    let files: Vec<String> = files.map(|f| f["path"].as_str().unwrap().to_owned()).collect();
+    let tarball = dir.join(report[0]["filename"].as_str().expect("the tarball's name"));
+    (tarball, files)
+}
+
+#[test]
+fn the_packed_package_holds_the_runtime_and_installs_and_type_checks_outside_the_repository() {
+    let (tarball, files) = packed();
+    let allowed = |f: &str| {
+        ["package.json", "README.md", "LICENSE"].contains(&f)
+            || (f.starts_with("dist/src/") && (f.ends_with(".js") || f.ends_with(".d.ts")))
+    };
+    let stray: Vec<&String> = files.iter().filter(|f| !allowed(f)).collect();
+    assert!(stray.is_empty(), "the tarball holds more than the package: {stray:?}");
+    for needed in
+        ["dist/src/index.js", "dist/src/index.d.ts", "dist/src/unstable.js", "dist/src/cli.js", "README.md", "LICENSE"]
+    {
+        assert!(files.iter().any(|f| f == needed), "the tarball lacks {needed}: {files:?}");
+    }
+    // A project outside the repository installs the tarball alone (the package has no dependency).
+    let user = scratch("consumer");
+    std::fs::write(user.join("package.json"), r#"{"name":"consumer","private":true,"type":"module"}"#).unwrap();
+    let o = Command::new("npm")
+        .args(["install", "--offline", "--no-audit", "--no-fund"])
+        .arg(&tarball)
+        .current_dir(&user)
+        .output()
+        .expect("npm runs");
+    assert!(o.status.success(), "installing the tarball failed:\n{}", log(&o));
+    let line = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","title":null,"x-vendor":1}}}"#;
+    let main = format!(
+        "import {{ isKnown, v2 }} from \"acp-bindings\";\nimport * as unstable from \"acp-bindings/unstable\";\n\
+         const m = v2.codec.decodeMessage({line:?}).value;\n\
+         if (m.kind !== \"notification\" || !isKnown(m.params.update)) throw new Error(\"not decoded\");\n\
+         if (typeof unstable.v2.codec.decodeMessage !== \"function\") throw new Error(\"no unstable entry point\");\n\
+         process.stdout.write(v2.codec.encodeMessage(m));\n"
+    );
+    std::fs::write(user.join("main.mjs"), main).unwrap();
+    let o = Command::new("node").arg("main.mjs").current_dir(&user).output().expect("node runs");
+    assert!(o.status.success(), "the installed package does not run:\n{}", log(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), line, "written back as it came");
+    // Its declarations, under each module resolution a user's project may have.
+    let check = "import { isKnown, v2 } from \"acp-bindings\";\nimport type { v2 as unstableV2 } from \"acp-bindings/unstable\";\n\
+                 export function title(line: string): string | null | undefined {\n\
+                 const m = v2.codec.decodeMessage(line).value;\n\
+                 if (m.kind === \"notification\" && m.method === \"session/update\" && isKnown(m.params.update)\n\
+                 && m.params.update.sessionUpdate === \"tool_call_update\") return m.params.update.title;\n\
+                 return undefined;\n}\nexport type Update = unstableV2.SessionUpdate;\n";
+    std::fs::write(user.join("check.ts"), check).unwrap();
+    let tsc = ts().join("node_modules/typescript/bin/tsc");
+    for (module, resolution) in [("node16", "node16"), ("nodenext", "nodenext"), ("esnext", "bundler")] {
+        let o = Command::new("node")
+            .arg(&tsc)
+            .args([
+                "--strict",
+                "--noEmit",
+                "--skipLibCheck",
+                "false",
+                "--module",
+                module,
+                "--moduleResolution",
+                resolution,
+            ])
+            .args(["--target", "es2022", "check.ts"])
+            .current_dir(&user)
+            .output()
+            .expect("tsc runs");
+        assert!(o.status.success(), "the declarations do not type-check under `{resolution}`:\n{}", log(&o));
+    }
+    let _ = std::fs::remove_dir_all(&user);
+    let _ = std::fs::remove_dir_all(tarball.parent().unwrap());
 }
 
 /// `v` as JSON text, with the object at `target` naming its first member a
