@@ -125,6 +125,16 @@ fn npm_test_passes() {
     assert!(o.status.success(), "`npm test` in ts/ failed:\n{}", log(&o));
 }
 
+/// The package's metadata passes the ecosystem's package linters: `publint`
+/// (strict: a warning fails) and are-the-types-wrong (the `esm-only`
+/// profile: the package is ESM, a CommonJS project `import()`s it).
+#[test]
+fn the_package_passes_publint_and_are_the_types_wrong() {
+    built();
+    let o = Command::new("npm").args(["run", "--silent", "lint:package"]).current_dir(ts()).output().expect("npm runs");
+    assert!(o.status.success(), "`npm run lint:package` in ts/ failed:\n{}", log(&o));
+}
+
 #[test]
 fn every_corpus_message_gets_the_same_lines_from_both_clis() {
     let dir = scratch("corpus");
