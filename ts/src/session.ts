@@ -70,6 +70,18 @@ interface Entry {
   state: JsonValue;
 }
 
+/**
+ * The key an update names its entity by (`toolCallId`, `messageId`): a
+ * string, or the update is refused (a `TypeError`) before anything is
+ * stored; the crate's typed updates cannot lack it.
+ */
+function keyOf(update: JsonObject, name: string, tag: string): string {
+  const k = update[name];
+  if (typeof k === "string") return k;
+  const what = k === undefined ? "it is missing" : `it is ${JSON.stringify(k)}`;
+  throw new TypeError(`a \`${String(update[tag])}\` update names its entity by the string \`${name}\`: ${what}`);
+}
+
 /** The value of `key` in `map`, made by `make` and stored first when there is none. */
 function entry<V>(map: Map<string, V>, key: string, make: () => V): V {
   let v = map.get(key);
@@ -145,7 +157,7 @@ export class SessionReducer {
           this.single.set(c.name, stored === null ? fromPatch(u, update) : applyPatch(u, stored, update));
           return;
         }
-        const key = String(update[u.key ?? ""]);
+        const key = keyOf(update, u.key ?? "", this.shape.tag);
         const stored = map.get(key);
         if (stored !== undefined && stored.kind === rule.kind && isObject(stored.state)) applyPatch(u, stored.state, update);
         else map.set(key, { kind: rule.kind, state: fromPatch(u, update) });
@@ -154,13 +166,14 @@ export class SessionReducer {
       case "append": {
         if (map === undefined) return;
         const u = this.upsertOf(c, rule.kind);
-        const state = this.entity(map, u, rule.kind, String(update[rule.key]), rule.create);
+        const state = this.entity(map, u, rule.kind, keyOf(update, rule.key, this.shape.tag), rule.create);
         if (state !== undefined) (state[rule.to] as JsonValue[]).push(update[rule.from] as JsonValue);
         return;
       }
       case "append_base64": {
         if (map === undefined) return;
-        const state = this.entity(map, this.upsertOf(c, undefined), undefined, String(update[rule.key]), rule.create);
+        const key = keyOf(update, rule.key, this.shape.tag);
+        const state = this.entity(map, this.upsertOf(c, undefined), undefined, key, rule.create);
         if (state === undefined) return;
         const [outer, inner] = rule.to;
         const data = String(update[rule.from]);
@@ -177,7 +190,7 @@ export class SessionReducer {
         return;
       }
       case "remove":
-        map?.delete(String(update[rule.from]));
+        if (map !== undefined) map.delete(keyOf(update, rule.from, this.shape.tag));
         return;
     }
   }

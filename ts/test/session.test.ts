@@ -53,3 +53,16 @@ test("the reducer folds a stream of decoded updates", () => {
   assert.equal(state.messages.m1.content.length, 2);
   assert.equal(state.messages.m1.kind, "agent_message");
 });
+
+test("an update without the key of its entity is refused, and nothing is stored", () => {
+  const r = new SessionReducer(v2.reducer);
+  const before = JSON.stringify(r.toJSON());
+  assert.throws(
+    () => r.apply({ sessionUpdate: "tool_call_update", title: "x" }),
+    (e: unknown) => e instanceof TypeError && e.message.includes("`tool_call_update` update names its entity by the string `toolCallId`: it is missing"),
+  );
+  assert.throws(() => r.apply({ sessionUpdate: "tool_call_update", toolCallId: 7 }), /it is 7/);
+  assert.equal(JSON.stringify(r.toJSON()), before);
+  r.apply({ sessionUpdate: "tool_call_update", toolCallId: "t1", title: "x" });
+  assert.notEqual(JSON.stringify(r.toJSON()), before);
+});
