@@ -4,7 +4,9 @@
 //! variants: per handling side, one enum of requests, one of notifications and
 //! one of responses, each decoded from `(method, params)` (responses from the
 //! request's method), plus version-wide `Request`/`Notification`/`Response`
-//! and the JSON-RPC `Message`.
+//! and the JSON-RPC `Message`. This module writes the enums with the plan's
+//! rules as `#[acp(...)]` attributes; `#[derive(AcpDispatch)]` writes their
+//! code (`acp-bindings-codegen`'s `dispatch`), the same for every version.
 
 use std::collections::BTreeMap;
 
