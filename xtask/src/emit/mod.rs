@@ -73,35 +73,46 @@ fn acp_attr(attrs: &[TokenStream]) -> TokenStream {
     }
 }
 
+/// The crate the derives' expansions build on, when it is not the bindings
+/// crate they name by default (`::acp_bindings_runtime` for a schema file's
+/// module): said on every derived item with `crate = ".."`.
+fn crate_name(paths: &acp_bindings_codegen::Paths) -> Option<String> {
+    let root = paths.root.to_string().replace(' ', "");
+    (root != "crate" && root != "::acp_bindings").then_some(root)
+}
+
+/// The path of one of the derives (`AcpDeserialize`, `AcpDispatch`, ...)
+/// for output under `paths`: the bindings crate's re-export inside it, the
+/// runtime crate's from outside.
+pub(crate) fn derive_path(paths: &acp_bindings_codegen::Paths, name: &str) -> TokenStream {
+    let name = format_ident!("{name}");
+    match crate_name(paths) {
+        None => quote!(::acp_bindings::#name),
+        Some(root) => {
+            let root: TokenStream = root.parse().expect("a crate path parses");
+            quote!(#root::#name)
+        }
+    }
+}
+
+/// The item-level `#[acp(...)]` of an item that derives, for output under
+/// `paths`: `attrs`, after `crate = ".."` when the output builds on another crate.
+pub(crate) fn derived_item_attr(paths: &acp_bindings_codegen::Paths, mut attrs: Vec<TokenStream>) -> TokenStream {
+    if let Some(root) = crate_name(paths) {
+        attrs.insert(0, quote!(crate = #root));
+    }
+    acp_attr(&attrs)
+}
+
 impl Emitter {
-    /// The path of one of the derives (`AcpDeserialize`, ...): the bindings
-    /// crate's re-export inside it, the runtime crate's from outside.
+    /// The path of one of the derives ([`derive_path`]).
     pub(crate) fn acp_derive(&self, name: &str) -> TokenStream {
-        let name = format_ident!("{name}");
-        match self.crate_name() {
-            None => quote!(::acp_bindings::#name),
-            Some(root) => {
-                let root: TokenStream = root.parse().expect("a crate path parses");
-                quote!(#root::#name)
-            }
-        }
+        derive_path(&self.paths, name)
     }
 
-    /// The crate the derives' expansions build on, when it is not the
-    /// bindings crate they name by default (`::acp_bindings_runtime` for a
-    /// schema file's module): said on every derived item with `crate = ".."`.
-    fn crate_name(&self) -> Option<String> {
-        let root = self.paths.root.to_string().replace(' ', "");
-        (root != "crate" && root != "::acp_bindings").then_some(root)
-    }
-
-    /// The item-level `#[acp(...)]` of an item that derives: `attrs`, after
-    /// `crate = ".."` when the output builds on another crate.
-    pub(crate) fn item_acp_attr(&self, mut attrs: Vec<TokenStream>) -> TokenStream {
-        if let Some(root) = self.crate_name() {
-            attrs.insert(0, quote!(crate = #root));
-        }
-        acp_attr(&attrs)
+    /// The item-level `#[acp(...)]` of an item that derives ([`derived_item_attr`]).
+    pub(crate) fn item_acp_attr(&self, attrs: Vec<TokenStream>) -> TokenStream {
+        derived_item_attr(&self.paths, attrs)
     }
 
     /// The enum-level `#[acp(...)]` of a union or an enum: `attrs`, then

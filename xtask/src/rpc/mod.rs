@@ -138,28 +138,6 @@ pub fn module(defs: &[(&Def, Gate)], payloads: &Payloads, runtime: &str) -> Toke
     }
 }
 
-/// The dispatch derive's path and the `crate = ".."` its enums say, for
-/// output that builds on another crate than the bindings (a schema file's
-/// module builds on `::acp_bindings_runtime`).
-fn dispatch_derive(rt: &TokenStream) -> (TokenStream, Option<String>) {
-    let rt = rt.to_string().replace(' ', "");
-    let root = rt.strip_suffix("::runtime").unwrap_or("crate");
-    if root == "crate" || root == "::acp_bindings" {
-        (quote!(::acp_bindings::AcpDispatch), None)
-    } else {
-        let path: TokenStream = root.parse().expect("a crate path parses");
-        (quote!(#path::AcpDispatch), Some(root.to_owned()))
-    }
-}
-
-/// The `#[acp(...)]` of a dispatch enum: `attrs` after `crate = ".."` when the output needs it.
-fn dispatch_attr(rt: &TokenStream, mut attrs: Vec<TokenStream>) -> TokenStream {
-    if let Some(root) = dispatch_derive(rt).1 {
-        attrs.insert(0, quote!(crate = #root));
-    }
-    quote!(#[acp(#(#attrs),*)])
-}
-
 /// A side's enum: one variant per method, with the method's name and rules
 /// as the plan decided them; `#[derive(AcpDispatch)]` writes the code.
 fn side_enum(
@@ -215,8 +193,9 @@ fn dispatch_enum(
     ext_doc: &str,
     rt: &TokenStream,
 ) -> TokenStream {
-    let (derive, _) = dispatch_derive(rt);
-    let acp = dispatch_attr(rt, attrs);
+    let paths = acp_bindings_codegen::Paths::of_runtime(&rt.to_string());
+    let derive = crate::emit::derive_path(&paths, "AcpDispatch");
+    let acp = crate::emit::derived_item_attr(&paths, attrs);
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq, #derive)]
