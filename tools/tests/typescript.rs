@@ -407,6 +407,8 @@ fn the_readme_shows_the_tested_typescript_example() {
 /// What `npm pack` gives a user: the compiled runtime and tables, their
 /// declarations, the README and the LICENSE, nothing else (no sources,
 /// tests, benchmarks or examples).
+/// Packing does not compile (the package has no `prepack`), so it never
+/// rewrites `dist/` while the other tests of this binary run it.
 fn packed() -> (PathBuf, Vec<String>) {
     built();
     let dir = scratch("pack");

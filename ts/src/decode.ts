@@ -291,46 +291,46 @@ interface FieldRule {
   nullAsDefault: boolean;
 }
 
-const fieldRules = new WeakMap<FieldShape, FieldRule>();
-
-/** The plan's rule of a property, interpreted once per shape. */
+/** The plan's rule of a property: what its `repr` and `read` mean for one member. */
 function ruleOf(f: FieldShape): FieldRule {
-  let r = fieldRules.get(f);
-  if (r !== undefined) return r;
   const repr = f.repr ?? "optional";
   const read = f.read ?? "plain";
   const kind = typeof read === "string" ? read : read.kind;
   // A count is checked after the list's own rule.
   const list = typeof read === "object" && read.kind === "item_count" ? read.inner : read;
-  const lenientKinds = ["lenient", "lenient_meta", "lenient_scalar", "lenient_items"];
-  r = {
+  return {
     required: repr === "value" || repr === "required_nullable",
     nullable: repr === "required_nullable" || repr === "nullable" || repr === "optional_any",
     patch: kind === "patch",
-    lenient: lenientKinds.includes(kind) || (typeof read === "object" && "lenient" in read && read.lenient === true),
+    lenient: kind.startsWith("lenient") || (typeof read === "object" && "lenient" in read && read.lenient === true),
     skipItems:
       list === "items" || list === "lenient_items" || (typeof read === "object" && "skipItems" in read && read.skipItems === true),
     nullAsDefault: kind === "null_as_default",
   };
-  fieldRules.set(f, r);
-  return r;
 }
 
-/** The properties a struct requires (made once per shape). */
-function requiredOf(s: StructShape): FieldShape[] {
-  let r = requiredFields.get(s);
-  if (r === undefined) {
-    r = s.struct.filter((f) => ruleOf(f).required);
-    requiredFields.set(s, r);
+/** A struct's fields as `struct` reads them: each by wire name with its rule, and the required ones' names. */
+interface Fields {
+  byName: Map<string, { shape: FieldShape; rule: FieldRule }>;
+  required: string[];
+}
+
+const structFields = new WeakMap<StructShape, Fields>();
+
+/** A struct's {@link Fields}, made once per shape. */
+function fieldsOf(s: StructShape): Fields {
+  let out = structFields.get(s);
+  if (out === undefined) {
+    const byName = new Map(s.struct.map((f) => [f.name, { shape: f, rule: ruleOf(f) }]));
+    const required = [...byName.values()].filter((e) => e.rule.required).map((e) => e.shape.name);
+    out = { byName, required };
+    structFields.set(s, out);
   }
-  return r;
+  return out;
 }
-
-const requiredFields = new WeakMap<StructShape, FieldShape[]>();
 
 /** One member by its field's rule: the value to keep, or `DROP`. */
-function field(c: Ctx, f: FieldShape, v: JsonValue): Out {
-  const r = ruleOf(f);
+function field(c: Ctx, f: FieldShape, r: FieldRule, v: JsonValue): Out {
   if (v === null) {
     if (r.patch || r.nullable || f.ty === "any") return null;
     if (r.nullAsDefault) {
@@ -358,18 +358,6 @@ function field(c: Ctx, f: FieldShape, v: JsonValue): Out {
   }
 }
 
-const fieldMaps = new WeakMap<StructShape, Map<string, FieldShape>>();
-
-/** A struct's fields by wire name (made once per shape). */
-function byName(s: StructShape): Map<string, FieldShape> {
-  let m = fieldMaps.get(s);
-  if (m === undefined) {
-    m = new Map(s.struct.map((f) => [f.name, f]));
-    fieldMaps.set(s, m);
-  }
-  return m;
-}
-
 function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readonly string[]): JsonObject {
   // A struct with a flattened union is read by serde's derive, which says "struct X".
   if (!isObject(v)) return c.invalid(v, s.flatten === undefined ? `a ${name} object` : `struct ${name}`);
@@ -379,9 +367,10 @@ function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readon
   // A repeated name fails where the crate's reader meets its second
   // occurrence: here when the struct reads the member itself (a field, or an
   // enclosing discriminator), inside the flattened union otherwise.
+  const fields = fieldsOf(s);
   const repeated = c.duplicates?.repeated.get(v);
   const ownRepeat =
-    repeated !== undefined && (s.flatten === undefined || byName(s).has(repeated.key) || tags.includes(repeated.key));
+    repeated !== undefined && (s.flatten === undefined || fields.byName.has(repeated.key) || tags.includes(repeated.key));
   for (let i = 0; i < keys.length; i++) {
     if (ownRepeat && repeated.after === i) noRepeat(c, v);
     const k = keys[i] as string;
@@ -391,9 +380,9 @@ function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readon
       out[k] = x;
       continue;
     }
-    const f = byName(s).get(k);
+    const f = fields.byName.get(k);
     if (f !== undefined) {
-      const r = c.at(k, () => field(c, f, x));
+      const r = c.at(k, () => field(c, f.shape, f.rule, x));
       if (r !== DROP) define(out, k, r);
     } else if (s.forbidden?.includes(k)) {
       c.at(k, () => c.fail(m.notAllowed(k, name)));
@@ -410,8 +399,8 @@ function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readon
     }
   }
   if (ownRepeat && repeated.after === keys.length) noRepeat(c, v);
-  for (const f of requiredOf(s)) {
-    if (v[f.name] === undefined) c.fail(`missing field \`${f.name}\``);
+  for (const r of fields.required) {
+    if (v[r] === undefined) c.fail(`missing field \`${r}\``);
   }
   if (s.flatten === undefined) return out;
   const others = rest ?? {};
