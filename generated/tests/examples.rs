@@ -55,6 +55,9 @@ fn example_agent_answers_bad_lines_and_keeps_going() {
         .spawn()
         .expect("the agent starts");
     let input = [
+        // Before `initialize`, a request is refused with -32600 and the connection stays as it was.
+        r#"{"jsonrpc":"2.0","id":0,"method":"session/new","params":{"cwd":"/"}}"#,
+        r#"{"jsonrpc":"2.0","id":10,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"t","version":"1"}}}"#,
         "{oops",
         r#"[1, 2]"#,
         r#"{"jsonrpc":"1.0","id":1,"method":"initialize","params":{}}"#,
@@ -83,6 +86,8 @@ fn example_agent_answers_bad_lines_and_keeps_going() {
     assert_eq!(
         summary,
         [
+            (json!(0), json!(-32600)),                     // before initialize
+            (json!(10), replies[1]["result"].clone()),     // initialize
             (json!(null), json!(-32700)),                  // not JSON
             (json!(null), json!(-32600)),                  // a batch: not an ACP message
             (json!(1), json!(-32600)),                     // wrong jsonrpc version: answered with its id
@@ -95,7 +100,8 @@ fn example_agent_answers_bad_lines_and_keeps_going() {
         "{replies:#?}"
     );
     // The invalid params error names where it is.
-    assert_eq!(replies[4]["error"]["data"]["pointer"], "/params/cwd");
+    assert_eq!(replies[6]["error"]["data"]["pointer"], "/params/cwd");
+    assert_eq!(replies[1]["result"]["protocolVersion"], 2);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("unknown notification method `session/frobnicate`"), "{stderr}");
     assert!(stderr.contains("an answer to request 99, which is not waiting for one"), "{stderr}");

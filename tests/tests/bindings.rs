@@ -20,6 +20,8 @@ mod duplicate_members;
 mod fast_paths;
 #[path = "bindings/fuzz_findings.rs"]
 mod fuzz_findings;
+#[path = "bindings/peer_transcripts.rs"]
+mod peer_transcripts;
 
 fn corpus_dir(version: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(version)

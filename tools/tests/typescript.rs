@@ -2,8 +2,9 @@
 //! `node ts/dist/src/cli.js` and `acp-tools` give the same lines and exit
 //! codes on the corpus, the traces and their replays; on every corpus
 //! message mutated at every property they give the same verdict. Also the
-//! package's own tests (`npm test`), and its example agent against the
-//! official TypeScript SDK's client and the project's Rust example clients.
+//! package's own tests (`npm test`), and its example agent and client against
+//! the official TypeScript and Python SDKs' examples and the project's Rust
+//! examples (the Python SDK is installed from PyPI into `target/interop/venv`).
 //!
 //! Node 20 and npm are needed; `npm ci` installs the package's pinned
 //! dependencies (TypeScript, and the official SDK the agent is tested with).
@@ -319,6 +320,28 @@ fn mutated_trace_messages_get_the_same_verdicts() {
     check_groups(&scratch("mutated-traces"), "--method", &groups, same_verdicts);
 }
 
+/// The official Python SDK (`interop/python/requirements.txt`) in `target/interop/venv`, where
+/// `cargo xtask interop` installs it too; installed once, from PyPI, when missing.
+fn python() -> PathBuf {
+    static VENV: OnceLock<PathBuf> = OnceLock::new();
+    VENV.get_or_init(|| {
+        let venv = root().join("target/interop/venv");
+        let python = venv.join("bin/python");
+        if !python.exists() {
+            let o = Command::new("python3").args(["-m", "venv"]).arg(&venv).output().expect("python3 runs");
+            assert!(o.status.success(), "python3 -m venv failed:\n{}", log(&o));
+            let o = Command::new(&python)
+                .args(["-m", "pip", "install", "-q", "--disable-pip-version-check", "-r"])
+                .arg(root().join("interop/python/requirements.txt"))
+                .output()
+                .expect("pip runs");
+            assert!(o.status.success(), "pip install failed:\n{}", log(&o));
+        }
+        python
+    })
+    .clone()
+}
+
 fn turn(client: &mut Command, version: &str) -> Vec<String> {
     built();
     let agent = ts().join("dist/examples/agent.js");
@@ -351,6 +374,12 @@ fn the_example_agent_completes_a_turn_with_the_official_sdk_client_and_the_rust_
         assert!(out.iter().any(|l| l.starts_with("permission: ") && l.ends_with("-> Allow")), "{out:#?}");
         assert!(out.iter().any(|l| l.starts_with("tool call call-1: ") && l.ends_with("[completed]")), "{out:#?}");
     }
+    // The Python SDK's client (v1; the SDK has no v2).
+    let mut py = Command::new(python());
+    py.arg(root().join("interop/python/client.py"));
+    let out = turn(&mut py, "v1");
+    assert_eq!(out.first().map(String::as_str), Some("initialized: ts-bindings-agent (protocol 1)"), "{out:#?}");
+    assert!(out.iter().any(|l| l == "turn ended: end_turn"), "the Python SDK's client: {out:#?}");
     let out = turn(&mut Command::new(example("client_v1")), "v1");
     assert_eq!(
         out,
@@ -380,6 +409,46 @@ fn the_example_agent_completes_a_turn_with_the_official_sdk_client_and_the_rust_
             "turn ended: end_turn",
         ]
     );
+}
+
+/// The example client (`ts/examples/client.ts`, on the package's connection layer) completes a
+/// turn with the official SDKs' example agents (TypeScript v1 and v2, Python v1), the project's
+/// Rust example agents and the package's own example agent.
+#[test]
+fn the_example_client_completes_a_turn_with_the_sdk_python_and_rust_agents() {
+    built();
+    let node_agent = root().join("interop/node/agent.mjs");
+    let node_agent = node_agent.to_str().unwrap();
+    let ts_agent = ts().join("dist/examples/agent.js");
+    let ts_agent = ts_agent.to_str().unwrap();
+    let py = python();
+    let py_agent = root().join("interop/python/agent.py");
+    let (rust_v1, rust_v2) = (example("agent_v1"), example("agent"));
+    let agents: [(&str, &str, Vec<&str>); 7] = [
+        ("v1", "ts-sdk-agent", vec!["node", node_agent, "--protocol", "v1"]),
+        ("v2", "ts-sdk-agent", vec!["node", node_agent, "--protocol", "v2"]),
+        ("v1", "python-sdk-agent", vec![py.to_str().unwrap(), py_agent.to_str().unwrap()]),
+        ("v1", "", vec![rust_v1.to_str().unwrap()]),
+        ("v2", "", vec![rust_v2.to_str().unwrap()]),
+        ("v1", "ts-bindings-agent", vec!["node", ts_agent, "--protocol", "v1"]),
+        ("v2", "ts-bindings-agent", vec!["node", ts_agent, "--protocol", "v2"]),
+    ];
+    for (version, name, agent) in agents {
+        let o = Command::new("node")
+            .arg(ts().join("dist/examples/client.js"))
+            .args(["--protocol", version])
+            .args(&agent)
+            .env("ACP_NODE_MODULES", ts().join("node_modules"))
+            .output()
+            .expect("node runs");
+        assert!(o.status.success(), "{version} {agent:?}:\n{}", log(&o));
+        let out: Vec<String> = String::from_utf8_lossy(&o.stdout).lines().map(str::to_owned).collect();
+        let first = format!("initialized: {name}");
+        assert!(out.first().is_some_and(|l| l.starts_with(&first)), "{agent:?}: {out:#?}");
+        assert!(out.iter().any(|l| l.starts_with("permission: ") && l.ends_with("-> Allow")), "{agent:?}: {out:#?}");
+        assert!(out.iter().any(|l| l.starts_with("tool call call-1: ") && l.ends_with("[completed]")), "{out:#?}");
+        assert_eq!(out.last().map(String::as_str), Some("turn ended: end_turn"), "{agent:?}: {out:#?}");
+    }
 }
 
 /// The README's TypeScript example is the text `ts/test/readme.test.ts`

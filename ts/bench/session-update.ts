@@ -11,11 +11,8 @@
 // figure is its median pass. Exits 1 when ours takes more than half the
 // official time.
 
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
-import { hrtime } from "node:process";
-
 import { v2 } from "../src/index.js";
+import { alternate, official } from "./common.js";
 
 function stream(): string[] {
   const out: string[] = [];
@@ -76,23 +73,6 @@ function stream(): string[] {
   return out.map((l) => `{"jsonrpc":"2.0","method":"session/update","params":${l}}`);
 }
 
-interface Zod {
-  parse(v: unknown): unknown;
-}
-
-/** The official SDK's validator of received `session/update` params (not in its exports map: loaded by path). */
-async function official(): Promise<Zod> {
-  const entry = createRequire(import.meta.url).resolve("@agentclientprotocol/sdk/experimental/v2");
-  const file = new URL("../schema/zod.gen.js", pathToFileURL(entry));
-  const mod = (await import(file.href)) as { zUpdateSessionNotification: Zod };
-  return mod.zUpdateSessionNotification;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] as number;
-}
-
 const lines = stream();
 const zod = await official();
 const sides = {
@@ -111,16 +91,7 @@ for (const [name, f] of Object.entries(sides)) {
   if (f() !== lines.length) throw new Error(`${name} did not decode every line`);
 }
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
-const times: { [k in keyof typeof sides]: number[] } = { ours: [], official: [] };
-for (let r = 0; r < rounds; r++) {
-  for (const [name, f] of Object.entries(sides) as [keyof typeof sides, () => number][]) {
-    const t = hrtime.bigint();
-    f();
-    times[name].push(Number(hrtime.bigint() - t) / 1e6);
-  }
-}
-const ours = median(times.ours);
-const theirs = median(times.official);
+const { ours, official: theirs } = alternate(sides, rounds);
 const ratio = ours / theirs;
 const perMessage = (ms: number) => ((ms * 1000) / lines.length).toFixed(2);
 console.log(`session-update stream: ${lines.length} messages, ${rounds} alternating passes, medians`);

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { argv, exit, stderr, stdout } from "node:process";
 
-import { idKey, type AnyMessage, type Codec } from "./codec.js";
+import { idKey, oneLine, type AnyMessage, type Codec } from "./codec.js";
 import { DecodeError, escapeToken, parse } from "./json.js";
 import type { JsonValue } from "./runtime.js";
 import { SessionReducer } from "./session.js";
@@ -19,16 +19,6 @@ type AnyCodec = Codec<{ [name: string]: unknown }, AnyMessage>;
 
 const USAGE = `usage: cli.js check-messages --protocol v1|v2 [--unstable] [--method M] [--type DEF] FILE...
        cli.js replay --protocol v2 [--unstable] TRACE.jsonl`;
-
-/** Rust's `OneLine`: control characters escaped, so an error stays on one line. */
-function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
-    if (c === "\n") return "\\n";
-    if (c === "\r") return "\\r";
-    if (c === "\t") return "\\t";
-    return `\\u{${c.charCodeAt(0).toString(16)}}`;
-  });
-}
 
 /** An unreadable file's error as Rust's `std::io::Error` words it (`No such file or directory (os error 2)`). */
 function ioError(e: unknown): string {

@@ -2,7 +2,7 @@
 // method and direction: what every generated module's `codec` offers.
 
 import { decodeAs, unexpected, type Decoded, type Report } from "./decode.js";
-import { DecodeError, read, type Duplicates } from "./json.js";
+import { DecodeError, read, syntaxError, type Duplicates } from "./json.js";
 import type { JsonObject, JsonValue } from "./runtime.js";
 import type { MethodShape, Methods, PayloadShape, Shapes } from "./shape.js";
 import { duplicateField } from "./generated/messages.js";
@@ -28,6 +28,21 @@ export type AnyMessage =
   | { kind: "response"; id: JsonValue; method: string; result: JsonValue }
   | { kind: "error"; id: JsonValue; error: JsonValue };
 
+/** What {@link Codec.decodeMessage} checks for one end of a connection. */
+export interface DecodeMessageOptions {
+  /**
+   * The side receiving the message: a request or notification of a method
+   * the other side handles is refused as an unknown method (-32601).
+   */
+  side?: "agent" | "client";
+  /**
+   * Called for a request once its id is read and before its params are:
+   * an error to refuse the request with instead (a duplicate id, a request
+   * before `initialize`).
+   */
+  admit?: (method: string, id: JsonValue) => MessageError | undefined;
+}
+
 /** How a message was written, so that it is written back the same way. */
 const written: unique symbol = Symbol("acp.written");
 interface Written {
@@ -37,8 +52,107 @@ interface Written {
   form?: "absent" | "null";
 }
 
-/** An error about a message, with the pointer into it (`/params/update`). */
-export class MessageError extends DecodeError {}
+/**
+ * The class of a {@link MessageError}, each with its JSON-RPC error code
+ * ({@link errorCodes}): `parse` (not JSON, -32700), `invalid_message` (not a
+ * JSON-RPC 2.0 message of this version, -32600), `unknown_method` (a method
+ * this version or this side does not handle and that does not start with
+ * `_`, -32601), `invalid_payload` (params or result that do not decode,
+ * -32602), `duplicate_id` (a request reusing the id of one still unanswered,
+ * -32600), `not_initialized` (a request before `initialize` completed,
+ * -32600), and the two only a local caller causes (-32603):
+ * `unknown_request` (an answer to a request that is not waiting for one) and
+ * `response_mismatch` (answering a request with another method's result).
+ */
+export type MessageErrorKind =
+  | "parse"
+  | "invalid_message"
+  | "unknown_method"
+  | "invalid_payload"
+  | "unknown_request"
+  | "duplicate_id"
+  | "response_mismatch"
+  | "not_initialized";
+
+/** The JSON-RPC error code of each {@link MessageErrorKind}. */
+export const errorCodes: { readonly [K in MessageErrorKind]: number } = {
+  parse: -32700,
+  invalid_message: -32600,
+  unknown_method: -32601,
+  invalid_payload: -32602,
+  unknown_request: -32603,
+  duplicate_id: -32600,
+  response_mismatch: -32603,
+  not_initialized: -32600,
+};
+
+/** A JSON-RPC error object: what an error response carries. */
+export interface ErrorObject {
+  code: number;
+  message: string;
+  data?: JsonValue;
+}
+
+/**
+ * Why a line could not be used as a message: what was wrong, the JSON
+ * pointer of the offending value (`/params/update`, `""` for the whole
+ * message), its class ({@link MessageErrorKind}, with the JSON-RPC `code`),
+ * and whether JSON-RPC asks for an error reply and to which id
+ * ({@link MessageError.replyId}).
+ */
+export class MessageError extends DecodeError {
+  constructor(
+    message: string,
+    pointer: string,
+    /** The class of error. */
+    readonly kind: MessageErrorKind = "invalid_message",
+    /** The id of the message the error is about, when it had a non-null one. */
+    readonly id: JsonValue | undefined = undefined,
+    /** Whether JSON-RPC asks for an error reply: the line was a request, or not a message at all. */
+    readonly needsReply = false,
+  ) {
+    super(message, pointer);
+    this.name = "MessageError";
+  }
+
+  /** The JSON-RPC error code of the error's class. */
+  get code(): number {
+    return errorCodes[this.kind];
+  }
+
+  /** The id the error reply goes to: the request's id, `null` when it could not be read, `undefined` when no reply is due. */
+  get replyId(): JsonValue | undefined {
+    return this.needsReply ? (this.id ?? null) : undefined;
+  }
+
+  /** The error with its pointer, on one line (`... (at /params/update)`): the `message` of the error reply. */
+  describe(): string {
+    const text = oneLine(this.message);
+    return this.pointer === "" ? text : `${text} (at ${oneLine(this.pointer)})`;
+  }
+
+  /** The error object to answer with: `code`, {@link describe} as `message`, and `data.pointer` when the error points into the message. */
+  errorObject(): ErrorObject {
+    const o: ErrorObject = { code: this.code, message: this.describe() };
+    if (this.pointer !== "") o.data = { pointer: this.pointer };
+    return o;
+  }
+
+  /** The error about the message with id `id` (`null`: no id), answered when `reply`. */
+  about(id: JsonValue | undefined, reply: boolean): MessageError {
+    return new MessageError(this.message, this.pointer, this.kind, id === null ? undefined : id, reply);
+  }
+}
+
+/** Control characters escaped (`\n`, `\u{1b}`), so that a text quoted from a peer stays on one line (Rust's `escape_default`). */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    return `\\u{${c.charCodeAt(0).toString(16)}}`;
+  });
+}
 
 /** The JSON-RPC id of a message as a key (`1` and `"1"` differ). */
 export const idKey = (id: JsonValue): string => JSON.stringify(id);
@@ -46,9 +160,13 @@ export const idKey = (id: JsonValue): string => JSON.stringify(id);
 /**
  * Decoders and encoders of one schema file's definitions (`Types` maps each
  * name to its type) and of its messages (`M`: the generated `Message`, each
- * request, notification and response typed by its method).
+ * request, notification and response typed by its method; `P`: the
+ * generated `Protocol`, the same by the side that handles them).
  */
-export class Codec<Types, M = AnyMessage> {
+export class Codec<Types, M = AnyMessage, P = unknown> {
+  /** The version's methods by the side that handles them (its `Protocol`): a type only, for `Connection`. */
+  declare readonly protocol?: P;
+
   constructor(
     readonly shapes: Shapes,
     readonly methods: Methods,
@@ -103,44 +221,68 @@ export class Codec<Types, M = AnyMessage> {
    * Decodes one JSON-RPC message: a request or notification by its method,
    * a response by the method of the request it answers (`answers(id)`, for
    * example from a table of pending requests; `undefined` when unknown). An
-   * extension method (`_...`) keeps its params as JSON.
+   * extension method (`_...`) keeps its params as JSON. `options.side` and
+   * `options.admit` are what one end of a connection checks
+   * ({@link DecodeMessageOptions}).
+   *
+   * Throws a {@link MessageError} saying what was wrong, where, its JSON-RPC
+   * code, and whether and to which id JSON-RPC asks for an error reply.
    */
-  decodeMessage(text: string, answers: (id: JsonValue) => string | undefined = () => undefined): Decoded<M> {
+  decodeMessage(
+    text: string,
+    answers: (id: JsonValue) => string | undefined = () => undefined,
+    options: DecodeMessageOptions = {},
+  ): Decoded<M> {
+    const { side, admit } = options;
     let raw: JsonValue;
     let floats: Set<string> | undefined;
     let duplicates: Duplicates | undefined;
     try {
       ({ value: raw, floats, duplicates } = read(text));
     } catch (e) {
-      if (e instanceof DecodeError && e.syntax) throw new MessageError(`not JSON: ${e.message}`, "");
+      // serde_json's wording when it only checks the text is JSON, as the crate does for a line.
+      if (e instanceof DecodeError && e.syntax) {
+        throw new MessageError(`not JSON: ${syntaxError(text) ?? e.message}`, "", "parse", undefined, true);
+      }
       throw e;
     }
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-      throw new MessageError("a JSON-RPC message is an object", "");
+      throw new MessageError("a JSON-RPC message is an object", "", "invalid_message", undefined, true);
     }
     const o = raw;
-    const repeated = duplicates?.repeated.get(o)?.key;
-    if (repeated !== undefined) {
-      throw new MessageError(`not a JSON-RPC message: ${duplicateField(repeated)}`, `/${repeated}`);
-    }
-    if (o.jsonrpc !== "2.0") throw new MessageError('`jsonrpc` must be "2.0"', "/jsonrpc");
     const has = (k: string) => o[k] !== undefined;
+    const rawId = (): JsonValue | undefined => (o.id === null ? undefined : (o.id as JsonValue | undefined));
+    // A message that is not readable as an envelope is answered with its id (or `null`).
+    const unreadable = (message: string, pointer: string) =>
+      new MessageError(`not a JSON-RPC message: ${message}`, pointer, "invalid_message", rawId(), true);
+    const repeated = duplicates?.repeated.get(o)?.key;
+    if (repeated !== undefined) throw unreadable(duplicateField(repeated), `/${repeated}`);
     if (has("method") && typeof o.method !== "string") {
-      throw new MessageError(`not a JSON-RPC message: invalid type: ${unexpected(o.method, floats?.has("/method") === true)}, expected a string`, "/method");
+      const found = unexpected(o.method as JsonValue, floats?.has("/method") === true);
+      throw unreadable(`invalid type: ${found}, expected a string`, "/method");
     }
     const method = o.method as string | undefined;
+    // An envelope error: a message shaped like a response is never answered.
+    const responseShaped = method === undefined && (has("result") || has("error"));
+    const invalid = (pointer: string, message: string) =>
+      new MessageError(message, pointer, "invalid_message", rawId(), !responseShaped);
+    if (o.jsonrpc !== "2.0") throw invalid("/jsonrpc", '`jsonrpc` must be "2.0"');
     const reports: Report[] = [];
     const payload = (
       member: "params" | "result",
       p: PayloadShape | undefined,
       kind: string,
       method: string,
+      reply: boolean,
     ): JsonValue | undefined => {
       const v = o[member];
       if (p === undefined) {
         if (method.startsWith("_")) return v;
-        throw new MessageError(`unknown ${kind} method \`${method}\` (extension methods start with \`_\`)`, "/method");
+        const message = `unknown ${kind} method \`${method}\` (extension methods start with \`_\`)`;
+        throw new MessageError(message, "/method", "unknown_method", rawId(), reply);
       }
+      const refused = (message: string, pointer: string) =>
+        new MessageError(message, pointer, "invalid_payload", rawId(), reply);
       let input = v;
       if (v === undefined || v === null) {
         if (p.null === "empty") {
@@ -149,7 +291,7 @@ export class Codec<Types, M = AnyMessage> {
         } else if (p.null === "value") {
           input = null;
         } else {
-          throw new MessageError(`\`${method}\` needs a payload object, found ${v === null ? "null" : "none"}`, `/${member}`);
+          throw refused(`\`${method}\` needs a payload object, found ${v === null ? "null" : "none"}`, `/${member}`);
         }
       }
       try {
@@ -157,53 +299,58 @@ export class Codec<Types, M = AnyMessage> {
         for (const r of d.reports) reports.push({ ...r, pointer: `/${member}${r.pointer}` });
         return d.value;
       } catch (e) {
-        if (e instanceof DecodeError) throw new MessageError(e.message, `/${member}${e.pointer}`);
+        if (e instanceof DecodeError) throw refused(e.message, `/${member}${e.pointer}`);
         throw e;
       }
     };
-    const id = () => {
+    const id = (reply: boolean) => {
       const v = o.id as JsonValue;
       if (this.shapes.RequestId !== undefined) {
         try {
           decodeAs(this.shapes, "RequestId", { value: v, floats, duplicates, base: "/id" });
         } catch (e) {
-          if (e instanceof DecodeError) throw new MessageError(`invalid request id: ${e.message}`, "/id");
+          if (e instanceof DecodeError) throw new MessageError(`invalid request id: ${e.message}`, "/id", "invalid_message", undefined, reply);
           throw e;
         }
       }
       return v;
     };
+    // The method's entry, for the side receiving it (`undefined`: not one this side handles).
+    const entry = (method: string, notification: boolean): MethodShape | undefined => {
+      const m = this.method(method);
+      if (m === undefined || side === undefined) return m;
+      return m.side === side || (notification && m.side === "protocol") ? m : undefined;
+    };
     const w: Written = { envelope: o };
     let message: AnyMessage;
     if (method !== undefined && !has("result") && !has("error")) {
-      const m = this.method(method);
       if (has("id")) {
-        const rid = id();
-        const params = payload("params", m?.request, "request", method);
+        const rid = id(true);
+        const refusal = admit?.(method, rid);
+        if (refusal !== undefined) throw refusal;
+        const params = payload("params", entry(method, false)?.request, "request", method, true);
         message = { kind: "request", id: rid, method, ...(params === undefined ? {} : { params }) };
       } else {
-        const params = payload("params", m?.notification, "notification", method);
+        const params = payload("params", entry(method, true)?.notification, "notification", method, false);
         message = { kind: "notification", method, ...(params === undefined ? {} : { params }) };
       }
     } else if (method === undefined && has("id") && has("result") && !has("error")) {
-      const request = answers(o.id as JsonValue);
-      if (request === undefined) throw new MessageError("a response whose request is not known", "/id");
-      const rid = id();
-      const result = payload("result", this.method(request)?.response, "response", request) as JsonValue;
+      const rid = id(false);
+      const request = answers(rid);
+      if (request === undefined) {
+        throw new MessageError("a response whose request is not known", "/id", "unknown_request", rawId());
+      }
+      const result = payload("result", this.method(request)?.response, "response", request, false) as JsonValue;
       message = { kind: "response", id: rid, method: request, result };
     } else if (method === undefined && has("id") && has("error") && !has("result")) {
       message = { kind: "error", id: o.id as JsonValue, error: o.error as JsonValue };
     } else if (method === undefined && !has("id")) {
-      throw new MessageError("a response without an `id`", "/id");
+      throw invalid("/id", "a response without an `id`");
     } else {
-      throw new MessageError(
-        "not a request, notification or response: check `method`, `id`, `result` and `error`",
-        "",
-      );
+      throw invalid("", "not a request, notification or response: check `method`, `id`, `result` and `error`");
     }
     Object.defineProperty(message, written, { value: w, enumerable: false });
     return { value: message as M, reports };
-
   }
 
   /** Writes a message: the envelope's members in the order they came (for a decoded one), payloads as {@link encode} writes them. */

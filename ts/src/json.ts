@@ -352,8 +352,271 @@ function reader(
   text: string,
   keepLast: boolean,
 ): { value: JsonValue; floats: Set<string> | undefined; duplicate: DecodeError | undefined; duplicates: Duplicates | undefined } {
+  const fast = nativeRead(text);
+  if (fast !== undefined) return { value: fast, floats: undefined, duplicate: undefined, duplicates: undefined };
   const r = new Reader(text, keepLast);
   const value = r.value();
   if (r.ws() !== -1) r.peekFail("trailing characters");
   return { value, floats: r.floats, duplicate: r.duplicate, duplicates: r.duplicates };
+}
+
+/**
+ * Text that `JSON.parse` reads and that could mean something to serde_json
+ * that `JSON.parse` does not keep: a member name's closing quote, followed
+ * by `:` (counted, the colon left for the next alternative:
+ * more of them than members read means a name was repeated, or the pattern
+ * met string contents), a number written with a fraction or an exponent
+ * (`1.0` is not an integer to serde), an escaped UTF-16 surrogate (serde
+ * refuses a lone one). Matches inside strings only send a text to the
+ * careful reader.
+ */
+const SUSPECT = /"(?=\s*:)|(?:^|[:,[])\s*-?\d+[.eE]|\\u[dD][89a-fA-F]/g;
+
+/**
+ * The value of `text` read by the engine's `JSON.parse` (native, one pass)
+ * when that is provably what the careful reader would give: no repeated
+ * member name, no whole number written as a float, no surrogate escape, no
+ * nesting past serde's limit, no number out of range. `undefined` otherwise
+ * (and for text that is not JSON): the caller then reads it with the
+ * careful reader, which also words serde's errors.
+ */
+function nativeRead(text: string): JsonValue | undefined {
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+  let names = 0;
+  SUSPECT.lastIndex = 0;
+  for (let m = SUSPECT.exec(text); m !== null; m = SUSPECT.exec(text)) {
+    if (m[0].charCodeAt(0) !== 0x22) return undefined;
+    names++;
+  }
+  return members(value, 0) === names ? value : undefined;
+}
+
+/** The members of every object in `v` (-1 past serde's nesting limit or for a number out of range). */
+function members(v: JsonValue, depth: number): number {
+  if (typeof v === "number") return Number.isFinite(v) ? 0 : -1;
+  if (typeof v !== "object" || v === null) return 0;
+  if (depth >= MAX_DEPTH) return -1;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (const item of v) {
+      const k = members(item, depth + 1);
+      if (k < 0) return -1;
+      n += k;
+    }
+    return n;
+  }
+  for (const key in v) {
+    const k = members(v[key] as JsonValue, depth + 1);
+    if (k < 0) return -1;
+    n += k + 1;
+  }
+  return n;
+}
+
+/**
+ * The syntax error serde_json gives for `text` when it only checks that the
+ * text is JSON (`IgnoredAny`, what the crate does for a JSON-RPC line before
+ * reading it as a message), or `undefined` when there is none. Its wording
+ * differs from the reader's in places (`{"a":1,` ends "while parsing an
+ * object", a value's reader says "while parsing a value"), and it has no
+ * nesting limit and no check of a number's range or of surrogate escapes.
+ */
+export function syntaxError(text: string): string | undefined {
+  try {
+    new Skipper(text).run();
+    return undefined;
+  } catch (e) {
+    if (e instanceof DecodeError) return e.message;
+    throw e;
+  }
+}
+
+/** serde_json's `ignore_value`, position for position, over the reader's whitespace and errors. */
+class Skipper extends Reader {
+  constructor(text: string) {
+    super(text, false);
+  }
+
+  /** serde's `error`: at the current position. */
+  error(message: string): never {
+    return this.fail(message, this.i);
+  }
+  /** The next character, consumed (0 at the end, not consumed: `next_char_or_null`). */
+  nextOrNull(): number {
+    if (this.i >= this.text.length) return 0;
+    return this.text.charCodeAt(this.i++);
+  }
+  peekOrNull(): number {
+    return this.i < this.text.length ? this.text.charCodeAt(this.i) : 0;
+  }
+
+  run(): void {
+    this.skipValue();
+    if (this.ws() !== -1) this.peekFail("trailing characters");
+  }
+
+  skipValue(): void {
+    const stack: number[] = [];
+    let enclosing: number | undefined;
+    for (;;) {
+      const peek = this.ws();
+      if (peek === -1) this.peekFail("EOF while parsing a value");
+      let frame: number | undefined;
+      if (peek === 0x6e) this.skipIdent("ull");
+      else if (peek === 0x74) this.skipIdent("rue");
+      else if (peek === 0x66) this.skipIdent("alse");
+      else if (peek === 0x2d) {
+        this.i++;
+        this.skipInteger();
+      } else if (DIGIT(peek)) this.skipInteger();
+      else if (peek === 0x22) {
+        this.i++;
+        this.skipStr();
+      } else if (peek === 0x5b || peek === 0x7b) {
+        if (enclosing !== undefined) stack.push(enclosing);
+        enclosing = undefined;
+        this.i++;
+        frame = peek;
+      } else this.peekFail("expected value");
+      let acceptComma: boolean;
+      if (frame !== undefined) acceptComma = false;
+      else if (enclosing !== undefined) {
+        frame = enclosing;
+        enclosing = undefined;
+        acceptComma = true;
+      } else {
+        frame = stack.pop();
+        if (frame === undefined) return;
+        acceptComma = true;
+      }
+      for (;;) {
+        const c = this.ws();
+        if (c === 0x2c && acceptComma) {
+          this.i++;
+          break;
+        }
+        if ((c === 0x5d && frame === 0x5b) || (c === 0x7d && frame === 0x7b)) {
+          // closes the frame
+        } else if (c !== -1) {
+          if (acceptComma) this.peekFail(frame === 0x5b ? "expected `,` or `]`" : "expected `,` or `}`");
+          break;
+        } else {
+          this.peekFail(frame === 0x5b ? "EOF while parsing a list" : "EOF while parsing an object");
+        }
+        this.i++;
+        const outer = stack.pop();
+        if (outer === undefined) return;
+        frame = outer;
+        acceptComma = true;
+      }
+      if (frame === 0x7b) {
+        const q = this.ws();
+        if (q === -1) this.peekFail("EOF while parsing an object");
+        if (q !== 0x22) this.peekFail("key must be a string");
+        this.i++;
+        this.skipStr();
+        const colon = this.ws();
+        if (colon === -1) this.peekFail("EOF while parsing an object");
+        if (colon !== 0x3a) this.peekFail("expected `:`");
+        this.i++;
+      }
+      enclosing = frame;
+    }
+  }
+
+  skipIdent(rest: string): void {
+    this.i++;
+    for (let k = 0; k < rest.length; k++) {
+      if (this.i >= this.text.length) this.error("EOF while parsing a value");
+      if (this.text.charCodeAt(this.i++) !== rest.charCodeAt(k)) this.error("expected ident");
+    }
+  }
+
+  skipInteger(): void {
+    const c = this.nextOrNull();
+    if (c === 0x30) {
+      if (DIGIT(this.peekOrNull())) this.peekFail("invalid number");
+    } else if (c >= 0x31 && c <= 0x39) {
+      while (DIGIT(this.peekOrNull())) this.i++;
+    } else {
+      this.error("invalid number");
+    }
+    const p = this.peekOrNull();
+    if (p === 0x2e) this.skipDecimal();
+    else if (p === 0x65 || p === 0x45) this.skipExponent();
+  }
+
+  skipDecimal(): void {
+    this.i++;
+    let digits = false;
+    while (DIGIT(this.peekOrNull())) {
+      this.i++;
+      digits = true;
+    }
+    if (!digits) this.peekFail("invalid number");
+    const p = this.peekOrNull();
+    if (p === 0x65 || p === 0x45) this.skipExponent();
+  }
+
+  skipExponent(): void {
+    this.i++;
+    const s = this.peekOrNull();
+    if (s === 0x2b || s === 0x2d) this.i++;
+    if (!DIGIT(this.nextOrNull())) this.error("invalid number");
+    while (DIGIT(this.peekOrNull())) this.i++;
+  }
+
+  /** `ignore_str`: after the opening quote. */
+  skipStr(): void {
+    const t = this.text;
+    for (;;) {
+      while (this.i < t.length) {
+        const c = t.charCodeAt(this.i);
+        if (c === 0x22 || c === 0x5c || c < 0x20) break;
+        this.i++;
+      }
+      if (this.i >= t.length) this.error("EOF while parsing a string");
+      const c = t.charCodeAt(this.i);
+      if (c === 0x22) {
+        this.i++;
+        return;
+      }
+      if (c !== 0x5c) this.error("control character (\\u0000-\\u001F) found while parsing a string");
+      this.i++;
+      if (this.i >= t.length) this.error("EOF while parsing a string");
+      const e = t.charCodeAt(this.i++);
+      if (e === 0x75) {
+        if (this.i + 4 > t.length) {
+          this.i = t.length;
+          this.error("EOF while parsing a string");
+        }
+        const n = hex4(t, this.i);
+        this.i += 4;
+        if (n < 0) this.error("invalid escape");
+      } else if (!SIMPLE.includes(e)) {
+        this.error("invalid escape");
+      }
+    }
+  }
+}
+
+/** The characters of a one-character escape (`\n`): `"`, `\`, `/`, `b`, `f`, `n`, `r`, `t`. */
+const SIMPLE = [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74];
+
+/** The value of the four hex digits at `at`, or -1. */
+function hex4(t: string, at: number): number {
+  let n = 0;
+  for (let k = at; k < at + 4; k++) {
+    const c = t.charCodeAt(k);
+    const l = c | 0x20;
+    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : l >= 0x61 && l <= 0x66 ? l - 0x57 : -1;
+    if (d < 0) return -1;
+    n = n * 16 + d;
+  }
+  return n;
 }

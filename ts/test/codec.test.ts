@@ -95,6 +95,16 @@ test("the reader refuses what JSON.parse lets through", () => {
   assert.throws(() => parse('"\\ud800"'), /unexpected end of hex escape/);
   assert.deepEqual(parse('{"a":1,"a":2}', { duplicates: "last" }).value, { a: 2 });
   assert.deepEqual(parse('{"__proto__":{"x":1}}').value, JSON.parse('{"__proto__":{"x":1}}'));
+  // What JSON.parse reads but does not keep sends a text to the careful reader, wherever it is.
+  assert.deepEqual([...(parse('{"a":1.0,"b":[2e0],"c":{"d":-3.00}}').floats ?? [])], ["/a", "/b/0", "/c/d"]);
+  assert.throws(() => parse('{"k":"x","n":{"a":1},"k":"y"}'), /duplicate field `k`/);
+  assert.throws(() => parse('{"k" :1, "k"\t:2}'), /duplicate field `k`/);
+  assert.throws(() => parse('["\\udc00"]'), /lone leading surrogate/);
+  assert.throws(() => parse("[1e400]"), /number out of range/);
+  assert.throws(() => parse("[".repeat(128) + "]".repeat(128)), /recursion limit exceeded/);
+  assert.equal(parse("[".repeat(127) + "]".repeat(127)).value !== undefined, true);
+  // Text the pattern meets inside strings only takes the careful path.
+  assert.deepEqual(parse('{"s":"say \\"a\\": 1.5, [2e3"}').value, { s: 'say "a": 1.5, [2e3' });
 });
 
 test("validate checks a value built at run time, with no leniency", () => {

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 
-/// The pinned SDK versions.
+/// The pinned SDK versions (the Python one as `interop/python/requirements.txt` pins it).
 pub const PYTHON_SDK: &str = "agent-client-protocol==0.12.1";
 pub const NODE_SDK: &str = "@agentclientprotocol/sdk@2.4.0";
 
@@ -79,7 +79,9 @@ fn setup(root: &Path, python: bool, node: bool) -> Result<()> {
         eprintln!("interop: creating target/interop/venv and installing {PYTHON_SDK} from PyPI");
         run_ok(Command::new("python3").args(["-m", "venv"]).arg(dir.join("venv")), "python3 -m venv")?;
         run_ok(
-            Command::new(dir.join("venv/bin/python")).args(["-m", "pip", "install", "-q", PYTHON_SDK]),
+            Command::new(dir.join("venv/bin/python"))
+                .args(["-m", "pip", "install", "-q", "-r"])
+                .arg(root.join("interop/python/requirements.txt")),
             "pip install",
         )?;
     }

@@ -1,7 +1,8 @@
 //! The sans-IO peers (`AgentPeer` and `ClientPeer`, v1 and v2) fed arbitrary
 //! lines: they never panic, never lose a pending request (a request they sent
 //! leaves the pending set only when a line answers its id), never invent one,
-//! and every reply they build is valid JSON-RPC 2.0.
+//! and every reply they build is valid JSON-RPC 2.0; each input runs on a new
+//! peer and on one of a connection already initialized.
 //!
 //! Input: a header line (`v1 agent`, `v1 client`, `v2 agent`, `v2 client`),
 //! then one line per step:
@@ -36,9 +37,9 @@ fn check_reply(reply: &impl serde::Serialize, line: &str) {
 }
 
 macro_rules! run {
-    ($version:ident, $peer:ident, $event:ident, $sends:ident, $lines:expr) => {{
+    ($version:ident, $peer:ident, $event:ident, $sends:ident, $lines:expr, $fresh:expr) => {{
         use acp_bindings::$version as v;
-        let mut peer = v::rpc::$peer::new();
+        let mut peer = if $fresh { v::rpc::$peer::new() } else { v::rpc::$peer::initialized() };
         let ids = |p: &v::rpc::$peer| -> BTreeSet<String> {
             p.pending().map(|(id, m)| format!("{}={m}", serde_json::to_string(id).unwrap())).collect()
         };
@@ -109,12 +110,16 @@ macro_rules! run {
 /// The property, for one input (the fuzz target's body; a failure panics).
 pub fn check(data: &[u8]) {
     let Some((head, text)) = header(data) else { return };
-    let lines = text.split('\n');
-    match head {
-        "v1 agent" => run!(v1, AgentPeer, AgentEvent, Client, lines),
-        "v1 client" => run!(v1, ClientPeer, ClientEvent, Agent, lines),
-        "v2 agent" => run!(v2, AgentPeer, AgentEvent, Client, lines),
-        "v2 client" => run!(v2, ClientPeer, ClientEvent, Agent, lines),
-        _ => {}
+    // Twice: on a new peer (which refuses requests until `initialize` is done) and on one of a
+    // connection already initialized (which decodes every request).
+    for fresh in [true, false] {
+        let lines = text.split('\n');
+        match head {
+            "v1 agent" => run!(v1, AgentPeer, AgentEvent, Client, lines, fresh),
+            "v1 client" => run!(v1, ClientPeer, ClientEvent, Agent, lines, fresh),
+            "v2 agent" => run!(v2, AgentPeer, AgentEvent, Client, lines, fresh),
+            "v2 client" => run!(v2, ClientPeer, ClientEvent, Agent, lines, fresh),
+            _ => {}
+        }
     }
 }

@@ -86,18 +86,23 @@ pub enum DispatchErrorKind {
     DuplicateId,
     /// An answer whose type is not the response of the request it answers.
     ResponseMismatch,
+    /// A request other than `initialize` before the connection is
+    /// initialized (JSON-RPC `-32600`).
+    NotInitialized,
 }
 
 impl DispatchErrorKind {
     /// The JSON-RPC error code for this class of error: `-32700` parse error,
-    /// `-32600` invalid request, `-32601` method not found, `-32602` invalid
+    /// `-32600` invalid request (a request before `initialize` too), `-32601` method not found, `-32602` invalid
     /// params, `-32603` internal error for the classes that only a local
     /// caller can cause ([`UnknownRequest`](Self::UnknownRequest),
     /// [`ResponseMismatch`](Self::ResponseMismatch)).
     pub fn code(self) -> i64 {
         match self {
             DispatchErrorKind::Parse => -32700,
-            DispatchErrorKind::InvalidMessage | DispatchErrorKind::DuplicateId => -32600,
+            DispatchErrorKind::InvalidMessage | DispatchErrorKind::DuplicateId | DispatchErrorKind::NotInitialized => {
+                -32600
+            }
             DispatchErrorKind::UnknownMethod => -32601,
             DispatchErrorKind::InvalidPayload => -32602,
             DispatchErrorKind::UnknownRequest | DispatchErrorKind::ResponseMismatch => -32603,

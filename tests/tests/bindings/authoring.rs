@@ -107,20 +107,25 @@ fn wire(m: &impl serde::Serialize) -> String {
 fn peers_pair_requests_and_responses() {
     use v2::rpc::*;
     let (mut agent, mut client) = (AgentPeer::new(), ClientPeer::new());
+    assert!(!agent.is_initialized() && !client.is_initialized());
 
     let (id0, init) =
         client.request(v2::InitializeRequest::new(v2::PROTOCOL_VERSION, v2::Implementation::new("c", "1")));
-    let (id1, new) = client.request(v2::NewSessionRequest::new("/"));
+    let (id1, early) = client.request(v2::NewSessionRequest::new("/"));
     assert_eq!((&id0, &id1), (&v2::RequestId::from(0i64), &v2::RequestId::from(1i64)));
     assert_eq!(client.pending().count(), 2);
 
     let AgentEvent::Request { id: a0, request: RequestToAgent::Initialize(_) } = agent.receive(&wire(&init)) else {
         panic!("initialize")
     };
-    let AgentEvent::Request { id: a1, request: RequestToAgent::SessionNew(_) } = agent.receive(&wire(&new)) else {
-        panic!("session/new")
+    // Until the agent has answered `initialize`, another request is refused (-32600) and not kept.
+    let AgentEvent::Invalid { error, reply: Some(reply) } = agent.receive(&wire(&early)) else {
+        panic!("session/new before initialize")
     };
-    assert_eq!(agent.unanswered().count(), 2);
+    assert_eq!(error.kind(), DispatchErrorKind::NotInitialized);
+    assert_eq!(encoded(&reply)["error"]["code"], -32600);
+    assert!(matches!(client.receive(&wire(&reply)), ClientEvent::Error { method: Some(m), .. } if m == "session/new"));
+    assert_eq!(agent.unanswered().count(), 1);
 
     // Answering with the wrong payload, or an id nobody asked, fails and changes nothing.
     let e = agent.respond(a0.clone(), v2::NewSessionResponse::new("s")).unwrap_err();
@@ -128,21 +133,32 @@ fn peers_pair_requests_and_responses() {
     assert!(e.message().contains("`initialize`"), "{e}");
     let e = agent.respond(v2::RequestId::from(7i64), v2::NewSessionResponse::new("s")).unwrap_err();
     assert_eq!(e.kind(), DispatchErrorKind::UnknownRequest);
-    assert_eq!(agent.unanswered().count(), 2);
-
-    // Out of order: each answer decodes by its own request's method.
-    let r1 = agent.respond(a1, v2::NewSessionResponse::new("s1")).unwrap();
+    assert_eq!(agent.unanswered().count(), 1);
     let info = v2::Implementation::new("a", "1");
     let r0 = agent.respond(a0, v2::InitializeResponse::new(v2::PROTOCOL_VERSION, info)).unwrap();
-    assert_eq!(agent.unanswered().count(), 0);
-    let ClientEvent::Response { id, response: ResponseFromAgent::SessionNew(r) } = client.receive(&wire(&r1)) else {
-        panic!("session/new answer")
-    };
-    assert_eq!((id, r.session_id.as_str()), (id1, "s1"));
+    assert!(agent.is_initialized());
     assert!(matches!(
         client.receive(&wire(&r0)),
         ClientEvent::Response { response: ResponseFromAgent::Initialize(_), .. }
     ));
+    assert!(client.is_initialized());
+
+    // Out of order: each answer decodes by its own request's method.
+    let (id2, new) = client.request(v2::NewSessionRequest::new("/"));
+    let (_, list) = client.request(v2::ListSessionsRequest::new());
+    let AgentEvent::Request { id: a2, .. } = agent.receive(&wire(&new)) else { panic!("session/new") };
+    let AgentEvent::Request { id: a3, .. } = agent.receive(&wire(&list)) else { panic!("session/list") };
+    let r3 = agent.respond(a3, v2::ListSessionsResponse::new(vec![])).unwrap();
+    let r1 = agent.respond(a2, v2::NewSessionResponse::new("s1")).unwrap();
+    assert_eq!(agent.unanswered().count(), 0);
+    assert!(matches!(
+        client.receive(&wire(&r3)),
+        ClientEvent::Response { response: ResponseFromAgent::SessionList(_), .. }
+    ));
+    let ClientEvent::Response { id, response: ResponseFromAgent::SessionNew(r) } = client.receive(&wire(&r1)) else {
+        panic!("session/new answer")
+    };
+    assert_eq!((id, r.session_id.as_str()), (id2, "s1"));
     assert_eq!(client.pending().count(), 0);
 
     // A second answer to the same id is now unknown.
@@ -176,7 +192,7 @@ fn peers_pair_requests_and_responses() {
 #[test]
 fn peers_reject_bad_lines_without_losing_pending_requests() {
     use v2::rpc::*;
-    let mut agent = AgentPeer::new();
+    let mut agent = AgentPeer::initialized();
     let (pid, _) = agent.request(v2::RequestPermissionRequest::new("s", "Run?", vec![allow_once()]));
     let line = r#"{"jsonrpc":"2.0","id":"a","method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":"hi"}]}}"#;
     assert!(matches!(agent.receive(line), AgentEvent::Request { .. }));
@@ -235,7 +251,7 @@ fn peers_reject_bad_lines_without_losing_pending_requests() {
 #[test]
 fn v1_peers() {
     use v1::rpc::*;
-    let (mut agent, mut client) = (AgentPeer::new(), ClientPeer::new());
+    let (mut agent, mut client) = (AgentPeer::initialized(), ClientPeer::initialized());
     let (_, read) = agent.request(v1::ReadTextFileRequest::new("s", "/etc/hosts"));
     let ClientEvent::Request { id, request: RequestToClient::FsReadTextFile(r) } = client.receive(&wire(&read)) else {
         panic!()

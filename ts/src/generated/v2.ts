@@ -4853,5 +4853,16 @@ export type NotificationToAnySide =
 /** Every request, notification and response, and errors: what `codec.decodeMessage` gives. */
 export type Message = Envelope<RequestToAgent | RequestToClient | ExtensionRequest, NotificationToAgent | NotificationToClient | NotificationToAnySide | ExtensionNotification, ResponseFromAgent | ResponseFromClient | ExtensionResponse, RequestId>;
 
+/**
+ * The methods of this version by the side that handles them, with their
+ * params and results: what a `Connection` of this version is typed by.
+ */
+export interface Protocol {
+    agent: { requests: RequestToAgent; responses: ResponseFromAgent; notifications: NotificationToAgent };
+    client: { requests: RequestToClient; responses: ResponseFromClient; notifications: NotificationToClient };
+    anySide: NotificationToAnySide;
+    id: RequestId;
+}
+
 /** Decoders and encoders of this schema's definitions by name, and of its messages. */
-export const codec: Codec<Types, Message> = new Codec<Types, Message>(shapes, methods);
+export const codec: Codec<Types, Message, Protocol> = new Codec<Types, Message, Protocol>(shapes, methods);

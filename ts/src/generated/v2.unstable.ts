@@ -3153,5 +3153,17 @@ export type NotificationToProxy =
 /** Every request, notification and response, and errors: what `codec.decodeMessage` gives. */
 export type Message = Envelope<RequestToAgent | RequestToClient | RequestToProxy | ExtensionRequest, NotificationToAgent | NotificationToClient | NotificationToAnySide | NotificationToProxy | ExtensionNotification, ResponseFromAgent | ResponseFromClient | ResponseFromProxy | ExtensionResponse, RequestId>;
 
+/**
+ * The methods of this version by the side that handles them, with their
+ * params and results: what a `Connection` of this version is typed by.
+ */
+export interface Protocol {
+    agent: { requests: RequestToAgent; responses: ResponseFromAgent; notifications: NotificationToAgent };
+    client: { requests: RequestToClient; responses: ResponseFromClient; notifications: NotificationToClient };
+    proxy: { requests: RequestToProxy; responses: ResponseFromProxy; notifications: NotificationToProxy };
+    anySide: NotificationToAnySide;
+    id: RequestId;
+}
+
 /** Decoders and encoders of this schema's definitions by name, and of its messages. */
-export const codec: Codec<Types, Message> = new Codec<Types, Message>(shapes, methods);
+export const codec: Codec<Types, Message, Protocol> = new Codec<Types, Message, Protocol>(shapes, methods);

@@ -145,12 +145,13 @@ pub fn emit(
     if !tables.reducer.is_empty() {
         reducer_table(out, tables, stable, rt);
     }
-    let message = dispatch(out, file, rt);
+    let (message, protocol) = dispatch(out, file, rt);
     let codec = rt.name("Codec");
+    let params = protocol.map_or_else(|| format!("Types, {message}"), |p| format!("Types, {message}, {p}"));
     out.line();
     quote_in! { *out =>
         $("/** Decoders and encoders of this schema's definitions by name, and of its messages. */")
-        export const codec: $(&codec)<Types, $(&message)> = new $(&codec)<Types, $(&message)>(shapes, methods);
+        export const codec: $(&codec)<$(&params)> = new $(&codec)<$(&params)>(shapes, methods);
     };
 }
 
@@ -209,13 +210,16 @@ fn reducer_table(out: &mut js::Tokens, tables: &Tables, stable: Option<&Tables>,
 
 /// The payloads of one side and kind, as a discriminated union on `method`
 /// (`RequestToAgent`: every request an agent handles, with its params), in
-/// the file's build of the plan's dispatch groups. Returns the message type
-/// the codec decodes to (`Message`, or `AnyMessage` for a file without methods).
-fn dispatch(out: &mut js::Tokens, file: &super::File<'_>, rt: &super::Runtime) -> String {
+/// the file's build of the plan's dispatch groups, and `Protocol`, the same
+/// unions by side (what a `Connection` is typed by). Returns the message type
+/// the codec decodes to (`Message`, or `AnyMessage` for a file without
+/// methods) and the protocol type, if any.
+fn dispatch(out: &mut js::Tokens, file: &super::File<'_>, rt: &super::Runtime) -> (String, Option<String>) {
     let payloads = file.payloads;
     if payloads.groups().is_empty() {
-        return rt.name("AnyMessage");
+        return (rt.name("AnyMessage"), None);
     }
+    let mut by_side: std::collections::BTreeMap<(Side, MethodKind), String> = Default::default();
     let by_name: std::collections::BTreeMap<&str, &Def> =
         file.module.defs.iter().map(|d| (d.name.as_str(), d)).collect();
     let mut by_kind: std::collections::BTreeMap<MethodKind, Vec<String>> = Default::default();
@@ -249,7 +253,8 @@ fn dispatch(out: &mut js::Tokens, file: &super::File<'_>, rt: &super::Runtime) -
             export type $(&name) =
                 $(for a in &arms => $['\r']| $a);
         };
-        by_kind.entry(*kind).or_default().push(name);
+        by_kind.entry(*kind).or_default().push(name.clone());
+        by_side.insert((*side, *kind), name);
     }
     let all = |kind: MethodKind, ext: &str| {
         let mut v = by_kind.get(&kind).cloned().unwrap_or_default();
@@ -266,7 +271,30 @@ fn dispatch(out: &mut js::Tokens, file: &super::File<'_>, rt: &super::Runtime) -
         $("/** Every request, notification and response, and errors: what `codec.decodeMessage` gives. */")
         export type Message = $(rt.name("Envelope"))<$requests, $notifications, $responses, RequestId>;
     };
-    "Message".into()
+    // `Protocol`: each side's unions (`never` where a side has none of a kind).
+    let of = |side: Side, kind: MethodKind| by_side.get(&(side, kind)).cloned().unwrap_or_else(|| "never".into());
+    let sides: Vec<String> = [Side::Agent, Side::Client, Side::Proxy]
+        .into_iter()
+        .filter(|s| *s != Side::Proxy || by_side.keys().any(|(side, _)| side == s))
+        .map(|s| {
+            let [r, a, n] = [MethodKind::Request, MethodKind::Response, MethodKind::Notification].map(|k| of(s, k));
+            format!("{}: {{ requests: {r}; responses: {a}; notifications: {n} }};", s.as_str())
+        })
+        .collect();
+    let any_side = format!("anySide: {};", of(Side::Protocol, MethodKind::Notification));
+    out.line();
+    quote_in! { *out =>
+        $("/**")
+        $(" * The methods of this version by the side that handles them, with their")
+        $(" * params and results: what a `Connection` of this version is typed by.")
+        $(" */")
+        export interface Protocol {
+            $(for s in &sides => $s$['\r'])
+            $(&any_side)
+            id: RequestId;
+        }
+    };
+    ("Message".into(), Some("Protocol".into()))
 }
 
 /// Who handles the methods of a side, in words.

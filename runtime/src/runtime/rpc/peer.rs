@@ -82,6 +82,16 @@ impl SidePayload for NoNotification {
 /// (one JSON text per line on stdio), so the same peer works in blocking and
 /// async code.
 ///
+/// It checks what the protocol asks of the side it is: a request or
+/// notification of a method the other side handles is an unknown method
+/// (`-32601`), as is one neither side handles (extension methods, `_` and a
+/// name, pass); until the connection is initialized (the agent has answered
+/// `initialize`, the client has that answer) a request other than
+/// `initialize` is refused with `-32600`
+/// ([`DispatchErrorKind::NotInitialized`]) and changes nothing, while
+/// notifications pass. [`Peer::initialized`] takes over a connection already
+/// initialized.
+///
 /// Bad input never panics and leaves the pending requests as they were: a
 /// line that is not JSON-RPC, a method this side does not handle, malformed
 /// params, an answer to an unknown id or a request reusing an id still in
@@ -89,6 +99,8 @@ impl SidePayload for NoNotification {
 /// to send when JSON-RPC asks for one. (A malformed answer to a pending
 /// request ends that request, and the error names its id.)
 pub struct Peer<R: Role> {
+    /// The version has `initialize` and the connection is not initialized yet.
+    gated: bool,
     next_id: i64,
     /// Requests sent and not yet answered: id -> method.
     sent: HashMap<Id<R>, String>,
@@ -98,7 +110,8 @@ pub struct Peer<R: Role> {
 
 impl<R: Role> Default for Peer<R> {
     fn default() -> Self {
-        Peer { next_id: 0, sent: HashMap::new(), received: HashMap::new() }
+        let gated = R::Handled::handles(INITIALIZE) || R::Sent::handles(INITIALIZE);
+        Peer { gated, next_id: 0, sent: HashMap::new(), received: HashMap::new() }
     }
 }
 
@@ -150,9 +163,24 @@ pub enum Event<R: Role> {
 /// The peer's constructor and what the caller sends through it: requests,
 /// notifications, answers, and the bookkeeping of pending requests.
 impl<R: Role> Peer<R> {
-    /// A peer with nothing pending; its first request gets id 0.
+    /// A peer with nothing pending, of a connection not yet initialized; its
+    /// first request gets id 0.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A peer of a connection already initialized (taken over mid-stream, a
+    /// replay, a test that starts after `initialize`): it refuses no request
+    /// for coming before `initialize`.
+    pub fn initialized() -> Self {
+        Peer { gated: false, ..Self::default() }
+    }
+
+    /// Whether the connection is initialized: the agent has answered
+    /// `initialize` successfully, or the client has received that answer
+    /// (always, for a version without `initialize`).
+    pub fn is_initialized(&self) -> bool {
+        !self.gated
     }
 
     /// A request to the other side: allocates its id (integers counting up
@@ -197,6 +225,9 @@ impl<R: Role> Peer<R> {
             return Err(DispatchError::new(DispatchErrorKind::ResponseMismatch, "", message));
         }
         self.received.remove(&id);
+        if response.method() == INITIALIZE {
+            self.gated = false;
+        }
         Ok(Message::response(id, response))
     }
 
@@ -232,7 +263,7 @@ impl<R: Role> Peer<R> {
         use super::{decode, request_id, Envelope, RawMessage, StreamedMessage};
         // A plain request or notification in one pass.
         match super::read_streamed::<R::Handled, R::HandledNotifications>(line) {
-            Some(StreamedMessage::Request { id, request }) => {
+            Some(StreamedMessage::Request { id, request }) if !self.gated || request.method() == INITIALIZE => {
                 if let Ok(id) = request_id::<Id<R>>(id) {
                     if !self.received.contains_key(&id) {
                         self.received.insert(id.clone(), request.method().to_owned());
@@ -241,7 +272,7 @@ impl<R: Role> Peer<R> {
                 }
             }
             Some(StreamedMessage::Notification(n)) => return Event::Notification(n),
-            None => {}
+            Some(StreamedMessage::Request { .. }) | None => {}
         }
         let raw = match RawMessage::parse(line) {
             Ok(raw) => raw,
@@ -263,6 +294,16 @@ impl<R: Role> Peer<R> {
                     return Self::invalid(
                         DispatchError::new(DispatchErrorKind::DuplicateId, "/id", message).with_id(id_raw),
                     );
+                }
+                // The agent answers `initialize`; the client waits for that answer.
+                if self.gated && !(R::Handled::handles(INITIALIZE) && method == INITIALIZE) {
+                    let message = if R::Handled::handles(INITIALIZE) {
+                        format!("`{method}` before `initialize`: the connection is not initialized")
+                    } else {
+                        format!("`{method}` before the answer to `initialize`: the connection is not initialized")
+                    };
+                    let error = DispatchError::new(DispatchErrorKind::NotInitialized, "/method", message);
+                    return Self::invalid(error.replying_to(id_raw));
                 }
                 match R::Handled::decode(method, params) {
                     Ok((request, _)) => {
@@ -295,7 +336,12 @@ impl<R: Role> Peer<R> {
                 let decoded = R::Answered::decode(method, Some(result));
                 self.sent.remove(&id);
                 match decoded {
-                    Ok((response, _)) => Event::Response { id, response },
+                    Ok((response, _)) => {
+                        if response.method() == INITIALIZE {
+                            self.gated = false;
+                        }
+                        Event::Response { id, response }
+                    }
                     Err(e) => Self::invalid(e.under("/result").with_id(id_raw)),
                 }
             }
@@ -338,6 +384,9 @@ impl<R: Role> Peer<R> {
         })
     }
 }
+
+/// The method that initializes a connection.
+const INITIALIZE: &str = "initialize";
 
 /// The error of an answer to a request that is not pending.
 fn unknown<I: serde::Serialize>(id: &I, id_raw: &RawValue) -> DispatchError {
