@@ -2,7 +2,7 @@
 // method and direction: what every generated module's `codec` offers.
 
 import { decodeAs, unexpected, type Decoded, type Report } from "./decode.js";
-import { DecodeError, read, syntaxError, type Duplicates } from "./json.js";
+import { DecodeError, read, syntaxError, type Duplicates, type Floats } from "./json.js";
 import type { JsonObject, JsonValue } from "./runtime.js";
 import type { MethodShape, Methods, PayloadShape, Shapes } from "./shape.js";
 import { duplicateField } from "./generated/messages.js";
@@ -235,7 +235,7 @@ export class Codec<Types, M = AnyMessage, P = unknown> {
   ): Decoded<M> {
     const { side, admit } = options;
     let raw: JsonValue;
-    let floats: Set<string> | undefined;
+    let floats: Floats | undefined;
     let duplicates: Duplicates | undefined;
     try {
       ({ value: raw, floats, duplicates } = read(text));

@@ -4,7 +4,7 @@
 // reported with its JSON pointer. Members the schema does not name are kept,
 // in their order, so a decoded value is written back as it came.
 
-import { DecodeError, parse, pointerOf, read, define, type Duplicates } from "./json.js";
+import { DecodeError, parse, pointerOf, read, define, type Duplicates, type Floats } from "./json.js";
 import type { JsonObject, JsonValue } from "./runtime.js";
 import { unknownArm } from "./runtime.js";
 import type { ArmShape, FieldShape, IntName, Shape, Shapes, StructShape, Ty, UnionShape } from "./shape.js";
@@ -80,7 +80,7 @@ class Ctx {
   reports: Report[] = [];
   constructor(
     readonly shapes: Shapes,
-    readonly floats: Set<string> | undefined,
+    readonly floats: Floats | undefined,
     /** The pointer of the decoded value in the text `floats` came from (`/params`). */
     readonly base: string,
     /** Where the text repeats a member name. */
@@ -546,7 +546,7 @@ export function decodeAs(
   name: string,
   input:
     | { text: string }
-    | { value: JsonValue; floats?: Set<string> | undefined; duplicates?: Duplicates | undefined; base?: string },
+    | { value: JsonValue; floats?: Floats | undefined; duplicates?: Duplicates | undefined; base?: string },
   strict = false,
 ): Decoded<JsonValue> {
   const { value, floats, duplicates } = "text" in input ? read(input.text) : input;

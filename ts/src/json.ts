@@ -333,52 +333,72 @@ export function define(o: { [key: string]: JsonValue }, key: string, v: JsonValu
  * `duplicates` is `"last"` (the last one is kept, as `JSON.parse` does).
  */
 export function parse(text: string, options: { duplicates?: "error" | "last" } = {}): Parsed {
+  const fast = nativeRead(text);
+  // The numbers written as floats, which `JSON.parse` does not say: only a text that may have one is read again.
+  if (fast !== undefined && !FLOAT_SYNTAX.test(text)) return { value: fast, floats: undefined };
   const r = reader(text, options.duplicates === "last");
   if (r.duplicate !== undefined) throw r.duplicate;
   return { value: r.value, floats: r.floats };
 }
 
+/** Where a text wrote whole numbers with a fraction or an exponent (`1.0`), by JSON pointer. */
+export interface Floats {
+  has(pointer: string): boolean;
+}
+
 /**
  * {@link parse} for the decoders: a repeated member name is not thrown but
  * noted (the first value kept), so that the decoder meets it where the
- * crate's does, inside the variant that holds it.
+ * crate's does, inside the variant that holds it. `floats` is found only
+ * when a decoder asks (an integer property does), by reading the text again.
  */
-export function read(text: string): Parsed & { duplicates: Duplicates | undefined } {
+export function read(text: string): { value: JsonValue; floats: Floats | undefined; duplicates: Duplicates | undefined } {
+  const fast = nativeRead(text);
+  if (fast !== undefined) return { value: fast, floats: new LazyFloats(text), duplicates: undefined };
   const r = reader(text, false);
   return { value: r.value, floats: r.floats, duplicates: r.duplicates };
+}
+
+/** The floats of a text, read by the careful reader the first time they are asked for. */
+class LazyFloats implements Floats {
+  private floats: Set<string> | undefined | null = null;
+  constructor(private readonly text: string) {}
+  has(pointer: string): boolean {
+    if (this.floats === null) this.floats = reader(this.text, false).floats;
+    return this.floats !== undefined && this.floats.has(pointer);
+  }
 }
 
 function reader(
   text: string,
   keepLast: boolean,
 ): { value: JsonValue; floats: Set<string> | undefined; duplicate: DecodeError | undefined; duplicates: Duplicates | undefined } {
-  const fast = nativeRead(text);
-  if (fast !== undefined) return { value: fast, floats: undefined, duplicate: undefined, duplicates: undefined };
   const r = new Reader(text, keepLast);
   const value = r.value();
   if (r.ws() !== -1) r.peekFail("trailing characters");
   return { value, floats: r.floats, duplicate: r.duplicate, duplicates: r.duplicates };
 }
 
-/**
- * Text that `JSON.parse` reads and that could mean something to serde_json
- * that `JSON.parse` does not keep: a member name's closing quote, followed
- * by `:` (counted, the colon left for the next alternative:
- * more of them than members read means a name was repeated, or the pattern
- * met string contents), a number written with a fraction or an exponent
- * (`1.0` is not an integer to serde), an escaped UTF-16 surrogate (serde
- * refuses a lone one). Matches inside strings only send a text to the
- * careful reader.
- */
-const SUSPECT = /"(?=\s*:)|(?:^|[:,[])\s*-?\d+[.eE]|\\u[dD][89a-fA-F]/g;
+/** A number written with a fraction or an exponent, or text inside a string that looks like one. */
+const FLOAT_SYNTAX = /(?:^|[:,[])\s*-?\d+[.eE]/;
+/** An escaped UTF-16 surrogate (`\ud83d`), or text like it in a string. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+/** Whitespace between a closing quote and a colon (a member name written `"a" : 1`), or text like it in a string. */
+const SPACE_BEFORE_COLON = /"[ \t\n\r]+:/;
 
 /**
  * The value of `text` read by the engine's `JSON.parse` (native, one pass)
- * when that is provably what the careful reader would give: no repeated
- * member name, no whole number written as a float, no surrogate escape, no
- * nesting past serde's limit, no number out of range. `undefined` otherwise
- * (and for text that is not JSON): the caller then reads it with the
- * careful reader, which also words serde's errors.
+ * when that is provably what the careful reader gives, but for the numbers
+ * written as floats (found apart, when asked for). Proven by what costs
+ * little next to the parse, with no second pass over long strings: the
+ * value's walk (no nesting past serde's limit, no number out of range, no
+ * lone UTF-16 surrogate, which serde refuses as an escape) and a count of
+ * member names that can only be at least the number of members read, and
+ * equals it only when no name is repeated: every `:` (each member has one;
+ * string contents can only add to them), or, when that is more, every `":`
+ * where no member name is followed by whitespace before its colon.
+ * `undefined` otherwise (and for text that is not JSON): the caller then
+ * reads it with the careful reader, which also words serde's errors.
  */
 function nativeRead(text: string): JsonValue | undefined {
   let value: JsonValue;
@@ -387,32 +407,47 @@ function nativeRead(text: string): JsonValue | undefined {
   } catch {
     return undefined;
   }
-  let names = 0;
-  SUSPECT.lastIndex = 0;
-  for (let m = SUSPECT.exec(text); m !== null; m = SUSPECT.exec(text)) {
-    if (m[0].charCodeAt(0) !== 0x22) return undefined;
-    names++;
-  }
-  return members(value, 0) === names ? value : undefined;
+  // A lone surrogate can only come from an escape (`\ud800`): strings are checked only when one may be there.
+  const escapes = text.indexOf("\\u") >= 0 && SURROGATE_ESCAPE.test(text);
+  const n = members(value, 0, escapes);
+  if (n < 0) return undefined;
+  if (n === 0 || count(text, ":", n) === n) return value;
+  if (count(text, '":', n) === n && !SPACE_BEFORE_COLON.test(text)) return value;
+  return undefined;
 }
 
-/** The members of every object in `v` (-1 past serde's nesting limit or for a number out of range). */
-function members(v: JsonValue, depth: number): number {
+/** How many times `text` has `what`, counting no further than one past `limit`. */
+function count(text: string, what: string, limit: number): number {
+  let n = 0;
+  for (let i = text.indexOf(what); i >= 0 && n <= limit; i = text.indexOf(what, i + what.length)) n++;
+  return n;
+}
+
+/** `String.prototype.isWellFormed` (ES2024, in Node 20): no lone UTF-16 surrogate. */
+const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * The members of every object in `v`; -1 past serde's nesting limit, for a
+ * number out of range, or (when `strings`) for a string or name with a
+ * lone surrogate.
+ */
+function members(v: JsonValue, depth: number, strings: boolean): number {
   if (typeof v === "number") return Number.isFinite(v) ? 0 : -1;
+  if (typeof v === "string") return !strings || wellFormed(v) ? 0 : -1;
   if (typeof v !== "object" || v === null) return 0;
   if (depth >= MAX_DEPTH) return -1;
   let n = 0;
   if (Array.isArray(v)) {
     for (const item of v) {
-      const k = members(item, depth + 1);
+      const k = members(item, depth + 1, strings);
       if (k < 0) return -1;
       n += k;
     }
     return n;
   }
   for (const key in v) {
-    const k = members(v[key] as JsonValue, depth + 1);
-    if (k < 0) return -1;
+    const k = members(v[key] as JsonValue, depth + 1, strings);
+    if (k < 0 || (strings && !wellFormed(key))) return -1;
     n += k + 1;
   }
   return n;

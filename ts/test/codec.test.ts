@@ -88,6 +88,9 @@ test("errors name what is wrong and where", () => {
   check("TerminalSize", '{"cols":0,"rows":24}', "0 is out of range: expected 1 to 65535 (#/$defs/TerminalSize/properties/cols)", "/cols");
   check("ContentBlock", '{"type":"text"', "EOF while parsing an object at line 1 column 14", "");
   check("ProtocolVersion", "1.0", "invalid type: floating point `1.0`, expected u16", "");
+  // A whole number written as a float is found when an integer property asks, wherever it is.
+  check("TerminalSize", '{"cols":80.0,"rows":24}', "invalid type: floating point `80.0`, expected u16", "/cols");
+  check("TextContent", '{"text":"\\ud800"}', "unexpected end of hex escape at line 1 column 16", "");
 });
 
 test("the reader refuses what JSON.parse lets through", () => {
@@ -103,6 +106,7 @@ test("the reader refuses what JSON.parse lets through", () => {
   assert.throws(() => parse("[1e400]"), /number out of range/);
   assert.throws(() => parse("[".repeat(128) + "]".repeat(128)), /recursion limit exceeded/);
   assert.equal(parse("[".repeat(127) + "]".repeat(127)).value !== undefined, true);
+  assert.deepEqual(parse('{"a" : 1, "b"\n:"\\ud83d\\ude00"}').value, { a: 1, b: "😀" });
   // Text the pattern meets inside strings only takes the careful path.
   assert.deepEqual(parse('{"s":"say \\"a\\": 1.5, [2e3"}').value, { s: 'say "a": 1.5, [2e3' });
 });
