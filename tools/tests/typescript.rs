@@ -134,6 +134,16 @@ fn the_package_passes_publint_and_are_the_types_wrong() {
     built();
     let o = Command::new("npm").args(["run", "--silent", "lint:package"]).current_dir(ts()).output().expect("npm runs");
     assert!(o.status.success(), "`npm run lint:package` in ts/ failed:\n{}", log(&o));
+    // What the registry would take, without uploading (the build is `built()`'s: no script runs,
+    // so that `prepublishOnly` does not rewrite dist/ under the other tests).
+    let o = Command::new("npm")
+        .args(["publish", "--dry-run", "--ignore-scripts", "--json"])
+        .current_dir(ts())
+        .output()
+        .expect("npm runs");
+    assert!(o.status.success(), "`npm publish --dry-run` in ts/ failed:\n{}", log(&o));
+    let report: Value = serde_json::from_slice(&o.stdout).expect("npm publish --json prints JSON");
+    assert_eq!(report["acp-bindings"]["name"], "acp-bindings", "{report}");
 }
 
 #[test]
@@ -539,25 +549,36 @@ fn the_packed_package_holds_the_runtime_and_installs_and_type_checks_outside_the
                  && m.params.update.sessionUpdate === \"tool_call_update\") return m.params.update.title;\n\
                  return undefined;\n}\nexport type Update = unstableV2.SessionUpdate;\n";
     std::fs::write(user.join("check.ts"), check).unwrap();
-    let tsc = ts().join("node_modules/typescript/bin/tsc");
-    for (module, resolution) in [("node16", "node16"), ("nodenext", "nodenext"), ("esnext", "bundler")] {
-        let o = Command::new("node")
-            .arg(&tsc)
-            .args([
-                "--strict",
-                "--noEmit",
-                "--skipLibCheck",
-                "false",
-                "--module",
-                module,
-                "--moduleResolution",
-                resolution,
-            ])
-            .args(["--target", "es2022", "check.ts"])
-            .current_dir(&user)
-            .output()
-            .expect("tsc runs");
-        assert!(o.status.success(), "the declarations do not type-check under `{resolution}`:\n{}", log(&o));
+    // A misspelled member, when a value is built and when a property is read.
+    let typo = "import type { v2 } from \"acp-bindings\";\n\
+                export const r: v2.NewSessionResponse = { sessionId: \"s\", configOptons: [] };\n\
+                export const t = (info: v2.Implementation) => info.titel;\n";
+    std::fs::write(user.join("typo.ts"), typo).unwrap();
+    // The oldest TypeScript the package supports (5.0, as its README says) and the one it is built with.
+    for tsc in ["typescript-5.0", "typescript"].map(|d| ts().join("node_modules").join(d).join("bin/tsc")) {
+        let run = |module: &str, resolution: &str, file: &str| {
+            Command::new("node")
+                .arg(&tsc)
+                .args(["--strict", "--noEmit", "--skipLibCheck", "false", "--module", module])
+                .args(["--moduleResolution", resolution, "--target", "es2022", file])
+                .current_dir(&user)
+                .output()
+                .expect("tsc runs")
+        };
+        for (module, resolution) in [("node16", "node16"), ("nodenext", "nodenext"), ("esnext", "bundler")] {
+            let o = run(module, resolution, "check.ts");
+            assert!(
+                o.status.success(),
+                "{}: the declarations do not type-check under `{resolution}`:\n{}",
+                tsc.display(),
+                log(&o)
+            );
+        }
+        let o = run("nodenext", "nodenext", "typo.ts");
+        let out = log(&o);
+        assert!(!o.status.success(), "{}: misspelled members type-check:\n{out}", tsc.display());
+        assert!(out.contains("'configOptons' does not exist in type 'NewSessionResponse'"), "{out}");
+        assert!(out.contains("Property 'titel' does not exist on type 'Implementation'"), "{out}");
     }
     let _ = std::fs::remove_dir_all(&user);
     let _ = std::fs::remove_dir_all(tarball.parent().unwrap());

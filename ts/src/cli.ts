@@ -10,6 +10,7 @@ import { idKey, oneLine, type AnyMessage, type Codec } from "./codec.js";
 import { DecodeError, escapeToken, parse } from "./json.js";
 import type { JsonValue } from "./runtime.js";
 import { SessionReducer } from "./session.js";
+import type { ReducerShape } from "./shape.js";
 import * as v1 from "./generated/v1.js";
 import * as v1u from "./generated/v1.unstable.js";
 import * as v2 from "./generated/v2.js";
@@ -189,7 +190,8 @@ function replay(a: Args): number {
   const codec = codecOf(a);
   const text = read(path);
   if (text === undefined) return 2;
-  const state = new SessionReducer((a.unstable ? v2u : v2).reducer);
+  // The messages are decoded by the codec of the same build; the reducer takes its update untyped here.
+  const state = new SessionReducer<JsonValue>((a.unstable ? v2u : v2).reducer as ReducerShape<JsonValue>);
   const pending = new Map<string, string>();
   let rejected = 0;
   text.split("\n").forEach((line, i) => {

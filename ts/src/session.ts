@@ -98,11 +98,11 @@ function entry<V>(map: Map<string, V>, key: string, make: () => V): V {
  * key in first-seen order, or one state. `toJSON()` writes it as the Rust
  * `SessionReducer` serializes.
  */
-export class SessionReducer {
+export class SessionReducer<U = unknown> {
   private readonly keyed = new Map<string, Map<string, Entry>>();
   private readonly single = new Map<string, State | null>();
 
-  constructor(readonly shape: ReducerShape) {
+  constructor(readonly shape: ReducerShape<U>) {
     for (const c of shape.collections) {
       if ("one" in c) this.single.set(c.name, null);
       else this.keyed.set(c.name, new Map());
@@ -141,8 +141,13 @@ export class SessionReducer {
     return found !== undefined && isObject(found.state) ? found.state : undefined;
   }
 
-  /** Applies one decoded update. Updates the table has no rule for leave the state unchanged. */
-  apply(update: unknown): void {
+  /**
+   * Applies one decoded update (of the version's update union: `v2.SessionUpdate`
+   * for `v2.reducer`). Updates the table has no rule for, and arms this version
+   * does not know, leave the state unchanged; an update without the string key
+   * of its entity is a `TypeError`, and nothing is stored.
+   */
+  apply(update: U): void {
     // An arm the schema does not know (`UnknownArm`) is not applied, whatever its tag.
     if (!isObject(update) || unknownArm in update) return;
     const rule = this.shape.updates[String(update[this.shape.tag])];

@@ -240,8 +240,13 @@ export type UpdateRule =
   /** The entity named by `from` removed. */
   | { rule: "remove"; into: string; from: string };
 
-/** A session reducer as the configuration states it (a generated module's `reducer`). */
-export interface ReducerShape {
+/**
+ * A session reducer as the configuration states it (a generated module's
+ * `reducer`); `U` is the update union it applies (a type only).
+ */
+export interface ReducerShape<U = unknown> {
+  /** The update union's type, for `SessionReducer.apply` (never a value). */
+  readonly update?: U;
   /** The upserts it patches with. */
   upserts: Upserts;
   /** The update union's discriminator. */

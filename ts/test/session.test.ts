@@ -56,12 +56,13 @@ test("the reducer folds a stream of decoded updates", () => {
 
 test("an update without the key of its entity is refused, and nothing is stored", () => {
   const r = new SessionReducer(v2.reducer);
+  // The types refuse these (`apply` takes a `v2.SessionUpdate`); JavaScript callers and casts reach the check.
   const before = JSON.stringify(r.toJSON());
   assert.throws(
-    () => r.apply({ sessionUpdate: "tool_call_update", title: "x" }),
+    () => r.apply({ sessionUpdate: "tool_call_update", title: "x" } as unknown as v2.SessionUpdate),
     (e: unknown) => e instanceof TypeError && e.message.includes("`tool_call_update` update names its entity by the string `toolCallId`: it is missing"),
   );
-  assert.throws(() => r.apply({ sessionUpdate: "tool_call_update", toolCallId: 7 }), /it is 7/);
+  assert.throws(() => r.apply({ sessionUpdate: "tool_call_update", toolCallId: 7 } as unknown as v2.SessionUpdate), /it is 7/);
   assert.equal(JSON.stringify(r.toJSON()), before);
   r.apply({ sessionUpdate: "tool_call_update", toolCallId: "t1", title: "x" });
   assert.notEqual(JSON.stringify(r.toJSON()), before);

@@ -3,7 +3,7 @@
 
 import { Codec, type AnyMessage, type Envelope, type ExtensionNotification, type ExtensionRequest, type ExtensionResponse } from "../codec.js";
 import type { Methods, Shapes, Upserts } from "../shape.js";
-import type { Extensible, JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
+import type { JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
 
 /** The `annotations` member many objects of this module share. */
 export interface WithAnnotations {
@@ -62,7 +62,7 @@ export interface WithTitle {
 }
 
 /** A JSON-RPC request object. */
-export interface AgentRequest extends Extensible {
+export interface AgentRequest {
     /** The request id used to correlate the matching response. */
     id: RequestId;
     /** The method name to invoke. */
@@ -109,7 +109,7 @@ export type RequestId = null | number | string;
  *
  * Only available if the client supports the `fs.writeTextFile` capability.
  */
-export interface WriteTextFileRequest extends WithSessionId, WithMeta, Extensible {
+export interface WriteTextFileRequest extends WithSessionId, WithMeta {
     /** Absolute path to the file to write. */
     path: string;
     /** The text content to write to the file. */
@@ -131,7 +131,7 @@ export type SessionId = string;
  *
  * Only available if the client supports the `fs.readTextFile` capability.
  */
-export interface ReadTextFileRequest extends WithSessionId, WithMeta, Extensible {
+export interface ReadTextFileRequest extends WithSessionId, WithMeta {
     /** Absolute path to the file to read. */
     path: string;
     /** Line number to start reading from (1-based). */
@@ -147,7 +147,7 @@ export interface ReadTextFileRequest extends WithSessionId, WithMeta, Extensible
  *
  * See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)
  */
-export interface RequestPermissionRequest extends WithSessionId, WithMeta, Extensible {
+export interface RequestPermissionRequest extends WithSessionId, WithMeta {
     /** Details about the tool call requiring permission. */
     toolCall: ToolCallUpdate;
     /** Available permission options for the user to choose from. */
@@ -162,7 +162,7 @@ export interface RequestPermissionRequest extends WithSessionId, WithMeta, Exten
  *
  * See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)
  */
-export interface ToolCallUpdate extends WithMeta, Extensible {
+export interface ToolCallUpdate extends WithMeta {
     /** The ID of the tool call being updated. */
     toolCallId: ToolCallId;
     /** Update the tool kind. */
@@ -244,7 +244,7 @@ export type ContentBlock =
     | ({ type: "resource" } & EmbeddedResource);
 
 /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
-export interface Annotations extends WithMeta, Extensible {
+export interface Annotations extends WithMeta {
     /** Intended recipients for this content, such as the user or assistant. */
     audience?: Role[] | null;
     /** Timestamp indicating when the underlying resource was last modified. */
@@ -257,13 +257,13 @@ export interface Annotations extends WithMeta, Extensible {
 export type Role = "assistant" | "user";
 
 /** Text provided to or from an LLM. */
-export interface TextContent extends WithAnnotations, WithMeta, Extensible {
+export interface TextContent extends WithAnnotations, WithMeta {
     /** Text payload carried by this content block. */
     text: string;
 }
 
 /** An image provided to or from an LLM. */
-export interface ImageContent extends WithAnnotations, WithMeta, Extensible {
+export interface ImageContent extends WithAnnotations, WithMeta {
     /** Base64-encoded media payload. */
     data: string;
     /** MIME type describing the encoded media payload. */
@@ -273,7 +273,7 @@ export interface ImageContent extends WithAnnotations, WithMeta, Extensible {
 }
 
 /** Audio provided to or from an LLM. */
-export interface AudioContent extends WithAnnotations, WithMeta, Extensible {
+export interface AudioContent extends WithAnnotations, WithMeta {
     /** Base64-encoded media payload. */
     data: string;
     /** MIME type describing the encoded media payload. */
@@ -281,7 +281,7 @@ export interface AudioContent extends WithAnnotations, WithMeta, Extensible {
 }
 
 /** A resource that the server is capable of reading, included in a prompt or tool call result. */
-export interface ResourceLink extends WithAnnotations, WithMeta, Extensible {
+export interface ResourceLink extends WithAnnotations, WithMeta {
     /** Optional human-readable details shown with this protocol object. */
     description?: string | null;
     /** MIME type describing the encoded media payload. */
@@ -300,7 +300,7 @@ export interface ResourceLink extends WithAnnotations, WithMeta, Extensible {
 export type EmbeddedResourceResource = TextResourceContents | BlobResourceContents;
 
 /** Text-based resource contents. */
-export interface TextResourceContents extends WithMeta, Extensible {
+export interface TextResourceContents extends WithMeta {
     /** MIME type describing the encoded media payload. */
     mimeType?: string | null;
     /** Text payload carried by this content block. */
@@ -310,7 +310,7 @@ export interface TextResourceContents extends WithMeta, Extensible {
 }
 
 /** Binary resource contents. */
-export interface BlobResourceContents extends WithMeta, Extensible {
+export interface BlobResourceContents extends WithMeta {
     /** Base64-encoded bytes for a binary resource payload. */
     blob: string;
     /** MIME type describing the encoded media payload. */
@@ -320,13 +320,13 @@ export interface BlobResourceContents extends WithMeta, Extensible {
 }
 
 /** The contents of a resource, embedded into a prompt or tool call result. */
-export interface EmbeddedResource extends WithAnnotations, WithMeta, Extensible {
+export interface EmbeddedResource extends WithAnnotations, WithMeta {
     /** Embedded resource payload, either text or binary data. */
     resource: EmbeddedResourceResource;
 }
 
 /** Standard content block (text, images, resources). */
-export interface Content extends WithMeta, Extensible {
+export interface Content extends WithMeta {
     /** The actual content block. */
     content: ContentBlock;
 }
@@ -338,7 +338,7 @@ export interface Content extends WithMeta, Extensible {
  *
  * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
  */
-export interface Diff extends WithMeta, Extensible {
+export interface Diff extends WithMeta {
     /** The absolute file path being modified. */
     path: string;
     /** The original content (omitted or `null` for new files). */
@@ -357,7 +357,7 @@ export type TerminalId = string;
  *
  * See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)
  */
-export interface Terminal extends WithMeta, Extensible {
+export interface Terminal extends WithMeta {
     /** Identifier of the terminal instance to embed in the content stream. */
     terminalId: TerminalId;
 }
@@ -370,7 +370,7 @@ export interface Terminal extends WithMeta, Extensible {
  *
  * See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent)
  */
-export interface ToolCallLocation extends WithMeta, Extensible {
+export interface ToolCallLocation extends WithMeta {
     /** The absolute file path being accessed or modified. */
     path: string;
     /** Optional 1-based line number within the file. */
@@ -378,7 +378,7 @@ export interface ToolCallLocation extends WithMeta, Extensible {
 }
 
 /** An option presented to the user when requesting permission. */
-export interface PermissionOption extends WithMeta, Extensible {
+export interface PermissionOption extends WithMeta {
     /** Unique identifier for this permission option. */
     optionId: PermissionOptionId;
     /** Human-readable label to display to the user. */
@@ -398,7 +398,7 @@ export type PermissionOptionId = string;
 export type PermissionOptionKind = "allow_once" | "allow_always" | "reject_once" | "reject_always";
 
 /** Request to create a new terminal and execute a command. */
-export interface CreateTerminalRequest extends WithSessionId, WithMeta, Extensible {
+export interface CreateTerminalRequest extends WithSessionId, WithMeta {
     /** The command to execute. */
     command: string;
     /** Array of command arguments. */
@@ -421,7 +421,7 @@ export interface CreateTerminalRequest extends WithSessionId, WithMeta, Extensib
 }
 
 /** An environment variable to set when launching an MCP server. */
-export interface EnvVariable extends WithMeta, Extensible {
+export interface EnvVariable extends WithMeta {
     /** The name of the environment variable. */
     name: string;
     /** The value to set for the environment variable. */
@@ -429,25 +429,25 @@ export interface EnvVariable extends WithMeta, Extensible {
 }
 
 /** Request to get the current output and status of a terminal. */
-export interface TerminalOutputRequest extends WithSessionId, WithMeta, Extensible {
+export interface TerminalOutputRequest extends WithSessionId, WithMeta {
     /** The ID of the terminal to get output from. */
     terminalId: TerminalId;
 }
 
 /** Request to release a terminal and free its resources. */
-export interface ReleaseTerminalRequest extends WithSessionId, WithMeta, Extensible {
+export interface ReleaseTerminalRequest extends WithSessionId, WithMeta {
     /** The ID of the terminal to release. */
     terminalId: TerminalId;
 }
 
 /** Request to wait for a terminal command to exit. */
-export interface WaitForTerminalExitRequest extends WithSessionId, WithMeta, Extensible {
+export interface WaitForTerminalExitRequest extends WithSessionId, WithMeta {
     /** The ID of the terminal to wait for. */
     terminalId: TerminalId;
 }
 
 /** Request to kill a terminal without releasing it. */
-export interface KillTerminalRequest extends WithSessionId, WithMeta, Extensible {
+export interface KillTerminalRequest extends WithSessionId, WithMeta {
     /** The ID of the terminal to kill. */
     terminalId: TerminalId;
 }
@@ -487,7 +487,7 @@ export type CreateElicitationRequestMode =
  * This is useful when an agent receives an elicitation from an MCP server
  * during a tool call and needs to redirect it to the user.
  */
-export interface ElicitationSessionScope extends Extensible {
+export interface ElicitationSessionScope {
     /** The session this elicitation is tied to. */
     sessionId: SessionId;
     /**
@@ -503,7 +503,7 @@ export interface ElicitationSessionScope extends Extensible {
  * Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
  * (e.g., during auth/configuration phases before any session is started).
  */
-export interface ElicitationRequestScope extends Extensible {
+export interface ElicitationRequestScope {
     /** The request this elicitation is tied to. */
     requestId: RequestId;
 }
@@ -514,7 +514,7 @@ export interface ElicitationRequestScope extends Extensible {
  * This represents a JSON Schema object with primitive-typed properties,
  * as required by the elicitation specification.
  */
-export interface ElicitationSchema extends Extensible {
+export interface ElicitationSchema {
     /** Type discriminator. Always `"object"`. */
     type?: ElicitationSchemaType;
     /**
@@ -571,7 +571,7 @@ export type ElicitationPropertySchema =
 export type StringFormat = "email" | "uri" | "date" | "date-time";
 
 /** A titled enum option with a const value, human-readable title, and optional description. */
-export interface EnumOption extends WithDescription, Extensible {
+export interface EnumOption extends WithDescription {
     /** The constant value for this option. */
     const: string;
     /** Human-readable title for this option. */
@@ -594,7 +594,7 @@ export interface EnumOption extends WithDescription, Extensible {
  * When `enum` or `oneOf` is set, this represents a single-select enum
  * with `"type": "string"`.
  */
-export interface StringPropertySchema extends WithTitle, WithDescription, Extensible {
+export interface StringPropertySchema extends WithTitle, WithDescription {
     /**
      * Minimum string length.
      *
@@ -650,7 +650,7 @@ export interface StringPropertySchema extends WithTitle, WithDescription, Extens
 }
 
 /** Schema for number (floating-point) properties in an elicitation form. */
-export interface NumberPropertySchema extends WithTitle, WithDescription, Extensible {
+export interface NumberPropertySchema extends WithTitle, WithDescription {
     /**
      * Minimum value (inclusive).
      *
@@ -682,7 +682,7 @@ export interface NumberPropertySchema extends WithTitle, WithDescription, Extens
 }
 
 /** Schema for integer properties in an elicitation form. */
-export interface IntegerPropertySchema extends WithTitle, WithDescription, Extensible {
+export interface IntegerPropertySchema extends WithTitle, WithDescription {
     /**
      * Minimum value (inclusive).
      *
@@ -714,7 +714,7 @@ export interface IntegerPropertySchema extends WithTitle, WithDescription, Exten
 }
 
 /** Schema for boolean properties in an elicitation form. */
-export interface BooleanPropertySchema extends WithTitle, WithDescription, Extensible {
+export interface BooleanPropertySchema extends WithTitle, WithDescription {
     /**
      * Default value.
      *
@@ -740,7 +740,7 @@ export type MultiSelectItems =
     | UnknownArm<"type">;
 
 /** String item schema for multi-select enum properties. */
-export interface StringMultiSelectItems extends Extensible {
+export interface StringMultiSelectItems {
     /** Allowed enum values. */
     enum: string[];
     /**
@@ -756,7 +756,7 @@ export interface StringMultiSelectItems extends Extensible {
 }
 
 /** Items definition for titled multi-select enum properties. */
-export interface TitledMultiSelectItems extends Extensible {
+export interface TitledMultiSelectItems {
     /** Titled enum options. */
     anyOf: EnumOption[];
     /**
@@ -772,7 +772,7 @@ export interface TitledMultiSelectItems extends Extensible {
 }
 
 /** Schema for multi-select (array) properties in an elicitation form. */
-export interface MultiSelectPropertySchema extends WithTitle, WithDescription, Extensible {
+export interface MultiSelectPropertySchema extends WithTitle, WithDescription {
     /**
      * Minimum number of items to select.
      *
@@ -841,7 +841,7 @@ export type ExtRequest = JsonValue;
 export type AgentResponse = AgentResponseResult | AgentResponseError;
 
 /** A successful JSON-RPC response. */
-export interface AgentResponseResult extends WithId, Extensible {
+export interface AgentResponseResult extends WithId {
     /** Method-specific response data. */
     result: AgentResponseResultResult;
 }
@@ -863,7 +863,7 @@ export type AgentResponseResultResult =
     | ExtResponse;
 
 /** A failed JSON-RPC response. */
-export interface AgentResponseError extends WithId, Extensible {
+export interface AgentResponseError extends WithId {
     /** Method-specific error data. */
     error: Error;
 }
@@ -875,7 +875,7 @@ export interface AgentResponseError extends WithId, Extensible {
  *
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
  */
-export interface InitializeResponse extends WithMeta, Extensible {
+export interface InitializeResponse extends WithMeta {
     /**
      * The protocol version the client specified if supported by the agent,
      * or the latest protocol version supported by the agent.
@@ -911,7 +911,7 @@ export type ProtocolVersion = number;
  *
  * See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)
  */
-export interface AgentCapabilities extends WithMeta, Extensible {
+export interface AgentCapabilities extends WithMeta {
     /** Whether the agent supports `session/load`. */
     loadSession?: boolean;
     /** Prompt capabilities supported by the agent. */
@@ -938,7 +938,7 @@ export interface AgentCapabilities extends WithMeta, Extensible {
  *
  * See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)
  */
-export interface PromptCapabilities extends WithMeta, Extensible {
+export interface PromptCapabilities extends WithMeta {
     /** Agent supports `image` content blocks. */
     image?: boolean;
     /** Agent supports `audio` content blocks. */
@@ -953,7 +953,7 @@ export interface PromptCapabilities extends WithMeta, Extensible {
 }
 
 /** MCP capabilities supported by the agent */
-export interface McpCapabilities extends WithMeta, Extensible {
+export interface McpCapabilities extends WithMeta {
     /** Agent supports `http` MCP servers. */
     http?: boolean;
     /** Agent supports `sse` MCP servers. */
@@ -971,7 +971,7 @@ export interface McpCapabilities extends WithMeta, Extensible {
  *
  * See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)
  */
-export interface SessionCapabilities extends WithMeta, Extensible {
+export interface SessionCapabilities extends WithMeta {
     /**
      * Whether the agent supports `session/list`.
      *
@@ -1019,14 +1019,14 @@ export interface SessionCapabilities extends WithMeta, Extensible {
  *
  * Supplying `{}` means the agent supports listing sessions.
  */
-export interface SessionListCapabilities extends WithMeta, Extensible {}
+export interface SessionListCapabilities extends WithMeta {}
 
 /**
  * Capabilities for the `session/delete` method.
  *
  * Supplying `{}` means the agent supports deleting sessions from `session/list`.
  */
-export interface SessionDeleteCapabilities extends WithMeta, Extensible {}
+export interface SessionDeleteCapabilities extends WithMeta {}
 
 /**
  * Capabilities for additional session directories support.
@@ -1036,24 +1036,24 @@ export interface SessionDeleteCapabilities extends WithMeta, Extensible {}
  * `session/list` may return `SessionInfo.additionalDirectories` to report the
  * complete ordered additional-root list associated with a listed session.
  */
-export interface SessionAdditionalDirectoriesCapabilities extends WithMeta, Extensible {}
+export interface SessionAdditionalDirectoriesCapabilities extends WithMeta {}
 
 /**
  * Capabilities for the `session/resume` method.
  *
  * Supplying `{}` means the agent supports resuming sessions.
  */
-export interface SessionResumeCapabilities extends WithMeta, Extensible {}
+export interface SessionResumeCapabilities extends WithMeta {}
 
 /**
  * Capabilities for the `session/close` method.
  *
  * Supplying `{}` means the agent supports closing sessions.
  */
-export interface SessionCloseCapabilities extends WithMeta, Extensible {}
+export interface SessionCloseCapabilities extends WithMeta {}
 
 /** Authentication-related capabilities supported by the agent. */
-export interface AgentAuthCapabilities extends WithMeta, Extensible {
+export interface AgentAuthCapabilities extends WithMeta {
     /**
      * Whether the agent supports the logout method.
      *
@@ -1068,7 +1068,7 @@ export interface AgentAuthCapabilities extends WithMeta, Extensible {
  *
  * Supplying `{}` means the agent supports the logout method.
  */
-export interface LogoutCapabilities extends WithMeta, Extensible {}
+export interface LogoutCapabilities extends WithMeta {}
 
 /**
  * Describes an available authentication method.
@@ -1090,7 +1090,7 @@ export type AuthMethodId = string;
  * A zero exit status signals success. Any other termination signals failure.
  * The client MUST NOT pass this method to `authenticate`.
  */
-export interface AuthMethodTerminal extends WithMeta, Extensible {
+export interface AuthMethodTerminal extends WithMeta {
     /** Unique identifier for this authentication method. */
     id: AuthMethodId;
     /** Human-readable name of the authentication method. */
@@ -1111,7 +1111,7 @@ export interface AuthMethodTerminal extends WithMeta, Extensible {
  *
  * This is the default authentication method type.
  */
-export interface AuthMethodAgent extends WithMeta, Extensible {
+export interface AuthMethodAgent extends WithMeta {
     /** Unique identifier for this authentication method. */
     id: AuthMethodId;
     /** Human-readable name of the authentication method. */
@@ -1125,7 +1125,7 @@ export interface AuthMethodAgent extends WithMeta, Extensible {
  * Describes the name and version of an ACP implementation, with an optional
  * title for UI representation.
  */
-export interface Implementation extends WithMeta, Extensible {
+export interface Implementation extends WithMeta {
     /**
      * Intended for programmatic or logical use, but can be used as a display
      * name fallback if title isn't present.
@@ -1146,17 +1146,17 @@ export interface Implementation extends WithMeta, Extensible {
 }
 
 /** Response to the `authenticate` method. */
-export interface AuthenticateResponse extends WithMeta, Extensible {}
+export interface AuthenticateResponse extends WithMeta {}
 
 /** Response to the `logout` method. */
-export interface LogoutResponse extends WithMeta, Extensible {}
+export interface LogoutResponse extends WithMeta {}
 
 /**
  * Response from creating a new session.
  *
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
  */
-export interface NewSessionResponse extends WithMeta, Extensible {
+export interface NewSessionResponse extends WithMeta {
     /**
      * Unique identifier for the created session.
      *
@@ -1174,7 +1174,7 @@ export interface NewSessionResponse extends WithMeta, Extensible {
 }
 
 /** The set of modes and the one currently active. */
-export interface SessionModeState extends WithMeta, Extensible {
+export interface SessionModeState extends WithMeta {
     /** The current mode the Agent is in. */
     currentModeId: SessionModeId;
     /** The set of modes that the Agent can operate in */
@@ -1189,7 +1189,7 @@ export type SessionModeId = string;
  *
  * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
  */
-export interface SessionMode extends WithMeta, Extensible {
+export interface SessionMode extends WithMeta {
     /** Stable identifier used to refer to this protocol object in later messages. */
     id: SessionModeId;
     /** Human-readable name shown for this protocol object. */
@@ -1238,7 +1238,7 @@ export type SessionConfigValueId = string;
 export type SessionConfigSelectOptions = SessionConfigSelectOption[] | SessionConfigSelectGroup[];
 
 /** A possible value for a session configuration option. */
-export interface SessionConfigSelectOption extends WithMeta, Extensible {
+export interface SessionConfigSelectOption extends WithMeta {
     /** Unique identifier for this option value. */
     value: SessionConfigValueId;
     /** Human-readable label for this option value. */
@@ -1248,7 +1248,7 @@ export interface SessionConfigSelectOption extends WithMeta, Extensible {
 }
 
 /** A group of possible values for a session configuration option. */
-export interface SessionConfigSelectGroup extends WithMeta, Extensible {
+export interface SessionConfigSelectGroup extends WithMeta {
     /** Unique identifier for this group. */
     group: SessionConfigGroupId;
     /** Human-readable label for this group. */
@@ -1261,7 +1261,7 @@ export interface SessionConfigSelectGroup extends WithMeta, Extensible {
 export type SessionConfigGroupId = string;
 
 /** A single-value selector (dropdown) session configuration option payload. */
-export interface SessionConfigSelect extends Extensible {
+export interface SessionConfigSelect {
     /** The currently selected value. */
     currentValue: SessionConfigValueId;
     /** The set of selectable options. */
@@ -1269,13 +1269,13 @@ export interface SessionConfigSelect extends Extensible {
 }
 
 /** A boolean on/off toggle session configuration option payload. */
-export interface SessionConfigBoolean extends Extensible {
+export interface SessionConfigBoolean {
     /** The current value of the boolean option. */
     currentValue: boolean;
 }
 
 /** Response from loading an existing session. */
-export interface LoadSessionResponse extends WithMeta, Extensible {
+export interface LoadSessionResponse extends WithMeta {
     /**
      * Initial mode state if supported by the Agent
      *
@@ -1287,7 +1287,7 @@ export interface LoadSessionResponse extends WithMeta, Extensible {
 }
 
 /** Response from listing sessions. */
-export interface ListSessionsResponse extends WithMeta, Extensible {
+export interface ListSessionsResponse extends WithMeta {
     /** Array of session information objects */
     sessions: SessionInfo[];
     /**
@@ -1298,7 +1298,7 @@ export interface ListSessionsResponse extends WithMeta, Extensible {
 }
 
 /** Information about a session returned by session/list */
-export interface SessionInfo extends WithCwd, WithMeta, Extensible {
+export interface SessionInfo extends WithCwd, WithMeta {
     /** Unique identifier for the session */
     sessionId: SessionId;
     /**
@@ -1316,10 +1316,10 @@ export interface SessionInfo extends WithCwd, WithMeta, Extensible {
 }
 
 /** Response from deleting a session. */
-export interface DeleteSessionResponse extends WithMeta, Extensible {}
+export interface DeleteSessionResponse extends WithMeta {}
 
 /** Response from resuming an existing session. */
-export interface ResumeSessionResponse extends WithMeta, Extensible {
+export interface ResumeSessionResponse extends WithMeta {
     /**
      * Initial mode state if supported by the Agent
      *
@@ -1331,13 +1331,13 @@ export interface ResumeSessionResponse extends WithMeta, Extensible {
 }
 
 /** Response from closing a session. */
-export interface CloseSessionResponse extends WithMeta, Extensible {}
+export interface CloseSessionResponse extends WithMeta {}
 
 /** Response to `session/set_mode` method. */
-export interface SetSessionModeResponse extends WithMeta, Extensible {}
+export interface SetSessionModeResponse extends WithMeta {}
 
 /** Response to `session/set_config_option` method. */
-export interface SetSessionConfigOptionResponse extends WithMeta, Extensible {
+export interface SetSessionConfigOptionResponse extends WithMeta {
     /** The full set of configuration options and their current values. */
     configOptions: SessionConfigOption[];
 }
@@ -1347,7 +1347,7 @@ export interface SetSessionConfigOptionResponse extends WithMeta, Extensible {
  *
  * See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
  */
-export interface PromptResponse extends WithMeta, Extensible {
+export interface PromptResponse extends WithMeta {
     /** Indicates why the agent stopped processing the turn. */
     stopReason: StopReason;
 }
@@ -1376,7 +1376,7 @@ export type ExtResponse = JsonValue;
  *
  * See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
  */
-export interface Error extends Extensible {
+export interface Error {
     /**
      * A number indicating the error type that occurred.
      * This must be an integer as defined in the JSON-RPC specification.
@@ -1404,7 +1404,7 @@ export interface Error extends Extensible {
 export type ErrorCode = -32700 | -32600 | -32601 | -32602 | -32603 | -32800 | -32000 | -32002 | OpenNumber;
 
 /** A JSON-RPC notification object. */
-export interface AgentNotification extends Extensible {
+export interface AgentNotification {
     /** The notification method name. */
     method: string;
     /** Method-specific notification parameters. */
@@ -1428,7 +1428,7 @@ export type AgentNotificationParams = SessionNotification | CompleteElicitationN
  *
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
  */
-export interface SessionNotification extends WithMeta, Extensible {
+export interface SessionNotification extends WithMeta {
     /** The ID of the session this update pertains to. */
     sessionId: SessionId;
     /** The actual update content. */
@@ -1462,7 +1462,7 @@ export type SessionUpdate =
 export type MessageId = string;
 
 /** A streamed item of content */
-export interface ContentChunk extends WithMeta, Extensible {
+export interface ContentChunk extends WithMeta {
     /** A single item of content */
     content: ContentBlock;
     /**
@@ -1482,7 +1482,7 @@ export interface ContentChunk extends WithMeta, Extensible {
  *
  * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)
  */
-export interface ToolCall extends WithMeta, Extensible {
+export interface ToolCall extends WithMeta {
     /** Unique identifier for this tool call within the session. */
     toolCallId: ToolCallId;
     /** Human-readable title describing what the tool is doing. */
@@ -1521,7 +1521,7 @@ export interface ToolCall extends WithMeta, Extensible {
  * as part of fulfilling the user's request.
  * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
  */
-export interface PlanEntry extends WithMeta, Extensible {
+export interface PlanEntry extends WithMeta {
     /** Human-readable description of what this task aims to accomplish. */
     content: string;
     /**
@@ -1559,7 +1559,7 @@ export type PlanEntryStatus = "pending" | "in_progress" | "completed";
  *
  * See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)
  */
-export interface Plan extends WithMeta, Extensible {
+export interface Plan extends WithMeta {
     /**
      * The list of tasks to be accomplished.
      *
@@ -1570,7 +1570,7 @@ export interface Plan extends WithMeta, Extensible {
 }
 
 /** Information about a command. */
-export interface AvailableCommand extends WithMeta, Extensible {
+export interface AvailableCommand extends WithMeta {
     /** Command name (e.g., `create_plan`, `research_codebase`). */
     name: string;
     /** Human-readable description of what the command does. */
@@ -1583,13 +1583,13 @@ export interface AvailableCommand extends WithMeta, Extensible {
 export type AvailableCommandInput = UnstructuredCommandInput;
 
 /** All text that was typed after the command name is provided as input. */
-export interface UnstructuredCommandInput extends WithMeta, Extensible {
+export interface UnstructuredCommandInput extends WithMeta {
     /** A hint to display when the input hasn't been provided yet */
     hint: string;
 }
 
 /** Available commands are ready or have changed */
-export interface AvailableCommandsUpdate extends WithMeta, Extensible {
+export interface AvailableCommandsUpdate extends WithMeta {
     /** Commands the agent can execute */
     availableCommands: AvailableCommand[];
 }
@@ -1599,13 +1599,13 @@ export interface AvailableCommandsUpdate extends WithMeta, Extensible {
  *
  * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
  */
-export interface CurrentModeUpdate extends WithMeta, Extensible {
+export interface CurrentModeUpdate extends WithMeta {
     /** The ID of the current mode */
     currentModeId: SessionModeId;
 }
 
 /** Session configuration options have been updated. */
-export interface ConfigOptionUpdate extends WithMeta, Extensible {
+export interface ConfigOptionUpdate extends WithMeta {
     /** The full set of configuration options and their current values. */
     configOptions: SessionConfigOption[];
 }
@@ -1616,7 +1616,7 @@ export interface ConfigOptionUpdate extends WithMeta, Extensible {
  * Agents send this notification to update session information like title or custom metadata.
  * Clients can use it to keep session titles and state current.
  */
-export interface SessionInfoUpdate extends WithMeta, Extensible {
+export interface SessionInfoUpdate extends WithMeta {
     /** Human-readable title for the session. Set to null to clear. */
     title?: string | null;
     /** ISO 8601 timestamp of last activity. Set to null to clear. */
@@ -1624,7 +1624,7 @@ export interface SessionInfoUpdate extends WithMeta, Extensible {
 }
 
 /** Cost information for a session. */
-export interface Cost extends WithMeta, Extensible {
+export interface Cost extends WithMeta {
     /** Total cumulative cost for session. */
     amount: number;
     /**
@@ -1635,7 +1635,7 @@ export interface Cost extends WithMeta, Extensible {
 }
 
 /** Context window and cost update for a session. */
-export interface UsageUpdate extends WithMeta, Extensible {
+export interface UsageUpdate extends WithMeta {
     /** Tokens currently in context. */
     used: number;
     /** Total context window size in tokens. */
@@ -1658,7 +1658,7 @@ export type NoticeSeverity = "info" | "warning" | "error" | OpenString;
  *
  * See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)
  */
-export interface Notice extends Extensible {
+export interface Notice {
     /** Presentation severity hint. */
     severity: NoticeSeverity;
     /** Required non-empty plain-text title that can stand alone. */
@@ -1693,7 +1693,7 @@ export type CompactionStatus = "in_progress" | "completed" | "failed" | "cancell
  * stored value unchanged, `null` clears it, and a concrete value replaces it.
  * `summary: []` also clears the summary.
  */
-export interface CompactionUpdate extends Extensible {
+export interface CompactionUpdate {
     /** The Agent-owned ID of this compaction, unique within the session. */
     compactionId: CompactionId;
     /** Current lifecycle status. */
@@ -1712,7 +1712,7 @@ export interface CompactionUpdate extends Extensible {
  * Agents MUST only send this update when the Client advertised
  * the `session.compaction` Client capability.
  */
-export interface CompactionSummaryChunk extends Extensible {
+export interface CompactionSummaryChunk {
     /** ID of the compaction whose summary receives this content. */
     compactionId: CompactionId;
     /** One content block to append. */
@@ -1722,7 +1722,7 @@ export interface CompactionSummaryChunk extends Extensible {
 }
 
 /** Notification sent by the agent when a URL-based elicitation is complete. */
-export interface CompleteElicitationNotification extends Extensible {
+export interface CompleteElicitationNotification {
     /** The ID of the elicitation that completed. */
     elicitationId: ElicitationId;
     /**
@@ -1747,7 +1747,7 @@ export interface CompleteElicitationNotification extends Extensible {
 export type ExtNotification = JsonValue;
 
 /** A JSON-RPC request object. */
-export interface ClientRequest extends Extensible {
+export interface ClientRequest {
     /** The request id used to correlate the matching response. */
     id: RequestId;
     /** The method name to invoke. */
@@ -1786,7 +1786,7 @@ export type ClientRequestParams =
  *
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
  */
-export interface InitializeRequest extends WithMeta, Extensible {
+export interface InitializeRequest extends WithMeta {
     /** The latest protocol version supported by the client. */
     protocolVersion: ProtocolVersion;
     /** Capabilities supported by the client. */
@@ -1807,7 +1807,7 @@ export interface InitializeRequest extends WithMeta, Extensible {
  *
  * See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities)
  */
-export interface ClientCapabilities extends WithMeta, Extensible {
+export interface ClientCapabilities extends WithMeta {
     /**
      * File system capabilities supported by the client.
      * Determines which file operations the agent can request.
@@ -1843,7 +1843,7 @@ export interface ClientCapabilities extends WithMeta, Extensible {
  *
  * See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)
  */
-export interface FileSystemCapabilities extends WithMeta, Extensible {
+export interface FileSystemCapabilities extends WithMeta {
     /** Whether the Client supports `fs/read_text_file` requests. */
     readTextFile?: boolean;
     /** Whether the Client supports `fs/write_text_file` requests. */
@@ -1851,7 +1851,7 @@ export interface FileSystemCapabilities extends WithMeta, Extensible {
 }
 
 /** Session-related capabilities supported by the client. */
-export interface ClientSessionCapabilities extends WithMeta, Extensible {
+export interface ClientSessionCapabilities extends WithMeta {
     /**
      * Support for ID-addressed context compaction updates. Omitted or `null`
      * means unsupported. `{}` advertises the complete compaction contract.
@@ -1874,10 +1874,10 @@ export interface ClientSessionCapabilities extends WithMeta, Extensible {
 }
 
 /** Client support for ID-addressed context compaction updates. */
-export interface CompactionCapabilities extends Extensible {}
+export interface CompactionCapabilities {}
 
 /** Session configuration option capabilities supported by the client. */
-export interface SessionConfigOptionsCapabilities extends WithMeta, Extensible {
+export interface SessionConfigOptionsCapabilities extends WithMeta {
     /**
      * Whether the client supports boolean session configuration options.
      *
@@ -1894,10 +1894,10 @@ export interface SessionConfigOptionsCapabilities extends WithMeta, Extensible {
  *
  * Supplying `{}` means the client supports boolean session configuration options.
  */
-export interface BooleanConfigOptionCapabilities extends WithMeta, Extensible {}
+export interface BooleanConfigOptionCapabilities extends WithMeta {}
 
 /** Client support for presenting live notices to the user. */
-export interface NoticeCapabilities extends Extensible {}
+export interface NoticeCapabilities {}
 
 /**
  * Authentication capabilities supported by the client.
@@ -1906,7 +1906,7 @@ export interface NoticeCapabilities extends Extensible {}
  * method types the client can handle. This governs opt-in types that require
  * additional client-side support.
  */
-export interface AuthCapabilities extends WithMeta, Extensible {
+export interface AuthCapabilities extends WithMeta {
     /**
      * Whether the client supports `terminal` authentication methods.
      *
@@ -1918,7 +1918,7 @@ export interface AuthCapabilities extends WithMeta, Extensible {
 }
 
 /** Elicitation capabilities supported by the client. */
-export interface ElicitationCapabilities extends Extensible {
+export interface ElicitationCapabilities {
     /**
      * Whether the client supports form-based elicitation.
      *
@@ -1950,7 +1950,7 @@ export interface ElicitationCapabilities extends Extensible {
  *
  * Supplying `{}` means the client supports form-based elicitation.
  */
-export interface ElicitationFormCapabilities extends Extensible {
+export interface ElicitationFormCapabilities {
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
      * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1968,7 +1968,7 @@ export interface ElicitationFormCapabilities extends Extensible {
  *
  * Supplying `{}` means the client supports URL-based elicitation.
  */
-export interface ElicitationUrlCapabilities extends Extensible {
+export interface ElicitationUrlCapabilities {
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
      * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1986,7 +1986,7 @@ export interface ElicitationUrlCapabilities extends Extensible {
  *
  * Specifies which authentication method to use.
  */
-export interface AuthenticateRequest extends WithMeta, Extensible {
+export interface AuthenticateRequest extends WithMeta {
     /**
      * The ID of the authentication method to use.
      * Must be one of the methods advertised in the initialize response.
@@ -1999,14 +1999,14 @@ export interface AuthenticateRequest extends WithMeta, Extensible {
  *
  * Terminates the current authenticated session.
  */
-export interface LogoutRequest extends WithMeta, Extensible {}
+export interface LogoutRequest extends WithMeta {}
 
 /**
  * Request parameters for creating a new session.
  *
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
  */
-export interface NewSessionRequest extends WithCwd, WithMeta, Extensible {
+export interface NewSessionRequest extends WithCwd, WithMeta {
     /**
      * Additional workspace roots for this session. Each path must be absolute.
      *
@@ -2030,7 +2030,7 @@ export interface NewSessionRequest extends WithCwd, WithMeta, Extensible {
 export type McpServer = ({ type: "http" } & McpServerHttp) | ({ type: "sse" } & McpServerSse) | McpServerStdio;
 
 /** An HTTP header to set when making requests to the MCP server. */
-export interface HttpHeader extends WithMeta, Extensible {
+export interface HttpHeader extends WithMeta {
     /** The name of the HTTP header. */
     name: string;
     /** The value to set for the HTTP header. */
@@ -2038,7 +2038,7 @@ export interface HttpHeader extends WithMeta, Extensible {
 }
 
 /** HTTP transport configuration for MCP. */
-export interface McpServerHttp extends WithMeta, Extensible {
+export interface McpServerHttp extends WithMeta {
     /** Human-readable name identifying this MCP server. */
     name: string;
     /** URL to the MCP server. */
@@ -2048,7 +2048,7 @@ export interface McpServerHttp extends WithMeta, Extensible {
 }
 
 /** SSE transport configuration for MCP. */
-export interface McpServerSse extends WithMeta, Extensible {
+export interface McpServerSse extends WithMeta {
     /** Human-readable name identifying this MCP server. */
     name: string;
     /** URL to the MCP server. */
@@ -2058,7 +2058,7 @@ export interface McpServerSse extends WithMeta, Extensible {
 }
 
 /** Stdio transport configuration for MCP. */
-export interface McpServerStdio extends WithMeta, Extensible {
+export interface McpServerStdio extends WithMeta {
     /** Human-readable name identifying this MCP server. */
     name: string;
     /** Absolute path to the MCP server executable. */
@@ -2076,7 +2076,7 @@ export interface McpServerStdio extends WithMeta, Extensible {
  *
  * See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)
  */
-export interface LoadSessionRequest extends WithCwd, WithMeta, Extensible {
+export interface LoadSessionRequest extends WithCwd, WithMeta {
     /** List of MCP servers to connect to for this session. */
     mcpServers: McpServer[];
     /**
@@ -2097,7 +2097,7 @@ export interface LoadSessionRequest extends WithCwd, WithMeta, Extensible {
  *
  * Only available if the Agent supports the `sessionCapabilities.list` capability.
  */
-export interface ListSessionsRequest extends WithMeta, Extensible {
+export interface ListSessionsRequest extends WithMeta {
     /** Filter sessions by working directory. Must be an absolute path. */
     cwd?: string | null;
     /** Opaque cursor token from a previous response's nextCursor field for cursor-based pagination */
@@ -2109,7 +2109,7 @@ export interface ListSessionsRequest extends WithMeta, Extensible {
  *
  * Only available if the Agent supports the `sessionCapabilities.delete` capability.
  */
-export interface DeleteSessionRequest extends WithMeta, Extensible {
+export interface DeleteSessionRequest extends WithMeta {
     /** The ID of the session to delete. */
     sessionId: SessionId;
 }
@@ -2122,7 +2122,7 @@ export interface DeleteSessionRequest extends WithMeta, Extensible {
  *
  * Only available if the Agent supports the `sessionCapabilities.resume` capability.
  */
-export interface ResumeSessionRequest extends WithCwd, WithMeta, Extensible {
+export interface ResumeSessionRequest extends WithCwd, WithMeta {
     /** The ID of the session to resume. */
     sessionId: SessionId;
     /**
@@ -2147,13 +2147,13 @@ export interface ResumeSessionRequest extends WithCwd, WithMeta, Extensible {
  *
  * Only available if the Agent supports the `sessionCapabilities.close` capability.
  */
-export interface CloseSessionRequest extends WithMeta, Extensible {
+export interface CloseSessionRequest extends WithMeta {
     /** The ID of the session to close. */
     sessionId: SessionId;
 }
 
 /** Request parameters for setting a session mode. */
-export interface SetSessionModeRequest extends WithMeta, Extensible {
+export interface SetSessionModeRequest extends WithMeta {
     /** The ID of the session to set the mode for. */
     sessionId: SessionId;
     /** The ID of the mode to set. */
@@ -2174,7 +2174,7 @@ export type SetSessionConfigOptionRequestType =
     | SetSessionConfigOptionRequestTypeValueId;
 
 /** A boolean value (`type: "boolean"`). */
-export interface SetSessionConfigOptionRequestTypeBoolean extends Extensible {
+export interface SetSessionConfigOptionRequestTypeBoolean {
     /** The boolean value. */
     value: boolean;
 }
@@ -2186,7 +2186,7 @@ export interface SetSessionConfigOptionRequestTypeBoolean extends Extensible {
  * values with string payloads also gracefully deserialize into this
  * variant.
  */
-export interface SetSessionConfigOptionRequestTypeValueId extends Extensible {
+export interface SetSessionConfigOptionRequestTypeValueId {
     /** The value ID. */
     value: SessionConfigValueId;
 }
@@ -2198,7 +2198,7 @@ export interface SetSessionConfigOptionRequestTypeValueId extends Extensible {
  *
  * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)
  */
-export interface PromptRequest extends WithMeta, Extensible {
+export interface PromptRequest extends WithMeta {
     /** The ID of the session to send this user message to */
     sessionId: SessionId;
     /**
@@ -2223,7 +2223,7 @@ export interface PromptRequest extends WithMeta, Extensible {
 export type ClientResponse = ClientResponseResult | ClientResponseError;
 
 /** A successful JSON-RPC response. */
-export interface ClientResponseResult extends WithId, Extensible {
+export interface ClientResponseResult extends WithId {
     /** Method-specific response data. */
     result: ClientResponseResultResult;
 }
@@ -2242,22 +2242,22 @@ export type ClientResponseResultResult =
     | ExtResponse;
 
 /** A failed JSON-RPC response. */
-export interface ClientResponseError extends WithId, Extensible {
+export interface ClientResponseError extends WithId {
     /** Method-specific error data. */
     error: Error;
 }
 
 /** Response to `fs/write_text_file` */
-export interface WriteTextFileResponse extends WithMeta, Extensible {}
+export interface WriteTextFileResponse extends WithMeta {}
 
 /** Response containing the contents of a text file. */
-export interface ReadTextFileResponse extends WithMeta, Extensible {
+export interface ReadTextFileResponse extends WithMeta {
     /** Content payload returned by this response. */
     content: string;
 }
 
 /** Response to a permission request. */
-export interface RequestPermissionResponse extends WithMeta, Extensible {
+export interface RequestPermissionResponse extends WithMeta {
     /** The user's decision on the permission request. */
     outcome: RequestPermissionOutcome;
 }
@@ -2266,19 +2266,19 @@ export interface RequestPermissionResponse extends WithMeta, Extensible {
 export type RequestPermissionOutcome = { outcome: "cancelled" } | ({ outcome: "selected" } & SelectedPermissionOutcome);
 
 /** The user selected one of the provided options. */
-export interface SelectedPermissionOutcome extends WithMeta, Extensible {
+export interface SelectedPermissionOutcome extends WithMeta {
     /** The ID of the option the user selected. */
     optionId: PermissionOptionId;
 }
 
 /** Response containing the ID of the created terminal. */
-export interface CreateTerminalResponse extends WithMeta, Extensible {
+export interface CreateTerminalResponse extends WithMeta {
     /** The unique identifier for the created terminal. */
     terminalId: TerminalId;
 }
 
 /** Response containing the terminal output and exit status. */
-export interface TerminalOutputResponse extends WithMeta, Extensible {
+export interface TerminalOutputResponse extends WithMeta {
     /** The terminal output captured so far. */
     output: string;
     /** Whether the output was truncated due to byte limits. */
@@ -2288,7 +2288,7 @@ export interface TerminalOutputResponse extends WithMeta, Extensible {
 }
 
 /** Exit status of a terminal command. */
-export interface TerminalExitStatus extends WithMeta, Extensible {
+export interface TerminalExitStatus extends WithMeta {
     /** The process exit code (may be null if terminated by signal). */
     exitCode?: number | null;
     /** The signal that terminated the process (may be null if exited normally). */
@@ -2296,10 +2296,10 @@ export interface TerminalExitStatus extends WithMeta, Extensible {
 }
 
 /** Response to terminal/release method */
-export interface ReleaseTerminalResponse extends WithMeta, Extensible {}
+export interface ReleaseTerminalResponse extends WithMeta {}
 
 /** Response containing the exit status of a terminal command. */
-export interface WaitForTerminalExitResponse extends WithMeta, Extensible {
+export interface WaitForTerminalExitResponse extends WithMeta {
     /** The process exit code (may be null if terminated by signal). */
     exitCode?: number | null;
     /** The signal that terminated the process (may be null if exited normally). */
@@ -2307,7 +2307,7 @@ export interface WaitForTerminalExitResponse extends WithMeta, Extensible {
 }
 
 /** Response to `terminal/kill` method */
-export interface KillTerminalResponse extends WithMeta, Extensible {}
+export interface KillTerminalResponse extends WithMeta {}
 
 /** Response from the client to an elicitation request. */
 export type CreateElicitationResponse = {
@@ -2334,13 +2334,13 @@ export type CreateElicitationResponseAction =
 export type ElicitationContentValue = string | number | number | boolean | string[];
 
 /** The user accepted the elicitation and provided content. */
-export interface ElicitationAcceptAction extends Extensible {
+export interface ElicitationAcceptAction {
     /** The user-provided content, if any, as an object matching the requested schema. */
     content?: { [key: string]: ElicitationContentValue } | null;
 }
 
 /** A JSON-RPC notification object. */
-export interface ClientNotification extends Extensible {
+export interface ClientNotification {
     /** The notification method name. */
     method: string;
     /** Method-specific notification parameters. */
@@ -2362,7 +2362,7 @@ export type ClientNotificationParams = CancelNotification | ExtNotification;
  *
  * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
  */
-export interface CancelNotification extends WithMeta, Extensible {
+export interface CancelNotification extends WithMeta {
     /** The ID of the session to cancel operations for. */
     sessionId: SessionId;
 }
@@ -2372,7 +2372,7 @@ export interface CancelNotification extends WithMeta, Extensible {
  *
  * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
  */
-export interface CancelRequestNotification extends WithMeta, Extensible {
+export interface CancelRequestNotification extends WithMeta {
     /** The ID of the request to cancel. */
     requestId: RequestId;
 }

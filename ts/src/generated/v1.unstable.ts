@@ -3,7 +3,7 @@
 
 import { Codec, type AnyMessage, type Envelope, type ExtensionNotification, type ExtensionRequest, type ExtensionResponse } from "../codec.js";
 import type { Methods, Shapes, Upserts } from "../shape.js";
-import type { Extensible, JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
+import type { JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
 import * as stable from "./v1.js";
 
 // What both builds have alike: the stable module's items.
@@ -101,7 +101,7 @@ export interface WithMeta {
 }
 
 /** A JSON-RPC request object. */
-export interface AgentRequest extends Extensible {
+export interface AgentRequest {
     /** The request id used to correlate the matching response. */
     id: RequestId;
     /** The method name to invoke. */
@@ -138,7 +138,7 @@ export type AgentRequestParams =
  *
  * Request parameters for `mcp/message`.
  */
-export interface MessageMcpRequest extends WithMeta, Extensible {
+export interface MessageMcpRequest extends WithMeta {
     /** The declared ACP MCP server receiving this request. */
     serverId: McpServerAcpId;
     /** The caller-generated identifier for the inner MCP request. */
@@ -181,7 +181,7 @@ export type McpRequestId = string;
 export type AgentResponse = AgentResponseResult | AgentResponseError;
 
 /** A successful JSON-RPC response. */
-export interface AgentResponseResult extends WithId, Extensible {
+export interface AgentResponseResult extends WithId {
     /** Method-specific response data. */
     result: AgentResponseResultResult;
 }
@@ -212,7 +212,7 @@ export type AgentResponseResultResult =
     | ExtResponse;
 
 /** A failed JSON-RPC response. */
-export interface AgentResponseError extends WithId, Extensible {
+export interface AgentResponseError extends WithId {
     /** Method-specific error data. */
     error: Error;
 }
@@ -224,7 +224,7 @@ export interface AgentResponseError extends WithId, Extensible {
  *
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
  */
-export interface InitializeResponse extends WithMeta, Extensible {
+export interface InitializeResponse extends WithMeta {
     /**
      * The protocol version the client specified if supported by the agent,
      * or the latest protocol version supported by the agent.
@@ -252,7 +252,7 @@ export interface InitializeResponse extends WithMeta, Extensible {
  *
  * See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#agent-capabilities)
  */
-export interface AgentCapabilities extends WithMeta, Extensible {
+export interface AgentCapabilities extends WithMeta {
     /** Whether the agent supports `session/load`. */
     loadSession?: boolean;
     /** Prompt capabilities supported by the agent. */
@@ -277,7 +277,7 @@ export interface AgentCapabilities extends WithMeta, Extensible {
 }
 
 /** MCP capabilities supported by the agent */
-export interface McpCapabilities extends WithMeta, Extensible {
+export interface McpCapabilities extends WithMeta {
     /** Agent supports `http` MCP servers. */
     http?: boolean;
     /** Agent supports `sse` MCP servers. */
@@ -303,7 +303,7 @@ export interface McpCapabilities extends WithMeta, Extensible {
  *
  * See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#session-capabilities)
  */
-export interface SessionCapabilities extends WithMeta, Extensible {
+export interface SessionCapabilities extends WithMeta {
     /**
      * Whether the agent supports `session/list`.
      *
@@ -415,7 +415,7 @@ export interface SessionCapabilities extends WithMeta, Extensible {
  * Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
  * requests in `append` mode.
  */
-export interface SessionSystemPromptCapabilities extends WithMeta, Extensible {
+export interface SessionSystemPromptCapabilities extends WithMeta {
     /**
      * Delivery modes the agent supports in addition to `append`.
      *
@@ -434,7 +434,7 @@ export interface SessionSystemPromptCapabilities extends WithMeta, Extensible {
  * `append` has no entry because every agent advertising
  * `sessionCapabilities.systemPrompt` supports it.
  */
-export interface SessionSystemPromptModeCapabilities extends WithMeta, Extensible {
+export interface SessionSystemPromptModeCapabilities extends WithMeta {
     /**
      * Whether the agent supports `override` mode.
      *
@@ -455,7 +455,7 @@ export interface SessionSystemPromptModeCapabilities extends WithMeta, Extensibl
  * Supplying `{}` means the agent supports replacing its built-in default
  * instructions with the client-provided system prompt.
  */
-export interface SessionSystemPromptOverrideCapabilities extends WithMeta, Extensible {}
+export interface SessionSystemPromptOverrideCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -466,7 +466,7 @@ export interface SessionSystemPromptOverrideCapabilities extends WithMeta, Exten
  *
  * Supplying `{}` means the agent supports forking sessions.
  */
-export interface SessionForkCapabilities extends WithMeta, Extensible {}
+export interface SessionForkCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -478,7 +478,7 @@ export interface SessionForkCapabilities extends WithMeta, Extensible {}
  * Supplying `{}` means the agent supports both methods, the `archived` filter on
  * `session/list`, and `SessionInfo.archived`.
  */
-export interface SessionArchiveCapabilities extends WithMeta, Extensible {}
+export interface SessionArchiveCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -489,7 +489,7 @@ export interface SessionArchiveCapabilities extends WithMeta, Extensible {}
  *
  * Supplying `{}` means the agent supports checking session status.
  */
-export interface SessionStatusCapabilities extends WithMeta, Extensible {}
+export interface SessionStatusCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -501,10 +501,10 @@ export interface SessionStatusCapabilities extends WithMeta, Extensible {}
  * Supplying `{}` means the agent supports `session/set_title`. Agents report titles
  * through `session/list` and `session_info_update` without this capability.
  */
-export interface SessionTitleCapabilities extends WithMeta, Extensible {}
+export interface SessionTitleCapabilities extends WithMeta {}
 
 /** Authentication-related capabilities supported by the agent. */
-export interface AgentAuthCapabilities extends WithMeta, Extensible {
+export interface AgentAuthCapabilities extends WithMeta {
     /**
      * **UNSTABLE**
      *
@@ -534,7 +534,7 @@ export interface AgentAuthCapabilities extends WithMeta, Extensible {
  *
  * Supplying `{}` means the agent supports the `auth/status` method.
  */
-export interface AuthStatusCapabilities extends WithMeta, Extensible {}
+export interface AuthStatusCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -545,7 +545,7 @@ export interface AuthStatusCapabilities extends WithMeta, Extensible {}
  *
  * Supplying `{}` means the agent supports provider configuration methods.
  */
-export interface ProvidersCapabilities extends WithMeta, Extensible {}
+export interface ProvidersCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -554,7 +554,7 @@ export interface ProvidersCapabilities extends WithMeta, Extensible {}
  *
  * Response to `providers/list`.
  */
-export interface ListProvidersResponse extends WithMeta, Extensible {
+export interface ListProvidersResponse extends WithMeta {
     /** Configurable providers with current routing info suitable for UI display. */
     providers: ProviderInfo[];
 }
@@ -566,7 +566,7 @@ export interface ListProvidersResponse extends WithMeta, Extensible {
  *
  * Information about a configurable LLM provider.
  */
-export interface ProviderInfo extends WithMeta, Extensible {
+export interface ProviderInfo extends WithMeta {
     /** Provider identifier, for example "main" or "openai". */
     providerId: ProviderId;
     /** Supported protocol types for this provider. */
@@ -613,7 +613,7 @@ export type LlmProtocol = "anthropic" | "openai" | "azure" | "vertex" | "bedrock
  *
  * Current effective non-secret routing configuration for a provider.
  */
-export interface ProviderCurrentConfig extends WithMeta, Extensible {
+export interface ProviderCurrentConfig extends WithMeta {
     /** Protocol currently used by this provider. */
     apiType: LlmProtocol;
     /** Base URL currently used by this provider. */
@@ -627,7 +627,7 @@ export interface ProviderCurrentConfig extends WithMeta, Extensible {
  *
  * Response to `providers/set`.
  */
-export interface SetProviderResponse extends WithMeta, Extensible {}
+export interface SetProviderResponse extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -636,7 +636,7 @@ export interface SetProviderResponse extends WithMeta, Extensible {}
  *
  * Response to `providers/disable`.
  */
-export interface DisableProviderResponse extends WithMeta, Extensible {}
+export interface DisableProviderResponse extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -645,7 +645,7 @@ export interface DisableProviderResponse extends WithMeta, Extensible {}
  *
  * Response to the `auth/status` method.
  */
-export interface AuthStatusResponse extends WithMeta, Extensible {
+export interface AuthStatusResponse extends WithMeta {
     /**
      * Whether the agent can start sessions without the user signing in first.
      *
@@ -684,7 +684,7 @@ export type AuthState = "authenticated" | "unauthenticated" | "not_required" | "
  * account identifiers, and SHOULD NOT log them or send them elsewhere, such as to
  * telemetry.
  */
-export interface AuthAccount extends WithMeta, Extensible {
+export interface AuthAccount extends WithMeta {
     /**
      * Human-readable name for the account, suitable for display on its own,
      * for example `Claude Max`, `OpenAI API key`, or `Vertex AI`.
@@ -719,7 +719,7 @@ export interface AuthAccount extends WithMeta, Extensible {
 }
 
 /** Response from listing sessions. */
-export interface ListSessionsResponse extends WithMeta, Extensible {
+export interface ListSessionsResponse extends WithMeta {
     /** Array of session information objects */
     sessions: SessionInfo[];
     /**
@@ -730,7 +730,7 @@ export interface ListSessionsResponse extends WithMeta, Extensible {
 }
 
 /** Information about a session returned by session/list */
-export interface SessionInfo extends WithCwd, WithMeta, Extensible {
+export interface SessionInfo extends WithCwd, WithMeta {
     /** Unique identifier for the session */
     sessionId: SessionId;
     /**
@@ -765,7 +765,7 @@ export interface SessionInfo extends WithCwd, WithMeta, Extensible {
  *
  * Response from forking an existing session.
  */
-export interface ForkSessionResponse extends WithMeta, Extensible {
+export interface ForkSessionResponse extends WithMeta {
     /** Unique identifier for the newly created forked session. */
     sessionId: SessionId;
     /**
@@ -785,7 +785,7 @@ export interface ForkSessionResponse extends WithMeta, Extensible {
  *
  * Response from archiving a session.
  */
-export interface ArchiveSessionResponse extends WithMeta, Extensible {}
+export interface ArchiveSessionResponse extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -794,7 +794,7 @@ export interface ArchiveSessionResponse extends WithMeta, Extensible {}
  *
  * Response from unarchiving a session.
  */
-export interface UnarchiveSessionResponse extends WithMeta, Extensible {}
+export interface UnarchiveSessionResponse extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -806,7 +806,7 @@ export interface UnarchiveSessionResponse extends WithMeta, Extensible {}
  * The result is a snapshot. A session reported `open` may be closed or evicted before
  * the Client's next request.
  */
-export interface SessionStatusResponse extends WithMeta, Extensible {
+export interface SessionStatusResponse extends WithMeta {
     /**
      * Whether the Agent has the session in memory.
      *
@@ -831,7 +831,7 @@ export type SessionStatus = "open" | "saved" | OpenString;
  *
  * Response from setting the title of a session.
  */
-export interface SetSessionTitleResponse extends WithMeta, Extensible {
+export interface SetSessionTitleResponse extends WithMeta {
     /**
      * The title the Agent stored.
      *
@@ -846,7 +846,7 @@ export interface SetSessionTitleResponse extends WithMeta, Extensible {
  *
  * See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#4-check-for-completion)
  */
-export interface PromptResponse extends WithMeta, Extensible {
+export interface PromptResponse extends WithMeta {
     /** Indicates why the agent stopped processing the turn. */
     stopReason: StopReason;
     /**
@@ -866,7 +866,7 @@ export interface PromptResponse extends WithMeta, Extensible {
  *
  * Token usage information for a prompt turn.
  */
-export interface Usage extends WithMeta, Extensible {
+export interface Usage extends WithMeta {
     /** Sum of all token types across session. */
     totalTokens: number;
     /** Total input tokens across all turns. */
@@ -882,7 +882,7 @@ export interface Usage extends WithMeta, Extensible {
 }
 
 /** A JSON-RPC notification object. */
-export interface AgentNotification extends Extensible {
+export interface AgentNotification {
     /** The notification method name. */
     method: string;
     /** Method-specific notification parameters. */
@@ -910,7 +910,7 @@ export type AgentNotificationParams =
  *
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
  */
-export interface SessionNotification extends WithMeta, Extensible {
+export interface SessionNotification extends WithMeta {
     /** The ID of the session this update pertains to. */
     sessionId: SessionId;
     /** The actual update content. */
@@ -973,7 +973,7 @@ export type PlanId = string;
  *
  * A plan represented as structured entries.
  */
-export interface PlanItems extends WithMeta, Extensible {
+export interface PlanItems extends WithMeta {
     /** The plan ID to update. */
     planId: PlanId;
     /**
@@ -992,7 +992,7 @@ export interface PlanItems extends WithMeta, Extensible {
  *
  * A plan represented by a file URI.
  */
-export interface PlanFile extends WithMeta, Extensible {
+export interface PlanFile extends WithMeta {
     /** The plan ID to update. */
     planId: PlanId;
     /** The URI of the file containing the plan. */
@@ -1006,7 +1006,7 @@ export interface PlanFile extends WithMeta, Extensible {
  *
  * A plan represented as raw markdown content.
  */
-export interface PlanMarkdown extends WithMeta, Extensible {
+export interface PlanMarkdown extends WithMeta {
     /** The plan ID to update. */
     planId: PlanId;
     /** Markdown content for the plan. */
@@ -1020,7 +1020,7 @@ export interface PlanMarkdown extends WithMeta, Extensible {
  *
  * A content update for a plan identified by ID.
  */
-export interface PlanUpdate extends WithMeta, Extensible {
+export interface PlanUpdate extends WithMeta {
     /** The updated plan content. */
     plan: PlanUpdateContent;
 }
@@ -1032,7 +1032,7 @@ export interface PlanUpdate extends WithMeta, Extensible {
  *
  * Removal notice for a plan identified by ID.
  */
-export interface PlanRemoved extends WithMeta, Extensible {
+export interface PlanRemoved extends WithMeta {
     /** The plan ID to remove. */
     planId: PlanId;
 }
@@ -1047,7 +1047,7 @@ export interface PlanRemoved extends WithMeta, Extensible {
  * A mutation requires an explicit per-child capability. Support for the method
  * on ordinary sessions does not grant support on a child.
  */
-export interface SubagentSessionCapabilities extends Extensible {
+export interface SubagentSessionCapabilities {
     /**
      * Permits the client to cancel this child's current work without ending
      * the session. Omitted or `null` means unsupported. An object (including
@@ -1071,7 +1071,7 @@ export interface SubagentSessionCapabilities extends Extensible {
  *
  * Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
  */
-export interface SessionCancelCapabilities extends WithMeta, Extensible {}
+export interface SessionCancelCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -1092,7 +1092,7 @@ export type StateUpdate =
     | UnknownArm<"state">;
 
 /** Foreground work is in progress. */
-export interface RunningStateUpdate extends Extensible {
+export interface RunningStateUpdate {
     /**
      * The _meta property is reserved by ACP for additional metadata.
      * Implementations MUST NOT make assumptions about values at these keys.
@@ -1108,7 +1108,7 @@ export interface RunningStateUpdate extends Extensible {
  *
  * Details of a failure that ended a child's foreground work.
  */
-export interface ErrorStopReason extends Extensible {
+export interface ErrorStopReason {
     /**
      * The failure, as a JSON-RPC error object.
      *
@@ -1150,7 +1150,7 @@ export type IdleStateUpdateStopReason =
     | UnknownArm<"stopReason">;
 
 /** Foreground work is blocked on user action. */
-export interface RequiresActionStateUpdate extends Extensible {
+export interface RequiresActionStateUpdate {
     /**
      * The _meta property is reserved by ACP for additional metadata.
      * Implementations MUST NOT make assumptions about values at these keys.
@@ -1174,7 +1174,7 @@ export interface RequiresActionStateUpdate extends Extensible {
  * This is not a task outcome or session closure. It does not cancel work, resolve
  * pending requests, or revoke capabilities. Capabilities are updated separately.
  */
-export interface UnknownStateUpdate extends Extensible {
+export interface UnknownStateUpdate {
     /**
      * The _meta property is reserved by ACP for additional metadata.
      * Implementations MUST NOT make assumptions about values at these keys.
@@ -1210,7 +1210,7 @@ export interface UnknownStateUpdate extends Extensible {
  * `cwd` and `additionalDirectories` report where the Agent placed the child.
  * While unset, each inherits the immediate parent's effective value.
  */
-export interface SubagentUpdate extends Extensible {
+export interface SubagentUpdate {
     /** The opaque session ID identifying the child in all ACP messages. */
     sessionId: SessionId;
     /**
@@ -1283,7 +1283,7 @@ export interface SubagentUpdate extends Extensible {
  *
  * An upsert for an inter-session message.
  */
-export interface SessionMessage extends Extensible {
+export interface SessionMessage {
     /** Identifier of this message within the enclosing session's transcript. */
     messageId: MessageId;
     /**
@@ -1337,7 +1337,7 @@ export interface SessionMessage extends Extensible {
  * A chunk carries only content. The message's participants and references come from
  * `session_message` upserts, which can arrive before, between, or after its chunks.
  */
-export interface SessionMessageChunk extends Extensible {
+export interface SessionMessageChunk {
     /** Identifier of this message within the enclosing session's transcript. */
     messageId: MessageId;
     /** A single content block appended to the message. */
@@ -1361,7 +1361,7 @@ export interface SessionMessageChunk extends Extensible {
  * `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
  * send it when the reported status differs from the last one sent on the connection.
  */
-export interface AuthStatusUpdateNotification extends WithMeta, Extensible {
+export interface AuthStatusUpdateNotification extends WithMeta {
     /**
      * Whether the agent can start sessions without the user signing in first.
      *
@@ -1380,7 +1380,7 @@ export interface AuthStatusUpdateNotification extends WithMeta, Extensible {
 }
 
 /** A JSON-RPC request object. */
-export interface ClientRequest extends Extensible {
+export interface ClientRequest {
     /** The request id used to correlate the matching response. */
     id: RequestId;
     /** The method name to invoke. */
@@ -1428,7 +1428,7 @@ export type ClientRequestParams =
  *
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
  */
-export interface InitializeRequest extends WithMeta, Extensible {
+export interface InitializeRequest extends WithMeta {
     /** The latest protocol version supported by the client. */
     protocolVersion: ProtocolVersion;
     /** Capabilities supported by the client. */
@@ -1449,7 +1449,7 @@ export interface InitializeRequest extends WithMeta, Extensible {
  *
  * See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#client-capabilities)
  */
-export interface ClientCapabilities extends WithMeta, Extensible {
+export interface ClientCapabilities extends WithMeta {
     /**
      * File system capabilities supported by the client.
      * Determines which file operations the agent can request.
@@ -1516,7 +1516,7 @@ export interface ClientCapabilities extends WithMeta, Extensible {
  * must advertise this capability before the agent sends subagent updates or
  * session-directed messages.
  */
-export interface SubagentCapabilities extends Extensible {
+export interface SubagentCapabilities {
     /**
      * The _meta property is reserved by ACP to allow clients and agents to attach additional
      * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1532,7 +1532,7 @@ export interface SubagentCapabilities extends Extensible {
  *
  * Capabilities for receiving `plan_update` and `plan_removed` session updates.
  */
-export interface PlanCapabilities extends WithMeta, Extensible {}
+export interface PlanCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -1541,7 +1541,7 @@ export interface PlanCapabilities extends WithMeta, Extensible {}
  *
  * Request parameters for `providers/list`.
  */
-export interface ListProvidersRequest extends WithMeta, Extensible {}
+export interface ListProvidersRequest extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -1552,7 +1552,7 @@ export interface ListProvidersRequest extends WithMeta, Extensible {}
  *
  * Replaces the full configuration for one provider ID.
  */
-export interface SetProviderRequest extends WithMeta, Extensible {
+export interface SetProviderRequest extends WithMeta {
     /** Provider ID to configure. */
     providerId: ProviderId;
     /** Protocol type for this provider. */
@@ -1573,7 +1573,7 @@ export interface SetProviderRequest extends WithMeta, Extensible {
  *
  * Request parameters for `providers/disable`.
  */
-export interface DisableProviderRequest extends WithMeta, Extensible {
+export interface DisableProviderRequest extends WithMeta {
     /** Provider ID to disable. */
     providerId: ProviderId;
 }
@@ -1590,14 +1590,14 @@ export interface DisableProviderRequest extends WithMeta, Extensible {
  * Agents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn
  * whether authentication is required.
  */
-export interface AuthStatusRequest extends WithMeta, Extensible {}
+export interface AuthStatusRequest extends WithMeta {}
 
 /**
  * Request parameters for creating a new session.
  *
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)
  */
-export interface NewSessionRequest extends WithCwd, WithMeta, Extensible {
+export interface NewSessionRequest extends WithCwd, WithMeta {
     /**
      * Additional workspace roots for this session. Each path must be absolute.
      *
@@ -1646,7 +1646,7 @@ export type McpServer =
  * The MCP server is provided by an ACP component and communicates over the ACP channel
  * using `mcp/message`.
  */
-export interface McpServerAcp extends WithMeta, Extensible {
+export interface McpServerAcp extends WithMeta {
     /** Human-readable name identifying this MCP server. */
     name: string;
     /**
@@ -1671,7 +1671,7 @@ export interface McpServerAcp extends WithMeta, Extensible {
  * return an error instead of creating, loading, resuming, or forking the
  * session.
  */
-export interface SystemPrompt extends WithMeta, Extensible {
+export interface SystemPrompt extends WithMeta {
     /**
      * How the Agent combines `content` with its own instructions.
      *
@@ -1713,7 +1713,7 @@ export type SystemPromptMode = "append" | "override" | OpenString;
  *
  * See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)
  */
-export interface LoadSessionRequest extends WithCwd, WithMeta, Extensible {
+export interface LoadSessionRequest extends WithCwd, WithMeta {
     /** List of MCP servers to connect to for this session. */
     mcpServers: McpServer[];
     /**
@@ -1748,7 +1748,7 @@ export interface LoadSessionRequest extends WithCwd, WithMeta, Extensible {
  *
  * Only available if the Agent supports the `sessionCapabilities.list` capability.
  */
-export interface ListSessionsRequest extends WithMeta, Extensible {
+export interface ListSessionsRequest extends WithMeta {
     /** Filter sessions by working directory. Must be an absolute path. */
     cwd?: string | null;
     /** Opaque cursor token from a previous response's nextCursor field for cursor-based pagination */
@@ -1791,7 +1791,7 @@ export type SessionArchiveFilter = "exclude" | "include" | "only" | OpenString;
  *
  * Only available if the Agent supports the `session.fork` capability.
  */
-export interface ForkSessionRequest extends WithCwd, WithMeta, Extensible {
+export interface ForkSessionRequest extends WithCwd, WithMeta {
     /** The ID of the session to fork. */
     sessionId: SessionId;
     /**
@@ -1834,7 +1834,7 @@ export interface ForkSessionRequest extends WithCwd, WithMeta, Extensible {
  * free the session's resources as if `session/close` had been called, then archive it.
  * Archiving an archived session succeeds. A session that does not exist gets `-32002`.
  */
-export interface ArchiveSessionRequest extends WithMeta, Extensible {
+export interface ArchiveSessionRequest extends WithMeta {
     /** The ID of the session to archive. */
     sessionId: SessionId;
 }
@@ -1854,7 +1854,7 @@ export interface ArchiveSessionRequest extends WithMeta, Extensible {
  * Unarchiving a session that is not archived succeeds. A session that does not exist
  * gets `-32002`.
  */
-export interface UnarchiveSessionRequest extends WithMeta, Extensible {
+export interface UnarchiveSessionRequest extends WithMeta {
     /** The ID of the session to unarchive. */
     sessionId: SessionId;
 }
@@ -1872,7 +1872,7 @@ export interface UnarchiveSessionRequest extends WithMeta, Extensible {
  * close, or change the session, and does not attach the requesting connection to it.
  * A session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.
  */
-export interface SessionStatusRequest extends WithMeta, Extensible {
+export interface SessionStatusRequest extends WithMeta {
     /** The ID of the session to check. */
     sessionId: SessionId;
 }
@@ -1892,7 +1892,7 @@ export interface SessionStatusRequest extends WithMeta, Extensible {
  * The Agent responds only after it has stored the title. After a successful response, the
  * Agent SHOULD NOT replace the title with one it generates automatically.
  */
-export interface SetSessionTitleRequest extends WithMeta, Extensible {
+export interface SetSessionTitleRequest extends WithMeta {
     /** The ID of the session to retitle. */
     sessionId: SessionId;
     /**
@@ -1914,7 +1914,7 @@ export interface SetSessionTitleRequest extends WithMeta, Extensible {
  *
  * Only available if the Agent supports the `sessionCapabilities.resume` capability.
  */
-export interface ResumeSessionRequest extends WithCwd, WithMeta, Extensible {
+export interface ResumeSessionRequest extends WithCwd, WithMeta {
     /** The ID of the session to resume. */
     sessionId: SessionId;
     /**
@@ -1948,7 +1948,7 @@ export interface ResumeSessionRequest extends WithCwd, WithMeta, Extensible {
 export type ClientResponse = ClientResponseResult | ClientResponseError;
 
 /** A successful JSON-RPC response. */
-export interface ClientResponseResult extends WithId, Extensible {
+export interface ClientResponseResult extends WithId {
     /** Method-specific response data. */
     result: ClientResponseResultResult;
 }
@@ -1968,7 +1968,7 @@ export type ClientResponseResultResult =
     | ExtResponse;
 
 /** A failed JSON-RPC response. */
-export interface ClientResponseError extends WithId, Extensible {
+export interface ClientResponseError extends WithId {
     /** Method-specific error data. */
     error: Error;
 }
@@ -1988,7 +1988,7 @@ export interface ClientResponseError extends WithId, Extensible {
 export type MessageMcpResponse = MessageMcpResponseResult | MessageMcpResponseError;
 
 /** An opaque inner MCP result. */
-export interface MessageMcpResponseResult extends Extensible {
+export interface MessageMcpResponseResult {
     /** Required, even if JSON null. */
     result: JsonValue;
     /** Optional ACP carrier metadata. */
@@ -1996,7 +1996,7 @@ export interface MessageMcpResponseResult extends Extensible {
 }
 
 /** A structured inner MCP error. */
-export interface MessageMcpResponseError extends Extensible {
+export interface MessageMcpResponseError {
     /** Required, non-null MCP error object. */
     error: McpError;
     /** Optional ACP carrier metadata. */
@@ -2011,7 +2011,7 @@ export interface MessageMcpResponseError extends Extensible {
  * `code` and `message` are required and non-null. `data` is optional.
  * Explicit `null` is preserved separately from an omitted key.
  */
-export interface McpError extends Extensible {
+export interface McpError {
     /** Inner MCP error code. Never an ACP error code. */
     code: number;
     /** Inner MCP error message. */
@@ -2021,7 +2021,7 @@ export interface McpError extends Extensible {
 }
 
 /** A JSON-RPC notification object. */
-export interface ClientNotification extends Extensible {
+export interface ClientNotification {
     /** The notification method name. */
     method: string;
     /** Method-specific notification parameters. */
@@ -2048,7 +2048,7 @@ export type ClientNotificationParams = CancelNotification | MessageMcpNotificati
  * Sent by the provider to the consumer for an active request (including
  * subscription acknowledgements and updates). The outer envelope has no `id`.
  */
-export interface MessageMcpNotification extends WithMeta, Extensible {
+export interface MessageMcpNotification extends WithMeta {
     /** The declared ACP MCP server handling the associated request. */
     serverId: McpServerAcpId;
     /** The identifier of the active inner MCP request. */
@@ -2064,7 +2064,7 @@ export interface MessageMcpNotification extends WithMeta, Extensible {
 }
 
 /** A JSON-RPC request object. */
-export interface ProxyRequest extends Extensible {
+export interface ProxyRequest {
     /** The request id used to correlate the matching response. */
     id: RequestId;
     /** The method name to invoke. */
@@ -2124,7 +2124,7 @@ export type InitializeProxyRequest = InitializeRequest;
  *
  * See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
  */
-export interface ProxySuccessorRequest extends Extensible {
+export interface ProxySuccessorRequest {
     /** Method name of the wrapped request. */
     method: string;
     /**
@@ -2153,7 +2153,7 @@ export interface ProxySuccessorRequest extends Extensible {
 export type ProxyResponse = ProxyResponseResult | ProxyResponseError;
 
 /** A successful JSON-RPC response. */
-export interface ProxyResponseResult extends WithId, Extensible {
+export interface ProxyResponseResult extends WithId {
     /** Method-specific response data. */
     result: ProxyResponseResultResult;
 }
@@ -2162,7 +2162,7 @@ export interface ProxyResponseResult extends WithId, Extensible {
 export type ProxyResponseResultResult = InitializeProxyResponse | ProxySuccessorResponse;
 
 /** A failed JSON-RPC response. */
-export interface ProxyResponseError extends WithId, Extensible {
+export interface ProxyResponseError extends WithId {
     /** Method-specific error data. */
     error: Error;
 }
@@ -2190,7 +2190,7 @@ export type InitializeProxyResponse = InitializeResponse;
 export type ProxySuccessorResponse = JsonValue;
 
 /** A JSON-RPC notification object. */
-export interface ProxyNotification extends Extensible {
+export interface ProxyNotification {
     /** The notification method name. */
     method: string;
     /** Method-specific notification parameters. */
@@ -2210,7 +2210,7 @@ export interface ProxyNotification extends Extensible {
  *
  * See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
  */
-export interface ProxySuccessorNotification extends Extensible {
+export interface ProxySuccessorNotification {
     /** Method name of the wrapped notification. */
     method: string;
     /**

@@ -3,7 +3,7 @@
 
 import { Codec, type AnyMessage, type Envelope, type ExtensionNotification, type ExtensionRequest, type ExtensionResponse } from "../codec.js";
 import type { Methods, ReducerShape, Shapes, Upserts } from "../shape.js";
-import type { Extensible, JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
+import type { JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
 
 /** The `annotations` member many objects of this module share. */
 export interface WithAnnotations {
@@ -48,7 +48,7 @@ export interface WithTitle {
 }
 
 /** A JSON-RPC request object. */
-export interface AgentRequest extends Extensible {
+export interface AgentRequest {
     /** The request id used to correlate the matching response. */
     id: RequestId;
     /** The method name to invoke. */
@@ -83,7 +83,7 @@ export type RequestId = number | string;
  *
  * See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
  */
-export interface RequestPermissionRequest extends WithMeta, Extensible {
+export interface RequestPermissionRequest extends WithMeta {
     /** The session ID for this request. */
     sessionId: SessionId;
     /**
@@ -146,7 +146,7 @@ export type RequestPermissionSubject =
  *
  * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)
  */
-export interface ToolCallUpdate extends Extensible {
+export interface ToolCallUpdate {
     /** Unique identifier for this tool call within the session. */
     toolCallId: ToolCallId;
     /**
@@ -270,7 +270,7 @@ export type ContentBlock =
     | UnknownArm<"type">;
 
 /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
-export interface Annotations extends WithMeta, Extensible {
+export interface Annotations extends WithMeta {
     /**
      * Intended recipients for this content, such as the user or assistant.
      *
@@ -298,7 +298,7 @@ export interface Annotations extends WithMeta, Extensible {
 export type Role = "assistant" | "user" | OpenString;
 
 /** Text provided to or from an LLM. */
-export interface TextContent extends WithAnnotations, WithMeta, Extensible {
+export interface TextContent extends WithAnnotations, WithMeta {
     /** Text payload carried by this content block. */
     text: string;
 }
@@ -307,7 +307,7 @@ export interface TextContent extends WithAnnotations, WithMeta, Extensible {
 export type MediaType = string;
 
 /** An image provided to or from an LLM. */
-export interface ImageContent extends WithAnnotations, WithMeta, Extensible {
+export interface ImageContent extends WithAnnotations, WithMeta {
     /** Base64-encoded media payload. */
     data: string;
     /** MIME type describing the encoded media payload. */
@@ -321,7 +321,7 @@ export interface ImageContent extends WithAnnotations, WithMeta, Extensible {
 }
 
 /** Audio provided to or from an LLM. */
-export interface AudioContent extends WithAnnotations, WithMeta, Extensible {
+export interface AudioContent extends WithAnnotations, WithMeta {
     /** Base64-encoded media payload. */
     data: string;
     /** MIME type describing the encoded media payload. */
@@ -329,7 +329,7 @@ export interface AudioContent extends WithAnnotations, WithMeta, Extensible {
 }
 
 /** An optionally-sized icon that can be displayed in a user interface. */
-export interface Icon extends WithMeta, Extensible {
+export interface Icon extends WithMeta {
     /**
      * A standard URI pointing to an icon resource. MUST be an `https:` or `data:` URI.
      * Clients reject other schemes, fetch without credentials, and do not follow
@@ -364,7 +364,7 @@ export interface Icon extends WithMeta, Extensible {
 export type IconTheme = "light" | "dark" | OpenString;
 
 /** A link to a resource that the receiver may be able to read, included in a prompt or tool call result. */
-export interface ResourceLink extends WithAnnotations, WithMeta, Extensible {
+export interface ResourceLink extends WithAnnotations, WithMeta {
     /** Human-readable name shown for this protocol object. */
     name: string;
     /** URI associated with this resource or media payload. */
@@ -405,7 +405,7 @@ export interface ResourceLink extends WithAnnotations, WithMeta, Extensible {
 export type EmbeddedResourceResource = TextResourceContents | BlobResourceContents;
 
 /** Text-based resource contents. */
-export interface TextResourceContents extends WithMeta, Extensible {
+export interface TextResourceContents extends WithMeta {
     /** Text payload carried by this content block. */
     text: string;
     /** URI associated with this resource or media payload. */
@@ -419,7 +419,7 @@ export interface TextResourceContents extends WithMeta, Extensible {
 }
 
 /** Binary resource contents. */
-export interface BlobResourceContents extends WithMeta, Extensible {
+export interface BlobResourceContents extends WithMeta {
     /** Base64-encoded bytes for a binary resource payload. */
     blob: string;
     /** URI associated with this resource or media payload. */
@@ -433,13 +433,13 @@ export interface BlobResourceContents extends WithMeta, Extensible {
 }
 
 /** The contents of a resource, embedded into a prompt or tool call result. */
-export interface EmbeddedResource extends WithAnnotations, WithMeta, Extensible {
+export interface EmbeddedResource extends WithAnnotations, WithMeta {
     /** Embedded resource payload, either text or binary data. */
     resource: EmbeddedResourceResource;
 }
 
 /** Standard content block (text, images, resources). */
-export interface Content extends WithMeta, Extensible {
+export interface Content extends WithMeta {
     /** The actual content block. */
     content: ContentBlock;
 }
@@ -486,13 +486,13 @@ export type DiffFileType = "text" | "binary" | "directory" | "symlink" | OpenStr
 export type AbsolutePath = string;
 
 /** Operation metadata for add, delete, and modify changes. */
-export interface DiffPathChange extends Extensible {
+export interface DiffPathChange {
     /** Absolute path for the operation. */
     path: AbsolutePath;
 }
 
 /** Operation metadata for move and copy changes. */
-export interface DiffPathPairChange extends Extensible {
+export interface DiffPathPairChange {
     /** Absolute path before the operation. */
     oldPath: AbsolutePath;
     /** Absolute path after the operation. */
@@ -500,7 +500,7 @@ export interface DiffPathPairChange extends Extensible {
 }
 
 /** Renderable patch text and its format. */
-export interface DiffPatch extends WithMeta, Extensible {
+export interface DiffPatch extends WithMeta {
     /** Patch format. The only ACP-defined value is `git_patch`. */
     format: DiffPatchFormat;
     /** Patch text in the format named by `format`. */
@@ -520,7 +520,7 @@ export type DiffPatchFormat = "git_patch" | OpenString;
  *
  * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
  */
-export interface Diff extends WithMeta, Extensible {
+export interface Diff extends WithMeta {
     /**
      * Structured file changes described by this diff.
      *
@@ -545,7 +545,7 @@ export type TerminalId = string;
  * Terminal state and output are delivered separately through
  * `terminal_update` and `terminal_output_chunk` session updates.
  */
-export interface Terminal extends WithMeta, Extensible {
+export interface Terminal extends WithMeta {
     /** The ID of the terminal to display. */
     terminalId: TerminalId;
 }
@@ -558,7 +558,7 @@ export interface Terminal extends WithMeta, Extensible {
  *
  * See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v2/tool-calls#following-the-agent)
  */
-export interface ToolCallLocation extends WithMeta, Extensible {
+export interface ToolCallLocation extends WithMeta {
     /** The absolute file path being accessed or modified. */
     path: AbsolutePath;
     /**
@@ -576,7 +576,7 @@ export interface ToolCallLocation extends WithMeta, Extensible {
  *
  * See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
  */
-export interface ToolCallCapabilities extends WithMeta, Extensible {
+export interface ToolCallCapabilities extends WithMeta {
     /**
      * Permits the Client to cancel this tool call with `tool_call/cancel`.
      *
@@ -591,10 +591,10 @@ export interface ToolCallCapabilities extends WithMeta, Extensible {
  *
  * Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
  */
-export interface ToolCallCancelCapabilities extends WithMeta, Extensible {}
+export interface ToolCallCancelCapabilities extends WithMeta {}
 
 /** Permission request details for a tool call. */
-export interface ToolCallPermissionSubject extends WithMeta, Extensible {
+export interface ToolCallPermissionSubject extends WithMeta {
     /**
      * Details about the tool call requiring permission.
      *
@@ -606,7 +606,7 @@ export interface ToolCallPermissionSubject extends WithMeta, Extensible {
 }
 
 /** Permission request details for a command. */
-export interface CommandPermissionSubject extends WithMeta, Extensible {
+export interface CommandPermissionSubject extends WithMeta {
     /** The command that would be run if permission is granted. */
     command: string;
     /** The absolute working directory for the command. */
@@ -618,7 +618,7 @@ export interface CommandPermissionSubject extends WithMeta, Extensible {
 }
 
 /** An option presented to the user when requesting permission. */
-export interface PermissionOption extends WithMeta, Extensible {
+export interface PermissionOption extends WithMeta {
     /** Identifier for this permission option. MUST be unique within the request. */
     optionId: PermissionOptionId;
     /** Human-readable label to display to the user. */
@@ -674,7 +674,7 @@ export type CreateElicitationRequestMode =
  * This is useful when an agent receives an elicitation from an MCP server
  * during a tool call and needs to redirect it to the user.
  */
-export interface ElicitationSessionScope extends Extensible {
+export interface ElicitationSessionScope {
     /** The session this elicitation is tied to. */
     sessionId: SessionId;
     /**
@@ -690,7 +690,7 @@ export interface ElicitationSessionScope extends Extensible {
  * Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
  * (e.g., during auth/configuration phases before any session is started).
  */
-export interface ElicitationRequestScope extends Extensible {
+export interface ElicitationRequestScope {
     /** The pending Client-to-Agent request this elicitation is tied to. */
     requestId: RequestId;
 }
@@ -701,7 +701,7 @@ export interface ElicitationRequestScope extends Extensible {
  * This represents a JSON Schema object with primitive-typed properties,
  * as required by the elicitation specification.
  */
-export interface ElicitationSchema extends WithMeta, Extensible {
+export interface ElicitationSchema extends WithMeta {
     /** Type discriminator. Always `"object"`. Any other value is rejected. */
     type: ElicitationSchemaType;
     /**
@@ -748,7 +748,7 @@ export type ElicitationPropertySchema =
 export type StringFormat = "email" | "uri" | "date" | "date-time" | OpenString;
 
 /** A titled enum option with a const value, human-readable title, and optional description. */
-export interface EnumOption extends WithDescription, WithMeta, Extensible {
+export interface EnumOption extends WithDescription, WithMeta {
     /** The constant value for this option. */
     const: string;
     /** Human-readable title for this option. */
@@ -761,7 +761,7 @@ export interface EnumOption extends WithDescription, WithMeta, Extensible {
  * When `enum` or `oneOf` is set, this represents a single-select enum
  * with `"type": "string"`.
  */
-export interface StringPropertySchema extends WithTitle, WithDescription, WithMeta, Extensible {
+export interface StringPropertySchema extends WithTitle, WithDescription, WithMeta {
     /**
      * Minimum string length.
      *
@@ -809,7 +809,7 @@ export interface StringPropertySchema extends WithTitle, WithDescription, WithMe
 }
 
 /** Schema for number (floating-point) properties in an elicitation form. */
-export interface NumberPropertySchema extends WithTitle, WithDescription, WithMeta, Extensible {
+export interface NumberPropertySchema extends WithTitle, WithDescription, WithMeta {
     /**
      * Minimum value (inclusive).
      *
@@ -831,7 +831,7 @@ export interface NumberPropertySchema extends WithTitle, WithDescription, WithMe
 }
 
 /** Schema for integer properties in an elicitation form. */
-export interface IntegerPropertySchema extends WithTitle, WithDescription, WithMeta, Extensible {
+export interface IntegerPropertySchema extends WithTitle, WithDescription, WithMeta {
     /**
      * Minimum value (inclusive).
      *
@@ -853,7 +853,7 @@ export interface IntegerPropertySchema extends WithTitle, WithDescription, WithM
 }
 
 /** Schema for boolean properties in an elicitation form. */
-export interface BooleanPropertySchema extends WithTitle, WithDescription, WithMeta, Extensible {
+export interface BooleanPropertySchema extends WithTitle, WithDescription, WithMeta {
     /**
      * Default value.
      *
@@ -869,19 +869,19 @@ export type MultiSelectItems =
     | UnknownArm<"type">;
 
 /** String item schema for multi-select enum properties. */
-export interface StringMultiSelectItems extends WithMeta, Extensible {
+export interface StringMultiSelectItems extends WithMeta {
     /** Allowed enum values. Must contain at least one value. */
     enum: string[];
 }
 
 /** Items definition for titled multi-select enum properties. */
-export interface TitledMultiSelectItems extends WithMeta, Extensible {
+export interface TitledMultiSelectItems extends WithMeta {
     /** Titled enum options. Must contain at least one option. */
     anyOf: EnumOption[];
 }
 
 /** Schema for multi-select (array) properties in an elicitation form. */
-export interface MultiSelectPropertySchema extends WithTitle, WithDescription, WithMeta, Extensible {
+export interface MultiSelectPropertySchema extends WithTitle, WithDescription, WithMeta {
     /**
      * Minimum number of items to select.
      *
@@ -940,7 +940,7 @@ export type ExtRequest = JsonValue;
 export type AgentResponse = AgentResponseResult | AgentResponseError;
 
 /** A successful JSON-RPC response. */
-export interface AgentResponseResult extends Extensible {
+export interface AgentResponseResult {
     /** The id of the request this response answers. */
     id: RequestId;
     /** Method-specific response data. */
@@ -964,7 +964,7 @@ export type AgentResponseResultResult =
     | ExtResponse;
 
 /** A failed JSON-RPC response. */
-export interface AgentResponseError extends Extensible {
+export interface AgentResponseError {
     /**
      * The id of the request this response answers.
      *
@@ -991,7 +991,7 @@ export type AgentResponseErrorId = number | string;
  *
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
  */
-export interface InitializeResponse extends WithMeta, Extensible {
+export interface InitializeResponse extends WithMeta {
     /**
      * The highest protocol version supported by the agent that is at or below
      * the version requested by the client. If no such version exists,
@@ -1028,7 +1028,7 @@ export type ProtocolVersion = number;
  * Describes the name and version of an ACP implementation, with an optional
  * title for UI representation.
  */
-export interface Implementation extends WithMeta, Extensible {
+export interface Implementation extends WithMeta {
     /**
      * Intended for programmatic or logical use, but can be used as a display
      * name fallback if title isn't present.
@@ -1058,7 +1058,7 @@ export interface Implementation extends WithMeta, Extensible {
  *
  * See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities)
  */
-export interface AgentCapabilities extends WithMeta, Extensible {
+export interface AgentCapabilities extends WithMeta {
     /**
      * Session capabilities supported by the agent.
      *
@@ -1093,7 +1093,7 @@ export interface AgentCapabilities extends WithMeta, Extensible {
  *
  * See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities)
  */
-export interface SessionCapabilities extends WithMeta, Extensible {
+export interface SessionCapabilities extends WithMeta {
     /**
      * Prompt capabilities supported by the agent in `session/prompt` requests.
      *
@@ -1143,7 +1143,7 @@ export interface SessionCapabilities extends WithMeta, Extensible {
  *
  * See protocol docs: [Session Prompt Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities)
  */
-export interface PromptCapabilities extends WithMeta, Extensible {
+export interface PromptCapabilities extends WithMeta {
     /**
      * Agent supports `image` content blocks.
      *
@@ -1175,24 +1175,24 @@ export interface PromptCapabilities extends WithMeta, Extensible {
  *
  * Supplying `{}` means the agent supports image content in prompts.
  */
-export interface PromptImageCapabilities extends WithMeta, Extensible {}
+export interface PromptImageCapabilities extends WithMeta {}
 
 /**
  * Capabilities for audio content in prompt requests.
  *
  * Supplying `{}` means the agent supports audio content in prompts.
  */
-export interface PromptAudioCapabilities extends WithMeta, Extensible {}
+export interface PromptAudioCapabilities extends WithMeta {}
 
 /**
  * Capabilities for embedded context in prompt requests.
  *
  * Supplying `{}` means the agent supports embedded context in prompts.
  */
-export interface PromptEmbeddedContextCapabilities extends WithMeta, Extensible {}
+export interface PromptEmbeddedContextCapabilities extends WithMeta {}
 
 /** MCP capabilities supported by the agent for session lifecycle requests. */
-export interface McpCapabilities extends WithMeta, Extensible {
+export interface McpCapabilities extends WithMeta {
     /**
      * Agent supports `stdio` MCP servers.
      *
@@ -1214,21 +1214,21 @@ export interface McpCapabilities extends WithMeta, Extensible {
  *
  * Supplying `{}` means the agent supports stdio MCP server transports.
  */
-export interface McpStdioCapabilities extends WithMeta, Extensible {}
+export interface McpStdioCapabilities extends WithMeta {}
 
 /**
  * Capabilities for HTTP MCP server transports.
  *
  * Supplying `{}` means the agent supports HTTP MCP server transports.
  */
-export interface McpHttpCapabilities extends WithMeta, Extensible {}
+export interface McpHttpCapabilities extends WithMeta {}
 
 /**
  * Capabilities for the `session/delete` method.
  *
  * Supplying `{}` means the agent supports deleting sessions from `session/list`.
  */
-export interface SessionDeleteCapabilities extends WithMeta, Extensible {}
+export interface SessionDeleteCapabilities extends WithMeta {}
 
 /**
  * Capabilities for additional session directories support.
@@ -1238,7 +1238,7 @@ export interface SessionDeleteCapabilities extends WithMeta, Extensible {}
  * `SessionInfo.additionalDirectories` in `session/list` to report the
  * complete ordered additional-root list associated with a listed session.
  */
-export interface SessionAdditionalDirectoriesCapabilities extends WithMeta, Extensible {}
+export interface SessionAdditionalDirectoriesCapabilities extends WithMeta {}
 
 /**
  * Authentication-related extension capabilities supported by the agent.
@@ -1247,7 +1247,7 @@ export interface SessionAdditionalDirectoriesCapabilities extends WithMeta, Exte
  * Those methods are advertised by a non-empty `authMethods` list in the
  * `initialize` response.
  */
-export interface AgentAuthCapabilities extends WithMeta, Extensible {}
+export interface AgentAuthCapabilities extends WithMeta {}
 
 /**
  * Describes an available authentication method.
@@ -1263,7 +1263,7 @@ export type AuthMethod =
 export type AuthMethodId = string;
 
 /** An environment variable to set when launching a process. */
-export interface EnvVariable extends WithMeta, Extensible {
+export interface EnvVariable extends WithMeta {
     /** The name of the environment variable. */
     name: string;
     /** The value to set for the environment variable. */
@@ -1279,7 +1279,7 @@ export interface EnvVariable extends WithMeta, Extensible {
  * A zero exit status signals success. Any other termination signals failure.
  * The client MUST NOT pass this method to `auth/login`.
  */
-export interface AuthMethodTerminal extends WithMeta, Extensible {
+export interface AuthMethodTerminal extends WithMeta {
     /** Unique identifier for this authentication method. */
     methodId: AuthMethodId;
     /** Human-readable name of the authentication method. */
@@ -1305,7 +1305,7 @@ export interface AuthMethodTerminal extends WithMeta, Extensible {
  *
  * The `type` discriminator value is `agent`.
  */
-export interface AuthMethodAgent extends WithMeta, Extensible {
+export interface AuthMethodAgent extends WithMeta {
     /** Unique identifier for this authentication method. */
     methodId: AuthMethodId;
     /** Human-readable name of the authentication method. */
@@ -1319,10 +1319,10 @@ export interface AuthMethodAgent extends WithMeta, Extensible {
 }
 
 /** Response to the `auth/login` method. */
-export interface LoginAuthResponse extends WithMeta, Extensible {}
+export interface LoginAuthResponse extends WithMeta {}
 
 /** Response to the `auth/logout` method. */
-export interface LogoutAuthResponse extends WithMeta, Extensible {}
+export interface LogoutAuthResponse extends WithMeta {}
 
 /**
  * Response from creating a new session.
@@ -1333,7 +1333,7 @@ export interface LogoutAuthResponse extends WithMeta, Extensible {}
  *
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
  */
-export interface NewSessionResponse extends WithMeta, Extensible {
+export interface NewSessionResponse extends WithMeta {
     /**
      * Unique identifier for the created session.
      *
@@ -1407,7 +1407,7 @@ export type SessionConfigValueId = string;
 export type SessionConfigSelectOptions = SessionConfigSelectOption[] | SessionConfigSelectGroup[];
 
 /** A possible value for a session configuration option. */
-export interface SessionConfigSelectOption extends WithMeta, Extensible {
+export interface SessionConfigSelectOption extends WithMeta {
     /** Unique identifier for this option value. */
     value: SessionConfigValueId;
     /** Human-readable label for this option value. */
@@ -1421,7 +1421,7 @@ export interface SessionConfigSelectOption extends WithMeta, Extensible {
 }
 
 /** A group of possible values for a session configuration option. */
-export interface SessionConfigSelectGroup extends WithMeta, Extensible {
+export interface SessionConfigSelectGroup extends WithMeta {
     /** Unique identifier for this group. */
     groupId: SessionConfigGroupId;
     /** Human-readable label for this group. */
@@ -1434,7 +1434,7 @@ export interface SessionConfigSelectGroup extends WithMeta, Extensible {
 export type SessionConfigGroupId = string;
 
 /** A single-value selector (dropdown) session configuration option payload. */
-export interface SessionConfigSelect extends Extensible {
+export interface SessionConfigSelect {
     /** The currently selected value. MUST be one of the `value`s in `options`. */
     currentValue: SessionConfigValueId;
     /**
@@ -1445,7 +1445,7 @@ export interface SessionConfigSelect extends Extensible {
 }
 
 /** A boolean on/off toggle session configuration option payload. */
-export interface SessionConfigBoolean extends Extensible {
+export interface SessionConfigBoolean {
     /** The current value of the boolean option. */
     currentValue: boolean;
 }
@@ -1461,7 +1461,7 @@ export type AvailableCommand = ({ type: "command" } & Command) | UnknownArm<"typ
 export type AvailableCommandInput = ({ type: "text" } & TextCommandInput) | UnknownArm<"type">;
 
 /** All text that was typed after the command name is provided as input. */
-export interface TextCommandInput extends WithMeta, Extensible {
+export interface TextCommandInput extends WithMeta {
     /** A hint to display when the input hasn't been provided yet */
     hint: string;
 }
@@ -1471,7 +1471,7 @@ export interface TextCommandInput extends WithMeta, Extensible {
  *
  * The `type` discriminator value is `command`.
  */
-export interface Command extends WithMeta, Extensible {
+export interface Command extends WithMeta {
     /**
      * Command name without the leading `/` (e.g., `create_plan`, `research_codebase`).
      *
@@ -1489,7 +1489,7 @@ export interface Command extends WithMeta, Extensible {
 }
 
 /** Response from listing sessions. */
-export interface ListSessionsResponse extends WithMeta, Extensible {
+export interface ListSessionsResponse extends WithMeta {
     /** Array of session information objects. */
     sessions: SessionInfo[];
     /**
@@ -1501,7 +1501,7 @@ export interface ListSessionsResponse extends WithMeta, Extensible {
 }
 
 /** Information about a session returned by session/list */
-export interface SessionInfo extends WithMeta, Extensible {
+export interface SessionInfo extends WithMeta {
     /** Unique identifier for the session */
     sessionId: SessionId;
     /** The working directory for this session. Must be an absolute path. */
@@ -1532,7 +1532,7 @@ export interface SessionInfo extends WithMeta, Extensible {
 export type SessionListCursor = string;
 
 /** Response from deleting a session. */
-export interface DeleteSessionResponse extends WithMeta, Extensible {}
+export interface DeleteSessionResponse extends WithMeta {}
 
 /**
  * Response from resuming an existing session.
@@ -1543,7 +1543,7 @@ export interface DeleteSessionResponse extends WithMeta, Extensible {}
  *
  * See protocol docs: [Current-State Synchronization](https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization)
  */
-export interface ResumeSessionResponse extends WithMeta, Extensible {
+export interface ResumeSessionResponse extends WithMeta {
     /**
      * Initial session configuration options.
      *
@@ -1563,16 +1563,16 @@ export interface ResumeSessionResponse extends WithMeta, Extensible {
 }
 
 /** Response from closing a session. */
-export interface CloseSessionResponse extends WithMeta, Extensible {}
+export interface CloseSessionResponse extends WithMeta {}
 
 /** Response from cancelling a tool call. */
-export interface CancelToolCallResponse extends WithMeta, Extensible {}
+export interface CancelToolCallResponse extends WithMeta {}
 
 /** Response from cancelling a terminal. */
-export interface CancelTerminalResponse extends WithMeta, Extensible {}
+export interface CancelTerminalResponse extends WithMeta {}
 
 /** Response to `session/set_config_option` method. */
-export interface SetSessionConfigOptionResponse extends WithMeta, Extensible {
+export interface SetSessionConfigOptionResponse extends WithMeta {
     /** The full set of configuration options and their current values. */
     configOptions: SessionConfigOption[];
 }
@@ -1589,7 +1589,7 @@ export interface SetSessionConfigOptionResponse extends WithMeta, Extensible {
  *
  * See protocol docs: [Prompt Accepted](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted)
  */
-export interface PromptResponse extends WithMeta, Extensible {
+export interface PromptResponse extends WithMeta {
     /**
      * Identifies the user message inserted into the ACP conversation.
      *
@@ -1628,7 +1628,7 @@ export type ExtResponse = JsonValue;
  *
  * See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
  */
-export interface Error extends Extensible {
+export interface Error {
     /**
      * A number indicating the error type that occurred.
      * This must be an integer as defined in the JSON-RPC specification.
@@ -1667,7 +1667,7 @@ export type ErrorData = UnsupportedProtocolVersionErrorData | SessionNotFoundErr
  *
  * See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
  */
-export interface UnsupportedProtocolVersionErrorData extends WithMeta, Extensible {
+export interface UnsupportedProtocolVersionErrorData extends WithMeta {
     /** The protocol version the Client requested. */
     requested: ProtocolVersion;
     /** The protocol versions the Agent supports. */
@@ -1680,13 +1680,13 @@ export interface UnsupportedProtocolVersionErrorData extends WithMeta, Extensibl
  *
  * See protocol docs: [Unknown Sessions](https://agentclientprotocol.com/protocol/v2/error#unknown-sessions)
  */
-export interface SessionNotFoundErrorData extends WithMeta, Extensible {
+export interface SessionNotFoundErrorData extends WithMeta {
     /** The session ID from the request. */
     sessionId: SessionId;
 }
 
 /** A JSON-RPC notification object. */
-export interface AgentNotification extends Extensible {
+export interface AgentNotification {
     /** The notification method name. */
     method: string;
     /** Method-specific notification parameters. */
@@ -1710,7 +1710,7 @@ export type AgentNotificationParams = UpdateSessionNotification | CompleteElicit
  *
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
  */
-export interface UpdateSessionNotification extends WithMeta, Extensible {
+export interface UpdateSessionNotification extends WithMeta {
     /** The ID of the session this update pertains to. */
     sessionId: SessionId;
     /** The actual update content. */
@@ -1747,7 +1747,7 @@ export type SessionUpdate =
     | UnknownArm<"sessionUpdate">;
 
 /** A streamed item of message content. */
-export interface ContentChunk extends Extensible {
+export interface ContentChunk {
     /**
      * A unique identifier for the message this chunk belongs to.
      *
@@ -1783,7 +1783,7 @@ export interface ContentChunk extends Extensible {
  * chunks. Later chunks with the same `messageId` append to the current
  * content.
  */
-export interface UserMessage extends Extensible {
+export interface UserMessage {
     /** A unique identifier for the message. */
     messageId: MessageId;
     /** Complete replacement content for this message. */
@@ -1816,7 +1816,7 @@ export interface UserMessage extends Extensible {
  * earlier chunks. Later chunks with the same `messageId` append to the current
  * content.
  */
-export interface AgentMessage extends Extensible {
+export interface AgentMessage {
     /** A unique identifier for the message. */
     messageId: MessageId;
     /** Complete replacement content for this message. */
@@ -1849,7 +1849,7 @@ export interface AgentMessage extends Extensible {
  * earlier chunks. Later chunks with the same `messageId` append to the current
  * content.
  */
-export interface AgentThought extends Extensible {
+export interface AgentThought {
     /** A unique identifier for the thought message. */
     messageId: MessageId;
     /** Complete replacement content for this thought message. */
@@ -1883,19 +1883,19 @@ export type BackgroundWork =
     | UnknownArm<"type">;
 
 /** A listed terminal running in the background. */
-export interface BackgroundTerminal extends WithMeta, Extensible {
+export interface BackgroundTerminal extends WithMeta {
     /** The ID of the listed terminal. */
     terminalId: TerminalId;
 }
 
 /** A listed tool call whose work continues in the background. */
-export interface BackgroundToolCall extends WithMeta, Extensible {
+export interface BackgroundToolCall extends WithMeta {
     /** The ID of the listed tool call. */
     toolCallId: ToolCallId;
 }
 
 /** Foreground work is in progress. */
-export interface RunningStateUpdate extends WithMeta, Extensible {
+export interface RunningStateUpdate extends WithMeta {
     /**
      * Work running independently of foreground work, as a complete snapshot.
      *
@@ -1910,7 +1910,7 @@ export interface RunningStateUpdate extends WithMeta, Extensible {
 }
 
 /** Details of a failure that ended active work. */
-export interface ErrorStopReason extends Extensible {
+export interface ErrorStopReason {
     /**
      * The failure, as a JSON-RPC error object.
      *
@@ -1965,7 +1965,7 @@ export type IdleStateUpdateStopReason =
  * `running` when progress resumes, or `idle` if the work ends without resuming.
  * Responding to one request does not itself imply `running`.
  */
-export interface RequiresActionStateUpdate extends WithMeta, Extensible {
+export interface RequiresActionStateUpdate extends WithMeta {
     /**
      * Work running independently of foreground work, as a complete snapshot.
      *
@@ -2035,7 +2035,7 @@ export type StateUpdate =
  * with `content` when they need to replace the whole content collection
  * instead.
  */
-export interface ToolCallContentChunk extends Extensible {
+export interface ToolCallContentChunk {
     /** The ID of the tool call this content belongs to. */
     toolCallId: ToolCallId;
     /** A single item of content produced by the tool call. */
@@ -2052,7 +2052,7 @@ export interface ToolCallContentChunk extends Extensible {
 }
 
 /** An authoritative replacement snapshot of terminal output bytes. */
-export interface TerminalOutput extends WithMeta, Extensible {
+export interface TerminalOutput extends WithMeta {
     /** Base64-encoded replacement terminal output bytes. */
     data: string;
 }
@@ -2063,7 +2063,7 @@ export interface TerminalOutput extends WithMeta, Extensible {
  * The presence of this object marks the terminal as exited, even when neither
  * an exit code nor a signal is known.
  */
-export interface TerminalExitStatus extends WithMeta, Extensible {
+export interface TerminalExitStatus extends WithMeta {
     /**
      * Process exit code as the platform reports it, when known. Negative values are
      * allowed, for example signed Windows exit codes. Omitted and `null` are equivalent.
@@ -2080,7 +2080,7 @@ export interface TerminalExitStatus extends WithMeta, Extensible {
 }
 
 /** The size of an agent-owned terminal in character cells. */
-export interface TerminalSize extends WithMeta, Extensible {
+export interface TerminalSize extends WithMeta {
     /** Number of columns. */
     cols: number;
     /** Number of rows. */
@@ -2095,7 +2095,7 @@ export interface TerminalSize extends WithMeta, Extensible {
  *
  * See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
  */
-export interface TerminalCapabilities extends WithMeta, Extensible {
+export interface TerminalCapabilities extends WithMeta {
     /**
      * Permits the Client to cancel this terminal with `terminal/cancel`.
      *
@@ -2110,7 +2110,7 @@ export interface TerminalCapabilities extends WithMeta, Extensible {
  *
  * Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
  */
-export interface TerminalCancelCapabilities extends WithMeta, Extensible {}
+export interface TerminalCancelCapabilities extends WithMeta {}
 
 /**
  * An upsert for the stored state of an agent-owned terminal.
@@ -2121,7 +2121,7 @@ export interface TerminalCancelCapabilities extends WithMeta, Extensible {}
  * patches the stored metadata by top-level key. When the terminal ID is new,
  * omitted fields start unknown.
  */
-export interface TerminalUpdate extends Extensible {
+export interface TerminalUpdate {
     /** Unique identifier for this terminal within the session. */
     terminalId: TerminalId;
     /** The command being run. */
@@ -2160,7 +2160,7 @@ export interface TerminalUpdate extends Extensible {
 }
 
 /** A chunk of bytes appended to an agent-owned terminal's output. */
-export interface TerminalOutputChunk extends Extensible {
+export interface TerminalOutputChunk {
     /** The terminal receiving these bytes. */
     terminalId: TerminalId;
     /** Independently base64-encoded terminal output bytes. */
@@ -2189,7 +2189,7 @@ export type PlanId = string;
  * as part of fulfilling the user's request.
  * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
  */
-export interface PlanEntry extends WithMeta, Extensible {
+export interface PlanEntry extends WithMeta {
     /** Human-readable description of what this task aims to accomplish. */
     content: string;
     /**
@@ -2219,7 +2219,7 @@ export type PlanEntryPriority = "high" | "medium" | "low" | OpenString;
 export type PlanEntryStatus = "pending" | "in_progress" | "completed" | "cancelled" | OpenString;
 
 /** A plan represented as structured entries. */
-export interface PlanItems extends WithMeta, Extensible {
+export interface PlanItems extends WithMeta {
     /** The plan ID to update. */
     planId: PlanId;
     /**
@@ -2232,19 +2232,19 @@ export interface PlanItems extends WithMeta, Extensible {
 }
 
 /** A content update for a plan identified by ID. */
-export interface PlanUpdate extends WithMeta, Extensible {
+export interface PlanUpdate extends WithMeta {
     /** The updated plan content. */
     plan: PlanUpdateContent;
 }
 
 /** Available commands are ready or have changed */
-export interface AvailableCommandsUpdate extends WithMeta, Extensible {
+export interface AvailableCommandsUpdate extends WithMeta {
     /** Commands the agent can execute. */
     availableCommands: AvailableCommand[];
 }
 
 /** Session configuration options have been updated. */
-export interface ConfigOptionUpdate extends WithMeta, Extensible {
+export interface ConfigOptionUpdate extends WithMeta {
     /** The full set of configuration options and their current values. */
     configOptions: SessionConfigOption[];
 }
@@ -2259,7 +2259,7 @@ export interface ConfigOptionUpdate extends WithMeta, Extensible {
  * corresponding value. A concrete `_meta` object patches the stored metadata by
  * top-level key.
  */
-export interface SessionInfoUpdate extends Extensible {
+export interface SessionInfoUpdate {
     /** Human-readable title for the session. Set to null to clear. */
     title?: Patch<string>;
     /** RFC 3339 timestamp of last activity. Set to null to clear. */
@@ -2278,7 +2278,7 @@ export interface SessionInfoUpdate extends Extensible {
 }
 
 /** Cost information for a session. */
-export interface Cost extends WithMeta, Extensible {
+export interface Cost extends WithMeta {
     /** Total cumulative cost for session. */
     amount: number;
     /**
@@ -2289,7 +2289,7 @@ export interface Cost extends WithMeta, Extensible {
 }
 
 /** Context window and cost update for a session. */
-export interface UsageUpdate extends Extensible {
+export interface UsageUpdate {
     /** Tokens currently in context. */
     used: number;
     /** Total context window size in tokens. */
@@ -2322,7 +2322,7 @@ export type NoticeSeverity = "info" | "warning" | "error" | OpenString;
  *
  * See protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices)
  */
-export interface Notice extends WithMeta, Extensible {
+export interface Notice extends WithMeta {
     /** Presentation severity hint. */
     severity: NoticeSeverity;
     /** Required non-empty plain-text title that can stand alone. */
@@ -2350,7 +2350,7 @@ export type CompactionStatus = "in_progress" | "completed" | "failed" | "cancell
  * `summary: []` also clears the summary. A concrete `_meta` object patches the
  * stored metadata by top-level key instead of replacing it.
  */
-export interface CompactionUpdate extends Extensible {
+export interface CompactionUpdate {
     /** The Agent-owned ID of this compaction, unique within the session. */
     compactionId: CompactionId;
     /** Current lifecycle status. */
@@ -2376,7 +2376,7 @@ export interface CompactionUpdate extends Extensible {
  * A content block appended to a compaction's summary. A first-seen ID creates
  * an in-progress compaction. Chunks append in receive order.
  */
-export interface CompactionSummaryChunk extends Extensible {
+export interface CompactionSummaryChunk {
     /** ID of the compaction whose summary receives this content. */
     compactionId: CompactionId;
     /** One content block to append. */
@@ -2397,7 +2397,7 @@ export interface CompactionSummaryChunk extends Extensible {
  *
  * This notification is not a foreground state update.
  */
-export interface CompleteElicitationNotification extends WithMeta, Extensible {
+export interface CompleteElicitationNotification extends WithMeta {
     /** The ID of the elicitation that completed. */
     elicitationId: ElicitationId;
 }
@@ -2412,7 +2412,7 @@ export interface CompleteElicitationNotification extends WithMeta, Extensible {
 export type ExtNotification = JsonValue;
 
 /** A JSON-RPC request object. */
-export interface ClientRequest extends Extensible {
+export interface ClientRequest {
     /** The request id used to correlate the matching response. */
     id: RequestId;
     /** The method name to invoke. */
@@ -2451,7 +2451,7 @@ export type ClientRequestParams =
  *
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
  */
-export interface InitializeRequest extends WithMeta, Extensible {
+export interface InitializeRequest extends WithMeta {
     /** The latest protocol version supported by the client. */
     protocolVersion: ProtocolVersion;
     /** Information about the implementation sending this initialize request. */
@@ -2468,7 +2468,7 @@ export interface InitializeRequest extends WithMeta, Extensible {
  *
  * See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities)
  */
-export interface ClientCapabilities extends WithMeta, Extensible {
+export interface ClientCapabilities extends WithMeta {
     /**
      * Authentication capabilities supported by the client.
      * Determines which authentication method types the agent may include
@@ -2495,7 +2495,7 @@ export interface ClientCapabilities extends WithMeta, Extensible {
  * method types the client can handle. This governs opt-in types that require
  * additional client-side support.
  */
-export interface ClientAuthCapabilities extends WithMeta, Extensible {
+export interface ClientAuthCapabilities extends WithMeta {
     /**
      * Whether the client supports `terminal` authentication methods.
      *
@@ -2514,10 +2514,10 @@ export interface ClientAuthCapabilities extends WithMeta, Extensible {
  * invocation in an interactive terminal and supports terminal authentication
  * methods.
  */
-export interface TerminalAuthCapabilities extends WithMeta, Extensible {}
+export interface TerminalAuthCapabilities extends WithMeta {}
 
 /** Elicitation capabilities supported by the client. */
-export interface ElicitationCapabilities extends WithMeta, Extensible {
+export interface ElicitationCapabilities extends WithMeta {
     /**
      * Whether the client supports form-based elicitation.
      *
@@ -2539,14 +2539,14 @@ export interface ElicitationCapabilities extends WithMeta, Extensible {
  *
  * Supplying `{}` means the client supports form-based elicitation.
  */
-export interface ElicitationFormCapabilities extends WithMeta, Extensible {}
+export interface ElicitationFormCapabilities extends WithMeta {}
 
 /**
  * URL-based elicitation capabilities.
  *
  * Supplying `{}` means the client supports URL-based elicitation.
  */
-export interface ElicitationUrlCapabilities extends WithMeta, Extensible {}
+export interface ElicitationUrlCapabilities extends WithMeta {}
 
 /**
  * Request parameters for the `auth/login` method.
@@ -2557,7 +2557,7 @@ export interface ElicitationUrlCapabilities extends WithMeta, Extensible {}
  * a non-empty `authMethods` list. Clients MUST NOT call this method
  * when `authMethods` was omitted or empty.
  */
-export interface LoginAuthRequest extends WithMeta, Extensible {
+export interface LoginAuthRequest extends WithMeta {
     /**
      * The ID of the authentication method to use.
      * Must be one of the methods advertised in the initialize response.
@@ -2574,14 +2574,14 @@ export interface LoginAuthRequest extends WithMeta, Extensible {
  * a non-empty `authMethods` list. Clients MUST NOT call this method
  * when `authMethods` was omitted or empty.
  */
-export interface LogoutAuthRequest extends WithMeta, Extensible {}
+export interface LogoutAuthRequest extends WithMeta {}
 
 /**
  * Request parameters for creating a new session.
  *
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
  */
-export interface NewSessionRequest extends WithMeta, Extensible {
+export interface NewSessionRequest extends WithMeta {
     /** The working directory for this session. Must be an absolute path. */
     cwd: AbsolutePath;
     /**
@@ -2607,7 +2607,7 @@ export interface NewSessionRequest extends WithMeta, Extensible {
 export type McpServer = ({ type: "http" } & McpServerHttp) | ({ type: "stdio" } & McpServerStdio) | UnknownArm<"type">;
 
 /** An HTTP header to set when making requests to the MCP server. */
-export interface HttpHeader extends WithMeta, Extensible {
+export interface HttpHeader extends WithMeta {
     /** The name of the HTTP header. */
     name: string;
     /** The value to set for the HTTP header. */
@@ -2615,7 +2615,7 @@ export interface HttpHeader extends WithMeta, Extensible {
 }
 
 /** HTTP transport configuration for MCP. */
-export interface McpServerHttp extends WithMeta, Extensible {
+export interface McpServerHttp extends WithMeta {
     /** Human-readable name identifying this MCP server. */
     name: string;
     /** URL to the MCP server. */
@@ -2628,7 +2628,7 @@ export interface McpServerHttp extends WithMeta, Extensible {
 }
 
 /** Stdio transport configuration for MCP. */
-export interface McpServerStdio extends WithMeta, Extensible {
+export interface McpServerStdio extends WithMeta {
     /** Human-readable name identifying this MCP server. */
     name: string;
     /** Absolute path to the MCP server executable. */
@@ -2643,7 +2643,7 @@ export interface McpServerStdio extends WithMeta, Extensible {
 }
 
 /** Request parameters for listing existing sessions. */
-export interface ListSessionsRequest extends WithMeta, Extensible {
+export interface ListSessionsRequest extends WithMeta {
     /**
      * Filter sessions by working directory. Must be an absolute path.
      *
@@ -2666,7 +2666,7 @@ export interface ListSessionsRequest extends WithMeta, Extensible {
  *
  * Only available if the Agent supports the `session.delete` capability.
  */
-export interface DeleteSessionRequest extends WithMeta, Extensible {
+export interface DeleteSessionRequest extends WithMeta {
     /** The ID of the session to delete. */
     sessionId: SessionId;
 }
@@ -2677,7 +2677,7 @@ export interface DeleteSessionRequest extends WithMeta, Extensible {
  * Resumes an existing session and optionally replays retained conversation
  * history according to `replayFrom`.
  */
-export interface ResumeSessionRequest extends WithMeta, Extensible {
+export interface ResumeSessionRequest extends WithMeta {
     /** The ID of the session to resume. */
     sessionId: SessionId;
     /**
@@ -2727,7 +2727,7 @@ export interface ResumeSessionRequest extends WithMeta, Extensible {
 export type ReplayFrom = ({ type: "start" } & ReplayFromStart) | UnknownArm<"type">;
 
 /** Inclusive replay cursor requesting replay from the start of retained conversation history. */
-export interface ReplayFromStart extends WithMeta, Extensible {}
+export interface ReplayFromStart extends WithMeta {}
 
 /**
  * Request parameters for closing an active session.
@@ -2751,7 +2751,7 @@ export interface ReplayFromStart extends WithMeta, Extensible {}
  * has already been inserted, the Agent MUST respond successfully with its
  * `messageId`. Prompt responses need not precede the close response.
  */
-export interface CloseSessionRequest extends WithMeta, Extensible {
+export interface CloseSessionRequest extends WithMeta {
     /** The ID of the session to close. */
     sessionId: SessionId;
 }
@@ -2770,7 +2770,7 @@ export interface CloseSessionRequest extends WithMeta, Extensible {
  *
  * See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
  */
-export interface CancelToolCallRequest extends WithMeta, Extensible {
+export interface CancelToolCallRequest extends WithMeta {
     /** The ID of the session that owns the tool call. */
     sessionId: SessionId;
     /** The ID of the tool call to cancel. */
@@ -2792,7 +2792,7 @@ export interface CancelToolCallRequest extends WithMeta, Extensible {
  *
  * See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
  */
-export interface CancelTerminalRequest extends WithMeta, Extensible {
+export interface CancelTerminalRequest extends WithMeta {
     /** The ID of the session that owns the terminal. */
     sessionId: SessionId;
     /** The ID of the terminal to cancel. */
@@ -2822,13 +2822,13 @@ export type SetSessionConfigOptionRequestType =
     | UnknownArm<"type">;
 
 /** A `SessionConfigValueId` string value (`type: "id"`). */
-export interface SetSessionConfigOptionRequestTypeId extends Extensible {
+export interface SetSessionConfigOptionRequestTypeId {
     /** The value ID. */
     value: SessionConfigValueId;
 }
 
 /** A boolean value (`type: "boolean"`). */
-export interface SetSessionConfigOptionRequestTypeBoolean extends Extensible {
+export interface SetSessionConfigOptionRequestTypeBoolean {
     /** The boolean value. */
     value: boolean;
 }
@@ -2840,7 +2840,7 @@ export interface SetSessionConfigOptionRequestTypeBoolean extends Extensible {
  *
  * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message)
  */
-export interface PromptRequest extends WithMeta, Extensible {
+export interface PromptRequest extends WithMeta {
     /** The ID of the session to send this user message to */
     sessionId: SessionId;
     /**
@@ -2868,7 +2868,7 @@ export interface PromptRequest extends WithMeta, Extensible {
 export type ClientResponse = ClientResponseResult | ClientResponseError;
 
 /** A successful JSON-RPC response. */
-export interface ClientResponseResult extends Extensible {
+export interface ClientResponseResult {
     /** The id of the request this response answers. */
     id: RequestId;
     /** Method-specific response data. */
@@ -2879,7 +2879,7 @@ export interface ClientResponseResult extends Extensible {
 export type ClientResponseResultResult = RequestPermissionResponse | CreateElicitationResponse | ExtResponse;
 
 /** A failed JSON-RPC response. */
-export interface ClientResponseError extends Extensible {
+export interface ClientResponseError {
     /**
      * The id of the request this response answers.
      *
@@ -2900,7 +2900,7 @@ export interface ClientResponseError extends Extensible {
 export type ClientResponseErrorId = number | string;
 
 /** Response to a permission request. */
-export interface RequestPermissionResponse extends WithMeta, Extensible {
+export interface RequestPermissionResponse extends WithMeta {
     /** The user's decision on the permission request. */
     outcome: RequestPermissionOutcome;
 }
@@ -2912,10 +2912,10 @@ export type RequestPermissionOutcome =
     | UnknownArm<"outcome">;
 
 /** The request was not approved and no option was selected. */
-export interface CancelledPermissionOutcome extends WithMeta, Extensible {}
+export interface CancelledPermissionOutcome extends WithMeta {}
 
 /** The user selected one of the provided options. */
-export interface SelectedPermissionOutcome extends WithMeta, Extensible {
+export interface SelectedPermissionOutcome extends WithMeta {
     /** The ID of the option the user selected. */
     optionId: PermissionOptionId;
 }
@@ -2934,7 +2934,7 @@ export type CreateElicitationResponseAction =
 export type ElicitationContentValue = string | number | number | boolean | string[] | JsonValue;
 
 /** The user accepted the elicitation and provided content. */
-export interface ElicitationAcceptAction extends Extensible {
+export interface ElicitationAcceptAction {
     /**
      * The user-provided content, if any, as an object matching the requested schema.
      *
@@ -2944,7 +2944,7 @@ export interface ElicitationAcceptAction extends Extensible {
 }
 
 /** A JSON-RPC notification object. */
-export interface ClientNotification extends Extensible {
+export interface ClientNotification {
     /** The notification method name. */
     method: string;
     /** Method-specific notification parameters. */
@@ -2966,7 +2966,7 @@ export type ClientNotificationParams = CancelSessionNotification | ExtNotificati
  *
  * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
  */
-export interface CancelSessionNotification extends WithMeta, Extensible {
+export interface CancelSessionNotification extends WithMeta {
     /** The ID of the session to cancel operations for. */
     sessionId: SessionId;
 }
@@ -2976,7 +2976,7 @@ export interface CancelSessionNotification extends WithMeta, Extensible {
  *
  * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)
  */
-export interface CancelRequestNotification extends WithMeta, Extensible {
+export interface CancelRequestNotification extends WithMeta {
     /**
      * The ID of the request to cancel: a request that the sender of this notification issued.
      * Receivers match it only against requests they received from that sender.
@@ -4716,9 +4716,10 @@ export const upserts = {
 
 /**
  * The session reducer (`schema/upserts.json`, `reducer`): its collections in the
- * order its JSON writes them, and the rule of each update by its tag (`session.ts`).
+ * order its JSON writes them, and the rule of each update by its tag (`session.ts`);
+ * `new SessionReducer(reducer)` applies `SessionUpdate` values.
  */
-export const reducer = {
+export const reducer: ReducerShape<SessionUpdate> = {
     upserts,
     tag: "sessionUpdate",
     collections: [
@@ -4795,7 +4796,7 @@ export const reducer = {
             create: false,
         },
     },
-} satisfies ReducerShape;
+};
 
 /** The requests an agent handles, by method. */
 export type RequestToAgent =

@@ -3,7 +3,7 @@
 
 import { Codec, type AnyMessage, type Envelope, type ExtensionNotification, type ExtensionRequest, type ExtensionResponse } from "../codec.js";
 import type { Methods, ReducerShape, Shapes, Upserts } from "../shape.js";
-import type { Extensible, JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
+import type { JsonObject, JsonValue, OpenNumber, OpenString, Patch, UnknownArm } from "../runtime.js";
 import * as stable from "./v2.js";
 
 // What both builds have alike: the stable module's items.
@@ -108,7 +108,7 @@ export interface WithMeta {
 }
 
 /** A JSON-RPC request object. */
-export interface AgentRequest extends Extensible {
+export interface AgentRequest {
     /** The request id used to correlate the matching response. */
     id: RequestId;
     /** The method name to invoke. */
@@ -132,7 +132,7 @@ export type AgentRequestParams = RequestPermissionRequest | CreateElicitationReq
  *
  * Request parameters for `mcp/message`, sent from consumer to provider.
  */
-export interface MessageMcpRequest extends Extensible {
+export interface MessageMcpRequest {
     /** The declared ACP MCP server receiving this request. */
     serverId: McpServerAcpId;
     /** The caller-generated identifier for the inner MCP request. */
@@ -177,7 +177,7 @@ export type McpRequestId = string;
 export type AgentResponse = AgentResponseResult | AgentResponseError;
 
 /** A successful JSON-RPC response. */
-export interface AgentResponseResult extends Extensible {
+export interface AgentResponseResult {
     /** The id of the request this response answers. */
     id: RequestId;
     /** Method-specific response data. */
@@ -210,7 +210,7 @@ export type AgentResponseResultResult =
     | ExtResponse;
 
 /** A failed JSON-RPC response. */
-export interface AgentResponseError extends Extensible {
+export interface AgentResponseError {
     /**
      * The id of the request this response answers.
      *
@@ -237,7 +237,7 @@ export type AgentResponseErrorId = number | string;
  *
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)
  */
-export interface InitializeResponse extends WithMeta, Extensible {
+export interface InitializeResponse extends WithMeta {
     /**
      * The highest protocol version supported by the agent that is at or below
      * the version requested by the client. If no such version exists,
@@ -269,7 +269,7 @@ export interface InitializeResponse extends WithMeta, Extensible {
  *
  * See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/draft/initialization#agent-capabilities)
  */
-export interface AgentCapabilities extends WithMeta, Extensible {
+export interface AgentCapabilities extends WithMeta {
     /**
      * Session capabilities supported by the agent.
      *
@@ -315,7 +315,7 @@ export interface AgentCapabilities extends WithMeta, Extensible {
  *
  * See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/draft/initialization#session-capabilities)
  */
-export interface SessionCapabilities extends WithMeta, Extensible {
+export interface SessionCapabilities extends WithMeta {
     /**
      * Prompt capabilities supported by the agent in `session/prompt` requests.
      *
@@ -411,7 +411,7 @@ export interface SessionCapabilities extends WithMeta, Extensible {
 }
 
 /** MCP capabilities supported by the agent for session lifecycle requests. */
-export interface McpCapabilities extends WithMeta, Extensible {
+export interface McpCapabilities extends WithMeta {
     /**
      * Agent supports `stdio` MCP servers.
      *
@@ -448,7 +448,7 @@ export interface McpCapabilities extends WithMeta, Extensible {
  *
  * Supplying `{}` means the agent supports ACP MCP server transports.
  */
-export interface McpAcpCapabilities extends WithMeta, Extensible {}
+export interface McpAcpCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -460,7 +460,7 @@ export interface McpAcpCapabilities extends WithMeta, Extensible {}
  * Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
  * requests in `append` mode.
  */
-export interface SessionSystemPromptCapabilities extends WithMeta, Extensible {
+export interface SessionSystemPromptCapabilities extends WithMeta {
     /**
      * Delivery modes the agent supports in addition to `append`.
      *
@@ -479,7 +479,7 @@ export interface SessionSystemPromptCapabilities extends WithMeta, Extensible {
  * `append` has no entry because every agent advertising `session.systemPrompt`
  * supports it.
  */
-export interface SessionSystemPromptModeCapabilities extends WithMeta, Extensible {
+export interface SessionSystemPromptModeCapabilities extends WithMeta {
     /**
      * Whether the agent supports `override` mode.
      *
@@ -500,7 +500,7 @@ export interface SessionSystemPromptModeCapabilities extends WithMeta, Extensibl
  * Supplying `{}` means the agent supports replacing its built-in default
  * instructions with the client-provided system prompt.
  */
-export interface SessionSystemPromptOverrideCapabilities extends WithMeta, Extensible {}
+export interface SessionSystemPromptOverrideCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -511,7 +511,7 @@ export interface SessionSystemPromptOverrideCapabilities extends WithMeta, Exten
  *
  * Supplying `{}` means the agent supports forking sessions.
  */
-export interface SessionForkCapabilities extends WithMeta, Extensible {}
+export interface SessionForkCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -523,7 +523,7 @@ export interface SessionForkCapabilities extends WithMeta, Extensible {}
  * Supplying `{}` means the agent supports both methods, the `archived` filter on
  * `session/list`, and `SessionInfo.archived`.
  */
-export interface SessionArchiveCapabilities extends WithMeta, Extensible {}
+export interface SessionArchiveCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -534,7 +534,7 @@ export interface SessionArchiveCapabilities extends WithMeta, Extensible {}
  *
  * Supplying `{}` means the agent supports checking session status.
  */
-export interface SessionStatusCapabilities extends WithMeta, Extensible {}
+export interface SessionStatusCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -546,7 +546,7 @@ export interface SessionStatusCapabilities extends WithMeta, Extensible {}
  * Supplying `{}` means the agent supports `session/set_title`. Agents report titles
  * through `session/list` and `session_info_update` without this capability.
  */
-export interface SessionTitleCapabilities extends WithMeta, Extensible {}
+export interface SessionTitleCapabilities extends WithMeta {}
 
 /**
  * Authentication-related extension capabilities supported by the agent.
@@ -555,7 +555,7 @@ export interface SessionTitleCapabilities extends WithMeta, Extensible {}
  * Those methods are advertised by a non-empty `authMethods` list in the
  * `initialize` response.
  */
-export interface AgentAuthCapabilities extends WithMeta, Extensible {
+export interface AgentAuthCapabilities extends WithMeta {
     /**
      * **UNSTABLE**
      *
@@ -578,7 +578,7 @@ export interface AgentAuthCapabilities extends WithMeta, Extensible {
  *
  * Supplying `{}` means the agent supports the `auth/status` method.
  */
-export interface AuthStatusCapabilities extends WithMeta, Extensible {}
+export interface AuthStatusCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -589,7 +589,7 @@ export interface AuthStatusCapabilities extends WithMeta, Extensible {}
  *
  * Supplying `{}` means the agent supports provider configuration methods.
  */
-export interface ProvidersCapabilities extends WithMeta, Extensible {}
+export interface ProvidersCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -598,7 +598,7 @@ export interface ProvidersCapabilities extends WithMeta, Extensible {}
  *
  * Response to `providers/list`.
  */
-export interface ListProvidersResponse extends WithMeta, Extensible {
+export interface ListProvidersResponse extends WithMeta {
     /** Configurable providers with current routing info suitable for UI display. */
     providers: ProviderInfo[];
 }
@@ -610,7 +610,7 @@ export interface ListProvidersResponse extends WithMeta, Extensible {
  *
  * Information about a configurable LLM provider.
  */
-export interface ProviderInfo extends WithMeta, Extensible {
+export interface ProviderInfo extends WithMeta {
     /** Provider identifier, for example "main" or "openai". */
     providerId: ProviderId;
     /** Supported protocol types for this provider. */
@@ -657,7 +657,7 @@ export type LlmProtocol = "anthropic" | "openai" | "azure" | "vertex" | "bedrock
  *
  * Current effective non-secret routing configuration for a provider.
  */
-export interface ProviderCurrentConfig extends WithMeta, Extensible {
+export interface ProviderCurrentConfig extends WithMeta {
     /** Protocol currently used by this provider. */
     apiType: LlmProtocol;
     /** Base URL currently used by this provider. */
@@ -671,7 +671,7 @@ export interface ProviderCurrentConfig extends WithMeta, Extensible {
  *
  * Response to `providers/set`.
  */
-export interface SetProviderResponse extends WithMeta, Extensible {}
+export interface SetProviderResponse extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -680,7 +680,7 @@ export interface SetProviderResponse extends WithMeta, Extensible {}
  *
  * Response to `providers/disable`.
  */
-export interface DisableProviderResponse extends WithMeta, Extensible {}
+export interface DisableProviderResponse extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -689,7 +689,7 @@ export interface DisableProviderResponse extends WithMeta, Extensible {}
  *
  * Response to the `auth/status` method.
  */
-export interface AuthStatusResponse extends WithMeta, Extensible {
+export interface AuthStatusResponse extends WithMeta {
     /**
      * Whether the agent can start sessions without the user signing in first.
      *
@@ -728,7 +728,7 @@ export type AuthState = "authenticated" | "unauthenticated" | "not_required" | "
  * account identifiers, and SHOULD NOT log them or send them elsewhere, such as to
  * telemetry.
  */
-export interface AuthAccount extends WithMeta, Extensible {
+export interface AuthAccount extends WithMeta {
     /**
      * Human-readable name for the account, suitable for display on its own,
      * for example `Claude Max`, `OpenAI API key`, or `Vertex AI`.
@@ -763,7 +763,7 @@ export interface AuthAccount extends WithMeta, Extensible {
 }
 
 /** Response from listing sessions. */
-export interface ListSessionsResponse extends WithMeta, Extensible {
+export interface ListSessionsResponse extends WithMeta {
     /** Array of session information objects. */
     sessions: SessionInfo[];
     /**
@@ -775,7 +775,7 @@ export interface ListSessionsResponse extends WithMeta, Extensible {
 }
 
 /** Information about a session returned by session/list */
-export interface SessionInfo extends WithMeta, Extensible {
+export interface SessionInfo extends WithMeta {
     /** Unique identifier for the session */
     sessionId: SessionId;
     /** The working directory for this session. Must be an absolute path. */
@@ -820,7 +820,7 @@ export interface SessionInfo extends WithMeta, Extensible {
  *
  * Response from forking an existing session.
  */
-export interface ForkSessionResponse extends WithMeta, Extensible {
+export interface ForkSessionResponse extends WithMeta {
     /** Unique identifier for the newly created forked session. */
     sessionId: SessionId;
     /**
@@ -848,7 +848,7 @@ export interface ForkSessionResponse extends WithMeta, Extensible {
  *
  * Response from archiving a session.
  */
-export interface ArchiveSessionResponse extends WithMeta, Extensible {}
+export interface ArchiveSessionResponse extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -857,7 +857,7 @@ export interface ArchiveSessionResponse extends WithMeta, Extensible {}
  *
  * Response from unarchiving a session.
  */
-export interface UnarchiveSessionResponse extends WithMeta, Extensible {}
+export interface UnarchiveSessionResponse extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -869,7 +869,7 @@ export interface UnarchiveSessionResponse extends WithMeta, Extensible {}
  * The result is a snapshot. A session reported `open` may be closed or evicted before
  * the Client's next request.
  */
-export interface SessionStatusResponse extends WithMeta, Extensible {
+export interface SessionStatusResponse extends WithMeta {
     /**
      * Whether the Agent has the session in memory.
      *
@@ -969,13 +969,13 @@ export type BackgroundWork =
  *
  * A listed subagent session associated with this session through `subagent_update`.
  */
-export interface BackgroundSubagent extends WithMeta, Extensible {
+export interface BackgroundSubagent extends WithMeta {
     /** The ID of the listed session. */
     sessionId: SessionId;
 }
 
 /** Foreground work is in progress. */
-export interface RunningStateUpdate extends WithBackground, WithMeta, Extensible {}
+export interface RunningStateUpdate extends WithBackground, WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -984,7 +984,7 @@ export interface RunningStateUpdate extends WithBackground, WithMeta, Extensible
  *
  * Token usage for the foreground work that just completed, not cumulative for the session.
  */
-export interface Usage extends WithMeta, Extensible {
+export interface Usage extends WithMeta {
     /** Sum of all token types for the completed work. */
     totalTokens: number;
     /** Input tokens for the completed work. */
@@ -1056,7 +1056,7 @@ export type IdleStateUpdateStopReason =
  * `running` when progress resumes, or `idle` if the work ends without resuming.
  * Responding to one request does not itself imply `running`.
  */
-export interface RequiresActionStateUpdate extends WithBackground, WithMeta, Extensible {}
+export interface RequiresActionStateUpdate extends WithBackground, WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -1073,7 +1073,7 @@ export interface RequiresActionStateUpdate extends WithBackground, WithMeta, Ext
  * This is not a task outcome or session closure. It does not cancel work, resolve
  * pending requests, or revoke capabilities. Capabilities are updated separately.
  */
-export interface UnknownStateUpdate extends WithBackground, WithMeta, Extensible {}
+export interface UnknownStateUpdate extends WithBackground, WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -1082,7 +1082,7 @@ export interface UnknownStateUpdate extends WithBackground, WithMeta, Extensible
  *
  * Response from setting the title of a session.
  */
-export interface SetSessionTitleResponse extends WithMeta, Extensible {
+export interface SetSessionTitleResponse extends WithMeta {
     /**
      * The title the Agent stored.
      *
@@ -1093,7 +1093,7 @@ export interface SetSessionTitleResponse extends WithMeta, Extensible {
 }
 
 /** A JSON-RPC notification object. */
-export interface AgentNotification extends Extensible {
+export interface AgentNotification {
     /** The notification method name. */
     method: string;
     /** Method-specific notification parameters. */
@@ -1121,7 +1121,7 @@ export type AgentNotificationParams =
  *
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#3-agent-reports-output)
  */
-export interface UpdateSessionNotification extends WithMeta, Extensible {
+export interface UpdateSessionNotification extends WithMeta {
     /** The ID of the session this update pertains to. */
     sessionId: SessionId;
     /** The actual update content. */
@@ -1175,7 +1175,7 @@ export type PlanUpdateContent =
  *
  * A plan represented by a file URI.
  */
-export interface PlanFile extends WithMeta, Extensible {
+export interface PlanFile extends WithMeta {
     /** The plan ID to update. */
     planId: PlanId;
     /** The URI of the file containing the plan. */
@@ -1189,7 +1189,7 @@ export interface PlanFile extends WithMeta, Extensible {
  *
  * A plan represented as raw markdown content.
  */
-export interface PlanMarkdown extends WithMeta, Extensible {
+export interface PlanMarkdown extends WithMeta {
     /** The plan ID to update. */
     planId: PlanId;
     /** Markdown content for the plan. */
@@ -1197,7 +1197,7 @@ export interface PlanMarkdown extends WithMeta, Extensible {
 }
 
 /** A content update for a plan identified by ID. */
-export interface PlanUpdate extends WithMeta, Extensible {
+export interface PlanUpdate extends WithMeta {
     /** The updated plan content. */
     plan: PlanUpdateContent;
 }
@@ -1209,7 +1209,7 @@ export interface PlanUpdate extends WithMeta, Extensible {
  *
  * Removal notice for a plan identified by ID.
  */
-export interface PlanRemoved extends WithMeta, Extensible {
+export interface PlanRemoved extends WithMeta {
     /** The plan ID to remove. */
     planId: PlanId;
 }
@@ -1224,7 +1224,7 @@ export interface PlanRemoved extends WithMeta, Extensible {
  * A mutation requires an explicit per-child capability. Support for the method
  * on ordinary sessions does not grant support on a child.
  */
-export interface SubagentSessionCapabilities extends WithMeta, Extensible {
+export interface SubagentSessionCapabilities extends WithMeta {
     /**
      * Permits the client to cancel this child's current work without ending
      * the session. Omitted and `null` are equivalent and mean unsupported. An object (including
@@ -1242,7 +1242,7 @@ export interface SubagentSessionCapabilities extends WithMeta, Extensible {
  *
  * Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
  */
-export interface SessionCancelCapabilities extends WithMeta, Extensible {}
+export interface SessionCancelCapabilities extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -1282,7 +1282,7 @@ export interface SessionCancelCapabilities extends WithMeta, Extensible {}
  * message the same child again. Individual messages and their outcomes do not
  * change this association.
  */
-export interface SubagentUpdate extends Extensible {
+export interface SubagentUpdate {
     /** The opaque session ID identifying the child in all ACP messages. */
     sessionId: SessionId;
     /**
@@ -1351,7 +1351,7 @@ export interface SubagentUpdate extends Extensible {
  *
  * An upsert for an inter-session message.
  */
-export interface SessionMessage extends Extensible {
+export interface SessionMessage {
     /** Identifier of this message within the enclosing session's transcript. */
     messageId: MessageId;
     /**
@@ -1410,7 +1410,7 @@ export interface SessionMessage extends Extensible {
  * A chunk carries only content. The message's participants and references come from
  * `session_message` upserts, which can arrive before, between, or after its chunks.
  */
-export interface SessionMessageChunk extends Extensible {
+export interface SessionMessageChunk {
     /** Identifier of this message within the enclosing session's transcript. */
     messageId: MessageId;
     /** A single content block appended to the message. */
@@ -1437,7 +1437,7 @@ export interface SessionMessageChunk extends Extensible {
  * `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
  * send it when the reported status differs from the last one sent on the connection.
  */
-export interface AuthStatusUpdateNotification extends WithMeta, Extensible {
+export interface AuthStatusUpdateNotification extends WithMeta {
     /**
      * Whether the agent can start sessions without the user signing in first.
      *
@@ -1456,7 +1456,7 @@ export interface AuthStatusUpdateNotification extends WithMeta, Extensible {
 }
 
 /** A JSON-RPC request object. */
-export interface ClientRequest extends Extensible {
+export interface ClientRequest {
     /** The request id used to correlate the matching response. */
     id: RequestId;
     /** The method name to invoke. */
@@ -1504,7 +1504,7 @@ export type ClientRequestParams =
  *
  * Request parameters for `providers/list`.
  */
-export interface ListProvidersRequest extends WithMeta, Extensible {}
+export interface ListProvidersRequest extends WithMeta {}
 
 /**
  * **UNSTABLE**
@@ -1515,7 +1515,7 @@ export interface ListProvidersRequest extends WithMeta, Extensible {}
  *
  * Replaces the full configuration for one provider ID.
  */
-export interface SetProviderRequest extends WithMeta, Extensible {
+export interface SetProviderRequest extends WithMeta {
     /** Provider ID to configure. */
     providerId: ProviderId;
     /** Protocol type for this provider. */
@@ -1536,7 +1536,7 @@ export interface SetProviderRequest extends WithMeta, Extensible {
  *
  * Request parameters for `providers/disable`.
  */
-export interface DisableProviderRequest extends WithMeta, Extensible {
+export interface DisableProviderRequest extends WithMeta {
     /** Provider ID to disable. */
     providerId: ProviderId;
 }
@@ -1553,14 +1553,14 @@ export interface DisableProviderRequest extends WithMeta, Extensible {
  * Agents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn
  * whether authentication is required.
  */
-export interface AuthStatusRequest extends WithMeta, Extensible {}
+export interface AuthStatusRequest extends WithMeta {}
 
 /**
  * Request parameters for creating a new session.
  *
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/draft/session-setup#creating-a-session)
  */
-export interface NewSessionRequest extends WithMeta, Extensible {
+export interface NewSessionRequest extends WithMeta {
     /** The working directory for this session. Must be an absolute path. */
     cwd: AbsolutePath;
     /**
@@ -1611,7 +1611,7 @@ export type McpServer =
  * The MCP server is provided by an ACP component and communicates over the ACP channel
  * using `mcp/message`.
  */
-export interface McpServerAcp extends WithMeta, Extensible {
+export interface McpServerAcp extends WithMeta {
     /** Human-readable name identifying this MCP server. */
     name: string;
     /**
@@ -1635,7 +1635,7 @@ export interface McpServerAcp extends WithMeta, Extensible {
  * an unadvertised mode or an unsupported content block type, MUST return an
  * error instead of creating, resuming, or forking the session.
  */
-export interface SystemPrompt extends WithMeta, Extensible {
+export interface SystemPrompt extends WithMeta {
     /**
      * How the Agent combines `content` with its own instructions.
      *
@@ -1671,7 +1671,7 @@ export interface SystemPrompt extends WithMeta, Extensible {
 export type SystemPromptMode = "append" | "override" | OpenString;
 
 /** Request parameters for listing existing sessions. */
-export interface ListSessionsRequest extends WithMeta, Extensible {
+export interface ListSessionsRequest extends WithMeta {
     /**
      * Filter sessions by working directory. Must be an absolute path.
      *
@@ -1725,7 +1725,7 @@ export type SessionArchiveFilter = "exclude" | "include" | "only" | OpenString;
  *
  * Only available if the Agent supports the `session.fork` capability.
  */
-export interface ForkSessionRequest extends WithMeta, Extensible {
+export interface ForkSessionRequest extends WithMeta {
     /** The ID of the session to fork. */
     sessionId: SessionId;
     /** The working directory for this session. Must be an absolute path. */
@@ -1770,7 +1770,7 @@ export interface ForkSessionRequest extends WithMeta, Extensible {
  * free the session's resources as if `session/close` had been called, then archive it.
  * Archiving an archived session succeeds. A session that does not exist gets `-32002`.
  */
-export interface ArchiveSessionRequest extends WithMeta, Extensible {
+export interface ArchiveSessionRequest extends WithMeta {
     /** The ID of the session to archive. */
     sessionId: SessionId;
 }
@@ -1790,7 +1790,7 @@ export interface ArchiveSessionRequest extends WithMeta, Extensible {
  * Unarchiving a session that is not archived succeeds. A session that does not exist
  * gets `-32002`.
  */
-export interface UnarchiveSessionRequest extends WithMeta, Extensible {
+export interface UnarchiveSessionRequest extends WithMeta {
     /** The ID of the session to unarchive. */
     sessionId: SessionId;
 }
@@ -1808,7 +1808,7 @@ export interface UnarchiveSessionRequest extends WithMeta, Extensible {
  * close, or change the session, and does not attach the requesting connection to it.
  * A session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.
  */
-export interface SessionStatusRequest extends WithMeta, Extensible {
+export interface SessionStatusRequest extends WithMeta {
     /** The ID of the session to check. */
     sessionId: SessionId;
 }
@@ -1828,7 +1828,7 @@ export interface SessionStatusRequest extends WithMeta, Extensible {
  * The Agent responds only after it has stored the title. After a successful response, the
  * Agent SHOULD NOT replace the title with one it generates automatically.
  */
-export interface SetSessionTitleRequest extends WithMeta, Extensible {
+export interface SetSessionTitleRequest extends WithMeta {
     /** The ID of the session to retitle. */
     sessionId: SessionId;
     /**
@@ -1848,7 +1848,7 @@ export interface SetSessionTitleRequest extends WithMeta, Extensible {
  * Resumes an existing session and optionally replays retained conversation
  * history according to `replayFrom`.
  */
-export interface ResumeSessionRequest extends WithMeta, Extensible {
+export interface ResumeSessionRequest extends WithMeta {
     /** The ID of the session to resume. */
     sessionId: SessionId;
     /**
@@ -1908,7 +1908,7 @@ export interface ResumeSessionRequest extends WithMeta, Extensible {
 export type ClientResponse = ClientResponseResult | ClientResponseError;
 
 /** A successful JSON-RPC response. */
-export interface ClientResponseResult extends Extensible {
+export interface ClientResponseResult {
     /** The id of the request this response answers. */
     id: RequestId;
     /** Method-specific response data. */
@@ -1923,7 +1923,7 @@ export type ClientResponseResultResult =
     | ExtResponse;
 
 /** A failed JSON-RPC response. */
-export interface ClientResponseError extends Extensible {
+export interface ClientResponseError {
     /**
      * The id of the request this response answers.
      *
@@ -1958,7 +1958,7 @@ export type ClientResponseErrorId = number | string;
 export type MessageMcpResponse = MessageMcpResponseResult | MessageMcpResponseError;
 
 /** An opaque inner MCP result. */
-export interface MessageMcpResponseResult extends Extensible {
+export interface MessageMcpResponseResult {
     /** Required, even if JSON null. */
     result: JsonValue;
     /**
@@ -1973,7 +1973,7 @@ export interface MessageMcpResponseResult extends Extensible {
 }
 
 /** A structured inner MCP error. */
-export interface MessageMcpResponseError extends Extensible {
+export interface MessageMcpResponseError {
     /** Required, non-null MCP error object. */
     error: McpError;
     /**
@@ -1995,7 +1995,7 @@ export interface MessageMcpResponseError extends Extensible {
  * `code` and `message` are required and non-null. `data` is optional.
  * Explicit `null` is preserved separately from an omitted key.
  */
-export interface McpError extends Extensible {
+export interface McpError {
     /** Inner MCP error code. Never an ACP error code. */
     code: number;
     /** Inner MCP error message. */
@@ -2005,7 +2005,7 @@ export interface McpError extends Extensible {
 }
 
 /** A JSON-RPC notification object. */
-export interface ClientNotification extends Extensible {
+export interface ClientNotification {
     /** The notification method name. */
     method: string;
     /** Method-specific notification parameters. */
@@ -2028,7 +2028,7 @@ export type ClientNotificationParams = CancelSessionNotification | MessageMcpNot
  * Notification for an active request, sent from provider to consumer.
  * Includes subscription acknowledgements and updates.
  */
-export interface MessageMcpNotification extends Extensible {
+export interface MessageMcpNotification {
     /** The declared ACP MCP server handling the associated request. */
     serverId: McpServerAcpId;
     /** The identifier of the active inner MCP request. */
@@ -2049,7 +2049,7 @@ export interface MessageMcpNotification extends Extensible {
 }
 
 /** A JSON-RPC request object. */
-export interface ProxyRequest extends Extensible {
+export interface ProxyRequest {
     /** The request id used to correlate the matching response. */
     id: RequestId;
     /** The method name to invoke. */
@@ -2109,7 +2109,7 @@ export type InitializeProxyRequest = InitializeRequest;
  *
  * See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
  */
-export interface ProxySuccessorRequest extends Extensible {
+export interface ProxySuccessorRequest {
     /** Method name of the wrapped request. */
     method: string;
     /**
@@ -2138,7 +2138,7 @@ export interface ProxySuccessorRequest extends Extensible {
 export type ProxyResponse = ProxyResponseResult | ProxyResponseError;
 
 /** A successful JSON-RPC response. */
-export interface ProxyResponseResult extends Extensible {
+export interface ProxyResponseResult {
     /** The id of the request this response answers. */
     id: RequestId;
     /** Method-specific response data. */
@@ -2149,7 +2149,7 @@ export interface ProxyResponseResult extends Extensible {
 export type ProxyResponseResultResult = InitializeProxyResponse | ProxySuccessorResponse;
 
 /** A failed JSON-RPC response. */
-export interface ProxyResponseError extends Extensible {
+export interface ProxyResponseError {
     /**
      * The id of the request this response answers.
      *
@@ -2192,7 +2192,7 @@ export type InitializeProxyResponse = InitializeResponse;
 export type ProxySuccessorResponse = JsonValue;
 
 /** A JSON-RPC notification object. */
-export interface ProxyNotification extends Extensible {
+export interface ProxyNotification {
     /** The notification method name. */
     method: string;
     /** Method-specific notification parameters. */
@@ -2212,7 +2212,7 @@ export interface ProxyNotification extends Extensible {
  *
  * See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
  */
-export interface ProxySuccessorNotification extends Extensible {
+export interface ProxySuccessorNotification {
     /** Method name of the wrapped notification. */
     method: string;
     /**
@@ -3050,16 +3050,17 @@ export const upserts = {
 
 /**
  * The session reducer (`schema/upserts.json`, `reducer`): its collections in the
- * order its JSON writes them, and the rule of each update by its tag (`session.ts`).
+ * order its JSON writes them, and the rule of each update by its tag (`session.ts`);
+ * `new SessionReducer(reducer)` applies `SessionUpdate` values.
  */
-export const reducer = {
+export const reducer: ReducerShape<SessionUpdate> = {
     ...stable.reducer,
     upserts,
     updates: {
         ...stable.reducer.updates,
         plan_removed: { rule: "remove", into: "plans", from: "planId" },
     },
-} satisfies ReducerShape;
+};
 
 /** The requests an agent handles, by method. */
 export type RequestToAgent =

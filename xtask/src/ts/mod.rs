@@ -94,8 +94,7 @@ pub fn unstable_module(
 }
 
 /// The types a generated module imports from `runtime.ts`.
-const RUNTIME_NAMES: &[&str] =
-    &["Extensible", "JsonObject", "JsonValue", "OpenNumber", "OpenString", "Patch", "UnknownArm"];
+const RUNTIME_NAMES: &[&str] = &["JsonObject", "JsonValue", "OpenNumber", "OpenString", "Patch", "UnknownArm"];
 
 /// One schema file as the TypeScript target reads it: its definitions, the
 /// plan's decisions about them, and the payload decisions of its build.
@@ -452,16 +451,13 @@ impl Emitter<'_> {
     }
 
     /// What an object is besides its own members: the interfaces holding
-    /// the members it shares with many ([`Hoisted`]), and `Extensible` where
-    /// it keeps the members its schema does not name (every object unless
-    /// the schema says `additionalProperties: false`; a flattened union's arm
-    /// keeps them for its object; a typed rest is typed on decode).
-    fn bases(&self, s: &Struct, members: &[Member]) -> Vec<String> {
-        let mut bases: Vec<String> = members.iter().filter_map(|m| self.hoisted.base(m)).map(str::to_owned).collect();
-        if matches!(crate::plan::Rest::of(s), crate::plan::Rest::Extra | crate::plan::Rest::Typed(_)) {
-            bases.push(self.rt.name("Extensible"));
-        }
-        bases
+    /// the members it shares with many ([`Hoisted`]). The members its schema
+    /// does not name are kept at run time (decoded and written back) but
+    /// stay out of the declared shape, so that a misspelled member is a
+    /// compile error when a value is built and when a property is read
+    /// (`Extensible` reads them: `value as T & Extensible`).
+    fn bases(&self, _s: &Struct, members: &[Member]) -> Vec<String> {
+        members.iter().filter_map(|m| self.hoisted.base(m)).map(str::to_owned).collect()
     }
 
     fn structure(&self, out: &mut js::Tokens, name: &str, s: &Struct) {

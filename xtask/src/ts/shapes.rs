@@ -143,7 +143,8 @@ pub fn emit(
         };
     }
     if !tables.reducer.is_empty() {
-        reducer_table(out, tables, stable, rt);
+        let union = file.reducer.map_or_else(|| "unknown".to_owned(), |r| r.union.clone());
+        reducer_table(out, tables, stable, rt, &union);
     }
     let (message, protocol) = dispatch(out, file, rt);
     let codec = rt.name("Codec");
@@ -157,7 +158,7 @@ pub fn emit(
 
 /// The `reducer` table: the session reducer of the file's build, over the
 /// stable module's when only updates were added or changed.
-fn reducer_table(out: &mut js::Tokens, tables: &Tables, stable: Option<&Tables>, rt: &super::Runtime) {
+fn reducer_table(out: &mut js::Tokens, tables: &Tables, stable: Option<&Tables>, rt: &super::Runtime, union: &str) {
     let mut t = js::Tokens::new();
     t.append("{");
     t.indent();
@@ -202,9 +203,10 @@ fn reducer_table(out: &mut js::Tokens, tables: &Tables, stable: Option<&Tables>,
     quote_in! { *out =>
         $("/**")
         $(" * The session reducer (`schema/upserts.json`, `reducer`): its collections in the")
-        $(" * order its JSON writes them, and the rule of each update by its tag (`session.ts`).")
+        $(" * order its JSON writes them, and the rule of each update by its tag (`session.ts`);")
+        $(format!(" * `new SessionReducer(reducer)` applies `{union}` values."))
         $(" */")
-        export const reducer = $t satisfies $(rt.name("ReducerShape"));
+        export const reducer: $(rt.name("ReducerShape"))<$union> = $t;
     };
 }
 
