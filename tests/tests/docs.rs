@@ -133,6 +133,12 @@ const CASES: &[Case] = &[
         writes: &[],
     },
     Case {
+        command: "node ts/dist/examples/client.js --protocol v2 node ts/dist/examples/agent.js --protocol v2",
+        dir: Dir::Root,
+        status: 0,
+        writes: &[],
+    },
+    Case {
         command: "target/debug/examples/client target/debug/acp-bridge --client v2 --agent v1 -- target/debug/examples/agent_v1",
         dir: Dir::Root,
         status: 0,
