@@ -364,6 +364,25 @@ fn turn(client: &mut Command, version: &str) -> Vec<String> {
     String::from_utf8_lossy(&o.stdout).lines().map(str::to_owned).collect()
 }
 
+/// The hand-written and the generated TypeScript pass ESLint (typescript-eslint's `strict`), and
+/// the hand-written is as Prettier writes it (`npm run lint`; the generated is as the generator
+/// writes it, which `cargo xtask codegen --check` holds).
+#[test]
+fn the_typescript_passes_eslint_and_prettier() {
+    built();
+    let o = Command::new("npm").args(["run", "--silent", "lint"]).current_dir(ts()).output().expect("npm runs");
+    assert!(o.status.success(), "`npm run lint` in ts/ failed:\n{}", log(&o));
+}
+
+/// The example agent on the connection is no longer than the same agent on the official SDK.
+#[test]
+fn the_example_agent_is_no_longer_than_the_same_agent_on_the_sdk() {
+    let lines =
+        |p: PathBuf| std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())).lines().count();
+    let (ours, theirs) = (lines(ts().join("examples/agent.ts")), lines(root().join("interop/node/agent.mjs")));
+    assert!(ours <= theirs, "ts/examples/agent.ts has {ours} lines, the SDK's agent {theirs}");
+}
+
 #[test]
 fn the_example_agent_completes_a_turn_with_the_official_sdk_client_and_the_rust_clients() {
     for version in ["v1", "v2"] {

@@ -50,7 +50,11 @@ const cases: [string, string][] = [
   ],
   [
     "2 MB escape-dense text",
-    line({ sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: escapeDense(1600 * 1024) } }),
+    line({
+      sessionUpdate: "agent_message_chunk",
+      messageId: "m1",
+      content: { type: "text", text: escapeDense(1600 * 1024) },
+    }),
   ],
   [
     "500 KB diff",

@@ -31,11 +31,23 @@ function stream(): string[] {
         rawInput: { path, limit: 200 },
       }),
     );
-    out.push(update({ sessionUpdate: "tool_call_update", toolCallId: id, status: "in_progress", title: null, rawOutput: null }));
+    out.push(
+      update({
+        sessionUpdate: "tool_call_update",
+        toolCallId: id,
+        status: "in_progress",
+        title: null,
+        rawOutput: null,
+      }),
+    );
     for (let c = 0; c < 3; c++) {
       const text = `line ${c} of the output of tool call ${i}: fn main() { println!("hello"); }`;
       out.push(
-        update({ sessionUpdate: "tool_call_content_chunk", toolCallId: id, content: { type: "content", content: { type: "text", text } } }),
+        update({
+          sessionUpdate: "tool_call_content_chunk",
+          toolCallId: id,
+          content: { type: "content", content: { type: "text", text } },
+        }),
       );
     }
     out.push(
@@ -54,10 +66,16 @@ function stream(): string[] {
     );
     for (let m = 0; m < 3; m++) {
       const text = `Chunk ${m}: the agent explains what it found in module ${i}. `;
-      out.push(update({ sessionUpdate: "agent_message_chunk", messageId: `msg_${i}`, content: { type: "text", text } }));
+      out.push(
+        update({ sessionUpdate: "agent_message_chunk", messageId: `msg_${i}`, content: { type: "text", text } }),
+      );
     }
     out.push(
-      update({ sessionUpdate: "agent_thought_chunk", messageId: `thought_${i}`, content: { type: "text", text: "Considering the next step." } }),
+      update({
+        sessionUpdate: "agent_thought_chunk",
+        messageId: `thought_${i}`,
+        content: { type: "text", text: "Considering the next step." },
+      }),
     );
     if (i % 20 === 0) {
       const entries = [

@@ -37,7 +37,11 @@ if (protocol === "v1") {
     await update({ sessionUpdate: "agent_message_chunk", content: intro });
     const toolCallId = "call-1";
     await update({ sessionUpdate: "tool_call", toolCallId, title: "Read README.md", kind: "read", status: "pending" });
-    const { outcome } = await agent.request("session/request_permission", { sessionId, toolCall: { toolCallId }, options });
+    const { outcome } = await agent.request("session/request_permission", {
+      sessionId,
+      toolCall: { toolCallId },
+      options,
+    });
     const allowed = isKnown(outcome) && outcome.outcome === "selected" && outcome.optionId === "allow";
     await update({ sessionUpdate: "tool_call_update", toolCallId, status: allowed ? "completed" : "failed" });
     await update({ sessionUpdate: "agent_message_chunk", content: outro(allowed) });
@@ -52,7 +56,13 @@ if (protocol === "v1") {
     const turn = async () => {
       await update({ sessionUpdate: "agent_message_chunk", messageId: "reply-1", content: intro });
       const toolCallId = "call-1";
-      await update({ sessionUpdate: "tool_call_update", toolCallId, title: "Read README.md", kind: "read", status: "pending" });
+      await update({
+        sessionUpdate: "tool_call_update",
+        toolCallId,
+        title: "Read README.md",
+        kind: "read",
+        status: "pending",
+      });
       const { outcome } = await agent.request("session/request_permission", {
         sessionId,
         title: "Read README.md",

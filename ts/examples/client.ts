@@ -33,7 +33,9 @@ const info = { name: "ts-bindings-client", version: "0.1.0" };
 function grant(about: string, options: readonly { optionId: string; name: string; kind: string }[]) {
   const allow = options.find((o) => o.kind === "allow_once");
   print(`permission: ${about} -> ${allow?.name ?? "cancelled"}`);
-  return allow === undefined ? { outcome: "cancelled" as const } : { outcome: "selected" as const, optionId: allow.optionId };
+  return allow === undefined
+    ? { outcome: "cancelled" as const }
+    : { outcome: "selected" as const, optionId: allow.optionId };
 }
 
 function printUpdate(u: v1.SessionUpdate | v2.SessionUpdate): void {

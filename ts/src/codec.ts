@@ -146,6 +146,7 @@ export class MessageError extends DecodeError {
 
 /** Control characters escaped (`\n`, `\u{1b}`), so that a text quoted from a peer stays on one line (Rust's `escape_default`). */
 export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the control characters are what it escapes
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
     if (c === "\n") return "\\n";
     if (c === "\r") return "\\r";
@@ -309,7 +310,8 @@ export class Codec<Types, M = AnyMessage, P = unknown> {
         try {
           decodeAs(this.shapes, "RequestId", { value: v, floats, duplicates, base: "/id" });
         } catch (e) {
-          if (e instanceof DecodeError) throw new MessageError(`invalid request id: ${e.message}`, "/id", "invalid_message", undefined, reply);
+          if (e instanceof DecodeError)
+            throw new MessageError(`invalid request id: ${e.message}`, "/id", "invalid_message", undefined, reply);
           throw e;
         }
       }

@@ -39,12 +39,13 @@ const INT: { [K in IntName]: [number, number] } = {
   i8: [-128, 127],
   i16: [-32768, 32767],
   i32: [-2147483648, 2147483647],
-  i64: [-9223372036854775808, 9223372036854775807],
+  // The nearest doubles (±2^63): a number the reader gives is a double already.
+  i64: [-(2 ** 63), 2 ** 63],
   i128: [-Infinity, Infinity],
   u8: [0, 255],
   u16: [0, 65535],
   u32: [0, 4294967295],
-  u64: [0, 18446744073709551615],
+  u64: [0, 2 ** 64],
   u128: [0, Infinity],
 };
 
@@ -204,7 +205,11 @@ function ty(c: Ctx, t: Ty, v: JsonValue, skipItems = false): JsonValue {
   const out: JsonObject = {};
   for (const k of Object.keys(v)) {
     const x = v[k] as JsonValue;
-    define(out, k, c.at(k, () => (x === null && t.nullable ? null : ty(c, t.map, x))));
+    define(
+      out,
+      k,
+      c.at(k, () => (x === null && t.nullable ? null : ty(c, t.map, x))),
+    );
   }
   return out;
 }
@@ -304,7 +309,9 @@ function ruleOf(f: FieldShape): FieldRule {
     patch: kind === "patch",
     lenient: kind.startsWith("lenient") || (typeof read === "object" && "lenient" in read && read.lenient === true),
     skipItems:
-      list === "items" || list === "lenient_items" || (typeof read === "object" && "skipItems" in read && read.skipItems === true),
+      list === "items" ||
+      list === "lenient_items" ||
+      (typeof read === "object" && "skipItems" in read && read.skipItems === true),
     nullAsDefault: kind === "null_as_default",
   };
 }
@@ -370,7 +377,8 @@ function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readon
   const fields = fieldsOf(s);
   const repeated = c.duplicates?.repeated.get(v);
   const ownRepeat =
-    repeated !== undefined && (s.flatten === undefined || fields.byName.has(repeated.key) || tags.includes(repeated.key));
+    repeated !== undefined &&
+    (s.flatten === undefined || fields.byName.has(repeated.key) || tags.includes(repeated.key));
   for (let i = 0; i < keys.length; i++) {
     if (ownRepeat && repeated.after === i) noRepeat(c, v);
     const k = keys[i] as string;
@@ -393,9 +401,17 @@ function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readon
       c.fail(`unknown field \`${k}\`, ${known.length ? oneOf(known) : "there are no fields"}`);
     } else if (s.rest !== undefined) {
       const t = s.rest;
-      define(out, k, c.at(k, () => ty(c, t, x)));
+      define(
+        out,
+        k,
+        c.at(k, () => ty(c, t, x)),
+      );
     } else {
-      define(out, k, c.at(k, () => kept(c, x)));
+      define(
+        out,
+        k,
+        c.at(k, () => kept(c, x)),
+      );
     }
   }
   if (ownRepeat && repeated.after === keys.length) noRepeat(c, v);
@@ -446,7 +462,15 @@ function union(c: Ctx, name: string, u: UnionShape, v: JsonValue, tags: readonly
   // whole before it looks at it: a repeated name anywhere in it fails first.
   kept(c, v);
   const state =
-    tag === undefined ? "missing" : tag === null ? "null" : typeof tag === "string" ? "str" : u.tag.lenient ? "missing" : "invalid";
+    tag === undefined
+      ? "missing"
+      : tag === null
+        ? "null"
+        : typeof tag === "string"
+          ? "str"
+          : u.tag.lenient
+            ? "missing"
+            : "invalid";
   const noTag = u.union.find((a) => a.noTag);
   if (noTag !== undefined && (state === "missing" || state === "null")) return state === "null" ? { [key]: null } : {};
   const knownTags = u.union.flatMap((a) => (a.tag === undefined ? [] : [a.tag]));

@@ -321,7 +321,8 @@ export function pointerOf(path: readonly string[]): string {
 
 /** Sets a member, `__proto__` included, as `JSON.parse` does. */
 export function define(o: { [key: string]: JsonValue }, key: string, v: JsonValue): void {
-  if (key === "__proto__") Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
   else o[key] = v;
 }
 
@@ -352,7 +353,11 @@ export interface Floats {
  * crate's does, inside the variant that holds it. `floats` is found only
  * when a decoder asks (an integer property does), by reading the text again.
  */
-export function read(text: string): { value: JsonValue; floats: Floats | undefined; duplicates: Duplicates | undefined } {
+export function read(text: string): {
+  value: JsonValue;
+  floats: Floats | undefined;
+  duplicates: Duplicates | undefined;
+} {
   const fast = nativeRead(text);
   if (fast !== undefined) return { value: fast, floats: new LazyFloats(text), duplicates: undefined };
   const r = reader(text, false);
@@ -372,7 +377,12 @@ class LazyFloats implements Floats {
 function reader(
   text: string,
   keepLast: boolean,
-): { value: JsonValue; floats: Set<string> | undefined; duplicate: DecodeError | undefined; duplicates: Duplicates | undefined } {
+): {
+  value: JsonValue;
+  floats: Set<string> | undefined;
+  duplicate: DecodeError | undefined;
+  duplicates: Duplicates | undefined;
+} {
   const r = new Reader(text, keepLast);
   const value = r.value();
   if (r.ws() !== -1) r.peekFail("trailing characters");

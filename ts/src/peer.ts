@@ -184,7 +184,10 @@ export class Peer {
     let m: AnyMessage;
     let reports: Report[];
     try {
-      ({ value: m, reports } = this.codec.decodeMessage(line, answers, { side: this.side, admit }) as Decoded<AnyMessage>);
+      ({ value: m, reports } = this.codec.decodeMessage(line, answers, {
+        side: this.side,
+        admit,
+      }) as Decoded<AnyMessage>);
     } catch (e) {
       if (!(e instanceof MessageError)) throw e;
       if (e.kind === "unknown_request" && missing !== undefined) {

@@ -50,7 +50,7 @@ export function mergeByKey(stored: JsonValue, patch: JsonValue): JsonValue {
   if (!isObject(patch)) return null;
   const out: JsonObject = isObject(stored) ? { ...stored } : {};
   for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
+    if (v === null) Reflect.deleteProperty(out, k);
     else out[k] = v;
   }
   return out;
@@ -137,7 +137,9 @@ export class SessionReducer<U = unknown> {
     key: string,
     create: boolean,
   ): State | undefined {
-    const found = create ? entry(map, key, () => ({ kind, state: fromPatch(u, { [u.key ?? ""]: key }) })) : map.get(key);
+    const found = create
+      ? entry(map, key, () => ({ kind, state: fromPatch(u, { [u.key ?? ""]: key }) }))
+      : map.get(key);
     return found !== undefined && isObject(found.state) ? found.state : undefined;
   }
 
@@ -164,7 +166,8 @@ export class SessionReducer<U = unknown> {
         }
         const key = keyOf(update, u.key ?? "", this.shape.tag);
         const stored = map.get(key);
-        if (stored !== undefined && stored.kind === rule.kind && isObject(stored.state)) applyPatch(u, stored.state, update);
+        if (stored !== undefined && stored.kind === rule.kind && isObject(stored.state))
+          applyPatch(u, stored.state, update);
         else map.set(key, { kind: rule.kind, state: fromPatch(u, update) });
         return;
       }

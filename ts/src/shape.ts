@@ -185,7 +185,7 @@ export type Methods = { readonly [method: string]: MethodShape };
  */
 export function without<T>(table: { readonly [name: string]: T }, names: readonly string[]): { [name: string]: T } {
   const out: { [name: string]: T } = { ...table };
-  for (const n of names) delete out[n];
+  for (const n of names) Reflect.deleteProperty(out, n);
   return out;
 }
 

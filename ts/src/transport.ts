@@ -96,7 +96,8 @@ async function* chunks(input: Input): AsyncGenerator<Uint8Array> {
       reader.releaseLock();
     }
   }
-  for await (const c of input as AsyncIterable<Uint8Array | string>) yield typeof c === "string" ? encoder.encode(c) : c;
+  for await (const c of input as AsyncIterable<Uint8Array | string>)
+    yield typeof c === "string" ? encoder.encode(c) : c;
 }
 
 /** Splits bytes into lines: pieces of a line are kept until its newline and joined once. */

@@ -33,11 +33,14 @@ for (const version of ["v1", "v2"] as const) {
       const c = JSON.parse(readFileSync(new URL(file, dir), "utf8")) as Case;
       const text = JSON.stringify(c.input);
       if (c.reject !== undefined) {
-        assert.throws(() => codec.decode(c.type, text), (e: unknown) => {
-          assert.ok(e instanceof DecodeError, `${file}: ${String(e)}`);
-          assert.ok(e.message.includes(c.reject as string), `${file}: ${e.message} lacks ${c.reject}`);
-          return true;
-        });
+        assert.throws(
+          () => codec.decode(c.type, text),
+          (e: unknown) => {
+            assert.ok(e instanceof DecodeError, `${file}: ${String(e)}`);
+            assert.ok(e.message.includes(c.reject as string), `${file}: ${e.message} lacks ${c.reject}`);
+            return true;
+          },
+        );
         continue;
       }
       const again = codec.encode(c.type, codec.decode(c.type, text).value);
@@ -81,11 +84,26 @@ test("errors name what is wrong and where", () => {
       () => v2.codec.decode(name as "ContentBlock", text),
       (e: unknown) => e instanceof DecodeError && e.message === message && e.pointer === pointer,
     );
-  check("ContentBlock", '{"type":"text","text":7}', "invalid `text` variant of ContentBlock: invalid type: integer `7`, expected a string", "/text");
-  check("ContentBlock", '{"type":"text","text":"a","text":"b"}', "invalid `text` variant of ContentBlock: duplicate field `text`", "/text");
+  check(
+    "ContentBlock",
+    '{"type":"text","text":7}',
+    "invalid `text` variant of ContentBlock: invalid type: integer `7`, expected a string",
+    "/text",
+  );
+  check(
+    "ContentBlock",
+    '{"type":"text","text":"a","text":"b"}',
+    "invalid `text` variant of ContentBlock: duplicate field `text`",
+    "/text",
+  );
   // A repeated name fails the message even inside a lenient member (`_meta`).
   check("TextContent", '{"text":"a","_meta":{"k":1,"k":2}}', "duplicate field `k`", "/_meta/k");
-  check("TerminalSize", '{"cols":0,"rows":24}', "0 is out of range: expected 1 to 65535 (#/$defs/TerminalSize/properties/cols)", "/cols");
+  check(
+    "TerminalSize",
+    '{"cols":0,"rows":24}',
+    "0 is out of range: expected 1 to 65535 (#/$defs/TerminalSize/properties/cols)",
+    "/cols",
+  );
   check("ContentBlock", '{"type":"text"', "EOF while parsing an object at line 1 column 14", "");
   check("ProtocolVersion", "1.0", "invalid type: floating point `1.0`, expected u16", "");
   // A whole number written as a float is found when an integer property asks, wherever it is.
@@ -130,10 +148,16 @@ test("messages are typed by method and direction, responses by the request they 
   assert.equal(r.result.messageId, "u1");
   assert.equal(v2.codec.encodeMessage(r), line);
   // An empty payload comes back in the form it came: omitted, or `null`.
-  for (const l of ['{"jsonrpc":"2.0","id":1,"method":"session/list"}', '{"jsonrpc":"2.0","id":1,"method":"session/list","params":null}']) {
+  for (const l of [
+    '{"jsonrpc":"2.0","id":1,"method":"session/list"}',
+    '{"jsonrpc":"2.0","id":1,"method":"session/list","params":null}',
+  ]) {
     assert.equal(v2.codec.encodeMessage(v2.codec.decodeMessage(l).value), l);
   }
-  assert.throws(() => v2.codec.decodeMessage('{"jsonrpc":"2.0","id":3,"result":{}}'), /a response whose request is not known/);
+  assert.throws(
+    () => v2.codec.decodeMessage('{"jsonrpc":"2.0","id":3,"result":{}}'),
+    /a response whose request is not known/,
+  );
   assert.throws(
     () => v2.codec.decodeMessage('{"jsonrpc":"2.0","id":3,"method":"session/frobnicate","params":{}}'),
     (e: unknown) => e instanceof DecodeError && e.pointer === "/method",

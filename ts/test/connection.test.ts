@@ -18,7 +18,9 @@ function joined(options: { initialize?: boolean } = {}) {
   agent.onRequest("initialize", (params) => ({ protocolVersion: params.protocolVersion, info }));
   agent.onRequest("session/new", () => ({ sessionId: "s1" }));
   const ready =
-    options.initialize === false ? Promise.resolve(undefined) : client.request("initialize", { protocolVersion: 2, info });
+    options.initialize === false
+      ? Promise.resolve(undefined)
+      : client.request("initialize", { protocolVersion: 2, info });
   return { agent, client, invalid, ready };
 }
 
@@ -125,7 +127,7 @@ test("a request of the other side's method is refused -32601 and reported", asyn
   new Connection(v1.codec, "agent", a, { initialized: true, onInvalid: (e) => invalid.push(e) });
   const lines = c.lines()[Symbol.asyncIterator]();
   await c.write('{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/a"}}');
-  const reply = JSON.parse(((await lines.next()).value as string)) as { id: number; error: { code: number } };
+  const reply = JSON.parse((await lines.next()).value as string) as { id: number; error: { code: number } };
   assert.equal(reply.id, 1);
   assert.equal(reply.error.code, ErrorCode.methodNotFound);
   assert.equal(invalid[0]?.kind, "unknown_method");
@@ -158,7 +160,10 @@ test("ndjson: a line over the limit is dropped and answered -32600 with the null
   input.write(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"${"x".repeat(100)}"}}\n`);
   input.write('{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w"}}\n');
   await new Promise((r) => setTimeout(r, 20));
-  const lines = String(output.read()).trim().split("\n").map((l) => JSON.parse(l) as { id: unknown; error?: { code: number } });
+  const lines = String(output.read())
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { id: unknown; error?: { code: number } });
   assert.equal(lines[0]?.id, null);
   assert.equal(lines[0]?.error?.code, ErrorCode.invalidRequest);
   assert.equal(invalid[0]?.message, "a message of more than 100 bytes (the connection's limit)");

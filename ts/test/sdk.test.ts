@@ -49,7 +49,11 @@ function ours(codec: typeof v1.codec | typeof v2.codec, params: JsonObject) {
   try {
     const { value, reports } = codec.decodeMessage(line(params));
     if (value.kind !== "notification" || value.method !== "session/update") throw new Error("not a session/update");
-    return { update: value.params.update as unknown as JsonObject, reports, written: codec.encodeMessage(value as never) };
+    return {
+      update: value.params.update as unknown as JsonObject,
+      reports,
+      written: codec.encodeMessage(value as never),
+    };
   } catch (e) {
     if (e instanceof DecodeError) return { error: `${e.message} at ${code(e.pointer)}` };
     throw e;
@@ -80,7 +84,10 @@ function rows(): [string, string, string][] {
   }
   // A lenient v1 member with an unknown value.
   {
-    const params = { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "c", title: "t", kind: "_deploy" } };
+    const params = {
+      sessionId: "s",
+      update: { sessionUpdate: "tool_call", toolCallId: "c", title: "t", kind: "_deploy" },
+    };
     const s = sdk(sdkV1, params);
     const o = ours(v1.codec, params);
     const r = o.reports?.[0];
@@ -104,7 +111,8 @@ function rows(): [string, string, string][] {
     out.push([
       `v2 ${code("tool_call_update")} with ${code(`${name}: ${JSON.stringify(value)}`)}`,
       `${code(name)} ${member(s.value?.update, name, value)}`,
-      `${code(name)} ${member(o.update, name, value)}` + (r === undefined ? "" : `, reported: ${code(r.rule)} at ${code(r.pointer)}`),
+      `${code(name)} ${member(o.update, name, value)}` +
+        (r === undefined ? "" : `, reported: ${code(r.rule)} at ${code(r.pointer)}`),
     ]);
   }
   // An unknown v2 arm.
@@ -115,8 +123,12 @@ function rows(): [string, string, string][] {
     const known = o.update !== undefined && isKnown(o.update as unknown as v2.SessionUpdate);
     out.push([
       `v2 ${code("session/update")} with ${code('sessionUpdate: "_acme_progress"')}`,
-      s.threw !== undefined ? `throws (${code(s.threw)})` : `kept, ${code("percent")} ${member(s.value?.update, "percent", 40)}`,
-      o.update === undefined ? "refused" : `kept, ${code("percent")} ${member(o.update, "percent", 40)}; ${code("isKnown")} is ${String(known)}`,
+      s.threw !== undefined
+        ? `throws (${code(s.threw)})`
+        : `kept, ${code("percent")} ${member(s.value?.update, "percent", 40)}`,
+      o.update === undefined
+        ? "refused"
+        : `kept, ${code("percent")} ${member(o.update, "percent", 40)}; ${code("isKnown")} is ${String(known)}`,
     ]);
   }
   // Members the schema does not name, and the order of members.
@@ -130,7 +142,8 @@ function rows(): [string, string, string][] {
       member(o.update, "x-vendor", 1),
     ]);
     const same = (text: string) => (text === JSON.stringify(params) ? "kept" : "changed");
-    const ourText = o.written === undefined ? "" : JSON.stringify((JSON.parse(o.written) as { params: unknown }).params);
+    const ourText =
+      o.written === undefined ? "" : JSON.stringify((JSON.parse(o.written) as { params: unknown }).params);
     out.push([
       "the order of members, written back",
       `${same(JSON.stringify(s.value))} (${code(JSON.stringify(s.value?.update))})`,
@@ -160,7 +173,13 @@ function rows(): [string, string, string][] {
 function table(): string {
   const cell = (s: string) => s.replace(/\|/g, "\\|");
   const head = `| input | official SDK ${sdkVersion} | \`acp-bindings\` |\n|---|---|---|\n`;
-  return head + rows().map((r) => `| ${r.map(cell).join(" | ")} |`).join("\n") + "\n";
+  return (
+    head +
+    rows()
+      .map((r) => `| ${r.map(cell).join(" | ")} |`)
+      .join("\n") +
+    "\n"
+  );
 }
 
 const START = "<!-- sdk-comparison: written by ts/test/sdk.test.ts from what it measured -->\n";
@@ -178,7 +197,11 @@ test("the comparison tables of the README and docs/typescript.md are what the SD
     if (process.env.ACP_BLESS === "1") {
       writeFileSync(file, text.slice(0, at + START.length) + measured + text.slice(end));
     } else {
-      assert.equal(shown, measured, `${doc}: the table differs from what was measured (ACP_BLESS=1 npm test writes it)`);
+      assert.equal(
+        shown,
+        measured,
+        `${doc}: the table differs from what was measured (ACP_BLESS=1 npm test writes it)`,
+      );
     }
   }
 });

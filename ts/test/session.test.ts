@@ -22,7 +22,13 @@ test("a first patch starts from the defaults; omitted keeps, null clears or rese
     capabilities: null,
     _meta: null,
   });
-  applyPatch(toolCall, state, { toolCallId: "c1", title: null, kind: null, status: "completed", content: [{ type: "content" }] });
+  applyPatch(toolCall, state, {
+    toolCallId: "c1",
+    title: null,
+    kind: null,
+    status: "completed",
+    content: [{ type: "content" }],
+  });
   assert.equal(state.title, null, "null unsets an optional field");
   assert.equal(state.kind, "other", "null resets `kind` to its default");
   assert.equal(state.status, "completed");
@@ -40,7 +46,11 @@ test("the reducer folds a stream of decoded updates", () => {
   const r = new SessionReducer(v2.reducer);
   const lines = [
     { sessionUpdate: "tool_call_update", toolCallId: "c1", title: "Build", status: "pending" },
-    { sessionUpdate: "tool_call_content_chunk", toolCallId: "c1", content: { type: "content", content: { type: "text", text: "ok" } } },
+    {
+      sessionUpdate: "tool_call_content_chunk",
+      toolCallId: "c1",
+      content: { type: "content", content: { type: "text", text: "ok" } },
+    },
     { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "Hi" } },
     { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: " there" } },
     { sessionUpdate: "_acme_unknown", toolCallId: "c1" },
@@ -48,7 +58,10 @@ test("the reducer folds a stream of decoded updates", () => {
   for (const l of lines) {
     r.apply(v2.codec.decode("SessionUpdate", JSON.stringify(l)).value);
   }
-  const state = r.toJSON() as { toolCalls: { c1: { content: unknown[] } }; messages: { m1: { content: unknown[]; kind: string } } };
+  const state = r.toJSON() as {
+    toolCalls: { c1: { content: unknown[] } };
+    messages: { m1: { content: unknown[]; kind: string } };
+  };
   assert.equal(state.toolCalls.c1.content.length, 1);
   assert.equal(state.messages.m1.content.length, 2);
   assert.equal(state.messages.m1.kind, "agent_message");
@@ -60,9 +73,14 @@ test("an update without the key of its entity is refused, and nothing is stored"
   const before = JSON.stringify(r.toJSON());
   assert.throws(
     () => r.apply({ sessionUpdate: "tool_call_update", title: "x" } as unknown as v2.SessionUpdate),
-    (e: unknown) => e instanceof TypeError && e.message.includes("`tool_call_update` update names its entity by the string `toolCallId`: it is missing"),
+    (e: unknown) =>
+      e instanceof TypeError &&
+      e.message.includes("`tool_call_update` update names its entity by the string `toolCallId`: it is missing"),
   );
-  assert.throws(() => r.apply({ sessionUpdate: "tool_call_update", toolCallId: 7 } as unknown as v2.SessionUpdate), /it is 7/);
+  assert.throws(
+    () => r.apply({ sessionUpdate: "tool_call_update", toolCallId: 7 } as unknown as v2.SessionUpdate),
+    /it is 7/,
+  );
   assert.equal(JSON.stringify(r.toJSON()), before);
   r.apply({ sessionUpdate: "tool_call_update", toolCallId: "t1", title: "x" });
   assert.notEqual(JSON.stringify(r.toJSON()), before);

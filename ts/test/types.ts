@@ -13,17 +13,17 @@ export const schemaType: v2.ElicitationSchemaType = "array";
 // A tagged union narrows on its discriminator once its unknown arm is set aside;
 // the unknown arm keeps its discriminator (and every other member).
 export function describe(update: v2.SessionUpdate): string {
-    if (!isKnown(update)) {
-        return `unknown update ${update.sessionUpdate}`;
-    }
-    switch (update.sessionUpdate) {
-        case "agent_message_chunk":
-            return `chunk of ${update.messageId}`;
-        case "tool_call_update":
-            return `tool call ${update.toolCallId}`;
-        default:
-            return update.sessionUpdate;
-    }
+  if (!isKnown(update)) {
+    return `unknown update ${update.sessionUpdate}`;
+  }
+  switch (update.sessionUpdate) {
+    case "agent_message_chunk":
+      return `chunk of ${update.messageId}`;
+    case "tool_call_update":
+      return `tool call ${update.toolCallId}`;
+    default:
+      return update.sessionUpdate;
+  }
 }
 
 // An upsert's patch field has three states: omitted keeps, `null` clears, a value sets.
@@ -39,16 +39,16 @@ export const missing: v2.ToolCallUpdate = { title: "x" };
 // @ts-expect-error `configOptons` is not a member of `NewSessionResponse`
 export const typo: v2.NewSessionResponse = { sessionId: "s", configOptons: [] };
 export function title(info: v2.Implementation): string | null | undefined {
-    // @ts-expect-error `titel` is not a member of `Implementation`
-    void info.titel;
-    return info.title;
+  // @ts-expect-error `titel` is not a member of `Implementation`
+  void info.titel;
+  return info.title;
 }
 // Members the schema does not name stay out of the declared shape; `Extensible` widens a type
 // to write or read them (a decoded value keeps them and is written back with them).
 export const extended: v2.ContentChunk & Extensible = {
-    messageId: "m1",
-    content: { type: "text", text: "hi" },
-    "x-vendor": 1,
+  messageId: "m1",
+  content: { type: "text", text: "hi" },
+  "x-vendor": 1,
 };
 export const vendor: unknown = extended["x-vendor"];
 
@@ -62,24 +62,24 @@ export type Subagent = unstable.SubagentUpdate;
 
 // The reducer applies the version's updates: one without its entity's key does not type-check.
 export function fold(reducer: SessionReducer<v2.SessionUpdate>): void {
-    reducer.apply({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed" });
-    // @ts-expect-error `toolCallId` is missing
-    reducer.apply({ sessionUpdate: "tool_call_update", status: "completed" });
+  reducer.apply({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed" });
+  // @ts-expect-error `toolCallId` is missing
+  reducer.apply({ sessionUpdate: "tool_call_update", status: "completed" });
 }
 export const typedReducer: SessionReducer<v2.SessionUpdate> = new SessionReducer(v2.reducer);
 
 // A connection's handlers and requests are typed by method and direction.
 export function wire(agent: Connection<v2.Protocol, "agent">, client: Connection<v2.Protocol, "client">): void {
-    agent.onRequest("session/new", (params) => ({ sessionId: params.cwd }));
-    // @ts-expect-error an agent does not handle `session/request_permission`
-    agent.onRequest("session/request_permission", () => ({ outcome: { outcome: "cancelled" } }));
-    // @ts-expect-error the result of `session/new` needs a `sessionId`
-    agent.onRequest("session/new", () => ({}));
-    agent.onRequest("_acme/ping", (params) => params ?? null);
-    void client.request("session/new", { cwd: "/" }).then((r) => r.sessionId);
-    // @ts-expect-error a client does not send `session/request_permission`
-    void client.request("session/request_permission", {});
-    // @ts-expect-error `cwd` is a string
-    void client.request("session/new", { cwd: 7 });
-    client.onNotification("session/update", (params) => void params.update.sessionUpdate);
+  agent.onRequest("session/new", (params) => ({ sessionId: params.cwd }));
+  // @ts-expect-error an agent does not handle `session/request_permission`
+  agent.onRequest("session/request_permission", () => ({ outcome: { outcome: "cancelled" } }));
+  // @ts-expect-error the result of `session/new` needs a `sessionId`
+  agent.onRequest("session/new", () => ({}));
+  agent.onRequest("_acme/ping", (params) => params ?? null);
+  void client.request("session/new", { cwd: "/" }).then((r) => r.sessionId);
+  // @ts-expect-error a client does not send `session/request_permission`
+  void client.request("session/request_permission", {});
+  // @ts-expect-error `cwd` is a string
+  void client.request("session/new", { cwd: 7 });
+  client.onNotification("session/update", (params) => void params.update.sessionUpdate);
 }
