@@ -191,7 +191,7 @@ function replay(a: Args): number {
   const text = read(path);
   if (text === undefined) return 2;
   // The messages are decoded by the codec of the same build; the reducer takes its update untyped here.
-  const state = new SessionReducer<JsonValue>((a.unstable ? v2u : v2).reducer as ReducerShape<JsonValue>);
+  const state = new SessionReducer<JsonValue>((a.unstable ? v2u : v2).reducer as unknown as ReducerShape<JsonValue>);
   const pending = new Map<string, string>();
   let rejected = 0;
   text.split("\n").forEach((line, i) => {

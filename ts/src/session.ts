@@ -98,11 +98,11 @@ function entry<V>(map: Map<string, V>, key: string, make: () => V): V {
  * key in first-seen order, or one state. `toJSON()` writes it as the Rust
  * `SessionReducer` serializes.
  */
-export class SessionReducer<U = unknown> {
+export class SessionReducer<U = unknown, S = JsonObject> {
   private readonly keyed = new Map<string, Map<string, Entry>>();
   private readonly single = new Map<string, State | null>();
 
-  constructor(readonly shape: ReducerShape<U>) {
+  constructor(readonly shape: ReducerShape<U, S>) {
     for (const c of shape.collections) {
       if ("one" in c) this.single.set(c.name, null);
       else this.keyed.set(c.name, new Map());
@@ -203,8 +203,15 @@ export class SessionReducer<U = unknown> {
     }
   }
 
-  /** The state as the Rust reducer writes it: entities in first-seen order, every property present. */
-  toJSON(): JsonObject {
+  /**
+   * The state as the Rust reducer writes it: entities in first-seen order, every property
+   * present (`v2.ReducerState` for `v2.reducer`).
+   */
+  toJSON(): S {
+    return this.state() as S;
+  }
+
+  private state(): JsonObject {
     const out: JsonObject = {};
     for (const c of this.shape.collections) {
       const map = this.keyed.get(c.name);

@@ -2,7 +2,7 @@
 // definition, as data. `decode.ts` interprets them; `cargo xtask codegen`
 // writes them (xtask/src/ts/shapes.rs) from the same plan as the Rust crate.
 
-import type { JsonValue } from "./runtime.js";
+import type { JsonObject, JsonValue } from "./runtime.js";
 
 /** serde's name of an integer's Rust type, as its errors say it (`u16`). */
 export type IntName = "i8" | "i16" | "i32" | "i64" | "i128" | "u8" | "u16" | "u32" | "u64" | "u128";
@@ -242,11 +242,14 @@ export type UpdateRule =
 
 /**
  * A session reducer as the configuration states it (a generated module's
- * `reducer`); `U` is the update union it applies (a type only).
+ * `reducer`); `U` is the update union it applies and `S` the state it
+ * gives (types only).
  */
-export interface ReducerShape<U = unknown> {
+export interface ReducerShape<U = unknown, S = JsonObject> {
   /** The update union's type, for `SessionReducer.apply` (never a value). */
   readonly update?: U;
+  /** The state's type, for `SessionReducer.toJSON` (never a value). */
+  readonly state?: S;
   /** The upserts it patches with. */
   upserts: Upserts;
   /** The update union's discriminator. */

@@ -58,13 +58,15 @@ test("the reducer folds a stream of decoded updates", () => {
   for (const l of lines) {
     r.apply(v2.codec.decode("SessionUpdate", JSON.stringify(l)).value);
   }
-  const state = r.toJSON() as {
-    toolCalls: { c1: { content: unknown[] } };
-    messages: { m1: { content: unknown[]; kind: string } };
-  };
-  assert.equal(state.toolCalls.c1.content.length, 1);
-  assert.equal(state.messages.m1.content.length, 2);
-  assert.equal(state.messages.m1.kind, "agent_message");
+  // Typed as the generated state: `v2.ReducerState`, each entity its upsert's state type.
+  const state: v2.ReducerState = r.toJSON();
+  const call: v2.ToolCall | undefined = state.toolCalls.c1;
+  assert.equal(call?.content.length, 1);
+  assert.equal(call?.title, "Build");
+  assert.equal(call?.kind, "other", "a new tool call starts as `other`");
+  const message = state.messages.m1;
+  assert.equal(message?.content.length, 2);
+  assert.equal(message?.kind, "agent_message");
 });
 
 test("an update without the key of its entity is refused, and nothing is stored", () => {

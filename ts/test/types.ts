@@ -61,12 +61,14 @@ export const vendorStatus: v2.ToolCallStatus = "_acme_paused";
 export type Subagent = unstable.SubagentUpdate;
 
 // The reducer applies the version's updates: one without its entity's key does not type-check.
-export function fold(reducer: SessionReducer<v2.SessionUpdate>): void {
+export function fold(reducer: SessionReducer<v2.SessionUpdate, v2.ReducerState>): void {
   reducer.apply({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed" });
   // @ts-expect-error `toolCallId` is missing
   reducer.apply({ sessionUpdate: "tool_call_update", status: "completed" });
 }
-export const typedReducer: SessionReducer<v2.SessionUpdate> = new SessionReducer(v2.reducer);
+export const typedReducer: SessionReducer<v2.SessionUpdate, v2.ReducerState> = new SessionReducer(v2.reducer);
+// The state is typed: a tool call's `title` is `string | null`, its `kind` a `ToolKind`.
+export const titleOf = (id: string): string | null | undefined => typedReducer.toJSON().toolCalls[id]?.title;
 
 // A connection's handlers and requests are typed by method and direction.
 export function wire(agent: Connection<v2.Protocol, "agent">, client: Connection<v2.Protocol, "client">): void {

@@ -211,6 +211,72 @@ export interface ToolCallUpdate {
     _meta?: Patch<JsonObject>;
 }
 
+/** The state [`ToolCallUpdate`] patches build, as `SessionReducer` holds it: every property present. */
+export interface ToolCall {
+    /** Unique identifier for this tool call within the session. */
+    toolCallId: ToolCallId;
+    /**
+     * Programmatic name of the tool being invoked.
+     *
+     * This field is optional and has patch semantics. Omission means no
+     * change, `null` clears the name, and a string replaces it. For a tool
+     * call ID the client has not seen before, omission or `null` means that no
+     * tool name is available.
+     */
+    name: string | null;
+    /**
+     * Human-readable title describing what the tool is doing.
+     *
+     * Omission leaves the title unchanged, `null` unsets it, and a string replaces it.
+     * A new tool call starts without a title.
+     */
+    title: string | null;
+    /**
+     * The category of tool being invoked.
+     * Helps clients choose appropriate icons and UI treatment.
+     *
+     * Omission leaves the kind unchanged, `null` resets it to `other`, and a value replaces it.
+     * A new tool call starts as `other`.
+     */
+    kind: ToolKind;
+    /**
+     * Current execution status of the tool call.
+     *
+     * Omission leaves the status unchanged, `null` resets it to `pending`, and a value
+     * replaces it. A new tool call starts as `pending`.
+     */
+    status: ToolCallStatus;
+    /** Content produced by the tool call. */
+    content: ToolCallContent[];
+    /**
+     * File locations affected by this tool call.
+     * Enables "follow-along" features in clients.
+     */
+    locations: ToolCallLocation[];
+    /** Raw input parameters sent to the tool. */
+    rawInput: JsonValue;
+    /** Raw output returned by the tool. */
+    rawOutput: JsonValue;
+    /**
+     * Client-initiated controls this tool call currently supports, such as cancellation.
+     *
+     * Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
+     * the whole previous value. A new tool call starts with none.
+     */
+    capabilities: ToolCallCapabilities | null;
+    /**
+     * The _meta property is reserved by ACP to allow clients and agents to attach additional
+     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+     * clears it. An object patches the stored metadata by top-level key: keys it omits are
+     * unchanged, a key set to `null` is removed, and any other value replaces that key's
+     * stored value without merging nested objects. Beyond this patch rule, implementations
+     * MUST NOT assign meaning to keys they do not recognize.
+     *
+     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+     */
+    _meta: JsonObject | null;
+}
+
 /** Unique identifier for a tool call within a session. */
 export type ToolCallId = string;
 
@@ -1801,6 +1867,25 @@ export interface UserMessage {
     _meta?: Patch<JsonObject>;
 }
 
+/** The state [`UserMessage`] patches build, as `SessionReducer` holds it: every property present. */
+export interface UserMessageState {
+    /** A unique identifier for the message. */
+    messageId: MessageId;
+    /** Complete replacement content for this message. */
+    content: ContentBlock[];
+    /**
+     * The _meta property is reserved by ACP to allow clients and agents to attach additional
+     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+     * clears it. An object patches the stored metadata by top-level key: keys it omits are
+     * unchanged, a key set to `null` is removed, and any other value replaces that key's
+     * stored value without merging nested objects. Beyond this patch rule, implementations
+     * MUST NOT assign meaning to keys they do not recognize.
+     *
+     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+     */
+    _meta: JsonObject | null;
+}
+
 /**
  * An agent message upsert.
  *
@@ -1834,6 +1919,25 @@ export interface AgentMessage {
     _meta?: Patch<JsonObject>;
 }
 
+/** The state [`AgentMessage`] patches build, as `SessionReducer` holds it: every property present. */
+export interface AgentMessageState {
+    /** A unique identifier for the message. */
+    messageId: MessageId;
+    /** Complete replacement content for this message. */
+    content: ContentBlock[];
+    /**
+     * The _meta property is reserved by ACP to allow clients and agents to attach additional
+     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+     * clears it. An object patches the stored metadata by top-level key: keys it omits are
+     * unchanged, a key set to `null` is removed, and any other value replaces that key's
+     * stored value without merging nested objects. Beyond this patch rule, implementations
+     * MUST NOT assign meaning to keys they do not recognize.
+     *
+     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+     */
+    _meta: JsonObject | null;
+}
+
 /**
  * An agent thought or reasoning message upsert.
  *
@@ -1865,6 +1969,25 @@ export interface AgentThought {
      * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
      */
     _meta?: Patch<JsonObject>;
+}
+
+/** The state [`AgentThought`] patches build, as `SessionReducer` holds it: every property present. */
+export interface AgentThoughtState {
+    /** A unique identifier for the thought message. */
+    messageId: MessageId;
+    /** Complete replacement content for this thought message. */
+    content: ContentBlock[];
+    /**
+     * The _meta property is reserved by ACP to allow clients and agents to attach additional
+     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+     * clears it. An object patches the stored metadata by top-level key: keys it omits are
+     * unchanged, a key set to `null` is removed, and any other value replaces that key's
+     * stored value without merging nested objects. Beyond this patch rule, implementations
+     * MUST NOT assign meaning to keys they do not recognize.
+     *
+     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+     */
+    _meta: JsonObject | null;
 }
 
 /**
@@ -2159,6 +2282,45 @@ export interface TerminalUpdate {
     _meta?: Patch<JsonObject>;
 }
 
+/** The state [`TerminalUpdate`] patches build, as `SessionReducer` holds it: every property present. */
+export interface TerminalState {
+    /** Unique identifier for this terminal within the session. */
+    terminalId: TerminalId;
+    /** The command being run. */
+    command: string | null;
+    /** The absolute working directory of the command. */
+    cwd: AbsolutePath | null;
+    /** An authoritative replacement snapshot of terminal output bytes. */
+    output: TerminalOutput | null;
+    /** Exit information. A concrete object marks the terminal as exited. */
+    exitStatus: TerminalExitStatus | null;
+    /**
+     * The terminal size the command runs with, when known.
+     *
+     * Clients can render output at this size so that column layouts, progress bars,
+     * and cursor-positioned output display as the program wrote them.
+     */
+    size: TerminalSize | null;
+    /**
+     * Client-initiated controls this terminal currently supports, such as cancellation.
+     *
+     * Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
+     * the whole previous value. A new terminal starts with none.
+     */
+    capabilities: TerminalCapabilities | null;
+    /**
+     * The _meta property is reserved by ACP to allow clients and agents to attach additional
+     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+     * clears it. An object patches the stored metadata by top-level key: keys it omits are
+     * unchanged, a key set to `null` is removed, and any other value replaces that key's
+     * stored value without merging nested objects. Beyond this patch rule, implementations
+     * MUST NOT assign meaning to keys they do not recognize.
+     *
+     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+     */
+    _meta: JsonObject | null;
+}
+
 /** A chunk of bytes appended to an agent-owned terminal's output. */
 export interface TerminalOutputChunk {
     /** The terminal receiving these bytes. */
@@ -2277,6 +2439,25 @@ export interface SessionInfoUpdate {
     _meta?: Patch<JsonObject>;
 }
 
+/** The state [`SessionInfoUpdate`] patches build, as `SessionReducer` holds it: every property present. */
+export interface SessionInfoState {
+    /** Human-readable title for the session. Set to null to clear. */
+    title: string | null;
+    /** RFC 3339 timestamp of last activity. Set to null to clear. */
+    updatedAt: string | null;
+    /**
+     * The _meta property is reserved by ACP to allow clients and agents to attach additional
+     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+     * clears it. An object patches the stored metadata by top-level key: keys it omits are
+     * unchanged, a key set to `null` is removed, and any other value replaces that key's
+     * stored value without merging nested objects. Beyond this patch rule, implementations
+     * MUST NOT assign meaning to keys they do not recognize.
+     *
+     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+     */
+    _meta: JsonObject | null;
+}
+
 /** Cost information for a session. */
 export interface Cost extends WithMeta {
     /** Total cumulative cost for session. */
@@ -2308,6 +2489,28 @@ export interface UsageUpdate {
      * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
      */
     _meta?: Patch<JsonObject>;
+}
+
+/** The state [`UsageUpdate`] patches build, as `SessionReducer` holds it: every property present. */
+export interface UsageState {
+    /** Tokens currently in context. */
+    used: number;
+    /** Total context window size in tokens. */
+    size: number;
+    /**
+     * Cumulative session cost.
+     *
+     * Omitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.
+     */
+    cost: Cost | null;
+    /**
+     * The _meta property is reserved by ACP to allow clients and agents to attach additional
+     * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+     * Implementations MUST NOT assign meaning to keys they do not recognize.
+     *
+     * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+     */
+    _meta: JsonObject | null;
 }
 
 /** Severity hint for a session notice. */
@@ -2370,6 +2573,29 @@ export interface CompactionUpdate {
      * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
      */
     _meta?: Patch<JsonObject>;
+}
+
+/** The state [`CompactionUpdate`] patches build, as `SessionReducer` holds it: every property present. */
+export interface CompactionState {
+    /** The Agent-owned ID of this compaction, unique within the session. */
+    compactionId: CompactionId;
+    /** Current lifecycle status. */
+    status: CompactionStatus;
+    /** Complete replacement user-displayable summary content for the compaction. */
+    summary: ContentBlock[];
+    /** Human-readable error details for the compaction. */
+    error: string | null;
+    /**
+     * The _meta property is reserved by ACP to allow clients and agents to attach additional
+     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+     * clears it. An object patches the stored metadata by top-level key: keys it omits are
+     * unchanged, a key set to `null` is removed, and any other value replaces that key's
+     * stored value without merging nested objects. Beyond this patch rule, implementations
+     * MUST NOT assign meaning to keys they do not recognize.
+     *
+     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+     */
+    _meta: JsonObject | null;
 }
 
 /**
@@ -2982,6 +3208,24 @@ export interface CancelRequestNotification extends WithMeta {
      * Receivers match it only against requests they received from that sender.
      */
     requestId: RequestId;
+}
+
+/** What `SessionReducer.toJSON()` gives: each collection by key in first-seen order, or one state. */
+export interface ReducerState {
+    /** Tool calls by id. */
+    toolCalls: { [key: string]: ToolCall };
+    /** User and agent messages and thoughts by message id. */
+    messages: { [key: string]: (AgentMessageState & { kind: "agent_message" }) | (AgentThoughtState & { kind: "agent_thought" }) | (UserMessageState & { kind: "user_message" }) };
+    /** Plans by plan id (each replaced whole). */
+    plans: { [key: string]: PlanUpdateContent };
+    /** Agent-owned terminals by id. */
+    terminals: { [key: string]: TerminalState };
+    /** The session's info. */
+    sessionInfo: SessionInfoState | null;
+    /** The context window usage. */
+    usage: UsageState | null;
+    /** Compactions by id. */
+    compactions: { [key: string]: CompactionState };
 }
 
 /** Every definition's type by its name: what `codec.decode(name, text)` gives. */
@@ -4717,9 +4961,9 @@ export const upserts = {
 /**
  * The session reducer (`schema/upserts.json`, `reducer`): its collections in the
  * order its JSON writes them, and the rule of each update by its tag (`session.ts`);
- * `new SessionReducer(reducer)` applies `SessionUpdate` values.
+ * `new SessionReducer(reducer)` applies `SessionUpdate` values and gives a `ReducerState`.
  */
-export const reducer: ReducerShape<SessionUpdate> = {
+export const reducer: ReducerShape<SessionUpdate, ReducerState> = {
     upserts,
     tag: "sessionUpdate",
     collections: [

@@ -8,8 +8,8 @@ import * as stable from "./v2.js";
 
 // What both builds have alike: the stable module's items.
 import type {
-    RequestId, RequestPermissionRequest, SessionId, RequestPermissionSubject, ToolCallUpdate, ToolCallId, ToolKind,
-    ToolCallStatus, ToolCallContent, ContentBlock, Annotations, Role, TextContent, MediaType, ImageContent,
+    RequestId, RequestPermissionRequest, SessionId, RequestPermissionSubject, ToolCallUpdate, ToolCall, ToolCallId,
+    ToolKind, ToolCallStatus, ToolCallContent, ContentBlock, Annotations, Role, TextContent, MediaType, ImageContent,
     AudioContent, Icon, IconTheme, ResourceLink, EmbeddedResourceResource, TextResourceContents, BlobResourceContents,
     EmbeddedResource, Content, DiffChange, DiffChangeOperation, DiffFileType, AbsolutePath, DiffPathChange,
     DiffPathPairChange, DiffPatch, DiffPatchFormat, Diff, TerminalId, Terminal, ToolCallLocation, ToolCallCapabilities,
@@ -29,23 +29,24 @@ import type {
     SessionListCursor, DeleteSessionResponse, BackgroundTerminal, BackgroundToolCall, Error, ErrorCode, ErrorData,
     UnsupportedProtocolVersionErrorData, SessionNotFoundErrorData, ErrorStopReason, ResumeSessionResponse,
     CloseSessionResponse, CancelToolCallResponse, CancelTerminalResponse, SetSessionConfigOptionResponse,
-    PromptResponse, MessageId, ExtResponse, ContentChunk, UserMessage, AgentMessage, AgentThought, ToolCallContentChunk,
-    TerminalOutput, TerminalExitStatus, TerminalSize, TerminalCapabilities, TerminalCancelCapabilities, TerminalUpdate,
-    TerminalOutputChunk, PlanId, PlanEntry, PlanEntryPriority, PlanEntryStatus, PlanItems, AvailableCommandsUpdate,
-    ConfigOptionUpdate, SessionInfoUpdate, Cost, UsageUpdate, NoticeSeverity, Notice, CompactionId, CompactionStatus,
-    CompactionUpdate, CompactionSummaryChunk, CompleteElicitationNotification, ExtNotification, InitializeRequest,
-    ClientCapabilities, ClientAuthCapabilities, TerminalAuthCapabilities, ElicitationCapabilities,
-    ElicitationFormCapabilities, ElicitationUrlCapabilities, LoginAuthRequest, LogoutAuthRequest, HttpHeader,
-    McpServerHttp, McpServerStdio, DeleteSessionRequest, ReplayFrom, ReplayFromStart, CloseSessionRequest,
-    CancelToolCallRequest, CancelTerminalRequest, SetSessionConfigOptionRequest, SetSessionConfigOptionRequestType,
-    SetSessionConfigOptionRequestTypeId, SetSessionConfigOptionRequestTypeBoolean, PromptRequest,
-    RequestPermissionResponse, RequestPermissionOutcome, CancelledPermissionOutcome, SelectedPermissionOutcome,
-    CreateElicitationResponse, CreateElicitationResponseAction, ElicitationContentValue, ElicitationAcceptAction,
-    CancelSessionNotification, CancelRequestNotification,
+    PromptResponse, MessageId, ExtResponse, ContentChunk, UserMessage, UserMessageState, AgentMessage,
+    AgentMessageState, AgentThought, AgentThoughtState, ToolCallContentChunk, TerminalOutput, TerminalExitStatus,
+    TerminalSize, TerminalCapabilities, TerminalCancelCapabilities, TerminalUpdate, TerminalState, TerminalOutputChunk,
+    PlanId, PlanEntry, PlanEntryPriority, PlanEntryStatus, PlanItems, AvailableCommandsUpdate, ConfigOptionUpdate,
+    SessionInfoUpdate, SessionInfoState, Cost, UsageUpdate, UsageState, NoticeSeverity, Notice, CompactionId,
+    CompactionStatus, CompactionUpdate, CompactionState, CompactionSummaryChunk, CompleteElicitationNotification,
+    ExtNotification, InitializeRequest, ClientCapabilities, ClientAuthCapabilities, TerminalAuthCapabilities,
+    ElicitationCapabilities, ElicitationFormCapabilities, ElicitationUrlCapabilities, LoginAuthRequest,
+    LogoutAuthRequest, HttpHeader, McpServerHttp, McpServerStdio, DeleteSessionRequest, ReplayFrom, ReplayFromStart,
+    CloseSessionRequest, CancelToolCallRequest, CancelTerminalRequest, SetSessionConfigOptionRequest,
+    SetSessionConfigOptionRequestType, SetSessionConfigOptionRequestTypeId, SetSessionConfigOptionRequestTypeBoolean,
+    PromptRequest, RequestPermissionResponse, RequestPermissionOutcome, CancelledPermissionOutcome,
+    SelectedPermissionOutcome, CreateElicitationResponse, CreateElicitationResponseAction, ElicitationContentValue,
+    ElicitationAcceptAction, CancelSessionNotification, CancelRequestNotification,
 } from "./v2.js";
 export type {
-    RequestId, RequestPermissionRequest, SessionId, RequestPermissionSubject, ToolCallUpdate, ToolCallId, ToolKind,
-    ToolCallStatus, ToolCallContent, ContentBlock, Annotations, Role, TextContent, MediaType, ImageContent,
+    RequestId, RequestPermissionRequest, SessionId, RequestPermissionSubject, ToolCallUpdate, ToolCall, ToolCallId,
+    ToolKind, ToolCallStatus, ToolCallContent, ContentBlock, Annotations, Role, TextContent, MediaType, ImageContent,
     AudioContent, Icon, IconTheme, ResourceLink, EmbeddedResourceResource, TextResourceContents, BlobResourceContents,
     EmbeddedResource, Content, DiffChange, DiffChangeOperation, DiffFileType, AbsolutePath, DiffPathChange,
     DiffPathPairChange, DiffPatch, DiffPatchFormat, Diff, TerminalId, Terminal, ToolCallLocation, ToolCallCapabilities,
@@ -65,19 +66,20 @@ export type {
     SessionListCursor, DeleteSessionResponse, BackgroundTerminal, BackgroundToolCall, Error, ErrorCode, ErrorData,
     UnsupportedProtocolVersionErrorData, SessionNotFoundErrorData, ErrorStopReason, ResumeSessionResponse,
     CloseSessionResponse, CancelToolCallResponse, CancelTerminalResponse, SetSessionConfigOptionResponse,
-    PromptResponse, MessageId, ExtResponse, ContentChunk, UserMessage, AgentMessage, AgentThought, ToolCallContentChunk,
-    TerminalOutput, TerminalExitStatus, TerminalSize, TerminalCapabilities, TerminalCancelCapabilities, TerminalUpdate,
-    TerminalOutputChunk, PlanId, PlanEntry, PlanEntryPriority, PlanEntryStatus, PlanItems, AvailableCommandsUpdate,
-    ConfigOptionUpdate, SessionInfoUpdate, Cost, UsageUpdate, NoticeSeverity, Notice, CompactionId, CompactionStatus,
-    CompactionUpdate, CompactionSummaryChunk, CompleteElicitationNotification, ExtNotification, InitializeRequest,
-    ClientCapabilities, ClientAuthCapabilities, TerminalAuthCapabilities, ElicitationCapabilities,
-    ElicitationFormCapabilities, ElicitationUrlCapabilities, LoginAuthRequest, LogoutAuthRequest, HttpHeader,
-    McpServerHttp, McpServerStdio, DeleteSessionRequest, ReplayFrom, ReplayFromStart, CloseSessionRequest,
-    CancelToolCallRequest, CancelTerminalRequest, SetSessionConfigOptionRequest, SetSessionConfigOptionRequestType,
-    SetSessionConfigOptionRequestTypeId, SetSessionConfigOptionRequestTypeBoolean, PromptRequest,
-    RequestPermissionResponse, RequestPermissionOutcome, CancelledPermissionOutcome, SelectedPermissionOutcome,
-    CreateElicitationResponse, CreateElicitationResponseAction, ElicitationContentValue, ElicitationAcceptAction,
-    CancelSessionNotification, CancelRequestNotification,
+    PromptResponse, MessageId, ExtResponse, ContentChunk, UserMessage, UserMessageState, AgentMessage,
+    AgentMessageState, AgentThought, AgentThoughtState, ToolCallContentChunk, TerminalOutput, TerminalExitStatus,
+    TerminalSize, TerminalCapabilities, TerminalCancelCapabilities, TerminalUpdate, TerminalState, TerminalOutputChunk,
+    PlanId, PlanEntry, PlanEntryPriority, PlanEntryStatus, PlanItems, AvailableCommandsUpdate, ConfigOptionUpdate,
+    SessionInfoUpdate, SessionInfoState, Cost, UsageUpdate, UsageState, NoticeSeverity, Notice, CompactionId,
+    CompactionStatus, CompactionUpdate, CompactionState, CompactionSummaryChunk, CompleteElicitationNotification,
+    ExtNotification, InitializeRequest, ClientCapabilities, ClientAuthCapabilities, TerminalAuthCapabilities,
+    ElicitationCapabilities, ElicitationFormCapabilities, ElicitationUrlCapabilities, LoginAuthRequest,
+    LogoutAuthRequest, HttpHeader, McpServerHttp, McpServerStdio, DeleteSessionRequest, ReplayFrom, ReplayFromStart,
+    CloseSessionRequest, CancelToolCallRequest, CancelTerminalRequest, SetSessionConfigOptionRequest,
+    SetSessionConfigOptionRequestType, SetSessionConfigOptionRequestTypeId, SetSessionConfigOptionRequestTypeBoolean,
+    PromptRequest, RequestPermissionResponse, RequestPermissionOutcome, CancelledPermissionOutcome,
+    SelectedPermissionOutcome, CreateElicitationResponse, CreateElicitationResponseAction, ElicitationContentValue,
+    ElicitationAcceptAction, CancelSessionNotification, CancelRequestNotification,
 };
 
 /** The `background` member many objects of this module share. */
@@ -1344,6 +1346,69 @@ export interface SubagentUpdate {
     _meta?: Patch<JsonObject>;
 }
 
+/** The state [`SubagentUpdate`] patches build, as `SessionReducer` holds it: every property present. */
+export interface SubagentState {
+    /** The opaque session ID identifying the child in all ACP messages. */
+    sessionId: SessionId;
+    /**
+     * The parent's human-readable display title for this child. It need not be unique.
+     *
+     * Optional and nullable. Omitted means unchanged. `null` clears it. If no
+     * title is set, the Client chooses a fallback presentation.
+     */
+    title: string | null;
+    /**
+     * The parent's human-readable description of the child's role or purpose.
+     *
+     * Optional and nullable. Omitted means unchanged. `null` clears it. This is
+     * current display metadata, not the history of instructions sent to the child.
+     */
+    description: string | null;
+    /**
+     * Client-initiated session mutations permitted for this subagent session.
+     *
+     * Read-only operations retain their normal protocol semantics and
+     * capability requirements.
+     */
+    capabilities: SubagentSessionCapabilities | null;
+    /**
+     * The child's current foreground state, mirrored onto its parent association.
+     *
+     * Optional and nullable. Omitted means unchanged. `null` removes the
+     * current report and leaves activity unconfirmed (not idle or cancelled).
+     * A concrete `StateUpdate` replaces the entire previous snapshot.
+     */
+    state: StateUpdate | null;
+    /**
+     * The child's working directory. Must be an absolute path.
+     *
+     * Optional and nullable. Omitted means unchanged. `null` clears the
+     * reported value. While unset, the child inherits its immediate parent's
+     * effective working directory.
+     */
+    cwd: AbsolutePath | null;
+    /**
+     * Additional workspace roots for the child. Each path must be absolute.
+     *
+     * Optional and nullable. Omitted means unchanged. `null` clears the
+     * reported value. While unset, the child inherits its immediate parent's
+     * effective additional directories, independently of `cwd`. A concrete
+     * array replaces the whole list. `[]` reports no additional directories.
+     */
+    additionalDirectories: AbsolutePath[] | null;
+    /**
+     * The _meta property is reserved by ACP to allow clients and agents to attach additional
+     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+     * clears it. An object patches the stored metadata by top-level key: keys it omits are
+     * unchanged, a key set to `null` is removed, and any other value replaces that key's
+     * stored value without merging nested objects. Beyond this patch rule, implementations
+     * MUST NOT assign meaning to keys they do not recognize.
+     *
+     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
+     */
+    _meta: JsonObject | null;
+}
+
 /**
  * **UNSTABLE**
  *
@@ -1398,6 +1463,56 @@ export interface SessionMessage {
      * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
      */
     _meta?: Patch<JsonObject>;
+}
+
+/** The state [`SessionMessage`] patches build, as `SessionReducer` holds it: every property present. */
+export interface SessionMessageState {
+    /** Identifier of this message within the enclosing session's transcript. */
+    messageId: MessageId;
+    /**
+     * The sending session.
+     *
+     * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
+     */
+    senderSessionId: SessionId | null;
+    /**
+     * The receiving session.
+     *
+     * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
+     */
+    recipientSessionId: SessionId | null;
+    /**
+     * On an incoming view, the `messageId` of the same message's outgoing view in the
+     * sender's transcript.
+     *
+     * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
+     * after the message starts streaming.
+     */
+    senderMessageId: MessageId | null;
+    /**
+     * On an outgoing view, the `messageId` of the same message's incoming view in the
+     * recipient's transcript.
+     *
+     * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
+     * after the message starts streaming.
+     */
+    recipientMessageId: MessageId | null;
+    /**
+     * Omitted leaves content unchanged. `null` clears it. A concrete array
+     * replaces the whole content collection.
+     */
+    content: ContentBlock[];
+    /**
+     * The _meta property is reserved by ACP to allow clients and agents to attach additional
+     * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+     * clears it. An object patches the stored metadata by top-level key: keys it omits are
+     * unchanged, a key set to `null` is removed, and any other value replaces that key's
+     * stored value without merging nested objects. Beyond this patch rule, implementations
+     * MUST NOT assign meaning to keys they do not recognize.
+     *
+     * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
+     */
+    _meta: JsonObject | null;
 }
 
 /**
@@ -2237,6 +2352,24 @@ export interface ProxySuccessorNotification {
     _meta?: JsonObject | null;
 }
 
+/** What `SessionReducer.toJSON()` gives: each collection by key in first-seen order, or one state. */
+export interface ReducerState {
+    /** Tool calls by id. */
+    toolCalls: { [key: string]: ToolCall };
+    /** User and agent messages and thoughts by message id. */
+    messages: { [key: string]: (AgentMessageState & { kind: "agent_message" }) | (AgentThoughtState & { kind: "agent_thought" }) | (UserMessageState & { kind: "user_message" }) };
+    /** Plans by plan id (each replaced whole). */
+    plans: { [key: string]: PlanUpdateContent };
+    /** Agent-owned terminals by id. */
+    terminals: { [key: string]: TerminalState };
+    /** The session's info. */
+    sessionInfo: SessionInfoState | null;
+    /** The context window usage. */
+    usage: UsageState | null;
+    /** Compactions by id. */
+    compactions: { [key: string]: CompactionState };
+}
+
 /** Every definition's type by its name: what `codec.decode(name, text)` gives. */
 export interface Types extends Omit<stable.Types, "AgentRequest" | "AgentRequestParams" | "AgentResponse" | "AgentResponseResult" | "AgentResponseResultResult" | "AgentResponseError" | "AgentResponseErrorId" | "InitializeResponse" | "AgentCapabilities" | "SessionCapabilities" | "McpCapabilities" | "AgentAuthCapabilities" | "ListSessionsResponse" | "SessionInfo" | "AgentNotification" | "AgentNotificationParams" | "UpdateSessionNotification" | "SessionUpdate" | "BackgroundWork" | "RunningStateUpdate" | "IdleStateUpdate" | "IdleStateUpdateStopReason" | "RequiresActionStateUpdate" | "StateUpdate" | "PlanUpdateContent" | "PlanUpdate" | "ClientRequest" | "ClientRequestParams" | "NewSessionRequest" | "McpServer" | "ListSessionsRequest" | "ResumeSessionRequest" | "ClientResponse" | "ClientResponseResult" | "ClientResponseResultResult" | "ClientResponseError" | "ClientResponseErrorId" | "ClientNotification" | "ClientNotificationParams"> {
     AgentRequest: AgentRequest;
@@ -3051,9 +3184,9 @@ export const upserts = {
 /**
  * The session reducer (`schema/upserts.json`, `reducer`): its collections in the
  * order its JSON writes them, and the rule of each update by its tag (`session.ts`);
- * `new SessionReducer(reducer)` applies `SessionUpdate` values.
+ * `new SessionReducer(reducer)` applies `SessionUpdate` values and gives a `ReducerState`.
  */
-export const reducer: ReducerShape<SessionUpdate> = {
+export const reducer: ReducerShape<SessionUpdate, ReducerState> = {
     ...stable.reducer,
     upserts,
     updates: {

@@ -177,7 +177,12 @@ fn render_body(file: &File<'_>, base: &Option<Base<'_>>, rt: &Runtime, out: &mut
     let walked: Vec<&Def> = module.defs.iter().flat_map(Def::walk).collect();
     let is_shared = |d: &Def| base.as_ref().is_some_and(|b| b.shared.contains(d.name.as_str()));
     // The re-exported items' TypeScript names, in the module's order.
-    let shared: Vec<String> = walked.iter().filter(|d| is_shared(d)).map(|d| d.rust_name.clone()).collect();
+    // An upsert's state type goes with its patch type.
+    let shared: Vec<String> = walked
+        .iter()
+        .filter(|d| is_shared(d))
+        .flat_map(|d| std::iter::once(d.rust_name.clone()).chain(d.upsert.as_ref().map(|u| u.state.clone())))
+        .collect();
     if let Some(b) = &base {
         quote_in!(*out => $(format!("import * as stable from \"./{}.js\";", b.file)));
         out.push();
@@ -214,6 +219,14 @@ fn render_body(file: &File<'_>, base: &Option<Base<'_>>, rt: &Runtime, out: &mut
     for def in &written {
         out.line();
         e.item(out, def);
+        if let (Some(u), Kind::Struct(st)) = (&def.upsert, &def.kind) {
+            out.line();
+            e.state(out, def, &u.state, st);
+        }
+    }
+    if let Some(r) = file.reducer {
+        out.line();
+        e.reducer_state(out, r);
     }
     shapes::emit(out, file, &tables, base.as_ref().map(|b| (&b.tables, shared.as_slice())), rt);
     std::mem::take(out).to_file_string().expect("genco formats TypeScript")
@@ -406,6 +419,68 @@ impl Emitter<'_> {
                 let v = self.ty(values);
                 let v = if *nullable_values { format!("{v} | null") } else { v };
                 format!("{{ [key: string]: {v} }}")
+            }
+        }
+    }
+
+    /// The state an upsert's patches build (`SessionReducer`), every property present: the
+    /// key and the properties on the wire every time as they are, an optional one `| null`
+    /// (unset), a list or a property that resets as its value, `_meta` an object or `null`.
+    fn state(&self, out: &mut js::Tokens, def: &Def, name: &str, s: &Struct) {
+        use crate::plan::StateRepr;
+        let docs = format!(
+            "The state [`{}`] patches build, as `SessionReducer` holds it: every property present.",
+            def.rust_name
+        );
+        doc(out, Some(&docs));
+        let mut inner = js::Tokens::new();
+        for f in &s.fields {
+            let t = self.ty(&f.ty);
+            let t = match self.decisions.fields.get(f).state_repr() {
+                StateRepr::Key | StateRepr::Required | StateRepr::List | StateRepr::Reset(_) | StateRepr::AnyValue => t,
+                StateRepr::Optional | StateRepr::ByKey => format!("{t} | null"),
+            };
+            doc(&mut inner, f.docs.as_deref());
+            quote_in!(inner => $(format!("{}: {t};", prop(&f.name))));
+            inner.push();
+        }
+        quote_in! { *out =>
+            export interface $name {
+                $inner
+            }
+        }
+    }
+
+    /// `ReducerState`: what `SessionReducer.toJSON()` gives, collection by collection.
+    fn reducer_state(&self, out: &mut js::Tokens, r: &crate::plan::reducer::Reducer) {
+        use crate::plan::reducer::Held;
+        doc(
+            out,
+            Some("What `SessionReducer.toJSON()` gives: each collection by key in first-seen order, or one state."),
+        );
+        let mut inner = js::Tokens::new();
+        for c in &r.collections {
+            let t = match &c.holds {
+                Held::Upsert(u) => format!("{{ [key: string]: {} }}", u.state),
+                Held::Kinds { kinds, .. } => {
+                    let arms: Vec<String> = kinds
+                        .iter()
+                        .map(|(tag, _, _, u)| {
+                            format!("({} & {{ kind: {} }})", u.state, serde_json::Value::from(tag.as_str()))
+                        })
+                        .collect();
+                    format!("{{ [key: string]: {} }}", arms.join(" | "))
+                }
+                Held::Whole { ty, .. } => format!("{{ [key: string]: {ty} }}"),
+                Held::One(u) => format!("{} | null", u.state),
+            };
+            doc(&mut inner, Some(&c.doc));
+            quote_in!(inner => $(format!("{}: {t};", prop(&c.name))));
+            inner.push();
+        }
+        quote_in! { *out =>
+            export interface ReducerState {
+                $inner
             }
         }
     }

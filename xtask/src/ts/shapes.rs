@@ -204,9 +204,9 @@ fn reducer_table(out: &mut js::Tokens, tables: &Tables, stable: Option<&Tables>,
         $("/**")
         $(" * The session reducer (`schema/upserts.json`, `reducer`): its collections in the")
         $(" * order its JSON writes them, and the rule of each update by its tag (`session.ts`);")
-        $(format!(" * `new SessionReducer(reducer)` applies `{union}` values."))
+        $(format!(" * `new SessionReducer(reducer)` applies `{union}` values and gives a `ReducerState`."))
         $(" */")
-        export const reducer: $(rt.name("ReducerShape"))<$union> = $t;
+        export const reducer: $(rt.name("ReducerShape"))<$union, ReducerState> = $t;
     };
 }
 
