@@ -266,17 +266,28 @@ export class Connection<P extends ProtocolShape, S extends Side> {
     const { id, line } = this.peer.request(method, params as JsonValue | undefined);
     const key = JSON.stringify(id);
     return new Promise<RequestResult<P, OtherSide<S>, K>>((resolve, reject) => {
-      this.waiting.set(key, { resolve: resolve as (v: never) => void, reject });
-      if (signal !== undefined) {
-        const abort = () => {
-          if (!this.waiting.delete(key)) return;
-          // The answer still comes; the peer keeps the id pending so that it decodes, and it is dropped.
-          if (this.canCancel) this.send(this.peer.notify("$/cancel_request", { requestId: id }));
-          reject(RpcError.requestCancelled());
+      const abort = () => {
+        if (!this.waiting.delete(key)) return;
+        // The answer still comes; the peer keeps the id pending so that it decodes, and it is dropped.
+        if (this.canCancel) void this.send(this.peer.notify("$/cancel_request", { requestId: id }));
+        reject(RpcError.requestCancelled());
+      };
+      // Settling removes the abort listener, so that a long-lived signal does not hold every request.
+      const settle =
+        <T>(f: (v: T) => void) =>
+        (v: T) => {
+          signal?.removeEventListener("abort", abort);
+          f(v);
         };
-        signal.addEventListener("abort", abort, { once: true });
-      }
-      this.send(line);
+      this.waiting.set(key, { resolve: settle(resolve as (v: never) => void), reject: settle(reject) });
+      signal?.addEventListener("abort", abort, { once: true });
+      // A line that cannot be written is never answered: the request fails with the write's error.
+      this.transport.write(line).catch((e: unknown) => {
+        const w = this.waiting.get(key);
+        this.waiting.delete(key);
+        this.peer.forget(id);
+        w?.reject(e);
+      });
     });
   }
 

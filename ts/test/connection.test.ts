@@ -171,3 +171,14 @@ test("ndjson: a line over the limit is dropped and answered -32600 with the null
   input.end();
   await agent.closed;
 });
+
+test("a request whose line cannot be written rejects with the write's error", async () => {
+  const [a] = pair();
+  const client = new Connection(v2.codec, "client", {
+    lines: () => a.lines(),
+    write: () => Promise.reject(new Error("broken pipe")),
+    close: () => a.close(),
+  });
+  await assert.rejects(client.request("initialize", { protocolVersion: 2, info }), /broken pipe/);
+  assert.deepEqual(client.peer.pending(), []);
+});
