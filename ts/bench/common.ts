@@ -9,12 +9,18 @@ export interface Zod {
   parse(v: unknown): unknown;
 }
 
-/** The official SDK's validator of received `session/update` params (not in its exports map: loaded by path). */
+/**
+ * The official SDK's generated zod schemas of one of its entry points (`@agentclientprotocol/sdk`
+ * for v1, `.../experimental/v2`): not in its exports map, so loaded by path.
+ */
+export async function sdkSchemas(entry: string): Promise<{ [name: string]: Zod }> {
+  const file = new URL("../schema/zod.gen.js", pathToFileURL(createRequire(import.meta.url).resolve(entry)));
+  return (await import(file.href)) as { [name: string]: Zod };
+}
+
+/** The official SDK's validator of received v2 `session/update` params. */
 export async function official(): Promise<Zod> {
-  const entry = createRequire(import.meta.url).resolve("@agentclientprotocol/sdk/experimental/v2");
-  const file = new URL("../schema/zod.gen.js", pathToFileURL(entry));
-  const mod = (await import(file.href)) as { zUpdateSessionNotification: Zod };
-  return mod.zUpdateSessionNotification;
+  return (await sdkSchemas("@agentclientprotocol/sdk/experimental/v2")).zUpdateSessionNotification as Zod;
 }
 
 export function median(xs: number[]): number {

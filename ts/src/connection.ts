@@ -3,7 +3,7 @@
 // JSON-RPC errors.
 
 import type { ErrorObject } from "./codec.js";
-import { MessageError } from "./codec.js";
+import { idKey, type MessageError } from "./codec.js";
 import type { Report } from "./decode.js";
 import { Peer, type PeerCodec, type PeerEvent, type Side } from "./peer.js";
 import type { JsonValue } from "./runtime.js";
@@ -181,6 +181,8 @@ export interface ConnectionOptions {
 }
 
 type RequestHandler = (params: never, cx: RequestContext) => unknown;
+/** A request sent, waiting for its answer. */
+type Waiter = { resolve: (v: never) => void; reject: (e: unknown) => void };
 type NotificationHandler = (params: never, cx: NotificationContext) => unknown;
 
 /**
@@ -217,7 +219,8 @@ export class Connection<P extends ProtocolShape, S extends Side> {
 
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
-  private readonly waiting = new Map<string, { resolve: (v: never) => void; reject: (e: unknown) => void }>();
+  /** The requests sent and waiting for their answer, by id key. */
+  private readonly waiting = new Map<string, Waiter>();
   private readonly running = new Map<string, AbortController>();
   private readonly canCancel: boolean;
   private ended = false;
@@ -264,7 +267,7 @@ export class Connection<P extends ProtocolShape, S extends Side> {
     if (this.ended) return Promise.reject(new RpcError(ErrorCode.internalError, "the connection is closed"));
     if (signal?.aborted === true) return Promise.reject(RpcError.requestCancelled());
     const { id, line } = this.peer.request(method, params as JsonValue | undefined);
-    const key = JSON.stringify(id);
+    const key = idKey(id);
     return new Promise<RequestResult<P, OtherSide<S>, K>>((resolve, reject) => {
       const abort = () => {
         if (!this.waiting.delete(key)) return;
@@ -283,10 +286,8 @@ export class Connection<P extends ProtocolShape, S extends Side> {
       signal?.addEventListener("abort", abort, { once: true });
       // A line that cannot be written is never answered: the request fails with the write's error.
       this.transport.write(line).catch((e: unknown) => {
-        const w = this.waiting.get(key);
-        this.waiting.delete(key);
         this.peer.forget(id);
-        w?.reject(e);
+        this.take(id)?.reject(e);
       });
     });
   }
@@ -339,20 +340,15 @@ export class Connection<P extends ProtocolShape, S extends Side> {
   }
 
   private receive(line: Line): void {
-    if (typeof line !== "string") {
-      const error = new MessageError(
-        `a message of more than ${line.limit} bytes (the connection's limit)`,
-        "",
-        "invalid_message",
-        undefined,
-        true,
-      );
-      void this.send(JSON.stringify({ jsonrpc: "2.0", id: null, error: error.errorObject() }));
-      this.options.onInvalid?.(error, "");
-      return;
-    }
-    const event = this.peer.receive(line);
-    this.dispatch(event, line);
+    if (typeof line === "string") this.dispatch(this.peer.receive(line), line);
+    else this.dispatch(this.peer.oversized(line.limit), "");
+  }
+
+  /** The request waiting for the answer with `id`, no longer waiting. */
+  private take(id: JsonValue): Waiter | undefined {
+    const w = this.waiting.get(idKey(id));
+    this.waiting.delete(idKey(id));
+    return w;
   }
 
   private dispatch(event: PeerEvent, line: string): void {
@@ -373,10 +369,7 @@ export class Connection<P extends ProtocolShape, S extends Side> {
       }
       case "response": {
         if (event.reports.length > 0) this.options.onReports?.(event.reports, { method: event.method, id: event.id });
-        const key = JSON.stringify(event.id);
-        const w = this.waiting.get(key);
-        this.waiting.delete(key);
-        w?.resolve(event.result as never);
+        this.take(event.id)?.resolve(event.result as never);
         return;
       }
       case "error": {
@@ -384,20 +377,12 @@ export class Connection<P extends ProtocolShape, S extends Side> {
           this.error(RpcError.from(event.error));
           return;
         }
-        const key = JSON.stringify(event.id);
-        const w = this.waiting.get(key);
-        this.waiting.delete(key);
-        w?.reject(RpcError.from(event.error));
+        this.take(event.id)?.reject(RpcError.from(event.error));
         return;
       }
       case "invalid": {
         if (event.reply !== undefined) void this.send(event.reply);
-        if (event.ended !== undefined) {
-          const key = JSON.stringify(event.ended.id);
-          const w = this.waiting.get(key);
-          this.waiting.delete(key);
-          w?.reject(event.error);
-        }
+        if (event.ended !== undefined) this.take(event.ended.id)?.reject(event.error);
         this.options.onInvalid?.(event.error, line);
         return;
       }
@@ -408,12 +393,12 @@ export class Connection<P extends ProtocolShape, S extends Side> {
   private cancelled(params: JsonValue | undefined): void {
     const requestId = (params as { requestId?: JsonValue } | undefined)?.requestId;
     if (requestId === undefined) return;
-    this.running.get(JSON.stringify(requestId))?.abort(RpcError.requestCancelled());
+    this.running.get(idKey(requestId))?.abort(RpcError.requestCancelled());
   }
 
   /** Runs the handler of a request and sends its answer. */
   private answer(id: JsonValue, method: string, params: JsonValue | undefined, reports: Report[]): void {
-    const key = JSON.stringify(id);
+    const key = idKey(id);
     const handler = this.requestHandlers.get(method);
     const respondError = (object: ErrorObject) => {
       try {

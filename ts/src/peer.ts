@@ -192,15 +192,15 @@ export class Peer {
       if (!(e instanceof MessageError)) throw e;
       if (e.kind === "unknown_request" && missing !== undefined) {
         const message = `an answer to request ${show(missing)}, which is not waiting for one`;
-        return invalid(new MessageError(message, "/id", "unknown_request", missing));
+        return this.invalid(new MessageError(message, "/id", "unknown_request", missing));
       }
       // A malformed answer ends the request it answers.
       if (e.kind === "invalid_payload" && e.id !== undefined && e.pointer.startsWith("/result")) {
         const w = this.sent.get(idKey(e.id));
         this.sent.delete(idKey(e.id));
-        return { ...invalid(e), ...(w === undefined ? {} : { ended: w }) };
+        return this.invalid(e, w);
       }
-      return invalid(e);
+      return this.invalid(e);
     }
     switch (m.kind) {
       case "request":
@@ -226,13 +226,13 @@ export class Peer {
         this.codec.decodeValue("RequestId" as never, known);
       } catch (e) {
         if (e instanceof DecodeError) {
-          return invalid(new MessageError(`invalid request id: ${e.message}`, "/id", "invalid_message"));
+          return this.invalid(new MessageError(`invalid request id: ${e.message}`, "/id", "invalid_message"));
         }
         throw e;
       }
       if (!this.sent.has(idKey(known))) {
         const message = `an answer to request ${show(known)}, which is not waiting for one`;
-        return invalid(new MessageError(message, "/id", "unknown_request", known));
+        return this.invalid(new MessageError(message, "/id", "unknown_request", known));
       }
     }
     const w = known === undefined ? undefined : this.sent.get(idKey(known));
@@ -244,12 +244,31 @@ export class Peer {
       } catch (e) {
         if (e instanceof DecodeError) {
           const err = new MessageError(e.message, `/error${e.pointer}`, "invalid_payload", known);
-          return { ...invalid(err), ...(w === undefined ? {} : { ended: w }) };
+          return this.invalid(err, w);
         }
         throw e;
       }
     }
     return { kind: "error", id: known, method: w?.method, error: object };
+  }
+
+  /**
+   * A line longer than the transport's limit, dropped unread: the `invalid` event, answered
+   * -32600 with the `null` id (it may have been a request).
+   */
+  oversized(limit: number): PeerEvent {
+    const message = `a message of more than ${limit} bytes (the connection's limit)`;
+    return this.invalid(new MessageError(message, "", "invalid_message", undefined, true));
+  }
+
+  /** The `invalid` event of `error`, with the reply JSON-RPC asks for, and the pending request it `ended`. */
+  private invalid(error: MessageError, ended?: { id: JsonValue; method: string }): PeerEvent {
+    const id = error.replyId;
+    const reply =
+      id === undefined
+        ? undefined
+        : this.codec.encodeMessage({ kind: "error", id, error: error.errorObject() } as never);
+    return ended === undefined ? { kind: "invalid", error, reply } : { kind: "invalid", error, reply, ended };
   }
 
   /** The received request `id`, or the error that none is waiting. */
@@ -260,14 +279,6 @@ export class Peer {
     }
     return w;
   }
-}
-
-/** The `invalid` event of `error`, with the reply JSON-RPC asks for. */
-function invalid(error: MessageError): PeerEvent {
-  const replyId = error.replyId;
-  const reply =
-    replyId === undefined ? undefined : JSON.stringify({ jsonrpc: "2.0", id: replyId, error: error.errorObject() });
-  return { kind: "invalid", error, reply };
 }
 
 function params(p: JsonValue | undefined): { params?: JsonValue } {

@@ -9,24 +9,17 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { test } from "node:test";
-import { pathToFileURL } from "node:url";
 
+import { sdkSchemas, type Zod } from "../bench/common.js";
 import { DecodeError, isKnown, v1, v2, type JsonObject } from "../src/index.js";
 
-interface Zod {
-  parse(v: unknown): unknown;
-}
 interface ZodError {
   issues?: { code?: string }[];
 }
 
 const require = createRequire(import.meta.url);
-async function schemas(entry: string): Promise<{ [name: string]: Zod }> {
-  const file = new URL("../schema/zod.gen.js", pathToFileURL(require.resolve(entry)));
-  return (await import(file.href)) as { [name: string]: Zod };
-}
-const sdkV1 = (await schemas("@agentclientprotocol/sdk")).zSessionNotification as Zod;
-const sdkV2 = (await schemas("@agentclientprotocol/sdk/experimental/v2")).zUpdateSessionNotification as Zod;
+const sdkV1 = (await sdkSchemas("@agentclientprotocol/sdk")).zSessionNotification as Zod;
+const sdkV2 = (await sdkSchemas("@agentclientprotocol/sdk/experimental/v2")).zUpdateSessionNotification as Zod;
 // Its package.json is not exported: read from the directory above its entry point's `dist/`.
 const sdkEntry = require.resolve("@agentclientprotocol/sdk");
 const sdkManifest = readFileSync(sdkEntry.slice(0, sdkEntry.lastIndexOf("/dist/")) + "/package.json", "utf8");
