@@ -96,6 +96,19 @@ fn check_groups(
     groups: &BTreeMap<(String, String), Vec<Value>>,
     compare: impl Fn(&str, &Output, &Output),
 ) {
+    check_groups_worded(dir, flag, groups, compare, false);
+}
+
+/// [`check_groups`]; with `json`, the TypeScript CLI is also run with
+/// `--wording json` and its lines checked by [`json_words`] against its
+/// lines in the crate's words.
+fn check_groups_worded(
+    dir: &Path,
+    flag: &str,
+    groups: &BTreeMap<(String, String), Vec<Value>>,
+    compare: impl Fn(&str, &Output, &Output),
+    json: bool,
+) {
     for (i, ((version, name), inputs)) in groups.iter().enumerate() {
         let path = dir.join(format!("{i}.jsonl"));
         let text: String = inputs.iter().map(|v| format!("{v}\n")).collect();
@@ -107,7 +120,67 @@ fn check_groups(
         args.extend(unstable());
         args.push(path.to_str().unwrap());
         let (rust, node) = both(&args);
-        compare(&format!("{version} {flag} {name:?}"), &rust, &node);
+        let what = format!("{version} {flag} {name:?}");
+        compare(&what, &rust, &node);
+        if json {
+            let worded = Command::new("node")
+                .arg(ts().join("dist/src/cli.js"))
+                .args(&args)
+                .args(["--wording", "json"])
+                .output()
+                .expect("node runs");
+            json_words(&what, &node, &worded);
+        }
+    }
+}
+
+/// The words of Rust and serde that the package's JSON wording replaces
+/// (`a sequence`, `map`, an untagged arm's variant name), and the integer
+/// types it says as ranges (`u16`, as a word of its own).
+const RUST_WORDS: &[&str] = &[
+    "a sequence", "sequence,", "a map", "map,", "a list", "a tuple", "Option value", "a character", "Str:",
+    "Number:", "Null:",
+];
+const RUST_INTEGERS: &[&str] = &["u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128"];
+
+/// A message without what it quotes (strings as `"..."`, values in backticks), where a received value's text may say anything.
+fn unquoted(message: &str) -> String {
+    let (mut out, mut quote, mut escaped) = (String::new(), None, false);
+    for c in message.chars() {
+        match quote {
+            Some('"') if escaped => escaped = false,
+            Some('"') if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '"' || c == '`' => quote = Some(c),
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+/// The TypeScript CLI's lines in JSON's words (`json`) against the same
+/// run in the crate's words (`crate_words`): the same verdicts at the same
+/// pointers and exit code, and no message with a word of [`RUST_WORDS`].
+fn json_words(what: &str, crate_words: &Output, json: &Output) {
+    assert_eq!(json.status.code(), crate_words.status.code(), "{what}");
+    let (ours, theirs) = (verdicts(json), verdicts(crate_words));
+    assert_eq!(ours.len(), theirs.len(), "{what}: {}", log(json));
+    for (i, (j, c)) in ours.iter().zip(&theirs).enumerate() {
+        let (Some(j), Some(c)) = (j.strip_prefix("rejected at "), c.strip_prefix("rejected at ")) else {
+            assert_eq!(j, c, "{what}, line {}", i + 1);
+            continue;
+        };
+        let ((jp, jm), (cp, _)) = (j.split_once(": ").unwrap(), c.split_once(": ").unwrap());
+        assert_eq!(jp, cp, "{what}, line {}", i + 1);
+        let bare = unquoted(jm);
+        let words: Vec<&str> = bare.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+        let found: Vec<&&str> = RUST_WORDS
+            .iter()
+            .filter(|w| bare.contains(**w))
+            .chain(RUST_INTEGERS.iter().filter(|w| words.contains(w)))
+            .collect();
+        assert!(found.is_empty(), "{what}, line {}: {found:?} in the JSON-worded message {jm:?}", i + 1);
     }
 }
 
@@ -294,7 +367,7 @@ fn mutated_corpus_messages_get_the_same_verdicts() {
         corpus().into_iter().map(|(key, inputs)| (key, mutations(&inputs))).collect();
     let total: usize = groups.values().map(Vec::len).sum();
     assert!(total > 20_000, "only {total} mutated messages");
-    check_groups(&scratch("mutated"), "--type", &groups, same_verdicts);
+    check_groups_worded(&scratch("mutated"), "--type", &groups, same_verdicts, true);
 }
 
 /// Every message of every trace with every property mutated, the envelope's

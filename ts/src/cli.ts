@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `node dist/src/cli.js check-messages|replay ...`: the commands of the Rust
 // `acp-tools`, with the same arguments, output lines and exit codes, so one
-// set of captured messages checks both packages.
+// set of captured messages checks both packages. Errors are worded as the
+// crate words them (`--wording crate`, the default here) so that the lines
+// compare; `--wording json` words them as the package's codecs do.
 
 import { readFileSync } from "node:fs";
 import { argv, exit, stderr, stdout } from "node:process";
@@ -11,6 +13,7 @@ import { DecodeError, escapeToken, parse } from "./json.js";
 import type { JsonValue } from "./runtime.js";
 import { SessionReducer } from "./session.js";
 import type { ReducerShape } from "./shape.js";
+import type { Wording } from "./words.js";
 import * as v1 from "./generated/v1.js";
 import * as v1u from "./generated/v1.unstable.js";
 import * as v2 from "./generated/v2.js";
@@ -18,8 +21,8 @@ import * as v2u from "./generated/v2.unstable.js";
 
 type AnyCodec = Codec<{ [name: string]: unknown }, AnyMessage>;
 
-const USAGE = `usage: cli.js check-messages --protocol v1|v2 [--unstable] [--method M] [--type DEF] FILE...
-       cli.js replay --protocol v2 [--unstable] TRACE.jsonl`;
+const USAGE = `usage: cli.js check-messages --protocol v1|v2 [--unstable] [--wording crate|json] [--method M] [--type DEF] FILE...
+       cli.js replay --protocol v2 [--unstable] [--wording crate|json] TRACE.jsonl`;
 
 /** An unreadable file's error as Rust's `std::io::Error` words it (`No such file or directory (os error 2)`). */
 function ioError(e: unknown): string {
@@ -54,13 +57,18 @@ function usage(message: string): never {
 interface Args {
   protocol: "v1" | "v2";
   unstable: boolean;
+  wording: Wording;
   method: string | undefined;
   type: string | undefined;
   files: string[];
 }
 
 function args(rest: string[]): Args {
-  const a: Partial<Args> & { files: string[]; unstable: boolean } = { files: [], unstable: false };
+  const a: Partial<Args> & { files: string[]; unstable: boolean; wording: Wording } = {
+    files: [],
+    unstable: false,
+    wording: "crate",
+  };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
     const value = () => rest[++i] ?? usage(`${arg} needs a value`);
@@ -68,6 +76,10 @@ function args(rest: string[]): Args {
       const p = value();
       if (p !== "v1" && p !== "v2") usage(`invalid value '${p}' for '--protocol' (possible values: v1, v2)`);
       a.protocol = p;
+    } else if (arg === "--wording") {
+      const w = value();
+      if (w !== "crate" && w !== "json") usage(`invalid value '${w}' for '--wording' (possible values: crate, json)`);
+      a.wording = w;
     } else if (arg === "--unstable") a.unstable = true;
     else if (arg === "--method") a.method = value();
     else if (arg === "--type") a.type = value();
@@ -75,12 +87,13 @@ function args(rest: string[]): Args {
     else a.files.push(arg);
   }
   if (a.protocol === undefined) usage("--protocol is required");
-  return { protocol: a.protocol, unstable: a.unstable, method: a.method, type: a.type, files: a.files };
+  const { protocol, unstable, wording, method, type, files } = a;
+  return { protocol, unstable, wording, method, type, files };
 }
 
 function codecOf(a: Args): AnyCodec {
   const m = a.protocol === "v1" ? (a.unstable ? v1u : v1) : a.unstable ? v2u : v2;
-  return m.codec as unknown as AnyCodec;
+  return m.codec.withWording(a.wording) as unknown as AnyCodec;
 }
 
 /** Every pointer where `a` and `b` differ, members in sorted order (as `acp-tools`). */
@@ -116,7 +129,7 @@ class Checker {
   check(text: string): string {
     let original: JsonValue;
     try {
-      original = parse(text, { duplicates: "last" }).value;
+      original = parse(text, { duplicates: "last", wording: this.a.wording }).value;
     } catch (e) {
       if (e instanceof DecodeError) return `rejected at (root): malformed JSON: ${oneLine(e.message)}`;
       throw e;

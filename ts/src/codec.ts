@@ -2,6 +2,7 @@
 // method and direction: what every generated module's `codec` offers.
 
 import { decodeAs, unexpected, type Decoded, type Report } from "./decode.js";
+import { words, type Wording, type Words } from "./words.js";
 import { DecodeError, read, syntaxError, type Duplicates, type Floats } from "./json.js";
 import type { JsonObject, JsonValue } from "./runtime.js";
 import type { MethodShape, Methods, PayloadShape, Shapes } from "./shape.js";
@@ -168,10 +169,28 @@ export class Codec<Types, M = AnyMessage, P = unknown> {
   /** The version's methods by the side that handles them (its `Protocol`): a type only, for `Connection`. */
   declare readonly protocol?: P;
 
+  /** How this codec words its errors (the words of its {@link wording}). */
+  readonly words: Words;
+
   constructor(
     readonly shapes: Shapes,
     readonly methods: Methods,
-  ) {}
+    /**
+     * How errors are worded: `"json"` (the default) in JSON's and
+     * TypeScript's terms (`expected an array`, `expected an integer from 0
+     * to 65535`, an untagged union's arms by their TypeScript types);
+     * `"crate"` as the Rust crate says them (`expected a sequence`,
+     * `expected u16`, arms by their Rust variants), to compare with it.
+     */
+    readonly wording: Wording = "json",
+  ) {
+    this.words = words(wording);
+  }
+
+  /** This codec with its errors worded as `wording` says ({@link wording}). */
+  withWording(wording: Wording): Codec<Types, M, P> {
+    return wording === this.wording ? this : new Codec<Types, M, P>(this.shapes, this.methods, wording);
+  }
 
   /**
    * Decodes JSON text as definition `name`. Throws a {@link DecodeError} (message and JSON pointer) when it
@@ -179,12 +198,12 @@ export class Codec<Types, M = AnyMessage, P = unknown> {
    * or defaulted on the way.
    */
   decode<K extends keyof Types & string>(name: K, text: string): Decoded<Types[K]> {
-    return decodeAs(this.shapes, name, { text }) as Decoded<Types[K]>;
+    return decodeAs(this.shapes, name, { text }, false, this.words) as Decoded<Types[K]>;
   }
 
   /** {@link decode} for a value already read (by `JSON.parse`, say). */
   decodeValue<K extends keyof Types & string>(name: K, value: JsonValue): Decoded<Types[K]> {
-    return decodeAs(this.shapes, name, { value }) as Decoded<Types[K]>;
+    return decodeAs(this.shapes, name, { value }, false, this.words) as Decoded<Types[K]>;
   }
 
   /**
@@ -205,7 +224,7 @@ export class Codec<Types, M = AnyMessage, P = unknown> {
    */
   validate<K extends keyof Types & string>(name: K, value: Types[K]): DecodeError | undefined {
     try {
-      decodeAs(this.shapes, name, { value: value as JsonValue }, true);
+      decodeAs(this.shapes, name, { value: value as JsonValue }, true, this.words);
       return undefined;
     } catch (e) {
       if (e instanceof DecodeError) return e;
@@ -243,7 +262,8 @@ export class Codec<Types, M = AnyMessage, P = unknown> {
     } catch (e) {
       // serde_json's wording when it only checks the text is JSON, as the crate does for a line.
       if (e instanceof DecodeError && e.syntax) {
-        throw new MessageError(`not JSON: ${syntaxError(text) ?? e.message}`, "", "parse", undefined, true);
+        const message = this.words.syntax(syntaxError(text) ?? e.message);
+        throw new MessageError(`not JSON: ${message}`, "", "parse", undefined, true);
       }
       throw e;
     }
@@ -259,7 +279,7 @@ export class Codec<Types, M = AnyMessage, P = unknown> {
     const repeated = duplicates?.repeated.get(o)?.key;
     if (repeated !== undefined) throw unreadable(duplicateField(repeated), `/${repeated}`);
     if (has("method") && typeof o.method !== "string") {
-      const found = unexpected(o.method as JsonValue, floats?.has("/method") === true);
+      const found = unexpected(o.method as JsonValue, floats?.has("/method") === true, this.words);
       throw unreadable(`invalid type: ${found}, expected a string`, "/method");
     }
     const method = o.method as string | undefined;
@@ -296,7 +316,8 @@ export class Codec<Types, M = AnyMessage, P = unknown> {
         }
       }
       try {
-        const d = decodeAs(this.shapes, p.def, { value: input as JsonValue, floats, duplicates, base: `/${member}` });
+        const at = { value: input as JsonValue, floats, duplicates, base: `/${member}` };
+        const d = decodeAs(this.shapes, p.def, at, false, this.words);
         for (const r of d.reports) reports.push({ ...r, pointer: `/${member}${r.pointer}` });
         return d.value;
       } catch (e) {
@@ -308,7 +329,7 @@ export class Codec<Types, M = AnyMessage, P = unknown> {
       const v = o.id as JsonValue;
       if (this.shapes.RequestId !== undefined) {
         try {
-          decodeAs(this.shapes, "RequestId", { value: v, floats, duplicates, base: "/id" });
+          decodeAs(this.shapes, "RequestId", { value: v, floats, duplicates, base: "/id" }, false, this.words);
         } catch (e) {
           if (e instanceof DecodeError)
             throw new MessageError(`invalid request id: ${e.message}`, "/id", "invalid_message", undefined, reply);

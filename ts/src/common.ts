@@ -3,6 +3,7 @@
 export * from "./runtime.js";
 export { DecodeError, parse, escapeToken, type Parsed } from "./json.js";
 export type { Decoded, Report } from "./decode.js";
+export type { Wording } from "./words.js";
 export {
   Codec,
   MessageError,

@@ -9,6 +9,7 @@ import type { JsonObject, JsonValue } from "./runtime.js";
 import { unknownArm } from "./runtime.js";
 import type { ArmShape, FieldShape, IntName, Shape, Shapes, StructShape, Ty, UnionShape } from "./shape.js";
 import * as m from "./generated/messages.js";
+import { floatText, jsonWords, type Words } from "./words.js";
 
 /** What a lenient rule did instead of failing. */
 export interface Report {
@@ -51,21 +52,9 @@ const INT: { [K in IntName]: [number, number] } = {
 
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** serde's words for a value of the wrong type (`integer \`7\``). */
-export function unexpected(v: unknown, float: boolean): string {
-  if (v === null) return "null";
-  if (typeof v === "boolean") return `boolean \`${v}\``;
-  if (typeof v === "number") {
-    if (float || !Number.isInteger(v)) return `floating point \`${floatText(v)}\``;
-    return `integer \`${v}\``;
-  }
-  if (typeof v === "string") return `string ${JSON.stringify(v)}`;
-  return Array.isArray(v) ? "sequence" : "map";
-}
-
-/** Rust's `Display` of an `f64` as serde shows it (`1.0`, `0.5`). */
-function floatText(v: number): string {
-  return Number.isInteger(v) && Math.abs(v) < 1e16 ? `${v}.0` : String(v);
+/** The words of a value of the wrong type (`integer \`7\``, `an array`). */
+export function unexpected(v: unknown, float: boolean, words: Words = jsonWords): string {
+  return words.found(v, float);
 }
 
 /** serde's list of the values it expected (`one of \`a\`, \`b\``). */
@@ -88,6 +77,7 @@ class Ctx {
     readonly duplicates: Duplicates | undefined,
     /** Encoding: no leniency, every recovery is an error. */
     readonly strict: boolean,
+    readonly words: Words,
   ) {}
 
   pointer(): string {
@@ -97,7 +87,7 @@ class Ctx {
     throw new DecodeError(message, this.pointer());
   }
   invalid(v: unknown, expected: string): never {
-    return this.fail(`invalid type: ${unexpected(v, this.isFloat(v))}, expected ${expected}`);
+    return this.fail(`invalid type: ${this.words.found(v, this.isFloat(v))}, expected ${expected}`);
   }
   isFloat(v: unknown): boolean {
     return typeof v === "number" && this.floats !== undefined && this.floats.has(this.base + this.pointer());
@@ -152,26 +142,26 @@ function ty(c: Ctx, t: Ty, v: JsonValue, skipItems = false): JsonValue {
     case "string":
       return typeof v === "string" ? v : c.invalid(v, "a string");
     case "char":
-      if (typeof v !== "string") return c.invalid(v, "a character");
-      if ([...v].length !== 1) c.fail(`invalid value: string ${JSON.stringify(v)}, expected a character`);
+      if (typeof v !== "string") return c.invalid(v, c.words.char);
+      if ([...v].length !== 1) c.fail(`invalid value: string ${JSON.stringify(v)}, expected ${c.words.char}`);
       return v;
     case "number":
       return typeof v === "number" ? v : c.invalid(v, "a number");
     case "boolean":
       return typeof v === "boolean" ? v : c.invalid(v, "a boolean");
     case "null":
-      // serde reads `null` as an `Option`: anything else is "Some" to it.
-      return v === null ? v : c.fail("invalid type: Option value, expected null");
+      // serde reads `null` as an `Option`: anything else is "Some" to it (the crate's words).
+      return v === null ? v : c.fail(`invalid type: ${c.words.notNull(v, c.isFloat(v))}, expected null`);
     case "any":
       return kept(c, v);
     case "object":
-      return isObject(v) ? kept(c, v) : c.invalid(v, "a map");
+      return isObject(v) ? kept(c, v) : c.invalid(v, c.words.object);
   }
-  if ("int" in t) return int(c, v, t.int, t.int);
+  if ("int" in t) return int(c, v, t.int, c.words.int(t.int));
   if ("ref" in t) return def(c, t.ref, v);
   if ("list" in t) {
-    // The skip-invalid-items reader says "an array", serde's own "a sequence".
-    if (!Array.isArray(v)) return c.invalid(v, skipItems ? "an array" : "a sequence");
+    // The skip-invalid-items reader says "an array" in both wordings, serde's own "a sequence".
+    if (!Array.isArray(v)) return c.invalid(v, skipItems ? "an array" : c.words.array);
     const out: JsonValue[] = [];
     for (let i = 0; i < v.length; i++) {
       const item = v[i] as JsonValue;
@@ -194,13 +184,13 @@ function ty(c: Ctx, t: Ty, v: JsonValue, skipItems = false): JsonValue {
     return out;
   }
   if ("tuple" in t) {
-    if (!Array.isArray(v)) return c.invalid(v, `a tuple of size ${t.tuple.length}`);
-    if (v.length !== t.tuple.length) c.fail(`invalid length ${v.length}, expected a tuple of size ${t.tuple.length}`);
+    if (!Array.isArray(v)) return c.invalid(v, c.words.tuple(t.tuple.length));
+    if (v.length !== t.tuple.length) c.fail(`invalid length ${v.length}, expected ${c.words.tuple(t.tuple.length)}`);
     return t.tuple.map((item, i) =>
       c.at(String(i), () => (v[i] === null && item.nullable ? null : ty(c, item.ty, v[i] as JsonValue))),
     );
   }
-  if (!isObject(v)) return c.invalid(v, "a map");
+  if (!isObject(v)) return c.invalid(v, c.words.object);
   noRepeat(c, v);
   const out: JsonObject = {};
   for (const k of Object.keys(v)) {
@@ -235,7 +225,7 @@ function def(c: Ctx, name: string, v: JsonValue, tags: readonly string[] = []): 
   if ("enum" in s) {
     if (s.int !== undefined) {
       // An open integer enum reads any `i64` first.
-      const n = int(c, v, s.open ? "i64" : s.int, s.open ? "i64" : `a ${name} integer`);
+      const n = int(c, v, s.open ? "i64" : s.int, s.open ? c.words.int("i64") : `a ${name} integer`);
       if (!s.open && !s.enum.includes(n)) c.fail(`unknown variant \`${n}\`, ${oneOf(s.enum.map(String))}`);
       return n;
     }
@@ -516,7 +506,7 @@ function attempt(c: Ctx, a: ArmShape, v: JsonValue, errors: string[]): Out {
   } catch (e) {
     recoverable(e);
     c.reports.length = reports;
-    errors.push(m.armError(a.name, (e as DecodeError).message));
+    errors.push(m.armError(c.words.arm(a), (e as DecodeError).message));
     return DROP;
   }
 }
@@ -572,10 +562,20 @@ export function decodeAs(
     | { text: string }
     | { value: JsonValue; floats?: Floats | undefined; duplicates?: Duplicates | undefined; base?: string },
   strict = false,
+  words: Words = jsonWords,
 ): Decoded<JsonValue> {
-  const { value, floats, duplicates } = "text" in input ? read(input.text) : input;
+  let parsed: ReturnType<typeof read> | undefined;
+  if ("text" in input) {
+    try {
+      parsed = read(input.text);
+    } catch (e) {
+      if (e instanceof DecodeError && e.syntax) throw new DecodeError(words.syntax(e.message), e.pointer, true);
+      throw e;
+    }
+  }
+  const { value, floats, duplicates } = parsed ?? (input as Exclude<typeof input, { text: string }>);
   const base = "base" in input ? (input.base ?? "") : "";
-  const c = new Ctx(shapes, floats, base, duplicates, strict);
+  const c = new Ctx(shapes, floats, base, duplicates, strict, words);
   return { value: def(c, name, value), reports: c.reports };
 }
 

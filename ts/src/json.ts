@@ -5,6 +5,7 @@
 
 import type { JsonValue } from "./runtime.js";
 import { duplicateField } from "./generated/messages.js";
+import { words, type Wording } from "./words.js";
 
 /** A value that could not be read: what is wrong and where (a JSON pointer, `""` for the root). */
 export class DecodeError extends Error {
@@ -328,16 +329,24 @@ export function define(o: { [key: string]: JsonValue }, key: string, v: JsonValu
 
 /**
  * Reads JSON text. Broken JSON throws a {@link DecodeError} with `syntax`
- * set and serde_json's message (`EOF while parsing a list at line 1 column
- * 132`); well-formed JSON that repeats a member name throws one at the
+ * set and serde_json's message in JSON's terms (`EOF while parsing an array
+ * at line 1 column 132`; `wording: "crate"`: serde_json's own, `... a
+ * list ...`); well-formed JSON that repeats a member name throws one at the
  * repeated member (``duplicate field `type` ``), whatever the depth, unless
  * `duplicates` is `"last"` (the last one is kept, as `JSON.parse` does).
  */
-export function parse(text: string, options: { duplicates?: "error" | "last" } = {}): Parsed {
+export function parse(text: string, options: { duplicates?: "error" | "last"; wording?: Wording } = {}): Parsed {
   const fast = nativeRead(text);
   // The numbers written as floats, which `JSON.parse` does not say: only a text that may have one is read again.
   if (fast !== undefined && !FLOAT_SYNTAX.test(text)) return { value: fast, floats: undefined };
-  const r = reader(text, options.duplicates === "last");
+  let r: ReturnType<typeof reader>;
+  try {
+    r = reader(text, options.duplicates === "last");
+  } catch (e) {
+    if (e instanceof DecodeError && e.syntax)
+      throw new DecodeError(words(options.wording ?? "json").syntax(e.message), e.pointer, true);
+    throw e;
+  }
   if (r.duplicate !== undefined) throw r.duplicate;
   return { value: r.value, floats: r.floats };
 }

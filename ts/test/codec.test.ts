@@ -23,7 +23,8 @@ interface Case {
 for (const version of ["v1", "v2"] as const) {
   test(`every ${version} corpus case decodes and is written back as the crate writes it`, () => {
     const dir = new URL(`${version}/`, corpus);
-    const codec = unstable[version].codec as unknown as {
+    // The corpus holds the crate's messages: compared in the crate's words.
+    const codec = unstable[version].codec.withWording("crate") as unknown as {
       decode(name: string, text: string): { value: unknown };
       encode(name: string, value: unknown): string;
     };
@@ -105,10 +106,49 @@ test("errors name what is wrong and where", () => {
     "/cols",
   );
   check("ContentBlock", '{"type":"text"', "EOF while parsing an object at line 1 column 14", "");
-  check("ProtocolVersion", "1.0", "invalid type: floating point `1.0`, expected u16", "");
+  const u16 = "an integer from 0 to 65535";
+  check("ProtocolVersion", "1.0", `invalid type: floating point \`1.0\`, expected ${u16}`, "");
   // A whole number written as a float is found when an integer property asks, wherever it is.
-  check("TerminalSize", '{"cols":80.0,"rows":24}', "invalid type: floating point `80.0`, expected u16", "/cols");
+  check("TerminalSize", '{"cols":80.0,"rows":24}', `invalid type: floating point \`80.0\`, expected ${u16}`, "/cols");
   check("TextContent", '{"text":"\\ud800"}', "unexpected end of hex escape at line 1 column 16", "");
+});
+
+test("errors are worded in JSON's and TypeScript's terms, or the crate's on request", () => {
+  // [definition, text, pointer, JSON's words, the crate's words]
+  const cases: [string, string, string, string, string][] = [
+    ["ProtocolVersion", "70000", "", "invalid value: integer `70000`, expected an integer from 0 to 65535", "u16"],
+    ["ProtocolVersion", '"1"', "", 'invalid type: string "1", expected an integer from 0 to 65535', "u16"],
+    ["PromptRequest", '{"sessionId":"s","prompt":{}}', "/prompt", "invalid type: object, expected an array", "map"],
+    ["TerminalSize", "[80,24]", "", "invalid type: array, expected a TerminalSize object", "sequence"],
+    ["ContentBlock", '{"type":"text"', "", "EOF while parsing an object at line 1 column 14", "object"],
+    ["RequestId", "true", "", "data did not match any variant of RequestId (number: ", "(Number: "],
+    ["RequestId", "[true]", "", "invalid type: array, expected an integer from -9223372036854775808", "sequence"],
+  ];
+  const crate = v2.codec.withWording("crate");
+  for (const [name, text, pointer, json, inCrate] of cases) {
+    const decode = (c: typeof crate) => {
+      try {
+        return c.decode(name as "ContentBlock", text);
+      } catch (e) {
+        assert.ok(e instanceof DecodeError, String(e));
+        assert.equal(e.pointer, pointer, `${name} ${text}`);
+        return e.message;
+      }
+    };
+    const [ours, theirs] = [decode(v2.codec), decode(crate)];
+    assert.ok(typeof ours === "string" && ours.includes(json), `${name} ${text}: ${String(ours)}`);
+    assert.ok(typeof theirs === "string" && theirs.includes(inCrate), `${name} ${text}: ${String(theirs)}`);
+  }
+  // A broken line, an array's end: serde_json says "a list", JSON "an array".
+  assert.throws(() => v2.codec.decodeMessage("[1"), /not JSON: EOF while parsing an array at line 1 column 2/);
+  assert.throws(() => crate.decodeMessage("[1"), /not JSON: EOF while parsing a list at line 1 column 2/);
+  assert.throws(() => parse("[1"), /EOF while parsing an array/);
+  assert.throws(() => parse("[1", { wording: "crate" }), /EOF while parsing a list/);
+  assert.throws(() => parse("[tru]"), /expected `true`, `false` or `null`/);
+  // A lenient member's report is worded too.
+  const meta = '{"text":"a","_meta":[1]}';
+  assert.equal(v2.codec.decode("TextContent", meta).reports[0]?.message, "invalid type: array, expected an object");
+  assert.equal(crate.decode("TextContent", meta).reports[0]?.message, "invalid type: sequence, expected a map");
 });
 
 test("the reader refuses what JSON.parse lets through", () => {
