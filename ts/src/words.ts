@@ -106,7 +106,7 @@ export const crateWords: Words = {
   wording: "crate",
   found: (v, float) => scalar(v, float) ?? (Array.isArray(v) ? "sequence" : "map"),
   int: (name) => name,
-  array: "an array",
+  array: "a sequence",
   object: "a map",
   tuple: (n) => `a tuple of size ${n}`,
   char: "a character",

@@ -118,7 +118,13 @@ test("errors are worded in JSON's and TypeScript's terms, or the crate's on requ
   const cases: [string, string, string, string, string][] = [
     ["ProtocolVersion", "70000", "", "invalid value: integer `70000`, expected an integer from 0 to 65535", "u16"],
     ["ProtocolVersion", '"1"', "", 'invalid type: string "1", expected an integer from 0 to 65535', "u16"],
-    ["PromptRequest", '{"sessionId":"s","prompt":{}}', "/prompt", "invalid type: object, expected an array", "map"],
+    [
+      "PromptRequest",
+      '{"sessionId":"s","prompt":{}}',
+      "/prompt",
+      "invalid type: object, expected an array",
+      "map, expected a sequence",
+    ],
     ["TerminalSize", "[80,24]", "", "invalid type: array, expected a TerminalSize object", "sequence"],
     ["ContentBlock", '{"type":"text"', "", "EOF while parsing an object at line 1 column 14", "object"],
     ["RequestId", "true", "", "data did not match any variant of RequestId (number: ", "(Number: "],

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { test } from "node:test";
 
 import { sdkSchemas, type Zod } from "../bench/common.js";
-import { DecodeError, isKnown, v1, v2, type JsonObject } from "../src/index.js";
+import { Connection, DecodeError, isKnown, ndjson, v1, v2, type JsonObject } from "../src/index.js";
 
 interface ZodError {
   issues?: { code?: string }[];
@@ -62,6 +62,85 @@ function member(update: JsonObject | undefined, name: string, sent: unknown): st
   return JSON.stringify(got) === JSON.stringify(sent) ? "kept" : `becomes ${code(JSON.stringify(got))}`;
 }
 
+/** What a connection did with the lines it read: handler calls, what it logged or reported, what it wrote back. */
+interface Received {
+  handled: number;
+  said: string[];
+  written: string[];
+}
+
+/** Lines fed to a web stream, then closed when `close` (the SDK's connection fails when its input ends). */
+function feeding(lines: string[], close: boolean): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(lines.map((l) => l + "\n").join(""));
+  return new ReadableStream({
+    start(c) {
+      c.enqueue(bytes);
+      if (close) c.close();
+    },
+  });
+}
+
+/** A web stream that keeps what is written to it. */
+function keeping(written: string[]): WritableStream<Uint8Array> {
+  return new WritableStream({ write: (chunk) => void written.push(new TextDecoder().decode(chunk).trim()) });
+}
+
+interface SdkApp {
+  onNotification(method: unknown, f: (cx: { params: unknown }) => void): SdkApp;
+  connectWith(stream: unknown, f: (cx: unknown) => Promise<void>): Promise<void>;
+}
+interface SdkModule {
+  client(info: { name: string }): SdkApp;
+  ndJsonStream(output: WritableStream<Uint8Array>, input: ReadableStream<Uint8Array>): unknown;
+  methods: { client: { session: { update: unknown } } };
+}
+
+/** The SDK's v1 client connection (`client().onNotification(...)`, `connectWith`) receiving `lines`. */
+async function sdkConnection(lines: string[]): Promise<Received> {
+  const acp = (await import("@agentclientprotocol/sdk")) as unknown as SdkModule;
+  const r: Received = { handled: 0, said: [], written: [] };
+  const error = console.error;
+  console.error = (...args: unknown[]) => void r.said.push(args.map((a) => JSON.stringify(a)).join(" "));
+  try {
+    const app = acp.client({ name: "sdk-test" }).onNotification(acp.methods.client.session.update, () => {
+      r.handled++;
+    });
+    const stream = acp.ndJsonStream(keeping(r.written), feeding(lines, false));
+    await app.connectWith(stream, () => new Promise((resolve) => setTimeout(resolve, 100)));
+  } finally {
+    console.error = error;
+  }
+  return r;
+}
+
+/** This package's v1 client `Connection` receiving `lines`. */
+async function ourConnection(lines: string[]): Promise<Received> {
+  const r: Received = { handled: 0, said: [], written: [] };
+  const c = new Connection(v1.codec, "client", ndjson(feeding(lines, true), keeping(r.written)), {
+    initialized: true,
+    onInvalid: (e) => void r.said.push(`${e.kind} (${e.code}) at ${e.pointer}`),
+  });
+  c.onNotification("session/update", () => {
+    r.handled++;
+  });
+  await c.closed;
+  return r;
+}
+
+// An unknown v1 update and a known one, received by a connection.
+const unknownThenKnown = [
+  line({ sessionId: "s", update: { sessionUpdate: "_x" } }),
+  line({ sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } } }),
+];
+const received = { sdk: await sdkConnection(unknownThenKnown), ours: await ourConnection(unknownThenKnown) };
+
+/** A connection's cell: the handler calls, what it said, and that nothing or what was written back. */
+function receivedCell(r: Received, how: string): string {
+  const said = r.said.length === 0 ? "nothing said" : `${how} ${r.said.map(code).join(", ")}`;
+  const back = r.written.length === 0 ? "no reply" : `replies ${r.written.map(code).join(", ")}`;
+  return `handler called ${r.handled} time(s), for the known update; ${said}; ${back}`;
+}
+
 function rows(): [string, string, string][] {
   const out: [string, string, string][] = [];
   // An unknown v1 update.
@@ -75,6 +154,11 @@ function rows(): [string, string, string][] {
       o.error !== undefined ? `refused: ${o.error}` : "decodes",
     ]);
   }
+  out.push([
+    `a v1 client connection receiving that update, then a known one`,
+    receivedCell(received.sdk, `${code("console.error")}:`),
+    receivedCell(received.ours, `${code("onInvalid")} gets`),
+  ]);
   // A lenient v1 member with an unknown value.
   {
     const params = {
