@@ -168,14 +168,18 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
         }
     });
     // A direct decoder: the `Deserialize` that sends the crate's reader to it.
-    let (de_fn, from_json) =
-        if o.direct { (quote!(direct_object), object_from_json(o, paths)) } else { (quote!(object), quote!()) };
+    let fast = &paths.fast;
+    let (de_fn, from_json) = if o.direct {
+        (quote!(#fast::direct_object), object_from_json(o, paths))
+    } else {
+        (quote!(#rt::de::object), quote!())
+    };
     let name = str_lit(&o.name);
     let object_gen = if params.is_empty() { quote!() } else { quote!(<#(#de_bounds),*>) };
     quote! {
         impl<'de, #(#de_bounds),*> ::serde::Deserialize<'de> for #item #gen {
             fn deserialize<__D: ::serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
-                #rt::de::#de_fn(d)
+                #de_fn(d)
             }
         }
         impl #object_gen #rt::de::Object for #item #gen {

@@ -6,8 +6,11 @@
 //! `super::` or `self::` (in a `use` or in code; a group `{x, y}` names each
 //! member; the longest prefix that is a module counts). A module and the
 //! files it is split into are one unit: a dependency between a module and
-//! its own ancestor or descendant is not counted. Test modules
-//! (`#[cfg(test)]` and after) are left out.
+//! its own ancestor or descendant is not counted, and a file whose items its
+//! parent re-exports whole (`pub use self::part::*;`) is a part of the
+//! parent, so the parent's dependencies include the part's and a loop
+//! through the part is the parent's. Test modules (`#[cfg(test)]` and after)
+//! are left out.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -70,8 +73,41 @@ fn resolve(at: &str, segments: &[&str], modules: &BTreeMap<String, String>) -> O
     best
 }
 
+/// The unit module `name` belongs to: itself, or the parent that re-exports
+/// all of it (`pub use self::part::*;`), and that parent's unit.
+fn unit(name: &str, modules: &BTreeMap<String, String>) -> String {
+    let Some((parent, part)) = name.rsplit_once("::").or_else(|| (!name.is_empty()).then_some(("", name))) else {
+        return String::new();
+    };
+    let code = modules.get(parent).map(String::as_str).unwrap_or_default();
+    let glob = |prefix: &str| code.contains(&format!("{prefix}{part}::*;"));
+    if glob("pub use self::") || glob("pub use ") || glob("pub(crate) use self::") {
+        unit(parent, modules)
+    } else {
+        name.to_owned()
+    }
+}
+
+/// Each unit's dependencies on units that are neither its ancestors nor its descendants ([`unit`]).
+fn dependencies(modules: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (name, deps) in module_dependencies(modules) {
+        let from = unit(name, modules);
+        let within =
+            |inner: &str, outer: &str| outer.is_empty() || inner == outer || inner.starts_with(&format!("{outer}::"));
+        let entry = out.entry(from.clone()).or_default();
+        for d in deps {
+            let to = unit(&d, modules);
+            if !within(&from, &to) && !within(&to, &from) {
+                entry.insert(to);
+            }
+        }
+    }
+    out
+}
+
 /// Each module's dependencies on modules that are neither its ancestors nor its descendants.
-fn dependencies(modules: &BTreeMap<String, String>) -> BTreeMap<&str, BTreeSet<String>> {
+fn module_dependencies(modules: &BTreeMap<String, String>) -> BTreeMap<&str, BTreeSet<String>> {
     let path = regex_lite::Regex::new(r"\b(?:crate|super|self)(?:::(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}))*").unwrap();
     let segment = regex_lite::Regex::new(r"[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}").unwrap();
     let related = |a: &str, b: &str| {
@@ -110,10 +146,10 @@ fn dependencies(modules: &BTreeMap<String, String>) -> BTreeMap<&str, BTreeSet<S
 }
 
 /// A loop of dependencies, if there is one.
-fn a_loop(deps: &BTreeMap<&str, BTreeSet<String>>) -> Option<Vec<String>> {
+fn a_loop(deps: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     fn visit(
         at: &str,
-        deps: &BTreeMap<&str, BTreeSet<String>>,
+        deps: &BTreeMap<String, BTreeSet<String>>,
         path: &mut Vec<String>,
         done: &mut BTreeSet<String>,
     ) -> Option<Vec<String>> {
@@ -170,4 +206,23 @@ fn the_check_finds_a_loop_through_a_group_and_leaves_a_module_and_its_parts_alon
     let mut without = modules.clone();
     without.insert("c".into(), "fn f() {}".into());
     assert_eq!(a_loop(&dependencies(&without)), None);
+}
+
+#[test]
+fn a_loop_through_a_file_a_module_is_split_into_is_the_modules() {
+    // `x` uses `y`, and `y` uses `x::part`, a file whose items `x` re-exports whole.
+    let modules: BTreeMap<String, String> = [
+        ("", "mod x; mod y;"),
+        ("x", "mod part; pub use self::part::*;"),
+        ("x::part", "use crate::y::Y;"),
+        ("y", "use crate::x::Thing;"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+    .collect();
+    assert_eq!(a_loop(&dependencies(&modules)), Some(vec!["x".into(), "y".into(), "x".into()]));
+    // A file the parent does not re-export whole is a module of its own.
+    let mut own = modules.clone();
+    own.insert("x".into(), "pub mod part;".into());
+    assert_eq!(a_loop(&dependencies(&own)), None);
 }

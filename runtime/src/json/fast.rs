@@ -41,11 +41,13 @@
 //! (`Streamed::read_direct`).
 
 use std::borrow::Cow;
+use std::marker::PhantomData;
 
-use serde::de::{self, Deserialize, Unexpected};
+use serde::de::{self, Deserialize, MapAccess, Unexpected, Visitor};
+use serde::Deserializer;
 use serde_json::Value;
 
-use crate::runtime::de::{Scalar, Shape};
+use crate::runtime::de::{Object, Scalar, Shape};
 
 pub use super::de::Reader;
 pub use super::encode::{
@@ -369,4 +371,36 @@ pub fn skip_members(_r: &mut Reader<'_>, more: bool) -> Result<(), Bail> {
         return Err(Bail);
     }
     Ok(())
+}
+
+/// `Deserialize` for an [`Object`] that also has a direct decoder: the
+/// crate's reader (`acp_bindings::json::from_str`) recognises the struct name
+/// [`STRUCT`] and hands its text to the direct decoder, which gives back to
+/// [`Object::visit`] whatever it does not serve; any other deserializer reads
+/// the members with [`Object::visit`].
+#[inline]
+pub fn direct_object<'de, D: Deserializer<'de>, T: Object + FromJson<'de>>(
+    deserializer: D,
+) -> Result<T, D::Error> {
+    deserializer.deserialize_struct(STRUCT, T::FIELDS, DirectVisitor::<T>(PhantomData))
+}
+
+struct DirectVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Object + FromJson<'de>> Visitor<'de> for DirectVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a {} object", T::NAME)
+    }
+
+    #[inline]
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        T::visit(map)
+    }
+
+    #[inline]
+    fn visit_borrowed_str<E: serde::de::Error>(self, text: &'de str) -> Result<T, E> {
+        visit(text, self)
+    }
 }

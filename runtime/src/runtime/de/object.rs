@@ -2,14 +2,13 @@
 //! (every generated struct but a few, and the `keep_unknown` patches of
 //! `#[derive(AcpPatch)]`): the generated code says what the struct is
 //! ([`Object`]: its name, its properties and how its members are read), and
-//! [`object`] or [`direct_object`] is its `Deserialize`.
+//! [`object`] is its `Deserialize` (or, for a struct with a direct decoder,
+//! `json::fast::direct_object`).
 
 use std::marker::PhantomData;
 
 use serde::de::{MapAccess, Visitor};
 use serde::Deserializer;
-
-use crate::json::fast;
 
 /// A struct that keeps the properties it does not name, as its generated
 /// code describes it.
@@ -30,18 +29,6 @@ pub fn object<'de, D: Deserializer<'de>, T: Object>(deserializer: D) -> Result<T
     deserializer.deserialize_struct(T::NAME, T::FIELDS, ObjectVisitor::<T>(PhantomData))
 }
 
-/// `Deserialize` for an [`Object`] that also has a direct decoder: the
-/// crate's reader (`acp_bindings::json::from_str`) recognises the struct name
-/// [`fast::STRUCT`] and hands its text to the direct decoder, which gives
-/// back to [`Object::visit`] whatever it does not serve; any other
-/// deserializer reads the members with [`Object::visit`].
-#[inline]
-pub fn direct_object<'de, D: Deserializer<'de>, T: Object + fast::FromJson<'de>>(
-    deserializer: D,
-) -> Result<T, D::Error> {
-    deserializer.deserialize_struct(fast::STRUCT, T::FIELDS, DirectVisitor::<T>(PhantomData))
-}
-
 struct ObjectVisitor<T>(PhantomData<T>);
 
 impl<'de, T: Object> Visitor<'de> for ObjectVisitor<T> {
@@ -54,25 +41,5 @@ impl<'de, T: Object> Visitor<'de> for ObjectVisitor<T> {
     #[inline]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
         T::visit(map)
-    }
-}
-
-struct DirectVisitor<T>(PhantomData<T>);
-
-impl<'de, T: Object + fast::FromJson<'de>> Visitor<'de> for DirectVisitor<T> {
-    type Value = T;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "a {} object", T::NAME)
-    }
-
-    #[inline]
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-        T::visit(map)
-    }
-
-    #[inline]
-    fn visit_borrowed_str<E: serde::de::Error>(self, text: &'de str) -> Result<T, E> {
-        fast::visit(text, self)
     }
 }
