@@ -1,13 +1,14 @@
-//! Which union arms convert into their union with `From`, decided once here
-//! on the model's types ([`super::Decisions::no_from`], which the Rust
-//! emitter renders as `no_from`). The dispatch enums' payloads follow the
-//! same rule, decided with the other payload decisions
-//! ([`super::Payloads::converting_into`]).
+//! Which values convert into their enum with `From`: the rule is
+//! [`converts`], written once here and applied to union arms
+//! ([`arms_without_from`], giving [`super::Decisions::no_from`], which the
+//! Rust emitter renders as `no_from`) and to the dispatch enums' payloads
+//! (`payloads::converting_payloads`, giving
+//! [`super::Payloads::converting_into`]).
 //!
-//! The rule: a value converts into the enum only when no other arm of the
-//! same build holds the same type, and when the conversion would not appear
-//! or disappear with the `unstable` feature (which would make a feature
-//! remove an impl a user relies on).
+//! The rule: a value converts into the enum only when no other member of the
+//! same build holds the same type, and so the conversion does not appear or
+//! disappear with the `unstable` feature (which would make a feature remove
+//! an impl a user relies on).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,6 +29,22 @@ fn resolved(t: &Type, aliases: &BTreeMap<String, String>) -> Type {
     }
     follow(&mut t, aliases);
     t
+}
+
+/// The rule of `From`: member `i` of an enum of `n` members converts into it
+/// when, in every build that has it (`in_build(member, unstable)`), it
+/// stands for a type (`key(member, unstable)`: `None` for one that never
+/// converts, as any JSON) that no other member of that build stands for.
+pub fn converts<K: PartialEq>(
+    n: usize,
+    i: usize,
+    in_build: impl Fn(usize, bool) -> bool,
+    key: impl Fn(usize, bool) -> Option<K>,
+) -> bool {
+    [false, true].into_iter().filter(|&u| in_build(i, u)).all(|u| {
+        let Some(k) = key(i, u) else { return false };
+        (0..n).filter(|&o| in_build(o, u) && key(o, u).as_ref() == Some(&k)).count() == 1
+    })
 }
 
 /// The union arms, as (union, variant's Rust name), that must be told to
@@ -53,15 +70,21 @@ pub fn arms_without_from(defs: &[Def], decisions: &Decisions) -> BTreeSet<(Strin
             keys.iter().filter(|o| *o == k).count() == 1
         }
         let unstable_only = |name: &str| decisions.merged.unstable_only.contains(&(def.name.clone(), name.to_owned()));
+        let in_build = |i: usize, unstable: bool| unstable || !unstable_only(&u.variants[i].rust_name);
+        let n = u.variants.len();
         for (i, v) in u.variants.iter().enumerate() {
             let (r, s) = (&resolved[i], &spelled[i]);
-            let shared = r.is_some() && !unique(&resolved, r);
+            if r.is_none() || converts(n, i, in_build, |o, _| resolved[o].clone()) {
+                continue;
+            }
+            // The derive leaves out by itself a conversion from a type two arms
+            // of one build spell alike.
             let gates_differ = u
                 .variants
                 .iter()
                 .zip(&resolved)
                 .any(|(o, k)| k == r && unstable_only(&o.rust_name) != unstable_only(&v.rust_name));
-            if shared && (unique(&spelled, s) || gates_differ) {
+            if unique(&spelled, s) || gates_differ {
                 out.insert((def.name.clone(), v.rust_name.clone()));
             }
         }

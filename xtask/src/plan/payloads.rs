@@ -213,28 +213,23 @@ fn peers_supported(defs: &[(&Def, Gate)]) -> bool {
 }
 
 /// The members of a dispatch enum (`members`: every payload it holds, with
-/// its gate) that convert into it with `From`: in every build that has the
-/// member, no other member of that build stands for the same type (aliases
-/// followed: the rule of union arms, `super::conversions`). An any-JSON
-/// payload converts in none: a `From<Value>` would be
-/// a guess.
+/// its gate) that convert into it with `From`, by the rule of
+/// [`super::conversions::converts`]: each stands for the type its payload
+/// stands for (aliases followed); an any-JSON payload converts in none (a
+/// `From<Value>` would be a guess).
 fn converting_payloads(
     members: &Group,
     stable: &BTreeMap<String, PayloadPlan>,
     unstable: &BTreeMap<String, PayloadPlan>,
 ) -> Group {
-    let key = |name: &str, unstable_build: bool| -> Option<&str> {
+    let key = |i: usize, unstable_build: bool| -> Option<&str> {
+        let name = &members[i].0;
         let p = if unstable_build { &unstable[name] } else { &stable[name] };
         (!p.any_json).then_some(p.stands_for.as_str())
     };
-    members
-        .iter()
-        .filter(|(name, gate)| {
-            [false, true].into_iter().filter(|u| gate.in_build(*u)).all(|u| {
-                let Some(k) = key(name, u) else { return false };
-                members.iter().filter(|(o, og)| og.in_build(u) && key(o, u) == Some(k)).count() == 1
-            })
-        })
-        .cloned()
+    let in_build = |i: usize, unstable_build: bool| members[i].1.in_build(unstable_build);
+    (0..members.len())
+        .filter(|&i| super::conversions::converts(members.len(), i, in_build, key))
+        .map(|i| members[i].clone())
         .collect()
 }
