@@ -101,6 +101,7 @@ fn layout(dir: &Path, locked: bool) -> Layout {
         convert: None,
         mode: xtask::lower::Mode::Strict,
         typescript: None,
+        python: None,
         registry: None,
     }
 }

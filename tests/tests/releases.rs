@@ -64,6 +64,7 @@ fn layout(release: &Path, out: &Path, registry: Option<PathBuf>) -> Layout {
         convert: None,
         mode: xtask::lower::Mode::Strict,
         typescript: None,
+        python: None,
         registry,
     }
 }

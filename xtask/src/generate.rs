@@ -85,6 +85,9 @@ pub struct Layout {
     pub convert: Option<(PathBuf, PathBuf)>,
     /// The directory that receives the TypeScript modules (`ts/src/generated`).
     pub typescript: Option<PathBuf>,
+    /// Where the Python package's generated modules go (`python/src/acp_bindings`:
+    /// `v1.py`, `unstable/v1.py`, ...), if it gets them.
+    pub python: Option<PathBuf>,
     /// The decoders' messages (`runtime/messages.json`) and the runtime
     /// module that receives them (`runtime/src/runtime/messages.rs`; the
     /// TypeScript package's `messages.ts` goes beside its modules).
@@ -108,6 +111,7 @@ impl Layout {
             registry: Some(root.join("tools/src/registry.rs")),
             convert: Some((root.join("schema/conversions.json"), root.join("convert/src/generated.rs"))),
             typescript: Some(root.join("ts/src/generated")),
+            python: Some(root.join("python/src/acp_bindings")),
             messages: Some((root.join("runtime/messages.json"), root.join("runtime/src/runtime/messages.rs"))),
             mode: crate::lower::Mode::Strict,
         }
@@ -337,6 +341,11 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
             .push((dir.join(format!("{version}.ts")), crate::ts::module(&plan, &stable, &payloads, reducer.as_ref())));
         let text = crate::ts::unstable_module(&plan, &stable, &unstable, &payloads, version, reducer.as_ref());
         g.files.push((dir.join(format!("{version}.unstable.ts")), text));
+    }
+    if let Some(dir) = &layout.python {
+        // The stable file's module, and the unstable file's under `unstable/`.
+        g.files.push((dir.join(format!("{version}.py")), crate::py::module(&plan, &stable, false)));
+        g.files.push((dir.join(format!("unstable/{version}.py")), crate::py::module(&plan, &unstable, true)));
     }
     let (mut items, registry, schemas, schema_impls) = emit_version(&plan, &payloads);
     if !schemas.is_empty() {

@@ -35,6 +35,7 @@ pub mod pull;
 pub mod registry;
 pub mod rpc;
 pub mod shared;
+pub mod py;
 pub mod ts;
 pub mod update;
 pub mod upserts;

@@ -325,6 +325,7 @@ fn codegen(
             convert: None,
             mode: if lenient { xtask::lower::Mode::Lenient } else { xtask::lower::Mode::Strict },
             typescript: None,
+            python: None,
             registry: None,
         },
         _ => Layout::repo(root),

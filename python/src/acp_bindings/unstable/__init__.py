@@ -1,0 +1,1 @@
+"""The unstable schemas' types: ``acp_bindings.unstable.v1`` and ``acp_bindings.unstable.v2``."""

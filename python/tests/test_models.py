@@ -1,0 +1,141 @@
+"""The generated models against the project's corpus, and as a type checker sees them.
+
+The corpus (``tests/corpus/``) holds, per case, a definition, an input, and
+what the Rust crate does with it: decodes it and writes back ``expect`` (or
+the input unchanged), or refuses it (``reject``). msgspec reads a model's
+JSON directly; where it reads a case and writes back exactly the text it
+read, the crate must have done the same: msgspec never accepts as is what
+the crate refuses or changes. A text msgspec does not give back unchanged
+(an unknown member, a lenient rule at work, an unknown arm) is the careful
+reader's, which a later version of this package adds.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from acp_bindings import UNSET, v2
+from acp_bindings.unstable import v1 as unstable_v1
+from acp_bindings.unstable import v2 as unstable_v2
+
+CORPUS = Path(__file__).resolve().parents[2] / "tests" / "corpus"
+MODULES = {"v1": unstable_v1, "v2": unstable_v2}
+
+
+def compact(value: Any) -> bytes:
+    """JSON as the crate and ``JSON.stringify`` write it: no spaces, non-ASCII as is."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def cases(version: str) -> list[tuple[str, dict[str, Any]]]:
+    files = sorted((CORPUS / version).glob("*.json"))
+    return [(f.name, json.loads(f.read_text())) for f in files]
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_msgspec_never_accepts_as_is_what_the_crate_refuses_or_changes(version: str) -> None:
+    module = MODULES[version]
+    exact = accepted = 0
+    for name, case in cases(version):
+        model = getattr(module, case["type"])
+        text = compact(case["input"])
+        try:
+            same = msgspec.json.encode(msgspec.json.decode(text, type=model)) == text
+        except msgspec.ValidationError:
+            same = False
+        if "reject" in case:
+            assert not same, f"{name}: msgspec reads as is what the crate refuses ({case['reject']})"
+            continue
+        accepted += 1
+        if same:
+            exact += 1
+            expect = compact(case.get("expect", case["input"]))
+            assert expect == text, f"{name}: msgspec keeps what the crate changes ({case['note']})"
+    # How many msgspec reads exactly today (a floor: fewer is a regression of
+    # the models). The rest are the careful reader's: members out of the
+    # schema's order, unknown members and arms, lenient rules at work, the
+    # properties of a union an object extends.
+    assert accepted >= 50 and exact >= FLOOR[version], f"{version}: msgspec read {exact} of {accepted} cases exactly"
+
+
+FLOOR = {"v1": 31, "v2": 32}
+
+
+def test_a_patch_field_has_three_states() -> None:
+    def update(text: bytes) -> v2.SessionUpdateToolCallUpdate:
+        u = msgspec.json.decode(text, type=v2.SessionUpdate)
+        assert isinstance(u, v2.SessionUpdateToolCallUpdate)
+        return u
+
+    kept = update(b'{"sessionUpdate":"tool_call_update","toolCallId":"c"}')
+    cleared = update(b'{"sessionUpdate":"tool_call_update","toolCallId":"c","title":null}')
+    replaced = update(b'{"sessionUpdate":"tool_call_update","toolCallId":"c","title":"Read"}')
+    assert (kept.title, cleared.title, replaced.title) == (UNSET, None, "Read")
+    assert msgspec.json.encode(cleared) == b'{"sessionUpdate":"tool_call_update","toolCallId":"c","title":null}'
+    assert msgspec.json.encode(kept) == b'{"sessionUpdate":"tool_call_update","toolCallId":"c"}'
+
+
+def test_an_open_enum_takes_any_string_and_a_closed_one_its_values() -> None:
+    call = msgspec.json.decode(b'{"toolCallId":"c","kind":"_deploy"}', type=v2.ToolCallUpdate)
+    assert call.kind == "_deploy"
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.json.decode(b'"_x"', type=unstable_v1.StopReason)
+
+
+@pytest.mark.parametrize("readme", ["python/README.md", "README.md"])
+def test_the_readme_examples_run(readme: str) -> None:
+    text = (Path(__file__).resolve().parents[2] / readme).read_text()
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    assert blocks, f"{readme} has no Python example"
+    for code in blocks:
+        exec(compile(code, readme, "exec"), {})
+
+
+def mypy(code: str, tmp_path: Path) -> tuple[int, str]:
+    """Runs mypy (strict) on `code` as a module of its own."""
+    path = tmp_path / "case.py"
+    path.write_text(code)
+    args = [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--strict",
+        "--no-incremental",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        str(path),
+    ]
+    done = subprocess.run(args, capture_output=True, text=True, check=False)
+    return done.returncode, done.stdout
+
+
+def test_a_type_checker_refuses_a_misspelled_field(tmp_path: Path) -> None:
+    code, out = mypy(
+        "from acp_bindings import v2\n"
+        "c = v2.TextContent(text='hi', annotatons=None)\n"
+        "u = v2.ToolCallUpdate(tool_call_id='c')\n"
+        "print(u.titel)\n",
+        tmp_path,
+    )
+    assert code == 1, out
+    assert 'Unexpected keyword argument "annotatons"' in out, out
+    assert '"ToolCallUpdate" has no attribute "titel"' in out, out
+
+
+def test_a_type_checker_accepts_correct_code(tmp_path: Path) -> None:
+    code, out = mypy(
+        "from acp_bindings import UNSET, v2\n"
+        "c = v2.ContentBlockText(text='hi')\n"
+        "u = v2.ToolCallUpdate(tool_call_id='c', title=None, kind='read')\n"
+        "t: str | None = u.title if u.title is not UNSET else 'kept'\n"
+        "print(c.text, t)\n",
+        tmp_path,
+    )
+    assert code == 0, out

@@ -1,0 +1,132 @@
+//! The Python package (`python/`): built into a virtual environment of its
+//! pinned development dependencies (`python/requirements-dev.txt`, in
+//! `target/python/venv`, made again when that file changes), where its tests
+//! run (`pytest`), mypy checks it strictly and ruff lints it (and checks the
+//! hand-written files' format); and its wheel, installed into a fresh virtual
+//! environment outside the repository, runs the README's example.
+//!
+//! CPython 3.11 or later with `venv` and pip is needed, and PyPI for the
+//! pinned packages.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn package() -> PathBuf {
+    root().join("python")
+}
+
+fn log(o: &Output) -> String {
+    format!("{}\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+fn run(what: &str, command: &mut Command) -> Output {
+    let o = command.output().unwrap_or_else(|e| panic!("{what} runs: {e}"));
+    assert!(o.status.success(), "{what} failed:\n{}", log(&o));
+    o
+}
+
+/// A virtual environment at `dir` with `requirements` installed.
+fn venv(dir: &Path, requirements: &[&str]) -> PathBuf {
+    let _ = std::fs::remove_dir_all(dir);
+    run("python3 -m venv", Command::new("python3").args(["-m", "venv"]).arg(dir));
+    let python = dir.join("bin/python");
+    run(
+        "pip install",
+        Command::new(&python).args(["-m", "pip", "install", "-q", "--disable-pip-version-check"]).args(requirements),
+    );
+    python
+}
+
+/// The development environment, with the package built and installed from
+/// `python/` (not editable: the tests use what a user installs), once per run.
+fn python() -> PathBuf {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            let dir = root().join("target/python/venv");
+            let requirements = package().join("requirements-dev.txt");
+            let pins = std::fs::read_to_string(&requirements).unwrap();
+            let stamp = dir.join("requirements-dev.txt");
+            let python = if std::fs::read_to_string(&stamp).ok().as_ref() == Some(&pins) {
+                dir.join("bin/python")
+            } else {
+                let python = venv(&dir, &["-r", requirements.to_str().unwrap()]);
+                std::fs::write(&stamp, &pins).unwrap();
+                python
+            };
+            run(
+                "pip install python/",
+                Command::new(&python)
+                    .args(["-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-build-isolation"])
+                    .args(["--no-deps", "--force-reinstall"])
+                    .arg(package()),
+            );
+            python
+        })
+        .clone()
+}
+
+/// Runs a tool of the development environment in `python/`, its caches under `target/python`.
+fn tool(args: &[&str]) -> Output {
+    let python = python();
+    let mut c = Command::new(&python);
+    c.args(args).current_dir(package()).env("RUFF_CACHE_DIR", root().join("target/python/ruff-cache"));
+    run(&args.join(" "), &mut c)
+}
+
+#[test]
+fn the_package_passes_its_tests() {
+    let o = tool(&["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(" passed"), "{out}");
+}
+
+#[test]
+fn the_package_passes_mypy_strict_and_ruff() {
+    let cache = root().join("target/python/mypy-cache");
+    tool(&["-m", "mypy", "--cache-dir", cache.to_str().unwrap()]);
+    tool(&["-m", "ruff", "check", "."]);
+    tool(&["-m", "ruff", "format", "--check", "."]);
+}
+
+#[test]
+fn the_wheel_installs_outside_the_repository_and_its_readme_example_runs() {
+    let python = python();
+    let scratch = std::env::temp_dir().join(format!("acp-python-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    run(
+        "pip wheel python/",
+        Command::new(&python)
+            .args(["-m", "pip", "wheel", "-q", "--disable-pip-version-check", "--no-build-isolation", "--no-deps"])
+            .arg(package())
+            .arg("-w")
+            .arg(&scratch),
+    );
+    let wheel = std::fs::read_dir(&scratch)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "whl"))
+        .expect("a wheel");
+    // The wheel holds the package and its metadata, nothing of the tests.
+    let listing = run(
+        "the wheel's listing",
+        Command::new(&python).args(["-m", "zipfile", "-l"]).arg(&wheel),
+    );
+    let listing = String::from_utf8_lossy(&listing.stdout);
+    for file in ["acp_bindings/v2.py", "acp_bindings/unstable/v1.py", "acp_bindings/py.typed", "LICENSE"] {
+        assert!(listing.contains(file), "{file} is not in the wheel:\n{listing}");
+    }
+    assert!(!listing.contains("tests/"), "the wheel holds tests:\n{listing}");
+    // A user's environment: the wheel and what it depends on, from PyPI.
+    let user = venv(&scratch.join("venv"), &[wheel.to_str().unwrap()]);
+    let readme = std::fs::read_to_string(package().join("README.md")).unwrap();
+    let example = readme.split("```python\n").nth(1).and_then(|r| r.split("```").next()).expect("a Python example");
+    run("the README's example", Command::new(&user).args(["-c", example]).current_dir(&scratch));
+    let _ = std::fs::remove_dir_all(&scratch);
+}

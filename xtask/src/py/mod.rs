@@ -1,0 +1,554 @@
+//! The Python target: the models of a schema file's definitions, from the
+//! same model and plan as the Rust crate and the TypeScript package, written
+//! with genco's Python quasi-quoting into `python/src/acp_bindings/`.
+//!
+//! The models are msgspec `Struct`s (why msgspec and not pydantic:
+//! `docs/python.md`). What the schema says, as Python:
+//!
+//! - an object is a `Struct` (keyword-only, each member under its wire name);
+//!   a property is optional with the default `UNSET`, so the three states of
+//!   a v2 patch field (omitted, `None`, a value) stay apart; `None` is in a
+//!   property's type only where the schema allows `null`;
+//! - a tagged union's arm is a subclass of its payload's `Struct` that fixes
+//!   the discriminator (`ContentBlockText(TextContent)`, tag `"text"`), and
+//!   the union is the `Union` of its arms; an open union's unknown arm is
+//!   `UnknownArm` (its discriminator and every member), which the types name
+//!   for a type checker (`if TYPE_CHECKING:`) while msgspec, which cannot
+//!   read an arm it does not know, is given the known arms;
+//! - an enum is its known values (`Literal`); an open enum also takes any
+//!   string (or integer);
+//! - a union whose arms msgspec cannot tell apart by their JSON type (two
+//!   objects without a discriminator) is `Any` to msgspec and its arms to a
+//!   type checker; likewise an object that a union extends
+//!   (`CreateElicitationRequest` with its `mode`) keeps the union's
+//!   properties as unknown members for now.
+//!
+//! The classes come first (an arm's class after its payload's), then the
+//! aliases, each after the aliases its value names: a class's annotations
+//! are read when msgspec first needs them, an alias's value at once.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use genco::prelude::*;
+
+use crate::model::*;
+use crate::plan::{Decisions, Plan, Repr};
+
+/// The module of a version's schema file (`unstable`: the unstable one),
+/// with `plan`'s decisions about that build.
+pub fn module(plan: &Plan<'_>, module: &Module, unstable: bool) -> String {
+    let decisions = if unstable { &plan.unstable } else { &plan.stable };
+    render(module, decisions, unstable)
+}
+
+/// Python's keywords and the soft keywords a field may not be named.
+const KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+    "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
+    "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+];
+
+/// What a value of a type is to msgspec's unions: it allows at most one
+/// type per JSON type in an untagged union.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Json {
+    Str,
+    Int,
+    Float,
+    Bool,
+    Null,
+    Array,
+    Object,
+    /// Anything (a value msgspec does not restrict): no union with it.
+    Any,
+}
+
+struct Renderer<'a> {
+    decisions: &'a Decisions,
+    defs: BTreeMap<&'a str, &'a Def>,
+    /// The arm classes of tagged unions: (union, arm) -> class name.
+    arm_classes: BTreeMap<(String, String), String>,
+}
+
+fn render(module: &Module, decisions: &Decisions, unstable: bool) -> String {
+    let walked: Vec<&Def> = module.defs.iter().flat_map(Def::walk).collect();
+    let defs: BTreeMap<&str, &Def> = walked.iter().map(|d| (d.name.as_str(), *d)).collect();
+    let mut r = Renderer { decisions, defs, arm_classes: BTreeMap::new() };
+    let mut taken: BTreeSet<String> = walked.iter().map(|d| r.name(&d.name)).collect();
+    taken.extend(["UnknownArm", "Any", "Struct", "Meta", "UNSET", "UnsetType"].map(String::from));
+    for d in &walked {
+        if let Kind::Union(u) = &d.kind {
+            if u.tag.is_none() {
+                continue;
+            }
+            for v in &u.variants {
+                let mut name = format!("{}{}", r.name(&d.name), v.rust_name.trim_start_matches("r#"));
+                while taken.contains(&name) {
+                    name.push_str("Arm");
+                }
+                taken.insert(name.clone());
+                r.arm_classes.insert((d.name.clone(), v.rust_name.clone()), name);
+            }
+        }
+    }
+    let mut out = python::Tokens::new();
+    // Classes first, each arm class after every base; then the aliases.
+    for d in walked.iter().filter(|d| matches!(d.kind, Kind::Struct(_))) {
+        r.class(&mut out, d);
+    }
+    for d in &walked {
+        if let Kind::Union(u) = &d.kind {
+            r.arm_classes_of(&mut out, d, u);
+        }
+    }
+    for d in Renderer::aliases_in_order(&walked) {
+        r.alias(&mut out, d);
+    }
+    // Two blank lines before each top-level statement (PEP 8); genco keeps one.
+    let body = two_blank_lines(&out.to_file_string().expect("genco formats Python"));
+    let build = if unstable { "unstable" } else { "stable" };
+    let source = &module.source;
+    let uses = |n: &str| body.contains(n);
+    let mut typing: Vec<&str> = vec!["TYPE_CHECKING", "Any", "Literal", "TypeAlias", "Union", "Annotated"];
+    typing.retain(|n| uses(n));
+    isort(&mut typing);
+    let mut msgspec: Vec<&str> = vec!["Meta", "Struct", "UNSET", "UnsetType", "field"];
+    msgspec.retain(|n| uses(n));
+    isort(&mut msgspec);
+    let runtime = if uses("UnknownArm") { "\nfrom acp_bindings._runtime import UnknownArm\n" } else { "" };
+    format!(
+        "# @generated by `cargo xtask codegen` from `{source}`.\n\
+         # Do not edit: change the generator (`xtask/src/py/`) or its inputs and run `cargo xtask codegen`.\n\
+         \"\"\"The types of the ACP schema `{source}` ({build}), as msgspec structs.\"\"\"\n\n\
+         from __future__ import annotations\n\n\
+         from typing import {}\n\n\
+         from msgspec import {}\n{runtime}\n\n{body}",
+        typing.join(", "),
+        msgspec.join(", "),
+    )
+}
+
+/// A docstring: the text between triple quotes, escaped, its lines after
+/// the first `indent` spaces in (where the docstring's first line is).
+fn docstring(text: &str, indent: usize) -> String {
+    let text = text.replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"");
+    let pad = " ".repeat(indent);
+    let lines: Vec<String> = text
+        .trim_end()
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i == 0 || l.is_empty() { l.to_owned() } else { format!("{pad}{l}") })
+        .collect();
+    let text = lines.join("\n");
+    if lines.len() > 1 {
+        format!("\"\"\"{text}\n{pad}\"\"\"")
+    } else if text.ends_with('"') {
+        format!("\"\"\"{text} \"\"\"")
+    } else {
+        format!("\"\"\"{text}\"\"\"")
+    }
+}
+
+/// Names in the order isort gives them: constants, then classes, then the rest.
+fn isort(names: &mut [&str]) {
+    names.sort_by_key(|n| {
+        let rank = if n.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
+            0
+        } else if n.starts_with(|c: char| c.is_ascii_uppercase()) {
+            1
+        } else {
+            2
+        };
+        (rank, n.to_string())
+    });
+}
+
+/// `text` with a second blank line before each top-level statement.
+fn two_blank_lines(text: &str) -> String {
+    let starts = |l: &str| {
+        l.starts_with("class ")
+            || l.starts_with("if TYPE_CHECKING:")
+            || l.split_once(": TypeAlias = ").is_some_and(|(n, _)| n.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    };
+    let mut out = String::with_capacity(text.len() + text.len() / 20);
+    let mut blank = 0;
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 && blank == 1 && starts(line) {
+            out.push('\n');
+        }
+        blank = if line.is_empty() { blank + 1 } else { 0 };
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// A string literal.
+fn string(s: &str) -> String {
+    serde_json::to_string(s).expect("a string serializes")
+}
+
+/// A field's Python name: the Rust field's, or with `_` after a keyword.
+fn field_name(f: &Field) -> String {
+    let n = f.rust_name.trim_start_matches("r#").to_owned();
+    if KEYWORDS.contains(&n.as_str()) {
+        format!("{n}_")
+    } else {
+        n
+    }
+}
+
+impl Renderer<'_> {
+    /// The item name of a schema definition.
+    fn name(&self, schema_name: &str) -> String {
+        self.decisions.names.get(schema_name).cloned().unwrap_or_else(|| schema_name.to_owned())
+    }
+
+    /// The Python type of `t`.
+    fn ty(&self, t: &Type) -> String {
+        match t {
+            Type::String { min_length, max_length, pattern, .. } => {
+                let mut meta = Vec::new();
+                if let Some(m) = min_length.filter(|m| *m > 0) {
+                    meta.push(format!("min_length={m}"));
+                }
+                if let Some(m) = max_length {
+                    meta.push(format!("max_length={m}"));
+                }
+                if let Some(p) = pattern {
+                    meta.push(format!("pattern={}", string(p)));
+                }
+                annotated("str", &meta)
+            }
+            Type::Char => annotated("str", &["min_length=1".into(), "max_length=1".into()]),
+            Type::Base64 => "str".into(),
+            Type::Integer { format, .. } => {
+                let (lo, hi) = format.range();
+                let (min, max) = t.checked_bounds();
+                // msgspec checks bounds within 64 bits (it reads no integer past `u64`).
+                let fits = |b: i128| i64::try_from(b).is_ok();
+                let bounds = [("ge", min.unwrap_or(lo)), ("le", max.unwrap_or(hi))];
+                let meta: Vec<String> = bounds.iter().filter(|(_, b)| fits(*b)).map(|(k, b)| format!("{k}={b}")).collect();
+                annotated("int", &meta)
+            }
+            Type::Number { min, max, .. } => {
+                let mut meta = Vec::new();
+                if let Some(m) = min {
+                    meta.push(format!("ge={m:?}"));
+                }
+                if let Some(m) = max {
+                    meta.push(format!("le={m:?}"));
+                }
+                annotated("float", &meta)
+            }
+            Type::Boolean => "bool".into(),
+            Type::Null => "None".into(),
+            Type::Any => "Any".into(),
+            Type::Object => "dict[str, Any]".into(),
+            Type::Ref(r) => self.name(r),
+            Type::Array { items, min_items, max_items, nullable_items, .. } => {
+                let item = self.ty(items);
+                let item = if *nullable_items { format!("Union[{item}, None]") } else { item };
+                let mut meta = Vec::new();
+                if let Some(m) = min_items.filter(|m| *m > 0) {
+                    meta.push(format!("min_length={m}"));
+                }
+                if let Some(m) = max_items {
+                    meta.push(format!("max_length={m}"));
+                }
+                annotated(&format!("list[{item}]"), &meta)
+            }
+            Type::Tuple(items) => {
+                let items: Vec<String> = items
+                    .iter()
+                    .map(|i| {
+                        let t = self.ty(&i.ty);
+                        if i.nullable {
+                            format!("Union[{t}, None]")
+                        } else {
+                            t
+                        }
+                    })
+                    .collect();
+                format!("tuple[{}]", items.join(", "))
+            }
+            Type::Map { values, nullable_values } => {
+                let v = self.ty(values);
+                let v = if *nullable_values { format!("Union[{v}, None]") } else { v };
+                format!("dict[str, {v}]")
+            }
+        }
+    }
+
+    /// The JSON types a value of `t` may be, as msgspec tells union arms apart.
+    fn json(&self, t: &Type, seen: &mut BTreeSet<String>) -> BTreeSet<Json> {
+        let one = |j| BTreeSet::from([j]);
+        match t {
+            Type::String { .. } | Type::Char | Type::Base64 => one(Json::Str),
+            Type::Integer { .. } => one(Json::Int),
+            Type::Number { .. } => one(Json::Float),
+            Type::Boolean => one(Json::Bool),
+            Type::Null => one(Json::Null),
+            Type::Any => one(Json::Any),
+            Type::Object | Type::Map { .. } => one(Json::Object),
+            Type::Array { .. } | Type::Tuple(_) => one(Json::Array),
+            Type::Ref(r) => {
+                if !seen.insert(r.clone()) {
+                    return one(Json::Any);
+                }
+                let Some(d) = self.defs.get(r.as_str()) else { return one(Json::Any) };
+                match &d.kind {
+                    Kind::Struct(_) => one(Json::Object),
+                    Kind::Enum(e) => match e.repr {
+                        EnumRepr::String => one(Json::Str),
+                        EnumRepr::Integer(_) => one(Json::Int),
+                    },
+                    Kind::Union(u) if u.tag.is_some() => one(Json::Object),
+                    Kind::Union(u) => match self.untagged_arms(u) {
+                        Some(js) => js,
+                        None => one(Json::Any),
+                    },
+                    Kind::Newtype(t) => self.json(t, seen),
+                    Kind::Alias(a) => self.json(&Type::Ref(a.clone()), seen),
+                    Kind::Any | Kind::Opaque(_) => one(Json::Any),
+                }
+            }
+        }
+    }
+
+    /// The JSON types of an untagged union's arms, when msgspec can tell
+    /// every arm apart by them (`None` otherwise).
+    fn untagged_arms(&self, u: &Union) -> Option<BTreeSet<Json>> {
+        let mut all = BTreeSet::new();
+        for v in &u.variants {
+            let js = match &v.payload {
+                Payload::Type(t) => self.json(t, &mut BTreeSet::new()),
+                Payload::Unit | Payload::NoTag => BTreeSet::from([Json::Null]),
+            };
+            for j in js {
+                if j == Json::Any || !all.insert(j) {
+                    return None;
+                }
+            }
+        }
+        Some(all)
+    }
+
+    fn class(&self, out: &mut python::Tokens, d: &Def) {
+        let Kind::Struct(s) = &d.kind else { return };
+        let name = self.name(&d.name);
+        let mut config = vec!["Struct".to_owned(), "kw_only=True".to_owned()];
+        if s.additional == Additional::False {
+            config.push("forbid_unknown_fields=True".into());
+        }
+        let docs = class_docs(d, s);
+        let fields: Vec<(String, Option<String>)> = s.fields.iter().map(|f| (self.field(f), f.docs.clone())).collect();
+        quote_in! { *out =>
+            class $(&name)($(config.join(", "))):
+                $(docstring(&docs, 4))
+                $(for (line, doc) in &fields =>
+                    $['\n']
+                    $line
+                    $(if let Some(doc) = doc => $['\r']$(docstring(doc, 4))))
+        }
+        out.line();
+        out.line();
+    }
+
+    /// A field's declaration: `name: T = default`, its wire name with `field`.
+    fn field(&self, f: &Field) -> String {
+        let plan = self.decisions.fields.get(f);
+        let t = self.ty(&f.ty);
+        let py = field_name(f);
+        let (ty, default) = match plan.repr {
+            Repr::Value => (t, None),
+            Repr::RequiredNullable => (format!("{t} | None"), None),
+            Repr::Optional => (format!("{t} | UnsetType"), Some("UNSET")),
+            Repr::OptionalAny => ("Any".to_owned(), Some("UNSET")),
+            Repr::Nullable | Repr::Patch => (format!("{t} | None | UnsetType"), Some("UNSET")),
+        };
+        let renamed = py != f.name;
+        let value = match (default, renamed) {
+            (None, false) => String::new(),
+            (Some(d), false) => format!(" = {d}"),
+            (None, true) => format!(" = field(name={})", string(&f.name)),
+            (Some(d), true) => format!(" = field(default={d}, name={})", string(&f.name)),
+        };
+        format!("{py}: {ty}{value}")
+    }
+
+    /// A tagged union's arm classes: each its payload's struct with the discriminator fixed.
+    fn arm_classes_of(&self, out: &mut python::Tokens, d: &Def, u: &Union) {
+        let Some(tag) = &u.tag else { return };
+        for v in &u.variants {
+            let Some(tag_value) = &v.tag else { continue };
+            let class = &self.arm_classes[&(d.name.clone(), v.rust_name.clone())];
+            let base = match &v.payload {
+                Payload::Type(Type::Ref(r)) if self.is_struct(r) => self.name(r),
+                Payload::Unit => "Struct".to_owned(),
+                _ => continue,
+            };
+            let config = format!(
+                "{base}, kw_only=True, tag_field={}, tag={}",
+                string(&tag.property),
+                string(tag_value)
+            );
+            let docs = v.docs.clone().unwrap_or_else(|| format!("`{}` `{tag_value}`.", tag.property));
+            quote_in! { *out =>
+                class $class($config):
+                    $(docstring(&docs, 4))
+            }
+            out.line();
+            out.line();
+        }
+    }
+
+    /// The definitions written as aliases, each after every alias its value
+    /// names (a class's annotations are read later, an alias's value at once).
+    fn aliases_in_order<'d>(walked: &[&'d Def]) -> Vec<&'d Def> {
+        let aliases: Vec<&Def> = walked.iter().copied().filter(|d| !matches!(d.kind, Kind::Struct(_))).collect();
+        let names: BTreeSet<&str> = aliases.iter().map(|d| d.name.as_str()).collect();
+        let by_name: BTreeMap<&str, &'d Def> = walked.iter().map(|d| (d.name.as_str(), *d)).collect();
+        let mut done: BTreeSet<&str> = BTreeSet::new();
+        let mut out = Vec::new();
+        fn visit<'d>(
+            d: &'d Def,
+            by_name: &BTreeMap<&str, &'d Def>,
+            names: &BTreeSet<&str>,
+            done: &mut BTreeSet<&'d str>,
+            out: &mut Vec<&'d Def>,
+        ) {
+            if !done.insert(d.name.as_str()) {
+                return;
+            }
+            for r in d.refs.iter().filter(|r| names.contains(r.as_str())) {
+                if let Some(next) = by_name.get(r.as_str()) {
+                    visit(next, by_name, names, done, out);
+                }
+            }
+            out.push(d);
+        }
+        for d in &aliases {
+            visit(d, &by_name, &names, &mut done, &mut out);
+        }
+        out
+    }
+
+    fn is_struct(&self, r: &str) -> bool {
+        self.defs.get(r).is_some_and(|d| matches!(d.kind, Kind::Struct(_)))
+    }
+
+    /// A definition that is not an object: a type alias, with its docs.
+    fn alias(&self, out: &mut python::Tokens, d: &Def) {
+        let name = self.name(&d.name);
+        let (value, runtime) = match &d.kind {
+            Kind::Struct(_) => return,
+            Kind::Enum(e) => {
+                let values: Vec<String> = e.variants.iter().map(|v| v.value.to_string()).collect();
+                let known = format!("Literal[{}]", values.join(", "));
+                let open = match e.repr {
+                    EnumRepr::String => "str",
+                    EnumRepr::Integer(_) => "int",
+                };
+                if e.fallback.is_some() {
+                    (format!("Union[{known}, {open}]"), None)
+                } else {
+                    (known, None)
+                }
+            }
+            Kind::Union(u) if u.tag.is_some() => {
+                let mut arms: Vec<String> = Vec::new();
+                let mut known: Vec<String> = Vec::new();
+                for v in &u.variants {
+                    match (&v.payload, self.arm_classes.get(&(d.name.clone(), v.rust_name.clone()))) {
+                        (Payload::Type(Type::Ref(r)), Some(c)) if self.is_struct(r) && v.tag.is_some() => {
+                            arms.push(c.clone());
+                            known.push(c.clone());
+                        }
+                        (Payload::Unit, Some(c)) if v.tag.is_some() => {
+                            arms.push(c.clone());
+                            known.push(c.clone());
+                        }
+                        (Payload::Type(t), _) => arms.push(self.ty(t)),
+                        (Payload::NoTag | Payload::Unit, _) => arms.push("None".into()),
+                    }
+                }
+                if u.catch_all.is_some() {
+                    arms.push("UnknownArm".into());
+                }
+                let typed = format!("Union[{}]", arms.join(", "));
+                let runtime = if arms.len() == known.len() { None } else { Some(union_of(&known)) };
+                (typed, runtime)
+            }
+            Kind::Union(u) => {
+                let arms: Vec<String> = u
+                    .variants
+                    .iter()
+                    .map(|v| match &v.payload {
+                        Payload::Type(t) => self.ty(t),
+                        Payload::Unit | Payload::NoTag => "None".into(),
+                    })
+                    .collect();
+                let typed = union_of(&arms);
+                let runtime = if self.untagged_arms(u).is_some() { None } else { Some("Any".to_owned()) };
+                (typed, runtime)
+            }
+            Kind::Newtype(t) => (self.ty(t), None),
+            Kind::Alias(a) => (self.name(a), None),
+            Kind::Any | Kind::Opaque(_) => ("Any".to_owned(), None),
+        };
+        let docs = d.docs.clone();
+        match runtime {
+            None => quote_in! { *out =>
+                $(format!("{name}: TypeAlias = {value}"))
+                $(if let Some(doc) = &docs => $(docstring(doc, 0)))
+            },
+            Some(runtime) => quote_in! { *out =>
+                if TYPE_CHECKING:
+                    $(format!("{name}: TypeAlias = {value}"))
+                else:
+                    $(format!("# What msgspec reads: {}.", runtime_reason(&d.kind)))
+                    $(format!("{name} = {runtime}"))
+                $(if let Some(doc) = &docs => $(docstring(doc, 0)))
+            },
+        }
+        out.line();
+        out.line();
+    }
+}
+
+/// Why a union's runtime type is not its arms.
+fn runtime_reason(k: &Kind) -> &'static str {
+    match k {
+        Kind::Union(u) if u.tag.is_some() => "the known arms (an unknown one is read without msgspec)",
+        _ => "any value (msgspec cannot tell these arms apart by their JSON type)",
+    }
+}
+
+/// `Union[...]` of `arms` (one arm alone as itself).
+fn union_of(arms: &[String]) -> String {
+    match arms {
+        [one] => one.clone(),
+        _ => format!("Union[{}]", arms.join(", ")),
+    }
+}
+
+/// `base` with msgspec's constraints, when there are any.
+fn annotated(base: &str, meta: &[String]) -> String {
+    if meta.is_empty() {
+        base.to_owned()
+    } else {
+        format!("Annotated[{base}, Meta({})]", meta.join(", "))
+    }
+}
+
+/// A class's docstring: the definition's docs, and what the class does not type yet.
+fn class_docs(d: &Def, s: &Struct) -> String {
+    let mut docs = d.docs.clone().unwrap_or_else(|| format!("`{}`.", d.name));
+    if s.flatten.is_some() {
+        docs.push_str("\n\nThe properties of the union this object extends are kept as unknown members.");
+    }
+    docs
+}
