@@ -21,9 +21,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from acp_bindings import UNSET, v2
-from acp_bindings.unstable import v1 as unstable_v1
-from acp_bindings.unstable import v2 as unstable_v2
+from acp_bindings import UNSET, v1, v2
+from acp_bindings.unstable import v1 as unstable_v1, v2 as unstable_v2
 
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "corpus"
 MODULES = {"v1": unstable_v1, "v2": unstable_v2}
@@ -66,6 +65,26 @@ def test_msgspec_never_accepts_as_is_what_the_crate_refuses_or_changes(version: 
 
 
 FLOOR = {"v1": 31, "v2": 32}
+
+
+def test_the_unstable_modules_take_what_both_builds_have_alike_from_the_stable_ones() -> None:
+    assert unstable_v2.TextContent is v2.TextContent
+    assert unstable_v2.ContentBlockText is v2.ContentBlockText
+    # A union the unstable schema extends is its own, and so is what holds it.
+    assert unstable_v2.SessionUpdate is not v2.SessionUpdate
+    assert unstable_v2.UpdateSessionNotification.__module__ == "acp_bindings.unstable.v2"
+
+
+@pytest.mark.parametrize("module", [v1, v2, unstable_v1, unstable_v2], ids=lambda m: m.__name__)
+def test_msgspec_reads_every_type(module: Any) -> None:
+    names = [n for n in dir(module) if n[:1].isupper() and n not in TYPING_NAMES]
+    assert len(names) > 150
+    for name in names:
+        msgspec.json.Decoder(getattr(module, name))
+
+
+TYPING_NAMES = {"TYPE_CHECKING", "UNSET", "UnsetType", "Struct", "Meta", "Any", "Literal", "TypeAlias", "Union"}
+TYPING_NAMES |= {"Annotated", "UnknownArm"}
 
 
 def test_a_patch_field_has_three_states() -> None:

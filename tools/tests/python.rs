@@ -114,10 +114,7 @@ fn the_wheel_installs_outside_the_repository_and_its_readme_example_runs() {
         .find(|p| p.extension().is_some_and(|e| e == "whl"))
         .expect("a wheel");
     // The wheel holds the package and its metadata, nothing of the tests.
-    let listing = run(
-        "the wheel's listing",
-        Command::new(&python).args(["-m", "zipfile", "-l"]).arg(&wheel),
-    );
+    let listing = run("the wheel's listing", Command::new(&python).args(["-m", "zipfile", "-l"]).arg(&wheel));
     let listing = String::from_utf8_lossy(&listing.stdout);
     for file in ["acp_bindings/v2.py", "acp_bindings/unstable/v1.py", "acp_bindings/py.typed", "LICENSE"] {
         assert!(listing.contains(file), "{file} is not in the wheel:\n{listing}");

@@ -138,8 +138,17 @@ fn check_groups_worded(
 /// (`a sequence`, `map`, an untagged arm's variant name), and the integer
 /// types it says as ranges (`u16`, as a word of its own).
 const RUST_WORDS: &[&str] = &[
-    "a sequence", "sequence,", "a map", "map,", "a list", "a tuple", "Option value", "a character", "Str:",
-    "Number:", "Null:",
+    "a sequence",
+    "sequence,",
+    "a map",
+    "map,",
+    "a list",
+    "a tuple",
+    "Option value",
+    "a character",
+    "Str:",
+    "Number:",
+    "Null:",
 ];
 const RUST_INTEGERS: &[&str] = &["u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128"];
 

@@ -343,9 +343,13 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
         g.files.push((dir.join(format!("{version}.unstable.ts")), text));
     }
     if let Some(dir) = &layout.python {
-        // The stable file's module, and the unstable file's under `unstable/`.
-        g.files.push((dir.join(format!("{version}.py")), crate::py::module(&plan, &stable, false)));
-        g.files.push((dir.join(format!("unstable/{version}.py")), crate::py::module(&plan, &unstable, true)));
+        // The stable file's module, and the unstable file's under `unstable/`, as a difference.
+        g.files.push((dir.join(format!("{version}.py")), crate::py::module(&plan, &stable)));
+        let base = format!("acp_bindings.{version}");
+        g.files.push((
+            dir.join(format!("unstable/{version}.py")),
+            crate::py::unstable_module(&plan, &stable, &unstable, &base),
+        ));
     }
     let (mut items, registry, schemas, schema_impls) = emit_version(&plan, &payloads);
     if !schemas.is_empty() {

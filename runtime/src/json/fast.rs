@@ -379,9 +379,7 @@ pub fn skip_members(_r: &mut Reader<'_>, more: bool) -> Result<(), Bail> {
 /// [`Object::visit`] whatever it does not serve; any other deserializer reads
 /// the members with [`Object::visit`].
 #[inline]
-pub fn direct_object<'de, D: Deserializer<'de>, T: Object + FromJson<'de>>(
-    deserializer: D,
-) -> Result<T, D::Error> {
+pub fn direct_object<'de, D: Deserializer<'de>, T: Object + FromJson<'de>>(deserializer: D) -> Result<T, D::Error> {
     deserializer.deserialize_struct(STRUCT, T::FIELDS, DirectVisitor::<T>(PhantomData))
 }
 

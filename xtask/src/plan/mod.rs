@@ -593,4 +593,39 @@ impl<'m> Plan<'m> {
     pub fn fields(&self, name: &str, gate: Gate) -> Option<&[FieldPlan]> {
         self.items.iter().find(|i| i.name == name && i.gate == gate).map(|i| i.fields.as_slice())
     }
+
+    /// The definitions (schema names) of the unstable schema file that a
+    /// target writing each file as a module of its own takes from the stable
+    /// module instead of writing them again: those the plan renders once for
+    /// both builds ([`Gate::Always`], no `stable_shape`), with their inline
+    /// items, unless a definition they name, directly or further down, is
+    /// written again (a type binds the names it uses where it is written).
+    pub fn shared_with_stable<'u>(&self, unstable: &'u Module) -> std::collections::BTreeSet<&'u str> {
+        use std::collections::{BTreeMap, BTreeSet};
+        let once: BTreeSet<&str> = self
+            .items
+            .iter()
+            .filter(|i| i.gate == Gate::Always && i.stable_shape.is_none())
+            .map(|i| i.name.as_str())
+            .collect();
+        let mut shared: BTreeSet<&str> = BTreeSet::new();
+        for d in unstable.defs.iter().filter(|d| once.contains(d.name.as_str())) {
+            shared.extend(d.walk().into_iter().map(|d| d.name.as_str()));
+        }
+        let refs: BTreeMap<&str, &[String]> =
+            unstable.defs.iter().flat_map(Def::walk).map(|d| (d.name.as_str(), d.refs.as_slice())).collect();
+        loop {
+            let demoted: Vec<&str> = shared
+                .iter()
+                .copied()
+                .filter(|n| refs.get(n).is_some_and(|r| r.iter().any(|r| !shared.contains(r.as_str()))))
+                .collect();
+            if demoted.is_empty() {
+                return shared;
+            }
+            for n in demoted {
+                shared.remove(n);
+            }
+        }
+    }
 }

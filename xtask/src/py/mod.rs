@@ -34,11 +34,34 @@ use genco::prelude::*;
 use crate::model::*;
 use crate::plan::{Decisions, Plan, Repr};
 
-/// The module of a version's schema file (`unstable`: the unstable one),
-/// with `plan`'s decisions about that build.
-pub fn module(plan: &Plan<'_>, module: &Module, unstable: bool) -> String {
-    let decisions = if unstable { &plan.unstable } else { &plan.stable };
-    render(module, decisions, unstable)
+/// The module of a version's stable schema file, with `plan`'s decisions
+/// about the stable build.
+pub fn module(plan: &Plan<'_>, module: &Module) -> String {
+    let walked: Vec<&Def> = module.defs.iter().flat_map(Def::walk).collect();
+    let r = Renderer::new(&walked, &plan.stable, &BTreeMap::new());
+    render(module, &r, &walked, None)
+}
+
+/// The module of a version's unstable schema file, as a difference from the
+/// stable one (`stable_module`, its import path): a definition the plan
+/// renders once for both builds is imported from the stable module (so
+/// `unstable.v2.TextContent is v2.TextContent`), with its arm classes,
+/// unless something it names is written here ([`Plan::shared_with_stable`]).
+pub fn unstable_module(plan: &Plan<'_>, stable: &Module, unstable: &Module, stable_module: &str) -> String {
+    let base: Vec<&Def> = stable.defs.iter().flat_map(Def::walk).collect();
+    let stable_names = Renderer::new(&base, &plan.stable, &BTreeMap::new()).arm_classes;
+    let shared = plan.shared_with_stable(unstable);
+    let walked: Vec<&Def> = unstable.defs.iter().flat_map(Def::walk).collect();
+    // The arm classes of a union taken from the stable module keep their names.
+    let preset: BTreeMap<(String, String), String> =
+        stable_names.into_iter().filter(|((u, _), _)| shared.contains(u.as_str())).collect();
+    let r = Renderer::new(&walked, &plan.unstable, &preset);
+    let written: Vec<&Def> = walked.iter().copied().filter(|d| !shared.contains(d.name.as_str())).collect();
+    let mut imported: Vec<String> =
+        walked.iter().filter(|d| shared.contains(d.name.as_str())).map(|d| r.name(&d.name)).collect();
+    imported.extend(preset.values().cloned());
+    isort(&mut imported);
+    render(unstable, &r, &written, Some((stable_module, imported)))
 }
 
 /// Python's keywords and the soft keywords a field may not be named.
@@ -70,43 +93,66 @@ struct Renderer<'a> {
     arm_classes: BTreeMap<(String, String), String>,
 }
 
-fn render(module: &Module, decisions: &Decisions, unstable: bool) -> String {
-    let walked: Vec<&Def> = module.defs.iter().flat_map(Def::walk).collect();
-    let defs: BTreeMap<&str, &Def> = walked.iter().map(|d| (d.name.as_str(), *d)).collect();
-    let mut r = Renderer { decisions, defs, arm_classes: BTreeMap::new() };
-    let mut taken: BTreeSet<String> = walked.iter().map(|d| r.name(&d.name)).collect();
-    taken.extend(["UnknownArm", "Any", "Struct", "Meta", "UNSET", "UnsetType"].map(String::from));
-    for d in &walked {
-        if let Kind::Union(u) = &d.kind {
+impl<'a> Renderer<'a> {
+    /// The renderer of the definitions `walked` (nested ones included), the
+    /// arm classes of tagged unions named `{Union}{Arm}` (or as `preset` says).
+    fn new(walked: &[&'a Def], decisions: &'a Decisions, preset: &BTreeMap<(String, String), String>) -> Self {
+        let defs: BTreeMap<&str, &Def> = walked.iter().map(|d| (d.name.as_str(), *d)).collect();
+        let mut r = Renderer { decisions, defs, arm_classes: preset.clone() };
+        let mut taken: BTreeSet<String> = walked.iter().map(|d| r.name(&d.name)).collect();
+        taken.extend(["UnknownArm", "Any", "Struct", "Meta", "UNSET", "UnsetType"].map(String::from));
+        taken.extend(preset.values().cloned());
+        for d in walked {
+            let Kind::Union(u) = &d.kind else { continue };
             if u.tag.is_none() {
                 continue;
             }
             for v in &u.variants {
+                let key = (d.name.clone(), v.rust_name.clone());
+                if r.arm_classes.contains_key(&key) || r.arm_base(v).is_none() {
+                    continue;
+                }
                 let mut name = format!("{}{}", r.name(&d.name), v.rust_name.trim_start_matches("r#"));
                 while taken.contains(&name) {
                     name.push_str("Arm");
                 }
                 taken.insert(name.clone());
-                r.arm_classes.insert((d.name.clone(), v.rust_name.clone()), name);
+                r.arm_classes.insert(key, name);
             }
         }
+        r
     }
+}
+
+/// The module of `module`: the definitions `walked` written, and with `base`
+/// (the stable module's import path and names), the rest imported from it.
+fn render(module: &Module, r: &Renderer<'_>, walked: &[&Def], base: Option<(&str, Vec<String>)>) -> String {
     let mut out = python::Tokens::new();
     // Classes first, each arm class after every base; then the aliases.
     for d in walked.iter().filter(|d| matches!(d.kind, Kind::Struct(_))) {
         r.class(&mut out, d);
     }
-    for d in &walked {
+    for d in walked {
         if let Kind::Union(u) = &d.kind {
             r.arm_classes_of(&mut out, d, u);
         }
     }
-    for d in Renderer::aliases_in_order(&walked) {
+    for d in Renderer::aliases_in_order(walked) {
         r.alias(&mut out, d);
     }
     // Two blank lines before each top-level statement (PEP 8); genco keeps one.
     let body = two_blank_lines(&out.to_file_string().expect("genco formats Python"));
-    let build = if unstable { "unstable" } else { "stable" };
+    let build = if base.is_some() { "unstable" } else { "stable" };
+    let imports = match &base {
+        Some((path, names)) if !names.is_empty() => {
+            let names: Vec<String> = names.iter().map(|n| format!("    {n} as {n},\n")).collect();
+            format!(
+                "\n# What both builds have alike: the stable module's items.\nfrom {path} import (\n{})\n",
+                names.concat()
+            )
+        }
+        _ => String::new(),
+    };
     let source = &module.source;
     let uses = |n: &str| body.contains(n);
     let mut typing: Vec<&str> = vec!["TYPE_CHECKING", "Any", "Literal", "TypeAlias", "Union", "Annotated"];
@@ -122,7 +168,7 @@ fn render(module: &Module, decisions: &Decisions, unstable: bool) -> String {
          \"\"\"The types of the ACP schema `{source}` ({build}), as msgspec structs.\"\"\"\n\n\
          from __future__ import annotations\n\n\
          from typing import {}\n\n\
-         from msgspec import {}\n{runtime}\n\n{body}",
+         from msgspec import {}\n{runtime}{imports}\n\n{body}",
         typing.join(", "),
         msgspec.join(", "),
     )
@@ -149,9 +195,11 @@ fn docstring(text: &str, indent: usize) -> String {
     }
 }
 
-/// Names in the order isort gives them: constants, then classes, then the rest.
-fn isort(names: &mut [&str]) {
+/// Names in the order isort (and ruff) gives them: constants, then classes,
+/// then the rest, each group by name regardless of case.
+fn isort<S: AsRef<str>>(names: &mut [S]) {
     names.sort_by_key(|n| {
+        let n = n.as_ref();
         let rank = if n.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
             0
         } else if n.starts_with(|c: char| c.is_ascii_uppercase()) {
@@ -159,7 +207,7 @@ fn isort(names: &mut [&str]) {
         } else {
             2
         };
-        (rank, n.to_string())
+        (rank, n.to_lowercase(), n.to_string())
     });
 }
 
@@ -230,7 +278,8 @@ impl Renderer<'_> {
                 // msgspec checks bounds within 64 bits (it reads no integer past `u64`).
                 let fits = |b: i128| i64::try_from(b).is_ok();
                 let bounds = [("ge", min.unwrap_or(lo)), ("le", max.unwrap_or(hi))];
-                let meta: Vec<String> = bounds.iter().filter(|(_, b)| fits(*b)).map(|(k, b)| format!("{k}={b}")).collect();
+                let meta: Vec<String> =
+                    bounds.iter().filter(|(_, b)| fits(*b)).map(|(k, b)| format!("{k}={b}")).collect();
                 annotated("int", &meta)
             }
             Type::Number { min, max, .. } => {
@@ -383,18 +432,10 @@ impl Renderer<'_> {
     fn arm_classes_of(&self, out: &mut python::Tokens, d: &Def, u: &Union) {
         let Some(tag) = &u.tag else { return };
         for v in &u.variants {
-            let Some(tag_value) = &v.tag else { continue };
+            let (Some(tag_value), Some(base)) = (&v.tag, self.arm_base(v)) else { continue };
             let class = &self.arm_classes[&(d.name.clone(), v.rust_name.clone())];
-            let base = match &v.payload {
-                Payload::Type(Type::Ref(r)) if self.is_struct(r) => self.name(r),
-                Payload::Unit => "Struct".to_owned(),
-                _ => continue,
-            };
-            let config = format!(
-                "{base}, kw_only=True, tag_field={}, tag={}",
-                string(&tag.property),
-                string(tag_value)
-            );
+            let config =
+                format!("{base}, kw_only=True, tag_field={}, tag={}", string(&tag.property), string(tag_value));
             let docs = v.docs.clone().unwrap_or_else(|| format!("`{}` `{tag_value}`.", tag.property));
             quote_in! { *out =>
                 class $class($config):
@@ -434,6 +475,18 @@ impl Renderer<'_> {
             visit(d, &by_name, &names, &mut done, &mut out);
         }
         out
+    }
+
+    /// The class an arm of a tagged union's class extends, when the arm has
+    /// one: an arm with a discriminator value whose payload is an object
+    /// (or nothing but the discriminator).
+    fn arm_base(&self, v: &Variant) -> Option<String> {
+        v.tag.as_ref()?;
+        match &v.payload {
+            Payload::Type(Type::Ref(r)) if self.is_struct(r) => Some(self.name(r)),
+            Payload::Unit => Some("Struct".to_owned()),
+            _ => None,
+        }
     }
 
     fn is_struct(&self, r: &str) -> bool {

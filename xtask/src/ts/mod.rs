@@ -26,7 +26,7 @@ use shapes::prop;
 
 use crate::model::*;
 use crate::plan::reducer::Reducer;
-use crate::plan::{Decisions, Gate, Payloads, Plan};
+use crate::plan::{Decisions, Payloads, Plan};
 
 /// The TypeScript module of a version's stable schema file, or of a file
 /// alone: every definition of `module`, with `plan`'s decisions about the
@@ -46,7 +46,7 @@ pub fn single(module: &Module) -> String {
 /// The TypeScript module of a version's unstable schema file, as a
 /// difference from the stable one (`stable_file`, the stem its module is
 /// written to): a definition the merged plan renders once for both builds
-/// ([`Gate::Always`]) is re-exported from the stable module unless a
+/// ([`Gate::Always`](crate::plan::Gate::Always)) is re-exported from the stable module unless a
 /// definition it names, directly or further down, is written here; the
 /// others (added in the unstable schema, or of another shape there) are
 /// written here. The tables (`shapes`, `methods`, `upserts`) are the stable
@@ -61,35 +61,7 @@ pub fn unstable_module(
 ) -> String {
     let base = File { module: stable, decisions: &plan.stable, payloads, unstable: false, reducer };
     let file = File { module: unstable, decisions: &plan.unstable, payloads, unstable: true, reducer };
-    let once: BTreeSet<&str> = plan
-        .items
-        .iter()
-        .filter(|i| i.gate == Gate::Always && i.stable_shape.is_none())
-        .map(|i| i.name.as_str())
-        .collect();
-    // A top-level definition's inline items share its fate (equal in both
-    // files, so are they).
-    let mut shared: BTreeSet<&str> = BTreeSet::new();
-    for d in unstable.defs.iter().filter(|d| once.contains(d.name.as_str())) {
-        shared.extend(d.walk().into_iter().map(|d| d.name.as_str()));
-    }
-    // Types bind names where they are written: an item naming one written
-    // here is written here too.
-    let refs: BTreeMap<&str, &[String]> =
-        unstable.defs.iter().flat_map(Def::walk).map(|d| (d.name.as_str(), d.refs.as_slice())).collect();
-    loop {
-        let demoted: Vec<&str> = shared
-            .iter()
-            .copied()
-            .filter(|n| refs.get(n).is_some_and(|r| r.iter().any(|r| !shared.contains(r.as_str()))))
-            .collect();
-        if demoted.is_empty() {
-            break;
-        }
-        for n in demoted {
-            shared.remove(n);
-        }
-    }
+    let shared = plan.shared_with_stable(unstable);
     render(&file, Some(Base { file: stable_file, tables: shapes::Tables::of(&base), shared }))
 }
 

@@ -10,6 +10,198 @@ from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 from acp_bindings._runtime import UnknownArm
 
+# What both builds have alike: the stable module's items.
+from acp_bindings.v1 import (
+    Annotations as Annotations,
+    AudioContent as AudioContent,
+    AuthCapabilities as AuthCapabilities,
+    AuthenticateRequest as AuthenticateRequest,
+    AuthenticateResponse as AuthenticateResponse,
+    AuthMethod as AuthMethod,
+    AuthMethodAgent as AuthMethodAgent,
+    AuthMethodId as AuthMethodId,
+    AuthMethodTerminal as AuthMethodTerminal,
+    AuthMethodTerminalArm as AuthMethodTerminalArm,
+    AvailableCommand as AvailableCommand,
+    AvailableCommandInput as AvailableCommandInput,
+    AvailableCommandsUpdate as AvailableCommandsUpdate,
+    BlobResourceContents as BlobResourceContents,
+    BooleanConfigOptionCapabilities as BooleanConfigOptionCapabilities,
+    BooleanPropertySchema as BooleanPropertySchema,
+    CancelNotification as CancelNotification,
+    CancelRequestNotification as CancelRequestNotification,
+    ClientSessionCapabilities as ClientSessionCapabilities,
+    CloseSessionRequest as CloseSessionRequest,
+    CloseSessionResponse as CloseSessionResponse,
+    CompactionCapabilities as CompactionCapabilities,
+    CompactionId as CompactionId,
+    CompactionStatus as CompactionStatus,
+    CompactionSummaryChunk as CompactionSummaryChunk,
+    CompactionUpdate as CompactionUpdate,
+    CompleteElicitationNotification as CompleteElicitationNotification,
+    ConfigOptionUpdate as ConfigOptionUpdate,
+    Content as Content,
+    ContentBlock as ContentBlock,
+    ContentBlockAudio as ContentBlockAudio,
+    ContentBlockImage as ContentBlockImage,
+    ContentBlockResource as ContentBlockResource,
+    ContentBlockResourceLink as ContentBlockResourceLink,
+    ContentBlockText as ContentBlockText,
+    ContentChunk as ContentChunk,
+    Cost as Cost,
+    CreateElicitationRequest as CreateElicitationRequest,
+    CreateElicitationRequestMode as CreateElicitationRequestMode,
+    CreateElicitationRequestModeForm as CreateElicitationRequestModeForm,
+    CreateElicitationRequestModeUrl as CreateElicitationRequestModeUrl,
+    CreateElicitationResponse as CreateElicitationResponse,
+    CreateElicitationResponseAction as CreateElicitationResponseAction,
+    CreateElicitationResponseActionAccept as CreateElicitationResponseActionAccept,
+    CreateElicitationResponseActionCancel as CreateElicitationResponseActionCancel,
+    CreateElicitationResponseActionDecline as CreateElicitationResponseActionDecline,
+    CreateTerminalRequest as CreateTerminalRequest,
+    CreateTerminalResponse as CreateTerminalResponse,
+    CurrentModeUpdate as CurrentModeUpdate,
+    DeleteSessionRequest as DeleteSessionRequest,
+    DeleteSessionResponse as DeleteSessionResponse,
+    Diff as Diff,
+    ElicitationAcceptAction as ElicitationAcceptAction,
+    ElicitationCapabilities as ElicitationCapabilities,
+    ElicitationContentValue as ElicitationContentValue,
+    ElicitationFormCapabilities as ElicitationFormCapabilities,
+    ElicitationFormMode as ElicitationFormMode,
+    ElicitationFormModeScope as ElicitationFormModeScope,
+    ElicitationId as ElicitationId,
+    ElicitationPropertySchema as ElicitationPropertySchema,
+    ElicitationPropertySchemaArray as ElicitationPropertySchemaArray,
+    ElicitationPropertySchemaBoolean as ElicitationPropertySchemaBoolean,
+    ElicitationPropertySchemaInteger as ElicitationPropertySchemaInteger,
+    ElicitationPropertySchemaNumber as ElicitationPropertySchemaNumber,
+    ElicitationPropertySchemaString as ElicitationPropertySchemaString,
+    ElicitationRequestScope as ElicitationRequestScope,
+    ElicitationSchema as ElicitationSchema,
+    ElicitationSchemaType as ElicitationSchemaType,
+    ElicitationSessionScope as ElicitationSessionScope,
+    ElicitationUrlCapabilities as ElicitationUrlCapabilities,
+    ElicitationUrlMode as ElicitationUrlMode,
+    ElicitationUrlModeScope as ElicitationUrlModeScope,
+    EmbeddedResource as EmbeddedResource,
+    EmbeddedResourceResource as EmbeddedResourceResource,
+    EnumOption as EnumOption,
+    EnvVariable as EnvVariable,
+    Error as Error,
+    ErrorCode as ErrorCode,
+    ExtNotification as ExtNotification,
+    ExtRequest as ExtRequest,
+    ExtResponse as ExtResponse,
+    FileSystemCapabilities as FileSystemCapabilities,
+    HttpHeader as HttpHeader,
+    ImageContent as ImageContent,
+    Implementation as Implementation,
+    IntegerPropertySchema as IntegerPropertySchema,
+    KillTerminalRequest as KillTerminalRequest,
+    KillTerminalResponse as KillTerminalResponse,
+    LoadSessionResponse as LoadSessionResponse,
+    LogoutCapabilities as LogoutCapabilities,
+    LogoutRequest as LogoutRequest,
+    LogoutResponse as LogoutResponse,
+    McpServerHttp as McpServerHttp,
+    McpServerSse as McpServerSse,
+    McpServerStdio as McpServerStdio,
+    MessageId as MessageId,
+    MultiSelectItems as MultiSelectItems,
+    MultiSelectItemsString as MultiSelectItemsString,
+    MultiSelectPropertySchema as MultiSelectPropertySchema,
+    NewSessionResponse as NewSessionResponse,
+    Notice as Notice,
+    NoticeCapabilities as NoticeCapabilities,
+    NoticeSeverity as NoticeSeverity,
+    NumberPropertySchema as NumberPropertySchema,
+    PermissionOption as PermissionOption,
+    PermissionOptionId as PermissionOptionId,
+    PermissionOptionKind as PermissionOptionKind,
+    Plan as Plan,
+    PlanEntry as PlanEntry,
+    PlanEntryPriority as PlanEntryPriority,
+    PlanEntryStatus as PlanEntryStatus,
+    PromptCapabilities as PromptCapabilities,
+    PromptRequest as PromptRequest,
+    ProtocolVersion as ProtocolVersion,
+    ReadTextFileRequest as ReadTextFileRequest,
+    ReadTextFileResponse as ReadTextFileResponse,
+    ReleaseTerminalRequest as ReleaseTerminalRequest,
+    ReleaseTerminalResponse as ReleaseTerminalResponse,
+    RequestId as RequestId,
+    RequestPermissionOutcome as RequestPermissionOutcome,
+    RequestPermissionOutcomeCancelled as RequestPermissionOutcomeCancelled,
+    RequestPermissionOutcomeSelected as RequestPermissionOutcomeSelected,
+    RequestPermissionRequest as RequestPermissionRequest,
+    RequestPermissionResponse as RequestPermissionResponse,
+    ResourceLink as ResourceLink,
+    ResumeSessionResponse as ResumeSessionResponse,
+    Role as Role,
+    SelectedPermissionOutcome as SelectedPermissionOutcome,
+    SessionAdditionalDirectoriesCapabilities as SessionAdditionalDirectoriesCapabilities,
+    SessionCloseCapabilities as SessionCloseCapabilities,
+    SessionConfigBoolean as SessionConfigBoolean,
+    SessionConfigGroupId as SessionConfigGroupId,
+    SessionConfigId as SessionConfigId,
+    SessionConfigOption as SessionConfigOption,
+    SessionConfigOptionCategory as SessionConfigOptionCategory,
+    SessionConfigOptionsCapabilities as SessionConfigOptionsCapabilities,
+    SessionConfigOptionType as SessionConfigOptionType,
+    SessionConfigOptionTypeBoolean as SessionConfigOptionTypeBoolean,
+    SessionConfigOptionTypeSelect as SessionConfigOptionTypeSelect,
+    SessionConfigSelect as SessionConfigSelect,
+    SessionConfigSelectGroup as SessionConfigSelectGroup,
+    SessionConfigSelectOption as SessionConfigSelectOption,
+    SessionConfigSelectOptions as SessionConfigSelectOptions,
+    SessionConfigValueId as SessionConfigValueId,
+    SessionDeleteCapabilities as SessionDeleteCapabilities,
+    SessionId as SessionId,
+    SessionInfoUpdate as SessionInfoUpdate,
+    SessionListCapabilities as SessionListCapabilities,
+    SessionMode as SessionMode,
+    SessionModeId as SessionModeId,
+    SessionModeState as SessionModeState,
+    SessionResumeCapabilities as SessionResumeCapabilities,
+    SetSessionConfigOptionRequest as SetSessionConfigOptionRequest,
+    SetSessionConfigOptionRequestType as SetSessionConfigOptionRequestType,
+    SetSessionConfigOptionRequestTypeBoolean as SetSessionConfigOptionRequestTypeBoolean,
+    SetSessionConfigOptionRequestTypeBooleanArm as SetSessionConfigOptionRequestTypeBooleanArm,
+    SetSessionConfigOptionRequestTypeValueId as SetSessionConfigOptionRequestTypeValueId,
+    SetSessionConfigOptionResponse as SetSessionConfigOptionResponse,
+    SetSessionModeRequest as SetSessionModeRequest,
+    SetSessionModeResponse as SetSessionModeResponse,
+    StopReason as StopReason,
+    StringFormat as StringFormat,
+    StringMultiSelectItems as StringMultiSelectItems,
+    StringPropertySchema as StringPropertySchema,
+    Terminal as Terminal,
+    TerminalExitStatus as TerminalExitStatus,
+    TerminalId as TerminalId,
+    TerminalOutputRequest as TerminalOutputRequest,
+    TerminalOutputResponse as TerminalOutputResponse,
+    TextContent as TextContent,
+    TextResourceContents as TextResourceContents,
+    TitledMultiSelectItems as TitledMultiSelectItems,
+    ToolCall as ToolCall,
+    ToolCallContent as ToolCallContent,
+    ToolCallContentContent as ToolCallContentContent,
+    ToolCallContentDiff as ToolCallContentDiff,
+    ToolCallContentTerminal as ToolCallContentTerminal,
+    ToolCallId as ToolCallId,
+    ToolCallLocation as ToolCallLocation,
+    ToolCallStatus as ToolCallStatus,
+    ToolCallUpdate as ToolCallUpdate,
+    ToolKind as ToolKind,
+    UnstructuredCommandInput as UnstructuredCommandInput,
+    UsageUpdate as UsageUpdate,
+    WaitForTerminalExitRequest as WaitForTerminalExitRequest,
+    WaitForTerminalExitResponse as WaitForTerminalExitResponse,
+    WriteTextFileRequest as WriteTextFileRequest,
+    WriteTextFileResponse as WriteTextFileResponse,
+)
+
 
 class AgentRequest(Struct, kw_only=True):
     """A JSON-RPC request object."""
@@ -22,959 +214,6 @@ class AgentRequest(Struct, kw_only=True):
 
     params: AgentRequestParams | None | UnsetType = UNSET
     """Method-specific request parameters."""
-
-
-class WriteTextFileRequest(Struct, kw_only=True):
-    """Request to write content to a text file.
-
-    Only available if the client supports the `fs.writeTextFile` capability.
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The session ID for this request."""
-
-    path: str
-    """Absolute path to the file to write."""
-
-    content: str
-    """The text content to write to the file."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ReadTextFileRequest(Struct, kw_only=True):
-    """Request to read content from a text file.
-
-    Only available if the client supports the `fs.readTextFile` capability.
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The session ID for this request."""
-
-    path: str
-    """Absolute path to the file to read."""
-
-    line: Annotated[int, Meta(ge=0, le=4294967295)] | None | UnsetType = UNSET
-    """Line number to start reading from (1-based)."""
-
-    limit: Annotated[int, Meta(ge=0, le=4294967295)] | None | UnsetType = UNSET
-    """Maximum number of lines to read."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class RequestPermissionRequest(Struct, kw_only=True):
-    """Request for user permission to execute a tool call.
-
-    Sent when the agent needs authorization before performing a sensitive operation.
-
-    See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#requesting-permission)
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The session ID for this request."""
-
-    tool_call: ToolCallUpdate = field(name="toolCall")
-    """Details about the tool call requiring permission."""
-
-    options: list[PermissionOption]
-    """Available permission options for the user to choose from."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ToolCallUpdate(Struct, kw_only=True):
-    """An update to an existing tool call.
-
-    Used to report progress and results as tools execute. All fields except
-    the tool call ID are optional - only changed fields need to be included.
-
-    See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#updating)
-    """
-
-    tool_call_id: ToolCallId = field(name="toolCallId")
-    """The ID of the tool call being updated."""
-
-    kind: ToolKind | None | UnsetType = UNSET
-    """Update the tool kind."""
-
-    status: ToolCallStatus | None | UnsetType = UNSET
-    """Update the execution status."""
-
-    title: str | None | UnsetType = UNSET
-    """Update the human-readable title."""
-
-    name: str | None | UnsetType = UNSET
-    """Update the programmatic name of the tool being invoked.
-
-    This field is optional. Omitting it or sending `null` both mean that
-    the existing name is left unchanged.
-    """
-
-    content: list[ToolCallContent] | None | UnsetType = UNSET
-    """Replace the content collection."""
-
-    locations: list[ToolCallLocation] | None | UnsetType = UNSET
-    """Replace the locations collection."""
-
-    raw_input: Any = field(default=UNSET, name="rawInput")
-    """Update the raw input."""
-
-    raw_output: Any = field(default=UNSET, name="rawOutput")
-    """Update the raw output."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class Annotations(Struct, kw_only=True):
-    """Optional annotations for the client. The client can use annotations to inform how objects are used or displayed"""
-
-    audience: list[Role] | None | UnsetType = UNSET
-    """Intended recipients for this content, such as the user or assistant."""
-
-    last_modified: str | None | UnsetType = field(default=UNSET, name="lastModified")
-    """Timestamp indicating when the underlying resource was last modified."""
-
-    priority: float | None | UnsetType = UNSET
-    """Relative importance of this content when clients choose what to surface."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class TextContent(Struct, kw_only=True):
-    """Text provided to or from an LLM."""
-
-    annotations: Annotations | None | UnsetType = UNSET
-    """Optional annotations that help clients decide how to display or route this content."""
-
-    text: str
-    """Text payload carried by this content block."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ImageContent(Struct, kw_only=True):
-    """An image provided to or from an LLM."""
-
-    annotations: Annotations | None | UnsetType = UNSET
-    """Optional annotations that help clients decide how to display or route this content."""
-
-    data: str
-    """Base64-encoded media payload."""
-
-    mime_type: str = field(name="mimeType")
-    """MIME type describing the encoded media payload."""
-
-    uri: str | None | UnsetType = UNSET
-    """URI associated with this resource or media payload."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class AudioContent(Struct, kw_only=True):
-    """Audio provided to or from an LLM."""
-
-    annotations: Annotations | None | UnsetType = UNSET
-    """Optional annotations that help clients decide how to display or route this content."""
-
-    data: str
-    """Base64-encoded media payload."""
-
-    mime_type: str = field(name="mimeType")
-    """MIME type describing the encoded media payload."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ResourceLink(Struct, kw_only=True):
-    """A resource that the server is capable of reading, included in a prompt or tool call result."""
-
-    annotations: Annotations | None | UnsetType = UNSET
-    """Optional annotations that help clients decide how to display or route this content."""
-
-    description: str | None | UnsetType = UNSET
-    """Optional human-readable details shown with this protocol object."""
-
-    mime_type: str | None | UnsetType = field(default=UNSET, name="mimeType")
-    """MIME type describing the encoded media payload."""
-
-    name: str
-    """Human-readable name shown for this protocol object."""
-
-    size: Annotated[int, Meta(ge=-9223372036854775808, le=9223372036854775807)] | None | UnsetType = UNSET
-    """Optional size of the linked resource in bytes, if known."""
-
-    title: str | None | UnsetType = UNSET
-    """Optional display title for end-user UI."""
-
-    uri: str
-    """URI associated with this resource or media payload."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class TextResourceContents(Struct, kw_only=True):
-    """Text-based resource contents."""
-
-    mime_type: str | None | UnsetType = field(default=UNSET, name="mimeType")
-    """MIME type describing the encoded media payload."""
-
-    text: str
-    """Text payload carried by this content block."""
-
-    uri: str
-    """URI associated with this resource or media payload."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class BlobResourceContents(Struct, kw_only=True):
-    """Binary resource contents."""
-
-    blob: str
-    """Base64-encoded bytes for a binary resource payload."""
-
-    mime_type: str | None | UnsetType = field(default=UNSET, name="mimeType")
-    """MIME type describing the encoded media payload."""
-
-    uri: str
-    """URI associated with this resource or media payload."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class EmbeddedResource(Struct, kw_only=True):
-    """The contents of a resource, embedded into a prompt or tool call result."""
-
-    annotations: Annotations | None | UnsetType = UNSET
-    """Optional annotations that help clients decide how to display or route this content."""
-
-    resource: EmbeddedResourceResource
-    """Embedded resource payload, either text or binary data."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class Content(Struct, kw_only=True):
-    """Standard content block (text, images, resources)."""
-
-    content: ContentBlock
-    """The actual content block."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class Diff(Struct, kw_only=True):
-    """A diff representing file modifications.
-
-    Shows changes to files in a format suitable for display in the client UI.
-
-    See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#content)
-    """
-
-    path: str
-    """The absolute file path being modified."""
-
-    old_text: str | None | UnsetType = field(default=UNSET, name="oldText")
-    """The original content (omitted or `null` for new files)."""
-
-    new_text: str = field(name="newText")
-    """The new content after modification."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class Terminal(Struct, kw_only=True):
-    """Embed a terminal created with `terminal/create` by its id.
-
-    The terminal must be added before calling `terminal/release`.
-
-    See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/draft/terminals)
-    """
-
-    terminal_id: TerminalId = field(name="terminalId")
-    """Identifier of the terminal instance to embed in the content stream."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ToolCallLocation(Struct, kw_only=True):
-    """A file location being accessed or modified by a tool.
-
-    Enables clients to implement "follow-along" features that track
-    which files the agent is working with in real-time.
-
-    See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#following-the-agent)
-    """
-
-    path: str
-    """The absolute file path being accessed or modified."""
-
-    line: Annotated[int, Meta(ge=0, le=4294967295)] | None | UnsetType = UNSET
-    """Optional 1-based line number within the file."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class PermissionOption(Struct, kw_only=True):
-    """An option presented to the user when requesting permission."""
-
-    option_id: PermissionOptionId = field(name="optionId")
-    """Unique identifier for this permission option."""
-
-    name: str
-    """Human-readable label to display to the user."""
-
-    kind: PermissionOptionKind
-    """Hint about the nature of this permission option."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class CreateTerminalRequest(Struct, kw_only=True):
-    """Request to create a new terminal and execute a command."""
-
-    session_id: SessionId = field(name="sessionId")
-    """The session ID for this request."""
-
-    command: str
-    """The command to execute."""
-
-    args: list[str] | UnsetType = UNSET
-    """Array of command arguments."""
-
-    env: list[EnvVariable] | UnsetType = UNSET
-    """Environment variables for the command."""
-
-    cwd: str | None | UnsetType = UNSET
-    """Working directory for the command. Must be an absolute path."""
-
-    output_byte_limit: Annotated[int, Meta(ge=0)] | None | UnsetType = field(default=UNSET, name="outputByteLimit")
-    """Maximum number of output bytes to retain.
-
-    When the limit is exceeded, the Client truncates from the beginning of the output
-    to stay within the limit.
-
-    The Client MUST ensure truncation happens at a character boundary to maintain valid
-    string output, even if this means the retained output is slightly less than the
-    specified limit.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class EnvVariable(Struct, kw_only=True):
-    """An environment variable to set when launching an MCP server."""
-
-    name: str
-    """The name of the environment variable."""
-
-    value: str
-    """The value to set for the environment variable."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class TerminalOutputRequest(Struct, kw_only=True):
-    """Request to get the current output and status of a terminal."""
-
-    session_id: SessionId = field(name="sessionId")
-    """The session ID for this request."""
-
-    terminal_id: TerminalId = field(name="terminalId")
-    """The ID of the terminal to get output from."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ReleaseTerminalRequest(Struct, kw_only=True):
-    """Request to release a terminal and free its resources."""
-
-    session_id: SessionId = field(name="sessionId")
-    """The session ID for this request."""
-
-    terminal_id: TerminalId = field(name="terminalId")
-    """The ID of the terminal to release."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class WaitForTerminalExitRequest(Struct, kw_only=True):
-    """Request to wait for a terminal command to exit."""
-
-    session_id: SessionId = field(name="sessionId")
-    """The session ID for this request."""
-
-    terminal_id: TerminalId = field(name="terminalId")
-    """The ID of the terminal to wait for."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class KillTerminalRequest(Struct, kw_only=True):
-    """Request to kill a terminal without releasing it."""
-
-    session_id: SessionId = field(name="sessionId")
-    """The session ID for this request."""
-
-    terminal_id: TerminalId = field(name="terminalId")
-    """The ID of the terminal to kill."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class CreateElicitationRequest(Struct, kw_only=True):
-    """Request from the agent to elicit structured user input.
-
-    The agent sends this to the client to request information from the user,
-    either via a form or by directing them to a URL.
-    Elicitations are tied to a session (optionally a tool call) or a request.
-
-    The properties of the union this object extends are kept as unknown members.
-    """
-
-    message: str
-    """A human-readable message describing what input is needed."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ElicitationSessionScope(Struct, kw_only=True):
-    """Session-scoped elicitation, optionally tied to a specific tool call.
-
-    When `toolCallId` is set, the elicitation is tied to a specific tool call.
-    This is useful when an agent receives an elicitation from an MCP server
-    during a tool call and needs to redirect it to the user.
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The session this elicitation is tied to."""
-
-    tool_call_id: ToolCallId | None | UnsetType = field(default=UNSET, name="toolCallId")
-    """Optional tool call within the session.
-
-    Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
-    session without a specific tool call.
-    """
-
-
-class ElicitationRequestScope(Struct, kw_only=True):
-    """Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
-    (e.g., during auth/configuration phases before any session is started).
-    """
-
-    request_id: RequestId = field(name="requestId")
-    """The request this elicitation is tied to."""
-
-
-class ElicitationSchema(Struct, kw_only=True):
-    """Type-safe elicitation schema for requesting structured user input.
-
-    This represents a JSON Schema object with primitive-typed properties,
-    as required by the elicitation specification.
-    """
-
-    type: ElicitationSchemaType | UnsetType = UNSET
-    """Type discriminator. Always `"object"`."""
-
-    title: str | None | UnsetType = UNSET
-    """Optional title for the schema.
-
-    Optional. Omitted and `null` are equivalent and mean no title is provided.
-    """
-
-    properties: dict[str, ElicitationPropertySchema] | UnsetType = UNSET
-    """Property definitions (must be primitive types)."""
-
-    required: list[str] | None | UnsetType = UNSET
-    """List of required property names.
-
-    Optional. Omitted and `null` are equivalent and mean no property names are required.
-    """
-
-    description: str | None | UnsetType = UNSET
-    """Optional description of what this schema represents.
-
-    Optional. Omitted and `null` are equivalent and mean no schema description is provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class EnumOption(Struct, kw_only=True):
-    """A titled enum option with a const value, human-readable title, and optional description."""
-
-    const: str
-    """The constant value for this option."""
-
-    title: str
-    """Human-readable title for this option."""
-
-    description: str | None | UnsetType = UNSET
-    """Human-readable description.
-
-    Optional. Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class StringPropertySchema(Struct, kw_only=True):
-    """Schema for string properties in an elicitation form.
-
-    When `enum` or `oneOf` is set, this represents a single-select enum
-    with `"type": "string"`.
-    """
-
-    title: str | None | UnsetType = UNSET
-    """Optional title for the property.
-
-    Optional. Omitted and `null` are equivalent and mean no title is provided.
-    """
-
-    description: str | None | UnsetType = UNSET
-    """Human-readable description.
-
-    Optional. Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    min_length: Annotated[int, Meta(ge=0, le=4294967295)] | None | UnsetType = field(default=UNSET, name="minLength")
-    """Minimum string length.
-
-    Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
-    """
-
-    max_length: Annotated[int, Meta(ge=0, le=4294967295)] | None | UnsetType = field(default=UNSET, name="maxLength")
-    """Maximum string length.
-
-    Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
-    """
-
-    pattern: str | None | UnsetType = UNSET
-    """Pattern the string must match.
-
-    Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
-    """
-
-    format: StringFormat | None | UnsetType = UNSET
-    """String format.
-
-    Optional. Omitted and `null` are equivalent and mean there is no format constraint.
-    """
-
-    default: str | None | UnsetType = UNSET
-    """Default value.
-
-    Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    """
-
-    enum: list[str] | None | UnsetType = UNSET
-    """Enum values for untitled single-select enums.
-    Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
-    declared by `enum`.
-    """
-
-    one_of: list[EnumOption] | None | UnsetType = field(default=UNSET, name="oneOf")
-    """Titled enum options for titled single-select enums.
-    Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
-    declared by `oneOf`.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class NumberPropertySchema(Struct, kw_only=True):
-    """Schema for number (floating-point) properties in an elicitation form."""
-
-    title: str | None | UnsetType = UNSET
-    """Optional title for the property.
-
-    Optional. Omitted and `null` are equivalent and mean no title is provided.
-    """
-
-    description: str | None | UnsetType = UNSET
-    """Human-readable description.
-
-    Optional. Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    minimum: float | None | UnsetType = UNSET
-    """Minimum value (inclusive).
-
-    Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-    """
-
-    maximum: float | None | UnsetType = UNSET
-    """Maximum value (inclusive).
-
-    Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-    """
-
-    default: float | None | UnsetType = UNSET
-    """Default value.
-
-    Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class IntegerPropertySchema(Struct, kw_only=True):
-    """Schema for integer properties in an elicitation form."""
-
-    title: str | None | UnsetType = UNSET
-    """Optional title for the property.
-
-    Optional. Omitted and `null` are equivalent and mean no title is provided.
-    """
-
-    description: str | None | UnsetType = UNSET
-    """Human-readable description.
-
-    Optional. Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    minimum: Annotated[int, Meta(ge=-9223372036854775808, le=9223372036854775807)] | None | UnsetType = UNSET
-    """Minimum value (inclusive).
-
-    Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-    """
-
-    maximum: Annotated[int, Meta(ge=-9223372036854775808, le=9223372036854775807)] | None | UnsetType = UNSET
-    """Maximum value (inclusive).
-
-    Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-    """
-
-    default: Annotated[int, Meta(ge=-9223372036854775808, le=9223372036854775807)] | None | UnsetType = UNSET
-    """Default value.
-
-    Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class BooleanPropertySchema(Struct, kw_only=True):
-    """Schema for boolean properties in an elicitation form."""
-
-    title: str | None | UnsetType = UNSET
-    """Optional title for the property.
-
-    Optional. Omitted and `null` are equivalent and mean no title is provided.
-    """
-
-    description: str | None | UnsetType = UNSET
-    """Human-readable description.
-
-    Optional. Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    default: bool | None | UnsetType = UNSET
-    """Default value.
-
-    Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class StringMultiSelectItems(Struct, kw_only=True):
-    """String item schema for multi-select enum properties."""
-
-    enum: list[str]
-    """Allowed enum values."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class TitledMultiSelectItems(Struct, kw_only=True):
-    """Items definition for titled multi-select enum properties."""
-
-    any_of: list[EnumOption] = field(name="anyOf")
-    """Titled enum options."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class MultiSelectPropertySchema(Struct, kw_only=True):
-    """Schema for multi-select (array) properties in an elicitation form."""
-
-    title: str | None | UnsetType = UNSET
-    """Optional title for the property.
-
-    Optional. Omitted and `null` are equivalent and mean no title is provided.
-    """
-
-    description: str | None | UnsetType = UNSET
-    """Human-readable description.
-
-    Optional. Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    min_items: Annotated[int, Meta(ge=0)] | None | UnsetType = field(default=UNSET, name="minItems")
-    """Minimum number of items to select.
-
-    Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
-    """
-
-    max_items: Annotated[int, Meta(ge=0)] | None | UnsetType = field(default=UNSET, name="maxItems")
-    """Maximum number of items to select.
-
-    Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
-    """
-
-    items: MultiSelectItems
-    """The items definition describing allowed values."""
-
-    default: list[str] | None | UnsetType = UNSET
-    """Default selected values.
-
-    Optional. Omitted and `null` are equivalent and mean no default selections are provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ElicitationFormMode(Struct, kw_only=True):
-    """Form-based elicitation mode where the client renders a form from the provided schema.
-
-    The properties of the union this object extends are kept as unknown members.
-    """
-
-    requested_schema: ElicitationSchema = field(name="requestedSchema")
-    """A JSON Schema describing the form fields to present to the user."""
-
-
-class ElicitationUrlMode(Struct, kw_only=True):
-    """URL-based elicitation mode where the client directs the user to a URL.
-
-    The properties of the union this object extends are kept as unknown members.
-    """
-
-    elicitation_id: ElicitationId = field(name="elicitationId")
-    """The unique identifier for this elicitation."""
-
-    url: str
-    """The URL to direct the user to."""
 
 
 class MessageMcpRequest(Struct, kw_only=True):
@@ -1098,43 +337,6 @@ class AgentCapabilities(Struct, kw_only=True):
 
     Optional. Omitted or `null` both mean the agent does not advertise support.
     Supplying `{}` means the agent supports provider configuration methods.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class PromptCapabilities(Struct, kw_only=True):
-    """Prompt capabilities supported by the agent in `session/prompt` requests.
-
-    Baseline agent functionality requires support for `text`
-    and `resource_link` content blocks in prompt requests.
-
-    Other variants must be explicitly opted in to.
-    Capabilities for different types of content in prompt requests.
-
-    Indicates which content types beyond the baseline (text and resource links)
-    the agent can process.
-
-    See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#prompt-capabilities)
-    """
-
-    image: bool | UnsetType = UNSET
-    """Agent supports `image` content blocks."""
-
-    audio: bool | UnsetType = UNSET
-    """Agent supports `audio` content blocks."""
-
-    embedded_context: bool | UnsetType = field(default=UNSET, name="embeddedContext")
-    """Agent supports embedded context in `session/prompt` requests.
-
-    When enabled, the Client is allowed to include `resource` content blocks
-    in prompt requests for pieces of context that are referenced in the message.
     """
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
@@ -1281,54 +483,6 @@ class SessionCapabilities(Struct, kw_only=True):
 
     Optional. Omitted or `null` both mean the agent does not advertise support.
     Supplying `{}` means the agent supports closing sessions.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SessionListCapabilities(Struct, kw_only=True):
-    """Capabilities for the `session/list` method.
-
-    Supplying `{}` means the agent supports listing sessions.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SessionDeleteCapabilities(Struct, kw_only=True):
-    """Capabilities for the `session/delete` method.
-
-    Supplying `{}` means the agent supports deleting sessions from `session/list`.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SessionAdditionalDirectoriesCapabilities(Struct, kw_only=True):
-    """Capabilities for additional session directories support.
-
-    Supplying `{}` means the agent supports the `additionalDirectories` field on
-    supported session lifecycle requests. Agents that also support
-    `session/list` may return `SessionInfo.additionalDirectories` to report the
-    complete ordered additional-root list associated with a listed session.
     """
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
@@ -1492,36 +646,6 @@ class SessionTitleCapabilities(Struct, kw_only=True):
     """
 
 
-class SessionResumeCapabilities(Struct, kw_only=True):
-    """Capabilities for the `session/resume` method.
-
-    Supplying `{}` means the agent supports resuming sessions.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SessionCloseCapabilities(Struct, kw_only=True):
-    """Capabilities for the `session/close` method.
-
-    Supplying `{}` means the agent supports closing sessions.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
 class AgentAuthCapabilities(Struct, kw_only=True):
     """Authentication-related capabilities supported by the agent."""
 
@@ -1571,21 +695,6 @@ class AuthStatusCapabilities(Struct, kw_only=True):
     """
 
 
-class LogoutCapabilities(Struct, kw_only=True):
-    """Logout capabilities supported by the agent.
-
-    Supplying `{}` means the agent supports the logout method.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
 class ProvidersCapabilities(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -1595,110 +704,6 @@ class ProvidersCapabilities(Struct, kw_only=True):
 
     Supplying `{}` means the agent supports provider configuration methods.
     """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class AuthMethodTerminal(Struct, kw_only=True):
-    """Terminal-based authentication method.
-
-    The client runs the configured agent program as a separate interactive
-    process for the user to authenticate via a TUI. Agents MUST advertise this
-    method only when the client enabled its terminal authentication capability.
-    A zero exit status signals success. Any other termination signals failure.
-    The client MUST NOT pass this method to `authenticate`.
-    """
-
-    id: AuthMethodId
-    """Unique identifier for this authentication method."""
-
-    name: str
-    """Human-readable name of the authentication method."""
-
-    description: str | None | UnsetType = UNSET
-    """Optional human-readable description of this authentication method."""
-
-    args: list[str] | UnsetType = UNSET
-    """Additional arguments to append to the configured agent invocation for terminal auth."""
-
-    env: dict[str, str] | UnsetType = UNSET
-    """Additional environment variables to set on the configured agent invocation for terminal auth.
-    These values override same-named variables in the base launch configuration.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class AuthMethodAgent(Struct, kw_only=True):
-    """Agent handles authentication itself through `authenticate`.
-
-    This is the default authentication method type.
-    """
-
-    id: AuthMethodId
-    """Unique identifier for this authentication method."""
-
-    name: str
-    """Human-readable name of the authentication method."""
-
-    description: str | None | UnsetType = UNSET
-    """Optional human-readable description of this authentication method."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class Implementation(Struct, kw_only=True):
-    """Metadata about the implementation of the client or agent.
-    Describes the name and version of an ACP implementation, with an optional
-    title for UI representation.
-    """
-
-    name: str
-    """Intended for programmatic or logical use, but can be used as a display
-    name fallback if title isn't present.
-    """
-
-    title: str | None | UnsetType = UNSET
-    """Intended for UI and end-user contexts and optimized to be human-readable
-    and easily understood.
-
-    If not provided, the name should be used for display.
-    """
-
-    version: str
-    """Version of the implementation. Can be displayed to the user or used
-    for debugging or metrics purposes. (e.g. "1.0.0").
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class AuthenticateResponse(Struct, kw_only=True):
-    """Response to the `authenticate` method."""
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1819,18 +824,6 @@ class DisableProviderResponse(Struct, kw_only=True):
     """
 
 
-class LogoutResponse(Struct, kw_only=True):
-    """Response to the `logout` method."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
 class AuthStatusResponse(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -1916,185 +909,6 @@ class AuthAccount(Struct, kw_only=True):
     """
 
 
-class NewSessionResponse(Struct, kw_only=True):
-    """Response from creating a new session.
-
-    See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """Unique identifier for the created session.
-
-    Used in all subsequent requests for this conversation.
-    """
-
-    modes: SessionModeState | None | UnsetType = UNSET
-    """Initial mode state if supported by the Agent
-
-    See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-    """
-
-    config_options: list[SessionConfigOption] | None | UnsetType = field(default=UNSET, name="configOptions")
-    """Initial session configuration options if supported by the Agent."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SessionModeState(Struct, kw_only=True):
-    """The set of modes and the one currently active."""
-
-    current_mode_id: SessionModeId = field(name="currentModeId")
-    """The current mode the Agent is in."""
-
-    available_modes: list[SessionMode] = field(name="availableModes")
-    """The set of modes that the Agent can operate in"""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SessionMode(Struct, kw_only=True):
-    """A mode the agent can operate in.
-
-    See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-    """
-
-    id: SessionModeId
-    """Stable identifier used to refer to this protocol object in later messages."""
-
-    name: str
-    """Human-readable name shown for this protocol object."""
-
-    description: str | None | UnsetType = UNSET
-    """Optional human-readable details shown with this protocol object."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SessionConfigOption(Struct, kw_only=True):
-    """A session configuration option selector and its current state.
-
-    The properties of the union this object extends are kept as unknown members.
-    """
-
-    id: SessionConfigId
-    """Unique identifier for the configuration option."""
-
-    name: str
-    """Human-readable label for the option."""
-
-    description: str | None | UnsetType = UNSET
-    """Optional description for the Client to display to the user."""
-
-    category: SessionConfigOptionCategory | None | UnsetType = UNSET
-    """Optional semantic category for this option (UX only)."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SessionConfigSelectOption(Struct, kw_only=True):
-    """A possible value for a session configuration option."""
-
-    value: SessionConfigValueId
-    """Unique identifier for this option value."""
-
-    name: str
-    """Human-readable label for this option value."""
-
-    description: str | None | UnsetType = UNSET
-    """Optional description for this option value."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SessionConfigSelectGroup(Struct, kw_only=True):
-    """A group of possible values for a session configuration option."""
-
-    group: SessionConfigGroupId
-    """Unique identifier for this group."""
-
-    name: str
-    """Human-readable label for this group."""
-
-    options: list[SessionConfigSelectOption]
-    """The set of option values in this group."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SessionConfigSelect(Struct, kw_only=True):
-    """A single-value selector (dropdown) session configuration option payload."""
-
-    current_value: SessionConfigValueId = field(name="currentValue")
-    """The currently selected value."""
-
-    options: SessionConfigSelectOptions
-    """The set of selectable options."""
-
-
-class SessionConfigBoolean(Struct, kw_only=True):
-    """A boolean on/off toggle session configuration option payload."""
-
-    current_value: bool = field(name="currentValue")
-    """The current value of the boolean option."""
-
-
-class LoadSessionResponse(Struct, kw_only=True):
-    """Response from loading an existing session."""
-
-    modes: SessionModeState | None | UnsetType = UNSET
-    """Initial mode state if supported by the Agent
-
-    See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-    """
-
-    config_options: list[SessionConfigOption] | None | UnsetType = field(default=UNSET, name="configOptions")
-    """Initial session configuration options if supported by the Agent."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
 class ListSessionsResponse(Struct, kw_only=True):
     """Response from listing sessions."""
 
@@ -2148,18 +962,6 @@ class SessionInfo(Struct, kw_only=True):
     Optional. Omitted and `null` are equivalent and mean the archive state is not reported.
     Agents that advertise the `sessionCapabilities.archive` capability MUST include it on every listed session.
     """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class DeleteSessionResponse(Struct, kw_only=True):
-    """Response from deleting a session."""
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2283,66 +1085,6 @@ class SetSessionTitleResponse(Struct, kw_only=True):
     """
 
 
-class ResumeSessionResponse(Struct, kw_only=True):
-    """Response from resuming an existing session."""
-
-    modes: SessionModeState | None | UnsetType = UNSET
-    """Initial mode state if supported by the Agent
-
-    See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-    """
-
-    config_options: list[SessionConfigOption] | None | UnsetType = field(default=UNSET, name="configOptions")
-    """Initial session configuration options if supported by the Agent."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class CloseSessionResponse(Struct, kw_only=True):
-    """Response from closing a session."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SetSessionModeResponse(Struct, kw_only=True):
-    """Response to `session/set_mode` method."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SetSessionConfigOptionResponse(Struct, kw_only=True):
-    """Response to `session/set_config_option` method."""
-
-    config_options: list[SessionConfigOption] = field(name="configOptions")
-    """The full set of configuration options and their current values."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
 class PromptResponse(Struct, kw_only=True):
     """Response from processing a user prompt.
 
@@ -2404,31 +1146,6 @@ class Usage(Struct, kw_only=True):
     """
 
 
-class Error(Struct, kw_only=True):
-    """JSON-RPC error object.
-
-    Represents an error that occurred during method execution, following the
-    JSON-RPC 2.0 error object specification with optional additional data.
-
-    See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-    """
-
-    code: ErrorCode
-    """A number indicating the error type that occurred.
-    This must be an integer as defined in the JSON-RPC specification.
-    """
-
-    message: str
-    """A string providing a short description of the error.
-    The message should be limited to a concise single sentence.
-    """
-
-    data: Any = UNSET
-    """Optional primitive or structured value that contains additional information about the error.
-    This may include debugging information or context-specific details.
-    """
-
-
 class AgentNotification(Struct, kw_only=True):
     """A JSON-RPC notification object."""
 
@@ -2452,135 +1169,6 @@ class SessionNotification(Struct, kw_only=True):
 
     update: SessionUpdate
     """The actual update content."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ContentChunk(Struct, kw_only=True):
-    """A streamed item of content"""
-
-    content: ContentBlock
-    """A single item of content"""
-
-    message_id: MessageId | None | UnsetType = field(default=UNSET, name="messageId")
-    """A unique identifier for the message this chunk belongs to.
-
-    All chunks belonging to the same message share the same `messageId`.
-    A change in `messageId` indicates a new message has started.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ToolCall(Struct, kw_only=True):
-    """Represents a tool call that the language model has requested.
-
-    Tool calls are actions that the agent executes on behalf of the language model,
-    such as reading files, executing code, or fetching data from external sources.
-
-    See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/draft/tool-calls)
-    """
-
-    tool_call_id: ToolCallId = field(name="toolCallId")
-    """Unique identifier for this tool call within the session."""
-
-    title: str
-    """Human-readable title describing what the tool is doing."""
-
-    name: str | None | UnsetType = UNSET
-    """Programmatic name of the tool being invoked.
-
-    This field is optional. Omitting it or sending `null` both mean that no
-    tool name is available.
-    """
-
-    kind: ToolKind | UnsetType = UNSET
-    """The category of tool being invoked.
-    Helps clients choose appropriate icons and UI treatment.
-    """
-
-    status: ToolCallStatus | UnsetType = UNSET
-    """Current execution status of the tool call."""
-
-    content: list[ToolCallContent] | UnsetType = UNSET
-    """Content produced by the tool call."""
-
-    locations: list[ToolCallLocation] | UnsetType = UNSET
-    """File locations affected by this tool call.
-    Enables "follow-along" features in clients.
-    """
-
-    raw_input: Any = field(default=UNSET, name="rawInput")
-    """Raw input parameters sent to the tool."""
-
-    raw_output: Any = field(default=UNSET, name="rawOutput")
-    """Raw output returned by the tool."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class PlanEntry(Struct, kw_only=True):
-    """A single entry in the execution plan.
-
-    Represents a task or goal that the assistant intends to accomplish
-    as part of fulfilling the user's request.
-    See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/draft/agent-plan#plan-entries)
-    """
-
-    content: str
-    """Human-readable description of what this task aims to accomplish."""
-
-    priority: PlanEntryPriority
-    """The relative importance of this task.
-    Used to indicate which tasks are most critical to the overall goal.
-    """
-
-    status: PlanEntryStatus
-    """Current execution status of this task."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class Plan(Struct, kw_only=True):
-    """An execution plan for accomplishing complex tasks.
-
-    Plans consist of multiple entries representing individual tasks or goals.
-    Agents report plans to clients to provide visibility into their execution strategy.
-    Plans can evolve during execution as the agent discovers new requirements or completes tasks.
-
-    See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/draft/agent-plan)
-    """
-
-    entries: list[PlanEntry]
-    """The list of tasks to be accomplished.
-
-    When updating a plan, the agent must send a complete list of all entries
-    with their current status. The client replaces the entire plan with each update.
-    """
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2702,228 +1290,6 @@ class PlanRemoved(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
     """
-
-
-class AvailableCommand(Struct, kw_only=True):
-    """Information about a command."""
-
-    name: str
-    """Command name (e.g., `create_plan`, `research_codebase`)."""
-
-    description: str
-    """Human-readable description of what the command does."""
-
-    input: AvailableCommandInput | None | UnsetType = UNSET
-    """Input for the command if required"""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class UnstructuredCommandInput(Struct, kw_only=True):
-    """All text that was typed after the command name is provided as input."""
-
-    hint: str
-    """A hint to display when the input hasn't been provided yet"""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class AvailableCommandsUpdate(Struct, kw_only=True):
-    """Available commands are ready or have changed"""
-
-    available_commands: list[AvailableCommand] = field(name="availableCommands")
-    """Commands the agent can execute"""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class CurrentModeUpdate(Struct, kw_only=True):
-    """The current mode of the session has changed
-
-    See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-    """
-
-    current_mode_id: SessionModeId = field(name="currentModeId")
-    """The ID of the current mode"""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ConfigOptionUpdate(Struct, kw_only=True):
-    """Session configuration options have been updated."""
-
-    config_options: list[SessionConfigOption] = field(name="configOptions")
-    """The full set of configuration options and their current values."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SessionInfoUpdate(Struct, kw_only=True):
-    """Update to session metadata. All fields are optional to support partial updates.
-
-    Agents send this notification to update session information like title or custom metadata.
-    Clients can use it to keep session titles and state current.
-    """
-
-    title: str | None | UnsetType = UNSET
-    """Human-readable title for the session. Set to null to clear."""
-
-    updated_at: str | None | UnsetType = field(default=UNSET, name="updatedAt")
-    """ISO 8601 timestamp of last activity. Set to null to clear."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class Cost(Struct, kw_only=True):
-    """Cost information for a session."""
-
-    amount: float
-    """Total cumulative cost for session."""
-
-    currency: str
-    """Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
-    unit such as "credits".
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class UsageUpdate(Struct, kw_only=True):
-    """Context window and cost update for a session."""
-
-    used: Annotated[int, Meta(ge=0)]
-    """Tokens currently in context."""
-
-    size: Annotated[int, Meta(ge=0)]
-    """Total context window size in tokens."""
-
-    cost: Cost | None | UnsetType = UNSET
-    """Cumulative session cost (optional)."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class Notice(Struct, kw_only=True):
-    """Fire-and-forget information for the user.
-
-    Notices are live events rather than session history. Agents must not rely on
-    a notice being received, displayed, or seen by the user.
-    Agents MUST only send notices when the Client advertised
-    the `session.notices` Client capability. Otherwise, Agents may use an agent
-    message when the information should still be surfaced to the user.
-
-    See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)
-    """
-
-    severity: NoticeSeverity
-    """Presentation severity hint."""
-
-    title: Annotated[str, Meta(min_length=1)]
-    """Required non-empty plain-text title that can stand alone."""
-
-    description: str | None | UnsetType = UNSET
-    """Optional plain-text detail or guidance.
-
-    Omitted and `null` are equivalent and mean no description was supplied.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """Metadata scoped to this notice.
-
-    Omitted and `null` are equivalent and mean no metadata was supplied.
-    """
-
-
-class CompactionUpdate(Struct, kw_only=True):
-    """A context compaction upsert. The first notification fixes the compaction's
-    timeline position. Later updates with the same ID patch that entity in place.
-    Agents MUST only send this update when the Client advertised
-    the `session.compaction` Client capability.
-
-    `summary`, `error`, and `_meta` have patch semantics: omission leaves the
-    stored value unchanged, `null` clears it, and a concrete value replaces it.
-    `summary: []` also clears the summary.
-    """
-
-    compaction_id: CompactionId = field(name="compactionId")
-    """The Agent-owned ID of this compaction, unique within the session."""
-
-    status: CompactionStatus
-    """Current lifecycle status."""
-
-    summary: list[ContentBlock] | None | UnsetType = UNSET
-    """Complete replacement user-displayable summary content for the compaction."""
-
-    error: str | None | UnsetType = UNSET
-    """Human-readable error details for the compaction."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """Extensible metadata patch for this compaction."""
-
-
-class CompactionSummaryChunk(Struct, kw_only=True):
-    """A content block appended to a compaction's summary. A first-seen ID creates
-    an in-progress compaction. Chunks append in receive order.
-    Agents MUST only send this update when the Client advertised
-    the `session.compaction` Client capability.
-    """
-
-    compaction_id: CompactionId = field(name="compactionId")
-    """ID of the compaction whose summary receives this content."""
-
-    content: ContentBlock
-    """One content block to append."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """Metadata scoped to this chunk. Omission and `null` both mean absent."""
 
 
 class SubagentSessionCapabilities(Struct, kw_only=True):
@@ -3217,23 +1583,6 @@ class SessionMessageChunk(Struct, kw_only=True):
     """
 
 
-class CompleteElicitationNotification(Struct, kw_only=True):
-    """Notification sent by the agent when a URL-based elicitation is complete."""
-
-    elicitation_id: ElicitationId = field(name="elicitationId")
-    """The ID of the elicitation that completed."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
 class AuthStatusUpdateNotification(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -3383,102 +1732,6 @@ class ClientCapabilities(Struct, kw_only=True):
     """
 
 
-class FileSystemCapabilities(Struct, kw_only=True):
-    """File system capabilities that a client may support.
-
-    See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/draft/initialization#filesystem)
-    """
-
-    read_text_file: bool | UnsetType = field(default=UNSET, name="readTextFile")
-    """Whether the Client supports `fs/read_text_file` requests."""
-
-    write_text_file: bool | UnsetType = field(default=UNSET, name="writeTextFile")
-    """Whether the Client supports `fs/write_text_file` requests."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ClientSessionCapabilities(Struct, kw_only=True):
-    """Session-related capabilities supported by the client."""
-
-    compaction: CompactionCapabilities | None | UnsetType = UNSET
-    """Support for ID-addressed context compaction updates. Omitted or `null`
-    means unsupported. `{}` advertises the complete compaction contract.
-    """
-
-    config_options: SessionConfigOptionsCapabilities | None | UnsetType = field(default=UNSET, name="configOptions")
-    """Config option capabilities supported by the client.
-
-    Omitted or `null` both mean the client does not advertise support for any
-    config option extensions.
-    """
-
-    notices: NoticeCapabilities | None | UnsetType = UNSET
-    """Support for live user-facing `notice` session updates.
-
-    Optional. Omitted or `null` both mean the client does not advertise support.
-    Supplying `{}` means the client can present notices to the user.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class CompactionCapabilities(Struct, kw_only=True):
-    """Client support for ID-addressed context compaction updates."""
-
-
-class SessionConfigOptionsCapabilities(Struct, kw_only=True):
-    """Session configuration option capabilities supported by the client."""
-
-    boolean: BooleanConfigOptionCapabilities | None | UnsetType = UNSET
-    """Whether the client supports boolean session configuration options.
-
-    Optional. Omitted or `null` both mean the client does not advertise support.
-    Supplying `{}` means agents may include `type: "boolean"` entries in
-    `configOptions`, and the client may send `session/set_config_option`
-    requests with `type: "boolean"` and a boolean `value`.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class BooleanConfigOptionCapabilities(Struct, kw_only=True):
-    """Capabilities for boolean session configuration options.
-
-    Supplying `{}` means the client supports boolean session configuration options.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class NoticeCapabilities(Struct, kw_only=True):
-    """Client support for presenting live notices to the user."""
-
-
 class SubagentCapabilities(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -3505,113 +1758,6 @@ class PlanCapabilities(Struct, kw_only=True):
     This capability is not part of the spec yet, and may be removed or changed at any point.
 
     Capabilities for receiving `plan_update` and `plan_removed` session updates.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class AuthCapabilities(Struct, kw_only=True):
-    """Authentication capabilities supported by the client.
-
-    Advertised during initialization to inform the agent which authentication
-    method types the client can handle. This governs opt-in types that require
-    additional client-side support.
-    """
-
-    terminal: bool | UnsetType = UNSET
-    """Whether the client supports `terminal` authentication methods.
-
-    The client should set this to `true` only when it can reproduce the
-    configured agent invocation in an interactive terminal. When `true`, the
-    agent may include `terminal` entries in its authentication methods.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ElicitationCapabilities(Struct, kw_only=True):
-    """Elicitation capabilities supported by the client."""
-
-    form: ElicitationFormCapabilities | None | UnsetType = UNSET
-    """Whether the client supports form-based elicitation.
-
-    Optional. Omitted and `null` are equivalent and mean form support is not advertised.
-    Supplying `{}` explicitly advertises form support.
-    """
-
-    url: ElicitationUrlCapabilities | None | UnsetType = UNSET
-    """Whether the client supports URL-based elicitation.
-
-    Optional. Omitted or `null` both mean the client does not advertise support.
-    Supplying `{}` means the client supports URL-based elicitation.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ElicitationFormCapabilities(Struct, kw_only=True):
-    """Form-based elicitation capabilities.
-
-    Supplying `{}` means the client supports form-based elicitation.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ElicitationUrlCapabilities(Struct, kw_only=True):
-    """URL-based elicitation capabilities.
-
-    Supplying `{}` means the client supports URL-based elicitation.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class AuthenticateRequest(Struct, kw_only=True):
-    """Request parameters for the authenticate method.
-
-    Specifies which authentication method to use.
-    """
-
-    method_id: AuthMethodId = field(name="methodId")
-    """The ID of the authentication method to use.
-    Must be one of the methods advertised in the initialize response.
     """
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
@@ -3693,21 +1839,6 @@ class DisableProviderRequest(Struct, kw_only=True):
     """
 
 
-class LogoutRequest(Struct, kw_only=True):
-    """Request parameters for the logout method.
-
-    Terminates the current authenticated session.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
 class AuthStatusRequest(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -3771,66 +1902,6 @@ class NewSessionRequest(Struct, kw_only=True):
     """
 
 
-class HttpHeader(Struct, kw_only=True):
-    """An HTTP header to set when making requests to the MCP server."""
-
-    name: str
-    """The name of the HTTP header."""
-
-    value: str
-    """The value to set for the HTTP header."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class McpServerHttp(Struct, kw_only=True):
-    """HTTP transport configuration for MCP."""
-
-    name: str
-    """Human-readable name identifying this MCP server."""
-
-    url: str
-    """URL to the MCP server."""
-
-    headers: list[HttpHeader]
-    """HTTP headers to set when making requests to the MCP server."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class McpServerSse(Struct, kw_only=True):
-    """SSE transport configuration for MCP."""
-
-    name: str
-    """Human-readable name identifying this MCP server."""
-
-    url: str
-    """URL to the MCP server."""
-
-    headers: list[HttpHeader]
-    """HTTP headers to set when making requests to the MCP server."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
 class McpServerAcp(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -3851,30 +1922,6 @@ class McpServerAcp(Struct, kw_only=True):
     Providers MUST NOT reuse an ID for multiple ACP-transport MCP servers that are visible
     on the same ACP connection.
     """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class McpServerStdio(Struct, kw_only=True):
-    """Stdio transport configuration for MCP."""
-
-    name: str
-    """Human-readable name identifying this MCP server."""
-
-    command: str
-    """Absolute path to the MCP server executable."""
-
-    args: list[str]
-    """Command-line arguments to pass to the MCP server."""
-
-    env: list[EnvVariable]
-    """Environment variables to set when launching the MCP server."""
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3999,24 +2046,6 @@ class ListSessionsRequest(Struct, kw_only=True):
     the Agent advertises the `sessionCapabilities.archive` capability. The filter combines with `cwd` and
     applies before pagination. Clients keep the same value when following `nextCursor`.
     """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class DeleteSessionRequest(Struct, kw_only=True):
-    """Request parameters for deleting an existing session from `session/list`.
-
-    Only available if the Agent supports the `sessionCapabilities.delete` capability.
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The ID of the session to delete."""
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4248,122 +2277,6 @@ class ResumeSessionRequest(Struct, kw_only=True):
     """
 
 
-class CloseSessionRequest(Struct, kw_only=True):
-    """Request parameters for closing an active session.
-
-    If supported, the agent **must** cancel any ongoing work related to the session
-    (treat it as if `session/cancel` was called) and then free up any resources
-    associated with the session.
-
-    Only available if the Agent supports the `sessionCapabilities.close` capability.
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The ID of the session to close."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SetSessionModeRequest(Struct, kw_only=True):
-    """Request parameters for setting a session mode."""
-
-    session_id: SessionId = field(name="sessionId")
-    """The ID of the session to set the mode for."""
-
-    mode_id: SessionModeId = field(name="modeId")
-    """The ID of the mode to set."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SetSessionConfigOptionRequest(Struct, kw_only=True):
-    """Request parameters for setting a session configuration option.
-
-    The properties of the union this object extends are kept as unknown members.
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The ID of the session to set the configuration option for."""
-
-    config_id: SessionConfigId = field(name="configId")
-    """The ID of the configuration option to set."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SetSessionConfigOptionRequestTypeBoolean(Struct, kw_only=True):
-    """A boolean value (`type: "boolean"`)."""
-
-    value: bool
-    """The boolean value."""
-
-
-class SetSessionConfigOptionRequestTypeValueId(Struct, kw_only=True):
-    """A `SessionConfigValueId` string value.
-
-    This is the default when `type` is absent on the wire. Unknown `type`
-    values with string payloads also gracefully deserialize into this
-    variant.
-    """
-
-    value: SessionConfigValueId
-    """The value ID."""
-
-
-class PromptRequest(Struct, kw_only=True):
-    """Request parameters for sending a user prompt to the agent.
-
-    Contains the user's message and any additional context.
-
-    See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#1-user-message)
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The ID of the session to send this user message to"""
-
-    prompt: list[ContentBlock]
-    """The blocks of content that compose the user's message.
-
-    As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
-    while other variants are optionally enabled via `PromptCapabilities`.
-
-    The Client MUST adapt its interface according to `PromptCapabilities`.
-
-    The client MAY include referenced pieces of context as either
-    `resource` or `resource_link` content blocks.
-
-    When available, `resource` is preferred
-    as it avoids extra round-trips and allows the message to include
-    pieces of context from sources the agent may not have access to.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
 class ClientResponseResult(Struct, kw_only=True):
     """A successful JSON-RPC response."""
 
@@ -4382,183 +2295,6 @@ class ClientResponseError(Struct, kw_only=True):
 
     error: Error
     """Method-specific error data."""
-
-
-class WriteTextFileResponse(Struct, kw_only=True):
-    """Response to `fs/write_text_file`"""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ReadTextFileResponse(Struct, kw_only=True):
-    """Response containing the contents of a text file."""
-
-    content: str
-    """Content payload returned by this response."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class RequestPermissionResponse(Struct, kw_only=True):
-    """Response to a permission request."""
-
-    outcome: RequestPermissionOutcome
-    """The user's decision on the permission request."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class SelectedPermissionOutcome(Struct, kw_only=True):
-    """The user selected one of the provided options."""
-
-    option_id: PermissionOptionId = field(name="optionId")
-    """The ID of the option the user selected."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class CreateTerminalResponse(Struct, kw_only=True):
-    """Response containing the ID of the created terminal."""
-
-    terminal_id: TerminalId = field(name="terminalId")
-    """The unique identifier for the created terminal."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class TerminalOutputResponse(Struct, kw_only=True):
-    """Response containing the terminal output and exit status."""
-
-    output: str
-    """The terminal output captured so far."""
-
-    truncated: bool
-    """Whether the output was truncated due to byte limits."""
-
-    exit_status: TerminalExitStatus | None | UnsetType = field(default=UNSET, name="exitStatus")
-    """Exit status if the command has completed."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class TerminalExitStatus(Struct, kw_only=True):
-    """Exit status of a terminal command."""
-
-    exit_code: Annotated[int, Meta(ge=0, le=4294967295)] | None | UnsetType = field(default=UNSET, name="exitCode")
-    """The process exit code (may be null if terminated by signal)."""
-
-    signal: str | None | UnsetType = UNSET
-    """The signal that terminated the process (may be null if exited normally)."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ReleaseTerminalResponse(Struct, kw_only=True):
-    """Response to terminal/release method"""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class WaitForTerminalExitResponse(Struct, kw_only=True):
-    """Response containing the exit status of a terminal command."""
-
-    exit_code: Annotated[int, Meta(ge=0, le=4294967295)] | None | UnsetType = field(default=UNSET, name="exitCode")
-    """The process exit code (may be null if terminated by signal)."""
-
-    signal: str | None | UnsetType = UNSET
-    """The signal that terminated the process (may be null if exited normally)."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class KillTerminalResponse(Struct, kw_only=True):
-    """Response to `terminal/kill` method"""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class CreateElicitationResponse(Struct, kw_only=True):
-    """Response from the client to an elicitation request.
-
-    The properties of the union this object extends are kept as unknown members.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    Optional. Omitted and `null` are equivalent and mean no metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class ElicitationAcceptAction(Struct, kw_only=True):
-    """The user accepted the elicitation and provided content."""
-
-    content: dict[str, ElicitationContentValue] | None | UnsetType = UNSET
-    """The user-provided content, if any, as an object matching the requested schema."""
 
 
 class MessageMcpResponseResult(Struct, kw_only=True):
@@ -4610,24 +2346,6 @@ class ClientNotification(Struct, kw_only=True):
     """Method-specific notification parameters."""
 
 
-class CancelNotification(Struct, kw_only=True):
-    """Notification to cancel ongoing operations for a session.
-
-    See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The ID of the session to cancel operations for."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
 class MessageMcpNotification(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -4653,24 +2371,6 @@ class MessageMcpNotification(Struct, kw_only=True):
 
     If omitted or set to `null`, the inner MCP message has no params.
     """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    these keys.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    """
-
-
-class CancelRequestNotification(Struct, kw_only=True):
-    """Notification to cancel an ongoing request.
-
-    See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/cancellation)
-    """
-
-    request_id: RequestId = field(name="requestId")
-    """The ID of the request to cancel."""
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4805,107 +2505,6 @@ class ProxySuccessorNotification(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
     """
-
-
-class ToolCallContentContent(Content, kw_only=True, tag_field="type", tag="content"):
-    """Standard content block (text, images, resources)."""
-
-
-class ToolCallContentDiff(Diff, kw_only=True, tag_field="type", tag="diff"):
-    """File modification shown as a diff."""
-
-
-class ToolCallContentTerminal(Terminal, kw_only=True, tag_field="type", tag="terminal"):
-    """Embed a terminal created with `terminal/create` by its id.
-
-    The terminal must be added before calling `terminal/release`.
-
-    See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/draft/terminals)
-    """
-
-
-class ContentBlockText(TextContent, kw_only=True, tag_field="type", tag="text"):
-    """Text content. May be plain text or formatted with Markdown.
-
-    All agents MUST support text content blocks in prompts.
-    Clients SHOULD render this text as Markdown.
-    """
-
-
-class ContentBlockImage(ImageContent, kw_only=True, tag_field="type", tag="image"):
-    """Images for visual context or analysis.
-
-    Requires the `image` prompt capability when included in prompts.
-    """
-
-
-class ContentBlockAudio(AudioContent, kw_only=True, tag_field="type", tag="audio"):
-    """Audio data for transcription or analysis.
-
-    Requires the `audio` prompt capability when included in prompts.
-    """
-
-
-class ContentBlockResourceLink(ResourceLink, kw_only=True, tag_field="type", tag="resource_link"):
-    """References to resources that the agent can access.
-
-    All agents MUST support resource links in prompts.
-    """
-
-
-class ContentBlockResource(EmbeddedResource, kw_only=True, tag_field="type", tag="resource"):
-    """Complete resource contents embedded directly in the message.
-
-    Preferred for including context as it avoids extra round-trips.
-
-    Requires the `embeddedContext` prompt capability when included in prompts.
-    """
-
-
-class CreateElicitationRequestModeForm(ElicitationFormMode, kw_only=True, tag_field="mode", tag="form"):
-    """Form-based elicitation where the client renders a form from the provided schema."""
-
-
-class CreateElicitationRequestModeUrl(ElicitationUrlMode, kw_only=True, tag_field="mode", tag="url"):
-    """URL-based elicitation where the client directs the user to a URL."""
-
-
-class ElicitationPropertySchemaString(StringPropertySchema, kw_only=True, tag_field="type", tag="string"):
-    """String property (or single-select enum when `enum`/`oneOf` is set)."""
-
-
-class ElicitationPropertySchemaNumber(NumberPropertySchema, kw_only=True, tag_field="type", tag="number"):
-    """Number (floating-point) property."""
-
-
-class ElicitationPropertySchemaInteger(IntegerPropertySchema, kw_only=True, tag_field="type", tag="integer"):
-    """Integer property."""
-
-
-class ElicitationPropertySchemaBoolean(BooleanPropertySchema, kw_only=True, tag_field="type", tag="boolean"):
-    """Boolean property."""
-
-
-class ElicitationPropertySchemaArray(MultiSelectPropertySchema, kw_only=True, tag_field="type", tag="array"):
-    """Multi-select array property."""
-
-
-class MultiSelectItemsString(StringMultiSelectItems, kw_only=True, tag_field="type", tag="string"):
-    """Multi-select string items with plain string values."""
-
-
-class AuthMethodTerminalArm(AuthMethodTerminal, kw_only=True, tag_field="type", tag="terminal"):
-    """Client runs the configured agent program as a separate interactive
-    process, without passing this method to `authenticate`.
-    """
-
-
-class SessionConfigOptionTypeSelect(SessionConfigSelect, kw_only=True, tag_field="type", tag="select"):
-    """Single-value selector (dropdown)."""
-
-
-class SessionConfigOptionTypeBoolean(SessionConfigBoolean, kw_only=True, tag_field="type", tag="boolean"):
-    """Boolean on/off toggle."""
 
 
 class SessionUpdateUserMessageChunk(ContentChunk, kw_only=True, tag_field="sessionUpdate", tag="user_message_chunk"):
@@ -5111,46 +2710,6 @@ class McpServerAcpArm(McpServerAcp, kw_only=True, tag_field="type", tag="acp"):
     """
 
 
-class SetSessionConfigOptionRequestTypeBooleanArm(SetSessionConfigOptionRequestTypeBoolean, kw_only=True, tag_field="type", tag="boolean"):
-    """A boolean value (`type: "boolean"`)."""
-
-
-class RequestPermissionOutcomeCancelled(Struct, kw_only=True, tag_field="outcome", tag="cancelled"):
-    """The prompt turn was cancelled before the user responded.
-
-    When a client sends a `session/cancel` notification to cancel an ongoing
-    prompt turn, it MUST respond to all pending `session/request_permission`
-    requests with this `cancelled` outcome.
-
-    See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
-    """
-
-
-class RequestPermissionOutcomeSelected(SelectedPermissionOutcome, kw_only=True, tag_field="outcome", tag="selected"):
-    """The user selected one of the provided options."""
-
-
-class CreateElicitationResponseActionAccept(ElicitationAcceptAction, kw_only=True, tag_field="action", tag="accept"):
-    """The user accepted and provided content."""
-
-
-class CreateElicitationResponseActionDecline(Struct, kw_only=True, tag_field="action", tag="decline"):
-    """The user declined the elicitation."""
-
-
-class CreateElicitationResponseActionCancel(Struct, kw_only=True, tag_field="action", tag="cancel"):
-    """The elicitation was cancelled."""
-
-
-ExtRequest: TypeAlias = Any
-"""Allows for sending an arbitrary request that is not part of the ACP spec.
-Extension methods provide a way to add custom functionality while maintaining
-protocol compatibility.
-
-See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-"""
-
-
 if TYPE_CHECKING:
     AgentRequestParams: TypeAlias = Union[WriteTextFileRequest, ReadTextFileRequest, RequestPermissionRequest, CreateTerminalRequest, TerminalOutputRequest, ReleaseTerminalRequest, WaitForTerminalExitRequest, KillTerminalRequest, CreateElicitationRequest, MessageMcpRequest, ExtRequest]
 else:
@@ -5163,161 +2722,6 @@ to use this directly.
 
 This enum encompasses all method calls from agent to client.
 """
-
-
-RequestId: TypeAlias = Union[None, Annotated[int, Meta(ge=-9223372036854775808, le=9223372036854775807)], str]
-"""JSON RPC Request Id
-
-An identifier established by the Client that MUST contain a String, Number, or NULL value if included. If it is not included it is assumed to be a notification. The value SHOULD normally not be Null \\[1\\] and Numbers SHOULD NOT contain fractional parts \\[2\\]
-
-The Server MUST reply with the same value in the Response object if included. This member is used to correlate the context between the two objects.
-
-\\[1\\] The use of Null as a value for the id member in a Request object is discouraged, because this specification uses a value of Null for Responses with an unknown id. Also, because JSON-RPC 1.0 uses an id value of Null for Notifications this could cause confusion in handling.
-
-\\[2\\] Fractional parts may be problematic, since many decimal fractions cannot be represented exactly as binary fractions.
-"""
-
-
-SessionId: TypeAlias = str
-"""A unique identifier for a conversation session between a client and agent.
-
-Each session has its own context, conversation history, and state, so one
-agent can run several independent sessions.
-
-See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v1/draft/session-setup#session-id)
-"""
-
-
-ToolCallId: TypeAlias = str
-"""Unique identifier for a tool call within a session."""
-
-
-ToolKind: TypeAlias = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"]
-"""Categories of tools that can be invoked.
-
-Tool kinds help clients choose appropriate icons and optimize how they
-display tool execution progress.
-
-See protocol docs: [Creating](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#creating)
-"""
-
-
-ToolCallStatus: TypeAlias = Literal["pending", "in_progress", "completed", "failed"]
-"""Execution status of a tool call.
-
-Tool calls progress through different statuses during their lifecycle.
-
-See protocol docs: [Status](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#status)
-"""
-
-
-ToolCallContent: TypeAlias = Union[ToolCallContentContent, ToolCallContentDiff, ToolCallContentTerminal]
-"""Content produced by a tool call.
-
-Tool calls can produce different types of content including
-standard content blocks (text, images) or file diffs.
-
-See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#content)
-"""
-
-
-ContentBlock: TypeAlias = Union[ContentBlockText, ContentBlockImage, ContentBlockAudio, ContentBlockResourceLink, ContentBlockResource]
-"""Content blocks represent displayable information in the Agent Client Protocol.
-
-Content blocks appear in:
-- User prompts sent via `session/prompt`
-- Language model output streamed through `session/update` notifications
-- Progress updates and results from tool calls
-
-This structure is compatible with the Model Context Protocol (MCP), so agents can
-forward content from MCP tool outputs without transformation.
-
-See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/draft/content)
-"""
-
-
-Role: TypeAlias = Literal["assistant", "user"]
-"""The sender or recipient of messages and data in a conversation."""
-
-
-if TYPE_CHECKING:
-    EmbeddedResourceResource: TypeAlias = Union[TextResourceContents, BlobResourceContents]
-else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
-    EmbeddedResourceResource = Any
-"""Resource content that can be embedded in a message."""
-
-
-TerminalId: TypeAlias = str
-"""Typed identifier used for terminal values on the wire."""
-
-
-PermissionOptionId: TypeAlias = str
-"""Unique identifier for a permission option."""
-
-
-PermissionOptionKind: TypeAlias = Literal["allow_once", "allow_always", "reject_once", "reject_always"]
-"""The type of permission option being presented to the user.
-
-Helps clients choose appropriate icons and UI treatment.
-"""
-
-
-if TYPE_CHECKING:
-    CreateElicitationRequestMode: TypeAlias = Union[CreateElicitationRequestModeForm, CreateElicitationRequestModeUrl, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    CreateElicitationRequestMode = Union[CreateElicitationRequestModeForm, CreateElicitationRequestModeUrl]
-"""The part of [`CreateElicitationRequest`] chosen by its `mode` property."""
-
-
-ElicitationSchemaType: TypeAlias = Literal["object"]
-"""Type discriminator for elicitation schemas."""
-
-
-if TYPE_CHECKING:
-    ElicitationPropertySchema: TypeAlias = Union[ElicitationPropertySchemaString, ElicitationPropertySchemaNumber, ElicitationPropertySchemaInteger, ElicitationPropertySchemaBoolean, ElicitationPropertySchemaArray, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    ElicitationPropertySchema = Union[ElicitationPropertySchemaString, ElicitationPropertySchemaNumber, ElicitationPropertySchemaInteger, ElicitationPropertySchemaBoolean, ElicitationPropertySchemaArray]
-"""Property schema for elicitation form fields.
-
-Each variant corresponds to a JSON Schema `"type"` value.
-Single-select enums use `type: "string"` with `enum` or `oneOf` set.
-Multi-select enums use `type: "array"`.
-"""
-
-
-StringFormat: TypeAlias = Literal["email", "uri", "date", "date-time"]
-"""String format types for string properties in elicitation schemas."""
-
-
-if TYPE_CHECKING:
-    MultiSelectItems: TypeAlias = Union[MultiSelectItemsString, TitledMultiSelectItems, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    MultiSelectItems = MultiSelectItemsString
-"""Items for a multi-select (array) property schema."""
-
-
-if TYPE_CHECKING:
-    ElicitationFormModeScope: TypeAlias = Union[ElicitationSessionScope, ElicitationRequestScope]
-else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
-    ElicitationFormModeScope = Any
-"""The alternative sets of properties of [`ElicitationFormMode`]."""
-
-
-ElicitationId: TypeAlias = str
-"""Unique identifier for an elicitation."""
-
-
-if TYPE_CHECKING:
-    ElicitationUrlModeScope: TypeAlias = Union[ElicitationSessionScope, ElicitationRequestScope]
-else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
-    ElicitationUrlModeScope = Any
-"""The alternative sets of properties of [`ElicitationUrlMode`]."""
 
 
 McpServerAcpId: TypeAlias = str
@@ -5352,45 +2756,12 @@ else:
 """A JSON-RPC response object."""
 
 
-ExtResponse: TypeAlias = Any
-"""Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
-Extension methods provide a way to add custom functionality while maintaining
-protocol compatibility.
-
-See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-"""
-
-
 if TYPE_CHECKING:
     AgentResponseResultResult: TypeAlias = Union[InitializeResponse, AuthenticateResponse, ListProvidersResponse, SetProviderResponse, DisableProviderResponse, LogoutResponse, AuthStatusResponse, NewSessionResponse, LoadSessionResponse, ListSessionsResponse, DeleteSessionResponse, ForkSessionResponse, ArchiveSessionResponse, UnarchiveSessionResponse, SessionStatusResponse, SetSessionTitleResponse, ResumeSessionResponse, CloseSessionResponse, SetSessionModeResponse, SetSessionConfigOptionResponse, PromptResponse, ExtResponse]
 else:
     # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
     AgentResponseResultResult = Any
 """Method-specific response data."""
-
-
-ProtocolVersion: TypeAlias = Annotated[int, Meta(ge=0, le=65535)]
-"""Protocol version identifier.
-
-This version is only bumped for breaking changes.
-Non-breaking changes should be introduced via capabilities.
-"""
-
-
-if TYPE_CHECKING:
-    AuthMethod: TypeAlias = Union[AuthMethodTerminalArm, AuthMethodAgent]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    AuthMethod = AuthMethodTerminalArm
-"""Describes an available authentication method.
-
-The `type` field acts as the discriminator in the serialized JSON form.
-When no `type` is present, the method is treated as `agent`.
-"""
-
-
-AuthMethodId: TypeAlias = str
-"""Typed identifier used for auth method values on the wire."""
 
 
 ProviderId: TypeAlias = str
@@ -5425,78 +2796,12 @@ The agent's overall authentication state.
 """
 
 
-SessionModeId: TypeAlias = str
-"""Unique identifier for a Session Mode."""
-
-
-SessionConfigOptionType: TypeAlias = Union[SessionConfigOptionTypeSelect, SessionConfigOptionTypeBoolean]
-"""The part of [`SessionConfigOption`] chosen by its `type` property."""
-
-
-SessionConfigId: TypeAlias = str
-"""Unique identifier for a session configuration option."""
-
-
-SessionConfigOptionCategory: TypeAlias = Union[Literal["mode", "model", "model_config", "thought_level"], str]
-"""Semantic category for a session configuration option.
-
-This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
-session mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,
-placement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown
-categories gracefully.
-
-Category names beginning with `_` are free for custom use, like other ACP extension methods.
-Category names that do not begin with `_` are reserved for the ACP spec.
-"""
-
-
-SessionConfigValueId: TypeAlias = str
-"""Unique identifier for a session configuration option value."""
-
-
-if TYPE_CHECKING:
-    SessionConfigSelectOptions: TypeAlias = Union[list[SessionConfigSelectOption], list[SessionConfigSelectGroup]]
-else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
-    SessionConfigSelectOptions = Any
-"""Possible values for a session configuration option."""
-
-
-SessionConfigGroupId: TypeAlias = str
-"""Unique identifier for a session configuration option value group."""
-
-
 SessionStatus: TypeAlias = Union[Literal["open", "saved"], str]
 """**UNSTABLE**
 
 This capability is not part of the spec yet, and may be removed or changed at any point.
 
 Whether the Agent has a session in memory, as reported by `session/status`.
-"""
-
-
-StopReason: TypeAlias = Literal["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]
-"""Reasons why an agent stops processing a prompt turn.
-
-See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#stop-reasons)
-"""
-
-
-ErrorCode: TypeAlias = Union[Literal[-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002], int]
-"""Predefined error codes for common JSON-RPC and ACP-specific errors.
-
-Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
-server-error range (-32000 to -32099), and request cancellation uses -32800 from the
-range LSP reserves (-32899 to -32800).
-"""
-
-
-ExtNotification: TypeAlias = Any
-"""Allows either side to send an arbitrary notification that is not part of the ACP spec.
-Extension notifications provide a way to send one-way messages for custom functionality
-while maintaining protocol compatibility.
-
-See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 """
 
 
@@ -5523,27 +2828,6 @@ See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protoc
 """
 
 
-MessageId: TypeAlias = str
-"""Unique identifier for a message within a session."""
-
-
-PlanEntryPriority: TypeAlias = Literal["high", "medium", "low"]
-"""Priority levels for plan entries.
-
-Used to indicate the relative importance or urgency of different
-tasks in the execution plan.
-See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/draft/agent-plan#plan-entries)
-"""
-
-
-PlanEntryStatus: TypeAlias = Literal["pending", "in_progress", "completed"]
-"""Status of a plan entry in the execution flow.
-
-Tracks the lifecycle of each task from planning through completion.
-See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/draft/agent-plan#plan-entries)
-"""
-
-
 PlanUpdateContent: TypeAlias = Union[PlanUpdateContentItems, PlanUpdateContentFile, PlanUpdateContentMarkdown]
 """**UNSTABLE**
 
@@ -5560,22 +2844,6 @@ This capability is not part of the spec yet, and may be removed or changed at an
 
 Unique identifier for a plan within a session.
 """
-
-
-AvailableCommandInput: TypeAlias = UnstructuredCommandInput
-"""The input specification for a command."""
-
-
-NoticeSeverity: TypeAlias = Union[Literal["info", "warning", "error"], str]
-"""Severity hint for a session notice."""
-
-
-CompactionId: TypeAlias = str
-"""Unique identifier for a context compaction within a session."""
-
-
-CompactionStatus: TypeAlias = Union[Literal["in_progress", "completed", "failed", "cancelled"], str]
-"""Lifecycle state of a context compaction."""
 
 
 if TYPE_CHECKING:
@@ -5657,14 +2925,6 @@ return `-32602` for a value it does not support rather than treating it as `excl
 
 
 if TYPE_CHECKING:
-    SetSessionConfigOptionRequestType: TypeAlias = Union[SetSessionConfigOptionRequestTypeBooleanArm, SetSessionConfigOptionRequestTypeValueId]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    SetSessionConfigOptionRequestType = SetSessionConfigOptionRequestTypeBooleanArm
-"""The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property."""
-
-
-if TYPE_CHECKING:
     ClientResponse: TypeAlias = Union[ClientResponseResult, ClientResponseError]
 else:
     # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
@@ -5696,22 +2956,6 @@ else:
     # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
     ClientResponseResultResult = Any
 """Method-specific response data."""
-
-
-RequestPermissionOutcome: TypeAlias = Union[RequestPermissionOutcomeCancelled, RequestPermissionOutcomeSelected]
-"""The outcome of a permission request."""
-
-
-if TYPE_CHECKING:
-    CreateElicitationResponseAction: TypeAlias = Union[CreateElicitationResponseActionAccept, CreateElicitationResponseActionDecline, CreateElicitationResponseActionCancel, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    CreateElicitationResponseAction = Union[CreateElicitationResponseActionAccept, CreateElicitationResponseActionDecline, CreateElicitationResponseActionCancel]
-"""The part of [`CreateElicitationResponse`] chosen by its `action` property."""
-
-
-ElicitationContentValue: TypeAlias = Union[str, Annotated[int, Meta(ge=-9223372036854775808, le=9223372036854775807)], float, bool, list[str]]
-"""Allowed wire representations for `ElicitationContentValue`."""
 
 
 if TYPE_CHECKING:

@@ -10,6 +10,227 @@ from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 from acp_bindings._runtime import UnknownArm
 
+# What both builds have alike: the stable module's items.
+from acp_bindings.v2 import (
+    AbsolutePath as AbsolutePath,
+    AgentMessage as AgentMessage,
+    AgentThought as AgentThought,
+    Annotations as Annotations,
+    AudioContent as AudioContent,
+    AuthMethod as AuthMethod,
+    AuthMethodAgent as AuthMethodAgent,
+    AuthMethodAgentArm as AuthMethodAgentArm,
+    AuthMethodId as AuthMethodId,
+    AuthMethodTerminal as AuthMethodTerminal,
+    AuthMethodTerminalArm as AuthMethodTerminalArm,
+    AvailableCommand as AvailableCommand,
+    AvailableCommandCommand as AvailableCommandCommand,
+    AvailableCommandInput as AvailableCommandInput,
+    AvailableCommandInputText as AvailableCommandInputText,
+    AvailableCommandsUpdate as AvailableCommandsUpdate,
+    BackgroundTerminal as BackgroundTerminal,
+    BackgroundToolCall as BackgroundToolCall,
+    BlobResourceContents as BlobResourceContents,
+    BooleanPropertySchema as BooleanPropertySchema,
+    CancelledPermissionOutcome as CancelledPermissionOutcome,
+    CancelRequestNotification as CancelRequestNotification,
+    CancelSessionNotification as CancelSessionNotification,
+    CancelTerminalRequest as CancelTerminalRequest,
+    CancelTerminalResponse as CancelTerminalResponse,
+    CancelToolCallRequest as CancelToolCallRequest,
+    CancelToolCallResponse as CancelToolCallResponse,
+    ClientAuthCapabilities as ClientAuthCapabilities,
+    ClientCapabilities as ClientCapabilities,
+    CloseSessionRequest as CloseSessionRequest,
+    CloseSessionResponse as CloseSessionResponse,
+    Command as Command,
+    CommandPermissionSubject as CommandPermissionSubject,
+    CompactionId as CompactionId,
+    CompactionStatus as CompactionStatus,
+    CompactionSummaryChunk as CompactionSummaryChunk,
+    CompactionUpdate as CompactionUpdate,
+    CompleteElicitationNotification as CompleteElicitationNotification,
+    ConfigOptionUpdate as ConfigOptionUpdate,
+    Content as Content,
+    ContentBlock as ContentBlock,
+    ContentBlockAudio as ContentBlockAudio,
+    ContentBlockImage as ContentBlockImage,
+    ContentBlockResource as ContentBlockResource,
+    ContentBlockResourceLink as ContentBlockResourceLink,
+    ContentBlockText as ContentBlockText,
+    ContentChunk as ContentChunk,
+    Cost as Cost,
+    CreateElicitationRequest as CreateElicitationRequest,
+    CreateElicitationRequestMode as CreateElicitationRequestMode,
+    CreateElicitationRequestModeForm as CreateElicitationRequestModeForm,
+    CreateElicitationRequestModeUrl as CreateElicitationRequestModeUrl,
+    CreateElicitationResponse as CreateElicitationResponse,
+    CreateElicitationResponseAction as CreateElicitationResponseAction,
+    CreateElicitationResponseActionAccept as CreateElicitationResponseActionAccept,
+    CreateElicitationResponseActionCancel as CreateElicitationResponseActionCancel,
+    CreateElicitationResponseActionDecline as CreateElicitationResponseActionDecline,
+    DeleteSessionRequest as DeleteSessionRequest,
+    DeleteSessionResponse as DeleteSessionResponse,
+    Diff as Diff,
+    DiffChange as DiffChange,
+    DiffChangeOperation as DiffChangeOperation,
+    DiffChangeOperationAdd as DiffChangeOperationAdd,
+    DiffChangeOperationCopy as DiffChangeOperationCopy,
+    DiffChangeOperationDelete as DiffChangeOperationDelete,
+    DiffChangeOperationModify as DiffChangeOperationModify,
+    DiffChangeOperationMove as DiffChangeOperationMove,
+    DiffFileType as DiffFileType,
+    DiffPatch as DiffPatch,
+    DiffPatchFormat as DiffPatchFormat,
+    DiffPathChange as DiffPathChange,
+    DiffPathPairChange as DiffPathPairChange,
+    ElicitationAcceptAction as ElicitationAcceptAction,
+    ElicitationCapabilities as ElicitationCapabilities,
+    ElicitationContentValue as ElicitationContentValue,
+    ElicitationFormCapabilities as ElicitationFormCapabilities,
+    ElicitationFormMode as ElicitationFormMode,
+    ElicitationFormModeScope as ElicitationFormModeScope,
+    ElicitationId as ElicitationId,
+    ElicitationPropertySchema as ElicitationPropertySchema,
+    ElicitationPropertySchemaArray as ElicitationPropertySchemaArray,
+    ElicitationPropertySchemaBoolean as ElicitationPropertySchemaBoolean,
+    ElicitationPropertySchemaInteger as ElicitationPropertySchemaInteger,
+    ElicitationPropertySchemaNumber as ElicitationPropertySchemaNumber,
+    ElicitationPropertySchemaString as ElicitationPropertySchemaString,
+    ElicitationRequestScope as ElicitationRequestScope,
+    ElicitationSchema as ElicitationSchema,
+    ElicitationSchemaType as ElicitationSchemaType,
+    ElicitationSessionScope as ElicitationSessionScope,
+    ElicitationUrlCapabilities as ElicitationUrlCapabilities,
+    ElicitationUrlMode as ElicitationUrlMode,
+    ElicitationUrlModeScope as ElicitationUrlModeScope,
+    EmbeddedResource as EmbeddedResource,
+    EmbeddedResourceResource as EmbeddedResourceResource,
+    EnumOption as EnumOption,
+    EnvVariable as EnvVariable,
+    Error as Error,
+    ErrorCode as ErrorCode,
+    ErrorData as ErrorData,
+    ErrorStopReason as ErrorStopReason,
+    ExtNotification as ExtNotification,
+    ExtRequest as ExtRequest,
+    ExtResponse as ExtResponse,
+    HttpHeader as HttpHeader,
+    Icon as Icon,
+    IconTheme as IconTheme,
+    ImageContent as ImageContent,
+    Implementation as Implementation,
+    InitializeRequest as InitializeRequest,
+    IntegerPropertySchema as IntegerPropertySchema,
+    LoginAuthRequest as LoginAuthRequest,
+    LoginAuthResponse as LoginAuthResponse,
+    LogoutAuthRequest as LogoutAuthRequest,
+    LogoutAuthResponse as LogoutAuthResponse,
+    McpHttpCapabilities as McpHttpCapabilities,
+    McpServerHttp as McpServerHttp,
+    McpServerStdio as McpServerStdio,
+    McpStdioCapabilities as McpStdioCapabilities,
+    MediaType as MediaType,
+    MessageId as MessageId,
+    MultiSelectItems as MultiSelectItems,
+    MultiSelectItemsString as MultiSelectItemsString,
+    MultiSelectPropertySchema as MultiSelectPropertySchema,
+    NewSessionResponse as NewSessionResponse,
+    Notice as Notice,
+    NoticeSeverity as NoticeSeverity,
+    NumberPropertySchema as NumberPropertySchema,
+    PermissionOption as PermissionOption,
+    PermissionOptionId as PermissionOptionId,
+    PermissionOptionKind as PermissionOptionKind,
+    PlanEntry as PlanEntry,
+    PlanEntryPriority as PlanEntryPriority,
+    PlanEntryStatus as PlanEntryStatus,
+    PlanId as PlanId,
+    PlanItems as PlanItems,
+    PromptAudioCapabilities as PromptAudioCapabilities,
+    PromptCapabilities as PromptCapabilities,
+    PromptEmbeddedContextCapabilities as PromptEmbeddedContextCapabilities,
+    PromptImageCapabilities as PromptImageCapabilities,
+    PromptRequest as PromptRequest,
+    PromptResponse as PromptResponse,
+    ProtocolVersion as ProtocolVersion,
+    ReplayFrom as ReplayFrom,
+    ReplayFromStart as ReplayFromStart,
+    ReplayFromStartArm as ReplayFromStartArm,
+    RequestId as RequestId,
+    RequestPermissionOutcome as RequestPermissionOutcome,
+    RequestPermissionOutcomeCancelled as RequestPermissionOutcomeCancelled,
+    RequestPermissionOutcomeSelected as RequestPermissionOutcomeSelected,
+    RequestPermissionRequest as RequestPermissionRequest,
+    RequestPermissionResponse as RequestPermissionResponse,
+    RequestPermissionSubject as RequestPermissionSubject,
+    RequestPermissionSubjectCommand as RequestPermissionSubjectCommand,
+    RequestPermissionSubjectToolCall as RequestPermissionSubjectToolCall,
+    ResourceLink as ResourceLink,
+    ResumeSessionResponse as ResumeSessionResponse,
+    Role as Role,
+    SelectedPermissionOutcome as SelectedPermissionOutcome,
+    SessionAdditionalDirectoriesCapabilities as SessionAdditionalDirectoriesCapabilities,
+    SessionConfigBoolean as SessionConfigBoolean,
+    SessionConfigGroupId as SessionConfigGroupId,
+    SessionConfigId as SessionConfigId,
+    SessionConfigOption as SessionConfigOption,
+    SessionConfigOptionCategory as SessionConfigOptionCategory,
+    SessionConfigOptionType as SessionConfigOptionType,
+    SessionConfigOptionTypeBoolean as SessionConfigOptionTypeBoolean,
+    SessionConfigOptionTypeSelect as SessionConfigOptionTypeSelect,
+    SessionConfigSelect as SessionConfigSelect,
+    SessionConfigSelectGroup as SessionConfigSelectGroup,
+    SessionConfigSelectOption as SessionConfigSelectOption,
+    SessionConfigSelectOptions as SessionConfigSelectOptions,
+    SessionConfigValueId as SessionConfigValueId,
+    SessionDeleteCapabilities as SessionDeleteCapabilities,
+    SessionId as SessionId,
+    SessionInfoUpdate as SessionInfoUpdate,
+    SessionListCursor as SessionListCursor,
+    SessionNotFoundErrorData as SessionNotFoundErrorData,
+    SetSessionConfigOptionRequest as SetSessionConfigOptionRequest,
+    SetSessionConfigOptionRequestType as SetSessionConfigOptionRequestType,
+    SetSessionConfigOptionRequestTypeBoolean as SetSessionConfigOptionRequestTypeBoolean,
+    SetSessionConfigOptionRequestTypeBooleanArm as SetSessionConfigOptionRequestTypeBooleanArm,
+    SetSessionConfigOptionRequestTypeId as SetSessionConfigOptionRequestTypeId,
+    SetSessionConfigOptionRequestTypeIdArm as SetSessionConfigOptionRequestTypeIdArm,
+    SetSessionConfigOptionResponse as SetSessionConfigOptionResponse,
+    StringFormat as StringFormat,
+    StringMultiSelectItems as StringMultiSelectItems,
+    StringPropertySchema as StringPropertySchema,
+    Terminal as Terminal,
+    TerminalAuthCapabilities as TerminalAuthCapabilities,
+    TerminalCancelCapabilities as TerminalCancelCapabilities,
+    TerminalCapabilities as TerminalCapabilities,
+    TerminalExitStatus as TerminalExitStatus,
+    TerminalId as TerminalId,
+    TerminalOutput as TerminalOutput,
+    TerminalOutputChunk as TerminalOutputChunk,
+    TerminalSize as TerminalSize,
+    TerminalUpdate as TerminalUpdate,
+    TextCommandInput as TextCommandInput,
+    TextContent as TextContent,
+    TextResourceContents as TextResourceContents,
+    TitledMultiSelectItems as TitledMultiSelectItems,
+    ToolCallCancelCapabilities as ToolCallCancelCapabilities,
+    ToolCallCapabilities as ToolCallCapabilities,
+    ToolCallContent as ToolCallContent,
+    ToolCallContentChunk as ToolCallContentChunk,
+    ToolCallContentContent as ToolCallContentContent,
+    ToolCallContentDiff as ToolCallContentDiff,
+    ToolCallContentTerminal as ToolCallContentTerminal,
+    ToolCallId as ToolCallId,
+    ToolCallLocation as ToolCallLocation,
+    ToolCallPermissionSubject as ToolCallPermissionSubject,
+    ToolCallStatus as ToolCallStatus,
+    ToolCallUpdate as ToolCallUpdate,
+    ToolKind as ToolKind,
+    UnsupportedProtocolVersionErrorData as UnsupportedProtocolVersionErrorData,
+    UsageUpdate as UsageUpdate,
+    UserMessage as UserMessage,
+)
+
 
 class AgentRequest(Struct, kw_only=True):
     """A JSON-RPC request object."""
@@ -22,1080 +243,6 @@ class AgentRequest(Struct, kw_only=True):
 
     params: AgentRequestParams | None | UnsetType = UNSET
     """Method-specific request parameters."""
-
-
-class RequestPermissionRequest(Struct, kw_only=True):
-    """Request for user permission to proceed with an operation.
-
-    Sent when the agent needs authorization before performing a sensitive operation.
-
-    See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#requesting-permission)
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The session ID for this request."""
-
-    title: str
-    """Human-readable title for the permission prompt.
-
-    This title is specific to the permission prompt and does not update any
-    subject's displayed title.
-    """
-
-    description: str | None | UnsetType = UNSET
-    """Optional human-readable explanation of why permission is needed.
-
-    This text is specific to the permission prompt and does not update any
-    subject's displayed content. Omitted and `null` are equivalent and mean no separate
-    permission description was provided.
-    """
-
-    subject: RequestPermissionSubject | None | UnsetType = UNSET
-    """Optional structured context about the operation requiring permission.
-
-    Omitted and `null` are equivalent and mean no structured subject was provided.
-    """
-
-    options: Annotated[list[PermissionOption], Meta(min_length=1)]
-    """Available permission options for the user to choose from.
-    Must contain at least one option.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ToolCallUpdate(Struct, kw_only=True):
-    """Represents an upsert for a tool call that the language model has requested.
-
-    Tool calls are actions that the agent executes on behalf of the language model,
-    such as reading files, executing code, or fetching data from external sources.
-
-    Only `toolCallId` is required. Other fields have patch semantics:
-    omitted fields leave the existing tool call value unchanged, `null` clears or
-    unsets the value, and concrete values replace the previous value. For
-    collection fields, concrete arrays replace the previous collection, and both
-    `null` and `[]` clear the collection. A concrete `_meta` object instead
-    patches the stored metadata by top-level key. When a client receives a tool
-    call ID it has not seen before, omitted fields start at their protocol defaults.
-
-    See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/draft/tool-calls)
-    """
-
-    tool_call_id: ToolCallId = field(name="toolCallId")
-    """Unique identifier for this tool call within the session."""
-
-    name: str | None | UnsetType = UNSET
-    """Programmatic name of the tool being invoked.
-
-    This field is optional and has patch semantics. Omission means no
-    change, `null` clears the name, and a string replaces it. For a tool
-    call ID the client has not seen before, omission or `null` means that no
-    tool name is available.
-    """
-
-    title: str | None | UnsetType = UNSET
-    """Human-readable title describing what the tool is doing.
-
-    Omission leaves the title unchanged, `null` unsets it, and a string replaces it.
-    A new tool call starts without a title.
-    """
-
-    kind: ToolKind | None | UnsetType = UNSET
-    """The category of tool being invoked.
-    Helps clients choose appropriate icons and UI treatment.
-
-    Omission leaves the kind unchanged, `null` resets it to `other`, and a value replaces it.
-    A new tool call starts as `other`.
-    """
-
-    status: ToolCallStatus | None | UnsetType = UNSET
-    """Current execution status of the tool call.
-
-    Omission leaves the status unchanged, `null` resets it to `pending`, and a value
-    replaces it. A new tool call starts as `pending`.
-    """
-
-    content: list[ToolCallContent] | None | UnsetType = UNSET
-    """Content produced by the tool call."""
-
-    locations: list[ToolCallLocation] | None | UnsetType = UNSET
-    """File locations affected by this tool call.
-    Enables "follow-along" features in clients.
-    """
-
-    raw_input: Any | None | UnsetType = field(default=UNSET, name="rawInput")
-    """Raw input parameters sent to the tool."""
-
-    raw_output: Any | None | UnsetType = field(default=UNSET, name="rawOutput")
-    """Raw output returned by the tool."""
-
-    capabilities: ToolCallCapabilities | None | UnsetType = UNSET
-    """Client-initiated controls this tool call currently supports, such as cancellation.
-
-    Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
-    the whole previous value. A new tool call starts with none.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-    clears it. An object patches the stored metadata by top-level key: keys it omits are
-    unchanged, a key set to `null` is removed, and any other value replaces that key's
-    stored value without merging nested objects. Beyond this patch rule, implementations
-    MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-    """
-
-
-class Annotations(Struct, kw_only=True):
-    """Optional annotations for the client. The client can use annotations to inform how objects are used or displayed"""
-
-    audience: list[Role] | None | UnsetType = UNSET
-    """Intended recipients for this content, such as the user or assistant.
-
-    Omitted and `null` are equivalent and mean no audience is specified.
-    """
-
-    last_modified: str | None | UnsetType = field(default=UNSET, name="lastModified")
-    """Timestamp indicating when the underlying resource was last modified.
-
-    Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z"), as in MCP.
-
-    Omitted and `null` are equivalent and mean the modification time is not reported.
-    """
-
-    priority: Annotated[float, Meta(ge=0.0, le=1.0)] | None | UnsetType = UNSET
-    """Relative importance of this content when clients choose what to surface, from 0 (least
-    important) to 1 (most important).
-
-    Omitted and `null` are equivalent and mean no priority is specified.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class TextContent(Struct, kw_only=True):
-    """Text provided to or from an LLM."""
-
-    text: str
-    """Text payload carried by this content block."""
-
-    annotations: Annotations | None | UnsetType = UNSET
-    """Optional annotations that help clients decide how to display or route this content.
-
-    Omitted and `null` are equivalent and mean no annotations are provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ImageContent(Struct, kw_only=True):
-    """An image provided to or from an LLM."""
-
-    data: str
-    """Base64-encoded media payload."""
-
-    mime_type: MediaType = field(name="mimeType")
-    """MIME type describing the encoded media payload."""
-
-    uri: str | None | UnsetType = UNSET
-    """URI associated with this resource or media payload.
-
-    Omitted and `null` are equivalent and mean no URI is associated with the image.
-    """
-
-    annotations: Annotations | None | UnsetType = UNSET
-    """Optional annotations that help clients decide how to display or route this content.
-
-    Omitted and `null` are equivalent and mean no annotations are provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class AudioContent(Struct, kw_only=True):
-    """Audio provided to or from an LLM."""
-
-    data: str
-    """Base64-encoded media payload."""
-
-    mime_type: MediaType = field(name="mimeType")
-    """MIME type describing the encoded media payload."""
-
-    annotations: Annotations | None | UnsetType = UNSET
-    """Optional annotations that help clients decide how to display or route this content.
-
-    Omitted and `null` are equivalent and mean no annotations are provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class Icon(Struct, kw_only=True):
-    """An optionally-sized icon that can be displayed in a user interface."""
-
-    src: str
-    """A standard URI pointing to an icon resource. MUST be an `https:` or `data:` URI.
-    Clients reject other schemes, fetch without credentials, and do not follow
-    scheme- or origin-changing redirects.
-    """
-
-    mime_type: MediaType | None | UnsetType = field(default=UNSET, name="mimeType")
-    """Optional MIME type override if the source MIME type is missing or generic.
-
-    Omitted and `null` are equivalent and mean the source MIME type is used.
-    """
-
-    sizes: list[str] | None | UnsetType = UNSET
-    """Optional array of strings that specify sizes at which the icon can be used.
-    Each string should be in `WxH` format (e.g., `"48x48"`, `"96x96"`) or
-    `"any"` for scalable formats like SVG.
-
-    If not provided, the client should assume that the icon can be used at any size.
-
-    Omitted and `null` are equivalent and mean no sizes are specified.
-    """
-
-    theme: IconTheme | None | UnsetType = UNSET
-    """Optional theme this icon is designed for.
-
-    Omitted and `null` are equivalent and mean the icon is not theme-specific.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ResourceLink(Struct, kw_only=True):
-    """A link to a resource that the receiver may be able to read, included in a prompt or tool call result."""
-
-    name: str
-    """Human-readable name shown for this protocol object."""
-
-    uri: str
-    """URI associated with this resource or media payload."""
-
-    title: str | None | UnsetType = UNSET
-    """Optional display title for end-user UI.
-
-    Omitted and `null` are equivalent and mean no title is provided.
-    """
-
-    description: str | None | UnsetType = UNSET
-    """Optional human-readable details shown with this protocol object.
-
-    Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    icons: list[Icon] | None | UnsetType = UNSET
-    """Optional set of sized icons that the client can display in a user interface.
-
-    Omitted and `null` are equivalent and mean no icons are provided.
-    """
-
-    mime_type: MediaType | None | UnsetType = field(default=UNSET, name="mimeType")
-    """MIME type describing the encoded media payload.
-
-    Omitted and `null` are equivalent and mean the MIME type is not specified.
-    """
-
-    size: Annotated[int, Meta(ge=0)] | None | UnsetType = UNSET
-    """Optional size of the linked resource in bytes, if known.
-
-    Omitted and `null` are equivalent and mean the size is not known.
-    """
-
-    annotations: Annotations | None | UnsetType = UNSET
-    """Optional annotations that help clients decide how to display or route this content.
-
-    Omitted and `null` are equivalent and mean no annotations are provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class TextResourceContents(Struct, kw_only=True):
-    """Text-based resource contents."""
-
-    text: str
-    """Text payload carried by this content block."""
-
-    uri: str
-    """URI associated with this resource or media payload."""
-
-    mime_type: MediaType | None | UnsetType = field(default=UNSET, name="mimeType")
-    """MIME type describing the encoded media payload.
-
-    Omitted and `null` are equivalent and mean the MIME type is not specified.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class BlobResourceContents(Struct, kw_only=True):
-    """Binary resource contents."""
-
-    blob: str
-    """Base64-encoded bytes for a binary resource payload."""
-
-    uri: str
-    """URI associated with this resource or media payload."""
-
-    mime_type: MediaType | None | UnsetType = field(default=UNSET, name="mimeType")
-    """MIME type describing the encoded media payload.
-
-    Omitted and `null` are equivalent and mean the MIME type is not specified.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class EmbeddedResource(Struct, kw_only=True):
-    """The contents of a resource, embedded into a prompt or tool call result."""
-
-    resource: EmbeddedResourceResource
-    """Embedded resource payload, either text or binary data."""
-
-    annotations: Annotations | None | UnsetType = UNSET
-    """Optional annotations that help clients decide how to display or route this content.
-
-    Omitted and `null` are equivalent and mean no annotations are provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class Content(Struct, kw_only=True):
-    """Standard content block (text, images, resources)."""
-
-    content: ContentBlock
-    """The actual content block."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class DiffChange(Struct, kw_only=True):
-    """One file-level change described by a `Diff`.
-
-    Structured change metadata lets clients identify affected files and
-    operations without parsing the text patch.
-
-    The properties of the union this object extends are kept as unknown members.
-    """
-
-    file_type: DiffFileType | None | UnsetType = field(default=UNSET, name="fileType")
-    """File content kind after the operation (for `delete`, of the deleted file).
-
-    Omitted and `null` are equivalent and mean the content kind is unknown.
-    """
-
-    mime_type: MediaType | None | UnsetType = field(default=UNSET, name="mimeType")
-    """MIME type of the file contents after the operation (for `delete`, of the deleted file).
-
-    Omitted and `null` are equivalent and mean the MIME type is unknown.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class DiffPathChange(Struct, kw_only=True):
-    """Operation metadata for add, delete, and modify changes."""
-
-    path: AbsolutePath
-    """Absolute path for the operation."""
-
-
-class DiffPathPairChange(Struct, kw_only=True):
-    """Operation metadata for move and copy changes."""
-
-    old_path: AbsolutePath = field(name="oldPath")
-    """Absolute path before the operation."""
-
-    path: AbsolutePath
-    """Absolute path after the operation."""
-
-
-class DiffPatch(Struct, kw_only=True):
-    """Renderable patch text and its format."""
-
-    format: DiffPatchFormat
-    """Patch format. The only ACP-defined value is `git_patch`."""
-
-    text: str
-    """Patch text in the format named by `format`."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class Diff(Struct, kw_only=True):
-    """File changes produced by a tool call.
-
-    `changes` is authoritative for affected absolute paths and operations.
-    `patch` optionally carries renderable text for some or all of those changes
-    and MUST be consistent with `changes`. Agents SHOULD provide `patch` whenever
-    feasible. Clients MUST handle diffs where `patch` is omitted or `null`.
-
-    See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#content)
-    """
-
-    changes: list[DiffChange]
-    """Structured file changes described by this diff.
-
-    Clients can use this field without parsing patch text to determine affected paths.
-    """
-
-    patch: DiffPatch | None | UnsetType = UNSET
-    """Renderable patch text for some or all of the structured changes.
-
-    Agents SHOULD provide patch text whenever feasible. Omitted and `null` are
-    equivalent and mean no renderable patch text was provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class Terminal(Struct, kw_only=True):
-    """A display-only reference to an agent-owned terminal.
-
-    Terminal state and output are delivered separately through
-    `terminal_update` and `terminal_output_chunk` session updates.
-    """
-
-    terminal_id: TerminalId = field(name="terminalId")
-    """The ID of the terminal to display."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ToolCallLocation(Struct, kw_only=True):
-    """A file location being accessed or modified by a tool.
-
-    Enables clients to implement "follow-along" features that track
-    which files the agent is working with in real-time.
-
-    See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#following-the-agent)
-    """
-
-    path: AbsolutePath
-    """The absolute file path being accessed or modified."""
-
-    line: Annotated[int, Meta(ge=1, le=4294967295)] | None | UnsetType = UNSET
-    """Optional 1-based line number within the file. Omitted and `null` are equivalent and
-    mean no specific line. `0` is invalid.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ToolCallCapabilities(Struct, kw_only=True):
-    """Client-initiated controls a tool call currently supports.
-
-    A malformed value falls back to no controls, so the Client never sends a request the
-    Agent did not advertise.
-
-    See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#cancelling-tool-calls)
-    """
-
-    cancel: ToolCallCancelCapabilities | None | UnsetType = UNSET
-    """Permits the Client to cancel this tool call with `tool_call/cancel`.
-
-    Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
-    means supported. Agents SHOULD stop advertising it once the tool call reaches a final status.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ToolCallCancelCapabilities(Struct, kw_only=True):
-    """Capability to cancel a tool call with `tool_call/cancel`.
-
-    Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ToolCallPermissionSubject(Struct, kw_only=True):
-    """Permission request details for a tool call."""
-
-    tool_call: ToolCallUpdate = field(name="toolCall")
-    """Details about the tool call requiring permission.
-
-    Clients apply this to their stored tool call exactly like a `tool_call_update`
-    notification, in the order it was received, before showing the prompt. A first-seen
-    `toolCallId` creates the tool call.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class CommandPermissionSubject(Struct, kw_only=True):
-    """Permission request details for a command."""
-
-    command: str
-    """The command that would be run if permission is granted."""
-
-    cwd: AbsolutePath
-    """The absolute working directory for the command."""
-
-    tool_call_id: ToolCallId | None | UnsetType = field(default=UNSET, name="toolCallId")
-    """The associated tool call, when known. Omitted and `null` are equivalent."""
-
-    terminal_id: TerminalId | None | UnsetType = field(default=UNSET, name="terminalId")
-    """The associated terminal, when already known. Omitted and `null` are equivalent."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class PermissionOption(Struct, kw_only=True):
-    """An option presented to the user when requesting permission."""
-
-    option_id: PermissionOptionId = field(name="optionId")
-    """Identifier for this permission option. MUST be unique within the request."""
-
-    name: str
-    """Human-readable label to display to the user."""
-
-    kind: PermissionOptionKind
-    """Hint about the nature of this permission option."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class CreateElicitationRequest(Struct, kw_only=True):
-    """Request from the agent to elicit structured user input.
-
-    The agent sends this to the client to request information from the user,
-    either via a form or by directing them to a URL.
-    Elicitations are tied to a session (optionally a tool call) or a request.
-
-    A session-scoped request follows the aggregate foreground-state contract:
-    agents SHOULD report `requires_action` when the whole foreground workflow is
-    blocked on user action. Once reported, they MUST report `running` when progress
-    resumes, or `idle` if work ends without resuming. Independent background requests
-    and request-scoped elicitations do not themselves change session state.
-    Accepting a URL does not mean the external interaction completed.
-
-    Agents SHOULD cancel pending elicitations no longer needed by cancelled work.
-    The request's scope alone does not establish that dependency.
-
-    See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation)
-
-    The properties of the union this object extends are kept as unknown members.
-    """
-
-    message: str
-    """A human-readable message describing what input is needed."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ElicitationSessionScope(Struct, kw_only=True):
-    """Session-scoped elicitation, optionally tied to a specific tool call.
-
-    When `toolCallId` is set, the elicitation is tied to a specific tool call.
-    This is useful when an agent receives an elicitation from an MCP server
-    during a tool call and needs to redirect it to the user.
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The session this elicitation is tied to."""
-
-    tool_call_id: ToolCallId | None | UnsetType = field(default=UNSET, name="toolCallId")
-    """Optional tool call within the session.
-
-    Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
-    session without a specific tool call.
-    """
-
-
-class ElicitationRequestScope(Struct, kw_only=True):
-    """Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
-    (e.g., during auth/configuration phases before any session is started).
-    """
-
-    request_id: RequestId = field(name="requestId")
-    """The pending Client-to-Agent request this elicitation is tied to."""
-
-
-class ElicitationSchema(Struct, kw_only=True):
-    """Type-safe elicitation schema for requesting structured user input.
-
-    This represents a JSON Schema object with primitive-typed properties,
-    as required by the elicitation specification.
-    """
-
-    type: ElicitationSchemaType
-    """Type discriminator. Always `"object"`. Any other value is rejected."""
-
-    title: str | None | UnsetType = UNSET
-    """Optional title for the schema.
-
-    Optional. Omitted and `null` are equivalent and mean no title is provided.
-    """
-
-    properties: dict[str, ElicitationPropertySchema]
-    """Property definitions (must be primitive types)."""
-
-    required: list[str] | None | UnsetType = UNSET
-    """List of required property names.
-
-    Optional. Omitted and `null` are equivalent and mean no property names are required.
-    """
-
-    description: str | None | UnsetType = UNSET
-    """Optional description of what this schema represents.
-
-    Optional. Omitted and `null` are equivalent and mean no schema description is provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class EnumOption(Struct, kw_only=True):
-    """A titled enum option with a const value, human-readable title, and optional description."""
-
-    const: str
-    """The constant value for this option."""
-
-    title: str
-    """Human-readable title for this option."""
-
-    description: str | None | UnsetType = UNSET
-    """Human-readable description.
-
-    Optional. Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class StringPropertySchema(Struct, kw_only=True):
-    """Schema for string properties in an elicitation form.
-
-    When `enum` or `oneOf` is set, this represents a single-select enum
-    with `"type": "string"`.
-    """
-
-    title: str | None | UnsetType = UNSET
-    """Optional title for the property.
-
-    Optional. Omitted and `null` are equivalent and mean no title is provided.
-    """
-
-    description: str | None | UnsetType = UNSET
-    """Human-readable description.
-
-    Optional. Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    min_length: Annotated[int, Meta(ge=0, le=4294967295)] | None | UnsetType = field(default=UNSET, name="minLength")
-    """Minimum string length.
-
-    Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
-    """
-
-    max_length: Annotated[int, Meta(ge=0, le=4294967295)] | None | UnsetType = field(default=UNSET, name="maxLength")
-    """Maximum string length.
-
-    Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
-    """
-
-    pattern: str | None | UnsetType = UNSET
-    """Pattern the string must match, in ECMA-262 regular expression syntax.
-
-    Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
-    """
-
-    format: StringFormat | None | UnsetType = UNSET
-    """String format.
-
-    Optional. Omitted and `null` are equivalent and mean there is no format constraint.
-    """
-
-    default: str | None | UnsetType = UNSET
-    """Default value.
-
-    Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    """
-
-    enum: Annotated[list[str], Meta(min_length=1)] | None | UnsetType = UNSET
-    """Enum values for untitled single-select enums.
-    Must contain at least one value when present.
-    Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
-    declared by `enum`.
-    """
-
-    one_of: Annotated[list[EnumOption], Meta(min_length=1)] | None | UnsetType = field(default=UNSET, name="oneOf")
-    """Titled enum options for titled single-select enums.
-    Must contain at least one option when present.
-    Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
-    declared by `oneOf`.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class NumberPropertySchema(Struct, kw_only=True):
-    """Schema for number (floating-point) properties in an elicitation form."""
-
-    title: str | None | UnsetType = UNSET
-    """Optional title for the property.
-
-    Optional. Omitted and `null` are equivalent and mean no title is provided.
-    """
-
-    description: str | None | UnsetType = UNSET
-    """Human-readable description.
-
-    Optional. Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    minimum: float | None | UnsetType = UNSET
-    """Minimum value (inclusive).
-
-    Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-    """
-
-    maximum: float | None | UnsetType = UNSET
-    """Maximum value (inclusive).
-
-    Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-    """
-
-    default: float | None | UnsetType = UNSET
-    """Default value.
-
-    Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class IntegerPropertySchema(Struct, kw_only=True):
-    """Schema for integer properties in an elicitation form."""
-
-    title: str | None | UnsetType = UNSET
-    """Optional title for the property.
-
-    Optional. Omitted and `null` are equivalent and mean no title is provided.
-    """
-
-    description: str | None | UnsetType = UNSET
-    """Human-readable description.
-
-    Optional. Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    minimum: Annotated[int, Meta(ge=-9223372036854775808, le=9223372036854775807)] | None | UnsetType = UNSET
-    """Minimum value (inclusive).
-
-    Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-    """
-
-    maximum: Annotated[int, Meta(ge=-9223372036854775808, le=9223372036854775807)] | None | UnsetType = UNSET
-    """Maximum value (inclusive).
-
-    Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-    """
-
-    default: Annotated[int, Meta(ge=-9223372036854775808, le=9223372036854775807)] | None | UnsetType = UNSET
-    """Default value.
-
-    Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class BooleanPropertySchema(Struct, kw_only=True):
-    """Schema for boolean properties in an elicitation form."""
-
-    title: str | None | UnsetType = UNSET
-    """Optional title for the property.
-
-    Optional. Omitted and `null` are equivalent and mean no title is provided.
-    """
-
-    description: str | None | UnsetType = UNSET
-    """Human-readable description.
-
-    Optional. Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    default: bool | None | UnsetType = UNSET
-    """Default value.
-
-    Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class StringMultiSelectItems(Struct, kw_only=True):
-    """String item schema for multi-select enum properties."""
-
-    enum: Annotated[list[str], Meta(min_length=1)]
-    """Allowed enum values. Must contain at least one value."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class TitledMultiSelectItems(Struct, kw_only=True):
-    """Items definition for titled multi-select enum properties."""
-
-    any_of: Annotated[list[EnumOption], Meta(min_length=1)] = field(name="anyOf")
-    """Titled enum options. Must contain at least one option."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class MultiSelectPropertySchema(Struct, kw_only=True):
-    """Schema for multi-select (array) properties in an elicitation form."""
-
-    title: str | None | UnsetType = UNSET
-    """Optional title for the property.
-
-    Optional. Omitted and `null` are equivalent and mean no title is provided.
-    """
-
-    description: str | None | UnsetType = UNSET
-    """Human-readable description.
-
-    Optional. Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    min_items: Annotated[int, Meta(ge=0)] | None | UnsetType = field(default=UNSET, name="minItems")
-    """Minimum number of items to select.
-
-    Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
-    """
-
-    max_items: Annotated[int, Meta(ge=0)] | None | UnsetType = field(default=UNSET, name="maxItems")
-    """Maximum number of items to select.
-
-    Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
-    """
-
-    items: MultiSelectItems
-    """The items definition describing allowed values."""
-
-    default: list[str] | None | UnsetType = UNSET
-    """Default selected values.
-
-    Optional. Omitted and `null` are equivalent and mean no default selections are provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ElicitationFormMode(Struct, kw_only=True):
-    """Form-based elicitation mode where the client renders a form from the provided schema.
-
-    The properties of the union this object extends are kept as unknown members.
-    """
-
-    requested_schema: ElicitationSchema = field(name="requestedSchema")
-    """A JSON Schema describing the form fields to present to the user."""
-
-
-class ElicitationUrlMode(Struct, kw_only=True):
-    """URL-based elicitation mode where the client directs the user to a URL.
-
-    The properties of the union this object extends are kept as unknown members.
-    """
-
-    elicitation_id: ElicitationId = field(name="elicitationId")
-    """The unique identifier for this elicitation."""
-
-    url: str
-    """The URL to direct the user to."""
 
 
 class MessageMcpRequest(Struct, kw_only=True):
@@ -1179,40 +326,6 @@ class InitializeResponse(Struct, kw_only=True):
     Optional. Omitted or empty means the agent does not advertise the
     `auth/login` and `auth/logout` methods. Supplying one or more methods means
     the agent MUST support both `auth/login` and `auth/logout`.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class Implementation(Struct, kw_only=True):
-    """Metadata about the implementation of the client or agent.
-    Describes the name and version of an ACP implementation, with an optional
-    title for UI representation.
-    """
-
-    name: str
-    """Intended for programmatic or logical use, but can be used as a display
-    name fallback if title isn't present.
-    """
-
-    title: str | None | UnsetType = UNSET
-    """Intended for UI and end-user contexts and optimized to be human-readable
-    and easily understood.
-
-    If not provided, the name should be used for display.
-
-    Omitted and `null` are equivalent and mean the `name` is used for display.
-    """
-
-    version: str
-    """Version of the implementation. Can be displayed to the user or used
-    for debugging or metrics purposes. (e.g. "1.0.0").
     """
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
@@ -1387,99 +500,6 @@ class SessionCapabilities(Struct, kw_only=True):
     """
 
 
-class PromptCapabilities(Struct, kw_only=True):
-    """Prompt capabilities supported by the agent in `session/prompt` requests.
-
-    Baseline agent functionality requires support for `text`
-    and `resource_link` content blocks in prompt requests.
-
-    Other variants must be explicitly opted in to.
-    Capabilities for different types of content in prompt requests.
-
-    Indicates which content types beyond the baseline (text and resource links)
-    the agent can process.
-
-    See protocol docs: [Session Prompt Capabilities](https://agentclientprotocol.com/protocol/v2/draft/initialization#session-prompt-capabilities)
-    """
-
-    image: PromptImageCapabilities | None | UnsetType = UNSET
-    """Agent supports `image` content blocks.
-
-    Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    Supplying `{}` means the agent supports image content in prompts.
-    """
-
-    audio: PromptAudioCapabilities | None | UnsetType = UNSET
-    """Agent supports `audio` content blocks.
-
-    Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    Supplying `{}` means the agent supports audio content in prompts.
-    """
-
-    embedded_context: PromptEmbeddedContextCapabilities | None | UnsetType = field(default=UNSET, name="embeddedContext")
-    """Agent supports embedded context in `session/prompt` requests.
-
-    When enabled, the Client is allowed to include `resource` content blocks
-    in prompt requests for pieces of context that are referenced in the message.
-
-    Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    Supplying `{}` means the agent supports embedded context in prompts.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class PromptImageCapabilities(Struct, kw_only=True):
-    """Capabilities for image content in prompt requests.
-
-    Supplying `{}` means the agent supports image content in prompts.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class PromptAudioCapabilities(Struct, kw_only=True):
-    """Capabilities for audio content in prompt requests.
-
-    Supplying `{}` means the agent supports audio content in prompts.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class PromptEmbeddedContextCapabilities(Struct, kw_only=True):
-    """Capabilities for embedded context in prompt requests.
-
-    Supplying `{}` means the agent supports embedded context in prompts.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
 class McpCapabilities(Struct, kw_only=True):
     """MCP capabilities supported by the agent for session lifecycle requests."""
 
@@ -1517,36 +537,6 @@ class McpCapabilities(Struct, kw_only=True):
     """
 
 
-class McpStdioCapabilities(Struct, kw_only=True):
-    """Capabilities for stdio MCP server transports.
-
-    Supplying `{}` means the agent supports stdio MCP server transports.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class McpHttpCapabilities(Struct, kw_only=True):
-    """Capabilities for HTTP MCP server transports.
-
-    Supplying `{}` means the agent supports HTTP MCP server transports.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
 class McpAcpCapabilities(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -1555,39 +545,6 @@ class McpAcpCapabilities(Struct, kw_only=True):
     Capabilities for ACP MCP server transports.
 
     Supplying `{}` means the agent supports ACP MCP server transports.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class SessionDeleteCapabilities(Struct, kw_only=True):
-    """Capabilities for the `session/delete` method.
-
-    Supplying `{}` means the agent supports deleting sessions from `session/list`.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class SessionAdditionalDirectoriesCapabilities(Struct, kw_only=True):
-    """Capabilities for additional session directories support.
-
-    Supplying `{}` means the agent supports the `additionalDirectories` field on
-    supported session lifecycle requests. Agents may return
-    `SessionInfo.additionalDirectories` in `session/list` to report the
-    complete ordered additional-root list associated with a listed session.
     """
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
@@ -1817,103 +774,6 @@ class ProvidersCapabilities(Struct, kw_only=True):
     """
 
 
-class EnvVariable(Struct, kw_only=True):
-    """An environment variable to set when launching a process."""
-
-    name: str
-    """The name of the environment variable."""
-
-    value: str
-    """The value to set for the environment variable."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class AuthMethodTerminal(Struct, kw_only=True):
-    """Terminal-based authentication method.
-
-    The client runs the configured agent program as a separate interactive
-    process for the user to authenticate via a TUI. Agents MUST advertise this
-    method only when the client enabled its terminal authentication capability.
-    A zero exit status signals success. Any other termination signals failure.
-    The client MUST NOT pass this method to `auth/login`.
-    """
-
-    method_id: AuthMethodId = field(name="methodId")
-    """Unique identifier for this authentication method."""
-
-    name: str
-    """Human-readable name of the authentication method."""
-
-    description: str | None | UnsetType = UNSET
-    """Optional human-readable description of this authentication method.
-
-    Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    args: list[str] | UnsetType = UNSET
-    """Additional arguments to append to the configured agent invocation for terminal auth."""
-
-    env: list[EnvVariable] | UnsetType = UNSET
-    """Additional environment variables to set on the configured agent invocation for terminal auth.
-    Names MUST be unique. These values override same-named variables in the
-    base launch configuration.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class AuthMethodAgent(Struct, kw_only=True):
-    """Agent handles authentication itself through `auth/login`.
-
-    The `type` discriminator value is `agent`.
-    """
-
-    method_id: AuthMethodId = field(name="methodId")
-    """Unique identifier for this authentication method."""
-
-    name: str
-    """Human-readable name of the authentication method."""
-
-    description: str | None | UnsetType = UNSET
-    """Optional human-readable description of this authentication method.
-
-    Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class LoginAuthResponse(Struct, kw_only=True):
-    """Response to the `auth/login` method."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
 class ListProvidersResponse(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -2024,18 +884,6 @@ class DisableProviderResponse(Struct, kw_only=True):
     """
 
 
-class LogoutAuthResponse(Struct, kw_only=True):
-    """Response to the `auth/logout` method."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
 class AuthStatusResponse(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -2121,189 +969,6 @@ class AuthAccount(Struct, kw_only=True):
     """
 
 
-class NewSessionResponse(Struct, kw_only=True):
-    """Response from creating a new session.
-
-    New sessions default to `idle` until a state update reports otherwise.
-    Updates may arrive before or after this response. Clients MUST NOT overwrite
-    an already-reported state when the response arrives.
-
-    See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/draft/session-setup#creating-a-session)
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """Unique identifier for the created session.
-
-    Used in all subsequent requests for this conversation.
-    """
-
-    config_options: list[SessionConfigOption] | UnsetType = field(default=UNSET, name="configOptions")
-    """Initial session configuration options.
-
-    Optional. Omitted or empty means no config options are advertised.
-    Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-    Later `config_option_update` notifications replace this list.
-    """
-
-    available_commands: list[AvailableCommand] | UnsetType = field(default=UNSET, name="availableCommands")
-    """Initial commands the agent can execute in this session.
-
-    Optional. Omitted or empty means no initial commands are advertised.
-    Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-    Later `available_commands_update` notifications replace this list.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class SessionConfigOption(Struct, kw_only=True):
-    """A session configuration option selector and its current state.
-
-    The properties of the union this object extends are kept as unknown members.
-    """
-
-    config_id: SessionConfigId = field(name="configId")
-    """Unique identifier for the configuration option."""
-
-    name: str
-    """Human-readable label for the option."""
-
-    description: str | None | UnsetType = UNSET
-    """Optional description for the Client to display to the user.
-
-    Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    category: SessionConfigOptionCategory | None | UnsetType = UNSET
-    """Optional semantic category for this option (UX only).
-
-    Omitted and `null` are equivalent and mean no category is provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class SessionConfigSelectOption(Struct, kw_only=True):
-    """A possible value for a session configuration option."""
-
-    value: SessionConfigValueId
-    """Unique identifier for this option value."""
-
-    name: str
-    """Human-readable label for this option value."""
-
-    description: str | None | UnsetType = UNSET
-    """Optional description for this option value.
-
-    Omitted and `null` are equivalent and mean no description is provided.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class SessionConfigSelectGroup(Struct, kw_only=True):
-    """A group of possible values for a session configuration option."""
-
-    group_id: SessionConfigGroupId = field(name="groupId")
-    """Unique identifier for this group."""
-
-    name: str
-    """Human-readable label for this group."""
-
-    options: Annotated[list[SessionConfigSelectOption], Meta(min_length=1)]
-    """The set of option values in this group. MUST contain at least one value."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class SessionConfigSelect(Struct, kw_only=True):
-    """A single-value selector (dropdown) session configuration option payload."""
-
-    current_value: SessionConfigValueId = field(name="currentValue")
-    """The currently selected value. MUST be one of the `value`s in `options`."""
-
-    options: SessionConfigSelectOptions
-    """The set of selectable options. MUST contain at least one value, and each `value` MUST be
-    unique within the option, including across groups.
-    """
-
-
-class SessionConfigBoolean(Struct, kw_only=True):
-    """A boolean on/off toggle session configuration option payload."""
-
-    current_value: bool = field(name="currentValue")
-    """The current value of the boolean option."""
-
-
-class TextCommandInput(Struct, kw_only=True):
-    """All text that was typed after the command name is provided as input."""
-
-    hint: str
-    """A hint to display when the input hasn't been provided yet"""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class Command(Struct, kw_only=True):
-    """A slash command the user can invoke by including it in a prompt.
-
-    The `type` discriminator value is `command`.
-    """
-
-    name: str
-    """Command name without the leading `/` (e.g., `create_plan`, `research_codebase`).
-
-    MUST NOT contain whitespace and MUST be unique within the command list.
-    """
-
-    description: str
-    """Human-readable description of what the command does."""
-
-    input: AvailableCommandInput | None | UnsetType = UNSET
-    """Input for the command if required
-
-    Omitted and `null` are equivalent and mean the command takes no input.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
 class ListSessionsResponse(Struct, kw_only=True):
     """Response from listing sessions."""
 
@@ -2364,18 +1029,6 @@ class SessionInfo(Struct, kw_only=True):
     Optional. Omitted and `null` are equivalent and mean the archive state is not reported.
     Agents that advertise the `session.archive` capability MUST include it on every listed session.
     """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class DeleteSessionResponse(Struct, kw_only=True):
-    """Response from deleting a session."""
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2492,36 +1145,6 @@ class SessionStatusResponse(Struct, kw_only=True):
     """
 
 
-class BackgroundTerminal(Struct, kw_only=True):
-    """A listed terminal running in the background."""
-
-    terminal_id: TerminalId = field(name="terminalId")
-    """The ID of the listed terminal."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class BackgroundToolCall(Struct, kw_only=True):
-    """A listed tool call whose work continues in the background."""
-
-    tool_call_id: ToolCallId = field(name="toolCallId")
-    """The ID of the listed tool call."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
 class BackgroundSubagent(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -2562,86 +1185,6 @@ class RunningStateUpdate(Struct, kw_only=True):
     Implementations MUST NOT assign meaning to keys they do not recognize.
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class Error(Struct, kw_only=True):
-    """JSON-RPC error object.
-
-    Represents an error that occurred during method execution, following the
-    JSON-RPC 2.0 error object specification with optional additional data.
-
-    See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-    """
-
-    code: ErrorCode
-    """A number indicating the error type that occurred.
-    This must be an integer as defined in the JSON-RPC specification.
-    """
-
-    message: str
-    """A string providing a short description of the error.
-    The message should be limited to a concise single sentence.
-    """
-
-    data: ErrorData | None | UnsetType = UNSET
-    """Optional primitive or structured value that contains additional information about the error.
-    This may include debugging information or context-specific details.
-
-    Omitted and `null` are equivalent and mean no additional data is provided. Some codes
-    define a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and
-    [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
-    """
-
-
-class UnsupportedProtocolVersionErrorData(Struct, kw_only=True):
-    """Data for the `-32022` (Unsupported protocol version) error.
-
-    See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/draft/initialization#version-negotiation)
-    """
-
-    requested: ProtocolVersion
-    """The protocol version the Client requested."""
-
-    supported: list[ProtocolVersion]
-    """The protocol versions the Agent supports."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class SessionNotFoundErrorData(Struct, kw_only=True):
-    """Data for the `-32002` (Resource not found) error when a session-scoped request names a
-    session that does not exist or is not active.
-
-    See protocol docs: [Unknown Sessions](https://agentclientprotocol.com/protocol/v2/draft/error#unknown-sessions)
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The session ID from the request."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ErrorStopReason(Struct, kw_only=True):
-    """Details of a failure that ended active work."""
-
-    error: Error | None | UnsetType = UNSET
-    """The failure, as a JSON-RPC error object.
-
-    Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
-    Agents SHOULD include it.
     """
 
 
@@ -2824,124 +1367,6 @@ class SetSessionTitleResponse(Struct, kw_only=True):
     """
 
 
-class ResumeSessionResponse(Struct, kw_only=True):
-    """Response from resuming an existing session.
-
-    The agent MUST send a current `state_update` after any requested history
-    replay and before this response, even without replay. The update reports
-    foreground state after resuming. The response alone does not imply `idle`.
-
-    See protocol docs: [Current-State Synchronization](https://agentclientprotocol.com/protocol/v2/draft/session-setup#current-state-synchronization)
-    """
-
-    config_options: list[SessionConfigOption] | UnsetType = field(default=UNSET, name="configOptions")
-    """Initial session configuration options.
-
-    Optional. Omitted or empty means no config options are advertised.
-    Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-    Later `config_option_update` notifications replace this list.
-    """
-
-    available_commands: list[AvailableCommand] | UnsetType = field(default=UNSET, name="availableCommands")
-    """Initial commands the agent can execute in this session.
-
-    Optional. Omitted or empty means no initial commands are advertised.
-    Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-    Later `available_commands_update` notifications replace this list.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class CloseSessionResponse(Struct, kw_only=True):
-    """Response from closing a session."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class CancelToolCallResponse(Struct, kw_only=True):
-    """Response from cancelling a tool call."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class CancelTerminalResponse(Struct, kw_only=True):
-    """Response from cancelling a terminal."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class SetSessionConfigOptionResponse(Struct, kw_only=True):
-    """Response to `session/set_config_option` method."""
-
-    config_options: list[SessionConfigOption] = field(name="configOptions")
-    """The full set of configuration options and their current values."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class PromptResponse(Struct, kw_only=True):
-    """Response acknowledging that a user prompt was inserted into the ACP conversation.
-
-    This response does not indicate that the prompt was merely received or held, nor that the
-    agent has finished processing it.
-    Processing and completion are reported through `state_update` session updates.
-
-    Insertion is the logical addition of a user message with a message ID and a position
-    relative to other messages in the ACP conversation.
-
-    See protocol docs: [Prompt Accepted](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#2-prompt-accepted)
-    """
-
-    message_id: MessageId = field(name="messageId")
-    """Identifies the user message inserted into the ACP conversation.
-
-    Required and non-null. Omission and explicit `null` are both invalid.
-
-    The corresponding user-message session update carries this same identifier and may arrive
-    before or after this response. Agents must echo the message during the live session, but are
-    not required to retain it. If retained and replayed, the message keeps this identifier.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
 class AgentNotification(Struct, kw_only=True):
     """A JSON-RPC notification object."""
 
@@ -2965,378 +1390,6 @@ class UpdateSessionNotification(Struct, kw_only=True):
 
     update: SessionUpdate
     """The actual update content."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ContentChunk(Struct, kw_only=True):
-    """A streamed item of message content."""
-
-    message_id: MessageId = field(name="messageId")
-    """A unique identifier for the message this chunk belongs to.
-
-    All chunks belonging to the same message share the same `messageId`.
-    Chunks for different messages can interleave.
-    """
-
-    content: ContentBlock
-    """A single item of content"""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-    This metadata is scoped to the chunk and does not patch stored metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class UserMessage(Struct, kw_only=True):
-    """A user message upsert.
-
-    Only `messageId` is required. `content` has patch semantics:
-    an omitted field leaves existing message content unchanged, `null` clears the
-    value, and a concrete array replaces the previous value. For a new
-    `messageId`, omitted `content` starts empty. `content` is replaced as a
-    whole array. Send `[]` or `null` to clear it.
-
-    Message updates and chunks are applied in the order they are received. When
-    a `user_message` update includes `content`, that array replaces any content
-    previously accumulated for the message, including content from earlier
-    chunks. Later chunks with the same `messageId` append to the current
-    content.
-    """
-
-    message_id: MessageId = field(name="messageId")
-    """A unique identifier for the message."""
-
-    content: list[ContentBlock] | None | UnsetType = UNSET
-    """Complete replacement content for this message."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-    clears it. An object patches the stored metadata by top-level key: keys it omits are
-    unchanged, a key set to `null` is removed, and any other value replaces that key's
-    stored value without merging nested objects. Beyond this patch rule, implementations
-    MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-    """
-
-
-class AgentMessage(Struct, kw_only=True):
-    """An agent message upsert.
-
-    Only `messageId` is required. `content` has patch semantics:
-    an omitted field leaves existing message content unchanged, `null` clears the
-    value, and a concrete array replaces the previous value. For a new
-    `messageId`, omitted `content` starts empty. `content` is replaced as a
-    whole array. Send `[]` or `null` to clear it.
-
-    Message updates and chunks are applied in the order they are received. When
-    an `agent_message` update includes `content`, that array replaces any
-    content previously accumulated for the message, including content from
-    earlier chunks. Later chunks with the same `messageId` append to the current
-    content.
-    """
-
-    message_id: MessageId = field(name="messageId")
-    """A unique identifier for the message."""
-
-    content: list[ContentBlock] | None | UnsetType = UNSET
-    """Complete replacement content for this message."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-    clears it. An object patches the stored metadata by top-level key: keys it omits are
-    unchanged, a key set to `null` is removed, and any other value replaces that key's
-    stored value without merging nested objects. Beyond this patch rule, implementations
-    MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-    """
-
-
-class AgentThought(Struct, kw_only=True):
-    """An agent thought or reasoning message upsert.
-
-    Only `messageId` is required. `content` has patch semantics:
-    an omitted field leaves existing thought content unchanged, `null` clears the
-    value, and a concrete array replaces the previous value. For a new
-    `messageId`, omitted `content` starts empty. `content` is replaced as a
-    whole array. Send `[]` or `null` to clear it.
-
-    Message updates and chunks are applied in the order they are received. When
-    an `agent_thought` update includes `content`, that array replaces any
-    content previously accumulated for the thought, including content from
-    earlier chunks. Later chunks with the same `messageId` append to the current
-    content.
-    """
-
-    message_id: MessageId = field(name="messageId")
-    """A unique identifier for the thought message."""
-
-    content: list[ContentBlock] | None | UnsetType = UNSET
-    """Complete replacement content for this thought message."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-    clears it. An object patches the stored metadata by top-level key: keys it omits are
-    unchanged, a key set to `null` is removed, and any other value replaces that key's
-    stored value without merging nested objects. Beyond this patch rule, implementations
-    MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-    """
-
-
-class ToolCallContentChunk(Struct, kw_only=True):
-    """A streamed item of tool-call content.
-
-    Tool-call content chunks append one `ToolCallContent` item to the current
-    content for the matching `toolCallId`. Agents can send a `tool_call_update`
-    with `content` when they need to replace the whole content collection
-    instead.
-    """
-
-    tool_call_id: ToolCallId = field(name="toolCallId")
-    """The ID of the tool call this content belongs to."""
-
-    content: ToolCallContent
-    """A single item of content produced by the tool call."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-    This metadata is scoped to the chunk and does not patch stored metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class TerminalOutput(Struct, kw_only=True):
-    """An authoritative replacement snapshot of terminal output bytes."""
-
-    data: str
-    """Base64-encoded replacement terminal output bytes."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class TerminalExitStatus(Struct, kw_only=True):
-    """Exit information for an agent-owned terminal.
-
-    The presence of this object marks the terminal as exited, even when neither
-    an exit code nor a signal is known.
-    """
-
-    exit_code: Annotated[int, Meta(ge=-9223372036854775808, le=9223372036854775807)] | None | UnsetType = field(default=UNSET, name="exitCode")
-    """Process exit code as the platform reports it, when known. Negative values are
-    allowed, for example signed Windows exit codes. Omitted and `null` are equivalent.
-    """
-
-    signal: str | None | UnsetType = UNSET
-    """Signal that terminated the process, when known.
-
-    Agents should use the conventional platform signal name. POSIX examples
-    include `SIGTERM`, `SIGKILL`, and `SIGINT`. Other platforms may use a
-    platform-specific name. Omitted and `null` are equivalent.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class TerminalSize(Struct, kw_only=True):
-    """The size of an agent-owned terminal in character cells."""
-
-    cols: Annotated[int, Meta(ge=1, le=65535)]
-    """Number of columns."""
-
-    rows: Annotated[int, Meta(ge=1, le=65535)]
-    """Number of rows."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class TerminalCapabilities(Struct, kw_only=True):
-    """Client-initiated controls a terminal currently supports.
-
-    A malformed value falls back to no controls, so the Client never sends a request the
-    Agent did not advertise.
-
-    See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#cancelling-terminals)
-    """
-
-    cancel: TerminalCancelCapabilities | None | UnsetType = UNSET
-    """Permits the Client to cancel this terminal with `terminal/cancel`.
-
-    Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
-    means supported. Agents SHOULD stop advertising it once the terminal reports `exitStatus`.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class TerminalCancelCapabilities(Struct, kw_only=True):
-    """Capability to cancel a terminal with `terminal/cancel`.
-
-    Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class TerminalUpdate(Struct, kw_only=True):
-    """An upsert for the stored state of an agent-owned terminal.
-
-    Only `terminalId` is required. Other fields have patch
-    semantics: omitted fields leave the stored value unchanged, `null` clears
-    it, and concrete values replace it. A concrete `_meta` object instead
-    patches the stored metadata by top-level key. When the terminal ID is new,
-    omitted fields start unknown.
-    """
-
-    terminal_id: TerminalId = field(name="terminalId")
-    """Unique identifier for this terminal within the session."""
-
-    command: str | None | UnsetType = UNSET
-    """The command being run."""
-
-    cwd: AbsolutePath | None | UnsetType = UNSET
-    """The absolute working directory of the command."""
-
-    output: TerminalOutput | None | UnsetType = UNSET
-    """An authoritative replacement snapshot of terminal output bytes."""
-
-    exit_status: TerminalExitStatus | None | UnsetType = field(default=UNSET, name="exitStatus")
-    """Exit information. A concrete object marks the terminal as exited."""
-
-    size: TerminalSize | None | UnsetType = UNSET
-    """The terminal size the command runs with, when known.
-
-    Clients can render output at this size so that column layouts, progress bars,
-    and cursor-positioned output display as the program wrote them.
-    """
-
-    capabilities: TerminalCapabilities | None | UnsetType = UNSET
-    """Client-initiated controls this terminal currently supports, such as cancellation.
-
-    Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
-    the whole previous value. A new terminal starts with none.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-    clears it. An object patches the stored metadata by top-level key: keys it omits are
-    unchanged, a key set to `null` is removed, and any other value replaces that key's
-    stored value without merging nested objects. Beyond this patch rule, implementations
-    MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-    """
-
-
-class TerminalOutputChunk(Struct, kw_only=True):
-    """A chunk of bytes appended to an agent-owned terminal's output."""
-
-    terminal_id: TerminalId = field(name="terminalId")
-    """The terminal receiving these bytes."""
-
-    data: str
-    """Independently base64-encoded terminal output bytes."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-    This metadata is scoped to the chunk and does not patch stored metadata.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class PlanEntry(Struct, kw_only=True):
-    """A single entry in the execution plan.
-
-    Represents a task or goal that the assistant intends to accomplish
-    as part of fulfilling the user's request.
-    See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/draft/agent-plan#plan-entries)
-    """
-
-    content: str
-    """Human-readable description of what this task aims to accomplish."""
-
-    priority: PlanEntryPriority
-    """The relative importance of this task.
-    Used to indicate which tasks are most critical to the overall goal.
-    """
-
-    status: PlanEntryStatus
-    """Current execution status of this task."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class PlanItems(Struct, kw_only=True):
-    """A plan represented as structured entries."""
-
-    plan_id: PlanId = field(name="planId")
-    """The plan ID to update."""
-
-    entries: list[PlanEntry]
-    """The list of tasks to be accomplished.
-
-    When updating an item-based plan, the agent must send a complete list of all entries
-    with their current status. The client replaces that plan with each update.
-    """
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3423,195 +1476,6 @@ class PlanRemoved(Struct, kw_only=True):
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class AvailableCommandsUpdate(Struct, kw_only=True):
-    """Available commands are ready or have changed"""
-
-    available_commands: list[AvailableCommand] = field(name="availableCommands")
-    """Commands the agent can execute."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ConfigOptionUpdate(Struct, kw_only=True):
-    """Session configuration options have been updated."""
-
-    config_options: list[SessionConfigOption] = field(name="configOptions")
-    """The full set of configuration options and their current values."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class SessionInfoUpdate(Struct, kw_only=True):
-    """Update to session metadata. All fields are optional to support partial updates.
-
-    Agents send this notification to update session information like title or custom metadata.
-    Clients can use it to keep session titles and state current.
-
-    Omitted fields leave the existing session info unchanged. `null` clears the
-    corresponding value. A concrete `_meta` object patches the stored metadata by
-    top-level key.
-    """
-
-    title: str | None | UnsetType = UNSET
-    """Human-readable title for the session. Set to null to clear."""
-
-    updated_at: str | None | UnsetType = field(default=UNSET, name="updatedAt")
-    """RFC 3339 timestamp of last activity. Set to null to clear."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-    clears it. An object patches the stored metadata by top-level key: keys it omits are
-    unchanged, a key set to `null` is removed, and any other value replaces that key's
-    stored value without merging nested objects. Beyond this patch rule, implementations
-    MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-    """
-
-
-class Cost(Struct, kw_only=True):
-    """Cost information for a session."""
-
-    amount: float
-    """Total cumulative cost for session."""
-
-    currency: str
-    """Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
-    unit such as "credits".
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class UsageUpdate(Struct, kw_only=True):
-    """Context window and cost update for a session."""
-
-    used: Annotated[int, Meta(ge=0)]
-    """Tokens currently in context."""
-
-    size: Annotated[int, Meta(ge=0)]
-    """Total context window size in tokens."""
-
-    cost: Cost | None | UnsetType = UNSET
-    """Cumulative session cost.
-
-    Omitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class Notice(Struct, kw_only=True):
-    """Fire-and-forget information for the user.
-
-    Notices are live events rather than session history. Agents must not rely on
-    a notice being received, displayed, or seen by the user.
-    No Client capability is required, and unsupported Clients may ignore notices.
-
-    See protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#session-notices)
-    """
-
-    severity: NoticeSeverity
-    """Presentation severity hint."""
-
-    title: Annotated[str, Meta(min_length=1)]
-    """Required non-empty plain-text title that can stand alone."""
-
-    description: str | None | UnsetType = UNSET
-    """Optional plain-text detail or guidance.
-
-    Omitted and `null` are equivalent and mean no description was supplied.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class CompactionUpdate(Struct, kw_only=True):
-    """A context compaction upsert. The first notification fixes the compaction's
-    timeline position. Later updates with the same ID patch that entity in place.
-
-    `summary`, `error`, and `_meta` have patch semantics: omission leaves the
-    stored value unchanged, `null` clears it, and a concrete value replaces it.
-    `summary: []` also clears the summary. A concrete `_meta` object patches the
-    stored metadata by top-level key instead of replacing it.
-    """
-
-    compaction_id: CompactionId = field(name="compactionId")
-    """The Agent-owned ID of this compaction, unique within the session."""
-
-    status: CompactionStatus
-    """Current lifecycle status."""
-
-    summary: list[ContentBlock] | None | UnsetType = UNSET
-    """Complete replacement user-displayable summary content for the compaction."""
-
-    error: str | None | UnsetType = UNSET
-    """Human-readable error details for the compaction."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-    clears it. An object patches the stored metadata by top-level key: keys it omits are
-    unchanged, a key set to `null` is removed, and any other value replaces that key's
-    stored value without merging nested objects. Beyond this patch rule, implementations
-    MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-    """
-
-
-class CompactionSummaryChunk(Struct, kw_only=True):
-    """A content block appended to a compaction's summary. A first-seen ID creates
-    an in-progress compaction. Chunks append in receive order.
-    """
-
-    compaction_id: CompactionId = field(name="compactionId")
-    """ID of the compaction whose summary receives this content."""
-
-    content: ContentBlock
-    """One content block to append."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-    This metadata is scoped to the chunk and does not patch stored metadata.
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
     """
@@ -3845,24 +1709,6 @@ class SessionMessageChunk(Struct, kw_only=True):
     """
 
 
-class CompleteElicitationNotification(Struct, kw_only=True):
-    """Notification sent by the agent when a URL-based elicitation is complete.
-
-    This notification is not a foreground state update.
-    """
-
-    elicitation_id: ElicitationId = field(name="elicitationId")
-    """The ID of the elicitation that completed."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
 class AuthStatusUpdateNotification(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -3910,190 +1756,6 @@ class ClientRequest(Struct, kw_only=True):
 
     params: ClientRequestParams | None | UnsetType = UNSET
     """Method-specific request parameters."""
-
-
-class InitializeRequest(Struct, kw_only=True):
-    """Request parameters for the initialize method.
-
-    Sent by the client to establish connection and negotiate capabilities.
-
-    See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)
-    """
-
-    protocol_version: ProtocolVersion = field(name="protocolVersion")
-    """The latest protocol version supported by the client."""
-
-    info: Implementation
-    """Information about the implementation sending this initialize request."""
-
-    capabilities: ClientCapabilities | UnsetType = UNSET
-    """Capabilities supported by the client."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ClientCapabilities(Struct, kw_only=True):
-    """Capabilities supported by the client.
-
-    Advertised during initialization to inform the agent about
-    available features and methods.
-
-    See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v2/draft/initialization#client-capabilities)
-    """
-
-    auth: ClientAuthCapabilities | None | UnsetType = UNSET
-    """Authentication capabilities supported by the client.
-    Determines which authentication method types the agent may include
-    in its `InitializeResponse`.
-
-    Optional. Omitted and `null` are equivalent and mean the client does not advertise any
-    authentication-method extensions.
-    """
-
-    elicitation: ElicitationCapabilities | None | UnsetType = UNSET
-    """Elicitation capabilities supported by the client.
-    Determines which elicitation modes the agent may use.
-
-    Optional. Omitted and `null` are equivalent and mean the client does not advertise
-    elicitation support.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ClientAuthCapabilities(Struct, kw_only=True):
-    """Authentication capabilities supported by the client.
-
-    Advertised during initialization to inform the agent which authentication
-    method types the client can handle. This governs opt-in types that require
-    additional client-side support.
-    """
-
-    terminal: TerminalAuthCapabilities | None | UnsetType = UNSET
-    """Whether the client supports `terminal` authentication methods.
-
-    Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
-    The client should supply `{}` only when it can reproduce the configured
-    agent invocation in an interactive terminal. Supplying `{}` means the
-    agent may include `terminal` entries in its authentication methods.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class TerminalAuthCapabilities(Struct, kw_only=True):
-    """Capabilities for terminal authentication methods.
-
-    Supplying `{}` means the client can reproduce the configured agent
-    invocation in an interactive terminal and supports terminal authentication
-    methods.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ElicitationCapabilities(Struct, kw_only=True):
-    """Elicitation capabilities supported by the client."""
-
-    form: ElicitationFormCapabilities | None | UnsetType = UNSET
-    """Whether the client supports form-based elicitation.
-
-    Optional. Omitted and `null` are equivalent and mean form support is not advertised.
-    Supplying `{}` explicitly advertises form support.
-    """
-
-    url: ElicitationUrlCapabilities | None | UnsetType = UNSET
-    """Whether the client supports URL-based elicitation.
-
-    Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
-    Supplying `{}` means the client supports URL-based elicitation.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ElicitationFormCapabilities(Struct, kw_only=True):
-    """Form-based elicitation capabilities.
-
-    Supplying `{}` means the client supports form-based elicitation.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ElicitationUrlCapabilities(Struct, kw_only=True):
-    """URL-based elicitation capabilities.
-
-    Supplying `{}` means the client supports URL-based elicitation.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class LoginAuthRequest(Struct, kw_only=True):
-    """Request parameters for the `auth/login` method.
-
-    Specifies which authentication method to use.
-
-    Agents MUST support this method when their `initialize` response included
-    a non-empty `authMethods` list. Clients MUST NOT call this method
-    when `authMethods` was omitted or empty.
-    """
-
-    method_id: AuthMethodId = field(name="methodId")
-    """The ID of the authentication method to use.
-    Must be one of the methods advertised in the initialize response.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
 
 
 class ListProvidersRequest(Struct, kw_only=True):
@@ -4156,25 +1818,6 @@ class DisableProviderRequest(Struct, kw_only=True):
 
     provider_id: ProviderId = field(name="providerId")
     """Provider ID to disable."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class LogoutAuthRequest(Struct, kw_only=True):
-    """Request parameters for the `auth/logout` method.
-
-    Terminates the current authenticated session.
-
-    Agents MUST support this method when their `initialize` response included
-    a non-empty `authMethods` list. Clients MUST NOT call this method
-    when `authMethods` was omitted or empty.
-    """
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4248,47 +1891,6 @@ class NewSessionRequest(Struct, kw_only=True):
     """
 
 
-class HttpHeader(Struct, kw_only=True):
-    """An HTTP header to set when making requests to the MCP server."""
-
-    name: str
-    """The name of the HTTP header."""
-
-    value: str
-    """The value to set for the HTTP header."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class McpServerHttp(Struct, kw_only=True):
-    """HTTP transport configuration for MCP."""
-
-    name: str
-    """Human-readable name identifying this MCP server."""
-
-    url: str
-    """URL to the MCP server."""
-
-    headers: list[HttpHeader] | UnsetType = UNSET
-    """HTTP headers to set when making requests to the MCP server. Headers the MCP transport
-    defines are owned by the transport, and Agents use the transport's values for them.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
 class McpServerAcp(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -4308,32 +1910,6 @@ class McpServerAcp(Struct, kw_only=True):
 
     Providers MUST NOT reuse an ID for multiple ACP-transport MCP servers that are visible
     on the same ACP connection.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class McpServerStdio(Struct, kw_only=True):
-    """Stdio transport configuration for MCP."""
-
-    name: str
-    """Human-readable name identifying this MCP server."""
-
-    command: AbsolutePath
-    """Absolute path to the MCP server executable."""
-
-    args: list[str] | UnsetType = UNSET
-    """Command-line arguments to pass to the MCP server."""
-
-    env: list[EnvVariable] | UnsetType = UNSET
-    """Environment variables to set when launching the MCP server. Names SHOULD be unique.
-    Agents MAY reject duplicates with `-32602`, and otherwise the last entry wins.
     """
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
@@ -4415,24 +1991,6 @@ class ListSessionsRequest(Struct, kw_only=True):
     the Agent advertises the `session.archive` capability. The filter combines with `cwd` and
     applies before pagination. Clients keep the same value when following `nextCursor`.
     """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class DeleteSessionRequest(Struct, kw_only=True):
-    """Request parameters for deleting an existing session from `session/list`.
-
-    Only available if the Agent supports the `session.delete` capability.
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The ID of the session to delete."""
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4684,194 +2242,6 @@ class ResumeSessionRequest(Struct, kw_only=True):
     """
 
 
-class ReplayFromStart(Struct, kw_only=True):
-    """Inclusive replay cursor requesting replay from the start of retained conversation history."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class CloseSessionRequest(Struct, kw_only=True):
-    """Request parameters for closing an active session.
-
-    The Agent MUST cancel any ongoing work related to the session as if `session/cancel`
-    was called, then free the resources associated with the session. Unlike `session/cancel`,
-    closing also stops the session's background work. After the close response, the Agent
-    sends no other messages for the session on that connection.
-
-    Closing a session that does not exist or is not active SHOULD succeed, and Clients SHOULD
-    treat a `-32002` response as a successful close.
-
-    When closing cancels active foreground work, the Agent MUST send the final
-    updates for that work and the idle `state_update` with `stopReason: "cancelled"`
-    before responding successfully to `session/close`. Closing an idle session
-    does not itself require another idle update.
-
-    Closing also cancels pending `session/prompt` requests whose messages have not
-    been inserted, including held prompts. If closing prevents a prompt's user message from being inserted, the
-    Agent MUST answer that request with `-32800` (Request Cancelled). If the message
-    has already been inserted, the Agent MUST respond successfully with its
-    `messageId`. Prompt responses need not precede the close response.
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The ID of the session to close."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class CancelToolCallRequest(Struct, kw_only=True):
-    """Request parameters for cancelling one tool call.
-
-    Clients MUST NOT send it unless the tool call currently advertises `capabilities.cancel`.
-
-    The Agent responds once it has accepted the cancellation. The response does not mean
-    the work has stopped. The Agent confirms it with a `tool_call_update` to a final
-    status: normally `cancelled`, or `completed` or `failed` if the work finished first.
-
-    The Agent responds with `-32602` if the tool call is unknown, already final, or not
-    cancellable. Cancelling a tool call does not change the foreground state by itself.
-
-    See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#cancelling-tool-calls)
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The ID of the session that owns the tool call."""
-
-    tool_call_id: ToolCallId = field(name="toolCallId")
-    """The ID of the tool call to cancel."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class CancelTerminalRequest(Struct, kw_only=True):
-    """Request parameters for cancelling one terminal.
-
-    Clients MUST NOT send it unless the terminal currently advertises `capabilities.cancel`.
-
-    The Agent responds once it has accepted the cancellation. The response does not mean
-    the work has stopped. The Agent confirms it with a `terminal_update` that sets
-    `exitStatus`. Cancelling stops the process but does not release the terminal, and does
-    not change the status of a tool call that references it.
-
-    The Agent responds with `-32602` if the terminal is unknown, has already exited, or is not
-    cancellable. Cancelling a terminal does not change the foreground state by itself.
-
-    See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#cancelling-terminals)
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The ID of the session that owns the terminal."""
-
-    terminal_id: TerminalId = field(name="terminalId")
-    """The ID of the terminal to cancel."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class SetSessionConfigOptionRequest(Struct, kw_only=True):
-    """Request parameters for setting a session configuration option.
-
-    Agents MUST support this method for any session where they advertise config options.
-    Agents MUST reject an unknown `configId` or invalid value with `-32602` and leave the
-    configuration unchanged.
-
-    See protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/draft/session-config-options#setting-a-config-option)
-
-    The properties of the union this object extends are kept as unknown members.
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The ID of the session to set the configuration option for."""
-
-    config_id: SessionConfigId = field(name="configId")
-    """The ID of the configuration option to set."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class SetSessionConfigOptionRequestTypeId(Struct, kw_only=True):
-    """A `SessionConfigValueId` string value (`type: "id"`)."""
-
-    value: SessionConfigValueId
-    """The value ID."""
-
-
-class SetSessionConfigOptionRequestTypeBoolean(Struct, kw_only=True):
-    """A boolean value (`type: "boolean"`)."""
-
-    value: bool
-    """The boolean value."""
-
-
-class PromptRequest(Struct, kw_only=True):
-    """Request parameters for sending a user prompt to the agent.
-
-    Contains the user's message and any additional context.
-
-    See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#1-user-message)
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The ID of the session to send this user message to"""
-
-    prompt: Annotated[list[ContentBlock], Meta(min_length=1)]
-    """The blocks of content that compose the user's message.
-
-    As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
-    while other variants are optionally enabled via `PromptCapabilities`.
-
-    The Client MUST adapt its interface according to `PromptCapabilities`.
-
-    The client MAY include referenced pieces of context as either
-    `resource` or `resource_link` content blocks.
-
-    When available, `resource` is preferred
-    as it avoids extra round-trips and allows the message to include
-    pieces of context from sources the agent may not have access to.
-
-    Clients MUST NOT send an empty array. Agents MAY reject one with `-32602` without
-    inserting it.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
 class ClientResponseResult(Struct, kw_only=True):
     """A successful JSON-RPC response."""
 
@@ -4894,73 +2264,6 @@ class ClientResponseError(Struct, kw_only=True):
 
     error: Error
     """Method-specific error data."""
-
-
-class RequestPermissionResponse(Struct, kw_only=True):
-    """Response to a permission request."""
-
-    outcome: RequestPermissionOutcome
-    """The user's decision on the permission request."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class CancelledPermissionOutcome(Struct, kw_only=True):
-    """The request was not approved and no option was selected."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class SelectedPermissionOutcome(Struct, kw_only=True):
-    """The user selected one of the provided options."""
-
-    option_id: PermissionOptionId = field(name="optionId")
-    """The ID of the option the user selected."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class CreateElicitationResponse(Struct, kw_only=True):
-    """Response from the client to an elicitation request.
-
-    The properties of the union this object extends are kept as unknown members.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class ElicitationAcceptAction(Struct, kw_only=True):
-    """The user accepted the elicitation and provided content."""
-
-    content: dict[str, ElicitationContentValue] | None | UnsetType = UNSET
-    """The user-provided content, if any, as an object matching the requested schema.
-
-    Omitted and `null` are equivalent and mean no content is provided.
-    """
 
 
 class MessageMcpResponseResult(Struct, kw_only=True):
@@ -5024,24 +2327,6 @@ class ClientNotification(Struct, kw_only=True):
     """Method-specific notification parameters."""
 
 
-class CancelSessionNotification(Struct, kw_only=True):
-    """Notification to cancel a session's foreground work and its prompts not yet inserted.
-
-    See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#cancellation)
-    """
-
-    session_id: SessionId = field(name="sessionId")
-    """The ID of the session to cancel operations for."""
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
 class MessageMcpNotification(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -5066,26 +2351,6 @@ class MessageMcpNotification(Struct, kw_only=True):
     metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     Implementations MUST NOT assign meaning to keys they do not recognize.
     This is ACP metadata, not the inner MCP message's `_meta`.
-
-    See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    """
-
-
-class CancelRequestNotification(Struct, kw_only=True):
-    """Notification to cancel an ongoing request.
-
-    See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/draft/cancellation)
-    """
-
-    request_id: RequestId = field(name="requestId")
-    """The ID of the request to cancel: a request that the sender of this notification issued.
-    Receivers match it only against requests they received from that sender.
-    """
-
-    meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
-    """The _meta property is reserved by ACP to allow clients and agents to attach additional
-    metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    Implementations MUST NOT assign meaning to keys they do not recognize.
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
     """
@@ -5219,146 +2484,6 @@ class ProxySuccessorNotification(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
     """
-
-
-class RequestPermissionSubjectToolCall(ToolCallPermissionSubject, kw_only=True, tag_field="type", tag="tool_call"):
-    """Permission is requested before executing a tool call."""
-
-
-class RequestPermissionSubjectCommand(CommandPermissionSubject, kw_only=True, tag_field="type", tag="command"):
-    """Permission is requested before running a command."""
-
-
-class ToolCallContentContent(Content, kw_only=True, tag_field="type", tag="content"):
-    """Standard content block (text, images, resources)."""
-
-
-class ToolCallContentDiff(Diff, kw_only=True, tag_field="type", tag="diff"):
-    """File modification shown as a diff."""
-
-
-class ToolCallContentTerminal(Terminal, kw_only=True, tag_field="type", tag="terminal"):
-    """A display-only reference to an agent-owned terminal."""
-
-
-class ContentBlockText(TextContent, kw_only=True, tag_field="type", tag="text"):
-    """Text content. May be plain text or formatted with Markdown.
-
-    All agents MUST support text content blocks in prompts.
-    Clients SHOULD render this text as CommonMark and MAY support GitHub Flavored Markdown
-    extensions.
-    """
-
-
-class ContentBlockImage(ImageContent, kw_only=True, tag_field="type", tag="image"):
-    """Images for visual context or analysis.
-
-    Requires the `image` prompt capability when included in prompts.
-    """
-
-
-class ContentBlockAudio(AudioContent, kw_only=True, tag_field="type", tag="audio"):
-    """Audio data for transcription or analysis.
-
-    Requires the `audio` prompt capability when included in prompts.
-    """
-
-
-class ContentBlockResourceLink(ResourceLink, kw_only=True, tag_field="type", tag="resource_link"):
-    """References to resources that the receiver may be able to read.
-
-    All agents MUST support resource links in prompts.
-    """
-
-
-class ContentBlockResource(EmbeddedResource, kw_only=True, tag_field="type", tag="resource"):
-    """Complete resource contents embedded directly in the message.
-
-    Preferred for including context as it avoids extra round-trips.
-
-    Requires the `embeddedContext` prompt capability when included in prompts.
-    """
-
-
-class DiffChangeOperationAdd(DiffPathChange, kw_only=True, tag_field="operation", tag="add"):
-    """A file was added."""
-
-
-class DiffChangeOperationDelete(DiffPathChange, kw_only=True, tag_field="operation", tag="delete"):
-    """A file was deleted."""
-
-
-class DiffChangeOperationModify(DiffPathChange, kw_only=True, tag_field="operation", tag="modify"):
-    """A file was modified in place."""
-
-
-class DiffChangeOperationMove(DiffPathPairChange, kw_only=True, tag_field="operation", tag="move"):
-    """A file was moved or renamed."""
-
-
-class DiffChangeOperationCopy(DiffPathPairChange, kw_only=True, tag_field="operation", tag="copy"):
-    """A file was copied."""
-
-
-class CreateElicitationRequestModeForm(ElicitationFormMode, kw_only=True, tag_field="mode", tag="form"):
-    """Form-based elicitation where the client renders a form from the provided schema."""
-
-
-class CreateElicitationRequestModeUrl(ElicitationUrlMode, kw_only=True, tag_field="mode", tag="url"):
-    """URL-based elicitation where the client directs the user to a URL."""
-
-
-class ElicitationPropertySchemaString(StringPropertySchema, kw_only=True, tag_field="type", tag="string"):
-    """String property (or single-select enum when `enum`/`oneOf` is set)."""
-
-
-class ElicitationPropertySchemaNumber(NumberPropertySchema, kw_only=True, tag_field="type", tag="number"):
-    """Number (floating-point) property."""
-
-
-class ElicitationPropertySchemaInteger(IntegerPropertySchema, kw_only=True, tag_field="type", tag="integer"):
-    """Integer property."""
-
-
-class ElicitationPropertySchemaBoolean(BooleanPropertySchema, kw_only=True, tag_field="type", tag="boolean"):
-    """Boolean property."""
-
-
-class ElicitationPropertySchemaArray(MultiSelectPropertySchema, kw_only=True, tag_field="type", tag="array"):
-    """Multi-select array property."""
-
-
-class MultiSelectItemsString(StringMultiSelectItems, kw_only=True, tag_field="type", tag="string"):
-    """Multi-select string items with plain string values."""
-
-
-class AuthMethodTerminalArm(AuthMethodTerminal, kw_only=True, tag_field="type", tag="terminal"):
-    """Client runs the configured agent program as a separate interactive
-    process, without passing this method to `auth/login`.
-    """
-
-
-class AuthMethodAgentArm(AuthMethodAgent, kw_only=True, tag_field="type", tag="agent"):
-    """Agent handles authentication itself through `auth/login`.
-
-    The `type` discriminator value is `agent`.
-    """
-
-
-class SessionConfigOptionTypeSelect(SessionConfigSelect, kw_only=True, tag_field="type", tag="select"):
-    """Single-value selector (dropdown)."""
-
-
-class SessionConfigOptionTypeBoolean(SessionConfigBoolean, kw_only=True, tag_field="type", tag="boolean"):
-    """Boolean on/off toggle."""
-
-
-class AvailableCommandCommand(Command, kw_only=True, tag_field="type", tag="command"):
-    """A slash command the user can invoke by including it in a prompt."""
-
-
-class AvailableCommandInputText(TextCommandInput, kw_only=True, tag_field="type", tag="text"):
-    """All text after the command name and the whitespace following it is provided as input."""
 
 
 class StateUpdateRunning(RunningStateUpdate, kw_only=True, tag_field="state", tag="running"):
@@ -5628,61 +2753,6 @@ class McpServerStdioArm(McpServerStdio, kw_only=True, tag_field="type", tag="std
     """
 
 
-class ReplayFromStartArm(ReplayFromStart, kw_only=True, tag_field="type", tag="start"):
-    """Replay all retained conversation history from its first replayable entry."""
-
-
-class SetSessionConfigOptionRequestTypeIdArm(SetSessionConfigOptionRequestTypeId, kw_only=True, tag_field="type", tag="id"):
-    """A `SessionConfigValueId` string value (`type: "id"`)."""
-
-
-class SetSessionConfigOptionRequestTypeBooleanArm(SetSessionConfigOptionRequestTypeBoolean, kw_only=True, tag_field="type", tag="boolean"):
-    """A boolean value (`type: "boolean"`)."""
-
-
-class RequestPermissionOutcomeCancelled(CancelledPermissionOutcome, kw_only=True, tag_field="outcome", tag="cancelled"):
-    """The request was not approved and no option was selected: the session's work was
-    cancelled, the user dismissed the prompt, or the client declined it by policy.
-    Agents MUST NOT proceed with the operation.
-
-    The client answers a request the agent cancels with `$/cancel_request` with
-    this outcome. After sending `session/cancel`, the client MAY also send it
-    without waiting for `$/cancel_request`, for a request it knows belongs to the
-    cancelled foreground work.
-
-    See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#cancellation)
-    """
-
-
-class RequestPermissionOutcomeSelected(SelectedPermissionOutcome, kw_only=True, tag_field="outcome", tag="selected"):
-    """The user selected one of the provided options.
-
-    If `optionId` doesn't match an offered option, the agent MUST treat the request as not
-    approved.
-    """
-
-
-class CreateElicitationResponseActionAccept(ElicitationAcceptAction, kw_only=True, tag_field="action", tag="accept"):
-    """The user accepted and provided content."""
-
-
-class CreateElicitationResponseActionDecline(Struct, kw_only=True, tag_field="action", tag="decline"):
-    """The user declined the elicitation."""
-
-
-class CreateElicitationResponseActionCancel(Struct, kw_only=True, tag_field="action", tag="cancel"):
-    """The elicitation was cancelled."""
-
-
-ExtRequest: TypeAlias = Any
-"""Allows for sending an arbitrary request that is not part of the ACP spec.
-Extension methods provide a way to add custom functionality while maintaining
-protocol compatibility.
-
-See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-"""
-
-
 if TYPE_CHECKING:
     AgentRequestParams: TypeAlias = Union[RequestPermissionRequest, CreateElicitationRequest, MessageMcpRequest, ExtRequest]
 else:
@@ -5695,206 +2765,6 @@ to use this directly.
 
 This enum encompasses all method calls from agent to client.
 """
-
-
-RequestId: TypeAlias = Union[Annotated[int, Meta(ge=-9223372036854775808, le=9223372036854775807)], str]
-"""A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be `null`.
-
-The receiver MUST reply with the same value in the response. Each side chooses IDs for its own
-requests, so the same ID can be in use in both directions. A sender MUST NOT reuse an ID while
-a request with it is still awaiting a response.
-"""
-
-
-SessionId: TypeAlias = str
-"""A unique identifier for a conversation session between a client and agent.
-
-Each session has its own context, conversation history, and state, so one
-agent can run several independent sessions.
-
-See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v2/draft/session-setup#session-id)
-"""
-
-
-if TYPE_CHECKING:
-    RequestPermissionSubject: TypeAlias = Union[RequestPermissionSubjectToolCall, RequestPermissionSubjectCommand, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    RequestPermissionSubject = Union[RequestPermissionSubjectToolCall, RequestPermissionSubjectCommand]
-"""The operation requiring permission."""
-
-
-ToolCallId: TypeAlias = str
-"""Unique identifier for a tool call within a session."""
-
-
-ToolKind: TypeAlias = Union[Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"], str]
-"""Categories of tools that can be invoked.
-
-Tool kinds help clients choose appropriate icons and optimize how they
-display tool execution progress.
-
-See protocol docs: [Reporting](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#reporting)
-"""
-
-
-ToolCallStatus: TypeAlias = Union[Literal["pending", "in_progress", "paused", "completed", "failed", "cancelled"], str]
-"""Execution status of a tool call.
-
-Tool calls progress through different statuses during their lifecycle.
-
-See protocol docs: [Status](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#status)
-"""
-
-
-if TYPE_CHECKING:
-    ToolCallContent: TypeAlias = Union[ToolCallContentContent, ToolCallContentDiff, ToolCallContentTerminal, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    ToolCallContent = Union[ToolCallContentContent, ToolCallContentDiff, ToolCallContentTerminal]
-"""Content produced by a tool call.
-
-Tool calls can produce different types of content including standard
-content blocks (text, images), file diffs, or display-only terminals.
-
-See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#content)
-"""
-
-
-if TYPE_CHECKING:
-    ContentBlock: TypeAlias = Union[ContentBlockText, ContentBlockImage, ContentBlockAudio, ContentBlockResourceLink, ContentBlockResource, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    ContentBlock = Union[ContentBlockText, ContentBlockImage, ContentBlockAudio, ContentBlockResourceLink, ContentBlockResource]
-"""Content blocks represent displayable information in the Agent Client Protocol.
-
-Content blocks appear in:
-- User prompts sent via `session/prompt`
-- Language model output reported through `session/update` notifications as
-  message updates or streamed chunks
-- Progress updates and results from tool calls
-
-This structure is compatible with the Model Context Protocol (MCP), so agents can
-forward content from MCP tool outputs without transformation.
-
-See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/draft/content)
-"""
-
-
-Role: TypeAlias = Union[Literal["assistant", "user"], str]
-"""The sender or recipient of messages and data in a conversation."""
-
-
-MediaType: TypeAlias = str
-"""An Internet media type identifying the format of protocol content."""
-
-
-IconTheme: TypeAlias = Union[Literal["light", "dark"], str]
-"""Theme an icon is designed for."""
-
-
-if TYPE_CHECKING:
-    EmbeddedResourceResource: TypeAlias = Union[TextResourceContents, BlobResourceContents]
-else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
-    EmbeddedResourceResource = Any
-"""Resource content that can be embedded in a message."""
-
-
-if TYPE_CHECKING:
-    DiffChangeOperation: TypeAlias = Union[DiffChangeOperationAdd, DiffChangeOperationDelete, DiffChangeOperationModify, DiffChangeOperationMove, DiffChangeOperationCopy, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    DiffChangeOperation = Union[DiffChangeOperationAdd, DiffChangeOperationDelete, DiffChangeOperationModify, DiffChangeOperationMove, DiffChangeOperationCopy]
-"""The part of [`DiffChange`] chosen by its `operation` property."""
-
-
-DiffFileType: TypeAlias = Union[Literal["text", "binary", "directory", "symlink"], str]
-"""Kind of file content represented by a diff change."""
-
-
-AbsolutePath: TypeAlias = str
-"""An absolute filesystem path used by the protocol.
-
-Uses the native syntax of the machine the Agent runs on, such as `/home/user/project`,
-`C:\\Users\\user\\project`, or `\\\\server\\share\\project`. It is not a URI.
-"""
-
-
-DiffPatchFormat: TypeAlias = Union[Literal["git_patch"], str]
-"""Text patch format used by `DiffPatch`."""
-
-
-TerminalId: TypeAlias = str
-"""Unique identifier for an agent-owned terminal within a session."""
-
-
-PermissionOptionId: TypeAlias = str
-"""Unique identifier for a permission option."""
-
-
-PermissionOptionKind: TypeAlias = Union[Literal["allow_once", "allow_always", "reject_once", "reject_always"], str]
-"""The type of permission option being presented to the user.
-
-Helps clients choose appropriate icons and UI treatment.
-"""
-
-
-if TYPE_CHECKING:
-    CreateElicitationRequestMode: TypeAlias = Union[CreateElicitationRequestModeForm, CreateElicitationRequestModeUrl, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    CreateElicitationRequestMode = Union[CreateElicitationRequestModeForm, CreateElicitationRequestModeUrl]
-"""The part of [`CreateElicitationRequest`] chosen by its `mode` property."""
-
-
-ElicitationSchemaType: TypeAlias = Literal["object"]
-"""Type discriminator for elicitation schemas."""
-
-
-if TYPE_CHECKING:
-    ElicitationPropertySchema: TypeAlias = Union[ElicitationPropertySchemaString, ElicitationPropertySchemaNumber, ElicitationPropertySchemaInteger, ElicitationPropertySchemaBoolean, ElicitationPropertySchemaArray, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    ElicitationPropertySchema = Union[ElicitationPropertySchemaString, ElicitationPropertySchemaNumber, ElicitationPropertySchemaInteger, ElicitationPropertySchemaBoolean, ElicitationPropertySchemaArray]
-"""Property schema for elicitation form fields.
-
-Each variant corresponds to a JSON Schema `"type"` value.
-Single-select enums use `type: "string"` with `enum` or `oneOf` set.
-Multi-select enums use `type: "array"`.
-"""
-
-
-StringFormat: TypeAlias = Union[Literal["email", "uri", "date", "date-time"], str]
-"""String format types for string properties in elicitation schemas."""
-
-
-if TYPE_CHECKING:
-    MultiSelectItems: TypeAlias = Union[MultiSelectItemsString, TitledMultiSelectItems, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    MultiSelectItems = MultiSelectItemsString
-"""Items for a multi-select (array) property schema."""
-
-
-if TYPE_CHECKING:
-    ElicitationFormModeScope: TypeAlias = Union[ElicitationSessionScope, ElicitationRequestScope]
-else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
-    ElicitationFormModeScope = Any
-"""The alternative sets of properties of [`ElicitationFormMode`]."""
-
-
-ElicitationId: TypeAlias = str
-"""Unique identifier for an elicitation."""
-
-
-if TYPE_CHECKING:
-    ElicitationUrlModeScope: TypeAlias = Union[ElicitationSessionScope, ElicitationRequestScope]
-else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
-    ElicitationUrlModeScope = Any
-"""The alternative sets of properties of [`ElicitationUrlMode`]."""
 
 
 McpServerAcpId: TypeAlias = str
@@ -5926,15 +2796,6 @@ else:
 """A JSON-RPC response object."""
 
 
-ExtResponse: TypeAlias = Any
-"""Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
-Extension methods provide a way to add custom functionality while maintaining
-protocol compatibility.
-
-See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-"""
-
-
 if TYPE_CHECKING:
     AgentResponseResultResult: TypeAlias = Union[InitializeResponse, LoginAuthResponse, ListProvidersResponse, SetProviderResponse, DisableProviderResponse, LogoutAuthResponse, AuthStatusResponse, NewSessionResponse, ListSessionsResponse, DeleteSessionResponse, ForkSessionResponse, ArchiveSessionResponse, UnarchiveSessionResponse, SessionStatusResponse, SetSessionTitleResponse, ResumeSessionResponse, CloseSessionResponse, CancelToolCallResponse, CancelTerminalResponse, SetSessionConfigOptionResponse, PromptResponse, ExtResponse]
 else:
@@ -5948,29 +2809,6 @@ AgentResponseErrorId: TypeAlias = Union[Annotated[int, Meta(ge=-9223372036854775
 
 Required. `null` only when the request's id could not be determined, such as
 for a parse error or an invalid request.
-"""
-
-
-ProtocolVersion: TypeAlias = Annotated[int, Meta(ge=0, le=65535)]
-"""Protocol version identifier.
-
-This version is only bumped for breaking changes.
-Non-breaking changes should be introduced via capabilities.
-"""
-
-
-AuthMethodId: TypeAlias = str
-"""Typed identifier used for auth method values on the wire."""
-
-
-if TYPE_CHECKING:
-    AuthMethod: TypeAlias = Union[AuthMethodTerminalArm, AuthMethodAgentArm, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    AuthMethod = Union[AuthMethodTerminalArm, AuthMethodAgentArm]
-"""Describes an available authentication method.
-
-The `type` field acts as the discriminator in the serialized JSON form.
 """
 
 
@@ -6004,70 +2842,6 @@ This capability is not part of the spec yet, and may be removed or changed at an
 
 The agent's overall authentication state.
 """
-
-
-if TYPE_CHECKING:
-    SessionConfigOptionType: TypeAlias = Union[SessionConfigOptionTypeSelect, SessionConfigOptionTypeBoolean, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    SessionConfigOptionType = Union[SessionConfigOptionTypeSelect, SessionConfigOptionTypeBoolean]
-"""The part of [`SessionConfigOption`] chosen by its `type` property."""
-
-
-SessionConfigId: TypeAlias = str
-"""Unique identifier for a session configuration option."""
-
-
-SessionConfigOptionCategory: TypeAlias = Union[Literal["mode", "model", "model_config", "thought_level"], str]
-"""Semantic category for a session configuration option.
-
-This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
-session mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,
-placement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown
-categories gracefully.
-
-Category names beginning with `_` are free for custom use, like other ACP extension methods.
-Category names that do not begin with `_` are reserved for the ACP spec.
-"""
-
-
-SessionConfigValueId: TypeAlias = str
-"""Unique identifier for a session configuration option value."""
-
-
-if TYPE_CHECKING:
-    SessionConfigSelectOptions: TypeAlias = Union[Annotated[list[SessionConfigSelectOption], Meta(min_length=1)], Annotated[list[SessionConfigSelectGroup], Meta(min_length=1)]]
-else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
-    SessionConfigSelectOptions = Any
-"""Possible values for a session configuration option."""
-
-
-SessionConfigGroupId: TypeAlias = str
-"""Unique identifier for a session configuration option value group."""
-
-
-if TYPE_CHECKING:
-    AvailableCommand: TypeAlias = Union[AvailableCommandCommand, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    AvailableCommand = AvailableCommandCommand
-"""A command the agent advertises to the client.
-
-The `type` field acts as the discriminator in the serialized JSON form.
-"""
-
-
-if TYPE_CHECKING:
-    AvailableCommandInput: TypeAlias = Union[AvailableCommandInputText, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    AvailableCommandInput = AvailableCommandInputText
-"""The input specification for a command."""
-
-
-SessionListCursor: TypeAlias = str
-"""An opaque cursor used to paginate `session/list` results."""
 
 
 SessionStatus: TypeAlias = Union[Literal["open", "saved"], str]
@@ -6143,47 +2917,12 @@ See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2
 """
 
 
-ErrorCode: TypeAlias = Union[Literal[-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002, -32022], int]
-"""Predefined error codes for common JSON-RPC and ACP-specific errors.
-
-Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
-server-error range (-32000 to -32099), and request cancellation uses -32800 from the
-range LSP reserves (-32899 to -32800).
-"""
-
-
-if TYPE_CHECKING:
-    ErrorData: TypeAlias = Union[UnsupportedProtocolVersionErrorData, SessionNotFoundErrorData, Any]
-else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
-    ErrorData = Any
-"""Schema for [`Error::data`]: the shapes ACP defines, or any other value."""
-
-
 if TYPE_CHECKING:
     IdleStateUpdateStopReason: TypeAlias = Union[IdleStateUpdateStopReasonEndTurn, IdleStateUpdateStopReasonMaxTokens, IdleStateUpdateStopReasonMaxTurnRequests, IdleStateUpdateStopReasonRefusal, IdleStateUpdateStopReasonCancelled, IdleStateUpdateStopReasonError, None, UnknownArm]
 else:
     # What msgspec reads: the known arms (an unknown one is read without msgspec).
     IdleStateUpdateStopReason = Union[IdleStateUpdateStopReasonEndTurn, IdleStateUpdateStopReasonMaxTokens, IdleStateUpdateStopReasonMaxTurnRequests, IdleStateUpdateStopReasonRefusal, IdleStateUpdateStopReasonCancelled, IdleStateUpdateStopReasonError]
 """The part of [`IdleStateUpdate`] chosen by its `stopReason` property."""
-
-
-MessageId: TypeAlias = str
-"""Identifier for a message, unique among messages of the same type within a session.
-
-Each message type, such as user messages, agent messages, and agent thoughts,
-has its own ID space: messages of different types may share an ID and remain
-distinct messages.
-"""
-
-
-ExtNotification: TypeAlias = Any
-"""Allows either side to send an arbitrary notification that is not part of the ACP spec.
-Extension notifications provide a way to send one-way messages for custom functionality
-while maintaining protocol compatibility.
-
-See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-"""
 
 
 if TYPE_CHECKING:
@@ -6213,45 +2952,12 @@ See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protoc
 """
 
 
-PlanId: TypeAlias = str
-"""Unique identifier for a plan within a session."""
-
-
 if TYPE_CHECKING:
     PlanUpdateContent: TypeAlias = Union[PlanUpdateContentItems, PlanUpdateContentFile, PlanUpdateContentMarkdown, UnknownArm]
 else:
     # What msgspec reads: the known arms (an unknown one is read without msgspec).
     PlanUpdateContent = Union[PlanUpdateContentItems, PlanUpdateContentFile, PlanUpdateContentMarkdown]
 """Updated content for a plan."""
-
-
-PlanEntryPriority: TypeAlias = Union[Literal["high", "medium", "low"], str]
-"""Priority levels for plan entries.
-
-Used to indicate the relative importance or urgency of different
-tasks in the execution plan.
-See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/draft/agent-plan#plan-entries)
-"""
-
-
-PlanEntryStatus: TypeAlias = Union[Literal["pending", "in_progress", "completed", "cancelled"], str]
-"""Status of a plan entry in the execution flow.
-
-Tracks the lifecycle of each task from planning through completion.
-See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/draft/agent-plan#plan-entries)
-"""
-
-
-NoticeSeverity: TypeAlias = Union[Literal["info", "warning", "error"], str]
-"""Severity hint for a session notice."""
-
-
-CompactionId: TypeAlias = str
-"""Unique identifier for a context compaction within a session."""
-
-
-CompactionStatus: TypeAlias = Union[Literal["in_progress", "completed", "failed", "cancelled"], str]
-"""Lifecycle state of a context compaction."""
 
 
 if TYPE_CHECKING:
@@ -6308,25 +3014,6 @@ return `-32602` for a value it does not support rather than treating it as `excl
 
 
 if TYPE_CHECKING:
-    ReplayFrom: TypeAlias = Union[ReplayFromStartArm, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    ReplayFrom = ReplayFromStartArm
-"""Inclusive cursor describing where replayed session history should begin.
-
-Replay includes the position identified by the cursor.
-"""
-
-
-if TYPE_CHECKING:
-    SetSessionConfigOptionRequestType: TypeAlias = Union[SetSessionConfigOptionRequestTypeIdArm, SetSessionConfigOptionRequestTypeBooleanArm, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    SetSessionConfigOptionRequestType = Union[SetSessionConfigOptionRequestTypeIdArm, SetSessionConfigOptionRequestTypeBooleanArm]
-"""The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property."""
-
-
-if TYPE_CHECKING:
     ClientResponse: TypeAlias = Union[ClientResponseResult, ClientResponseError]
 else:
     # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
@@ -6366,30 +3053,6 @@ ClientResponseErrorId: TypeAlias = Union[Annotated[int, Meta(ge=-922337203685477
 Required. `null` only when the request's id could not be determined, such as
 for a parse error or an invalid request.
 """
-
-
-if TYPE_CHECKING:
-    RequestPermissionOutcome: TypeAlias = Union[RequestPermissionOutcomeCancelled, RequestPermissionOutcomeSelected, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    RequestPermissionOutcome = Union[RequestPermissionOutcomeCancelled, RequestPermissionOutcomeSelected]
-"""The outcome of a permission request."""
-
-
-if TYPE_CHECKING:
-    CreateElicitationResponseAction: TypeAlias = Union[CreateElicitationResponseActionAccept, CreateElicitationResponseActionDecline, CreateElicitationResponseActionCancel, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    CreateElicitationResponseAction = Union[CreateElicitationResponseActionAccept, CreateElicitationResponseActionDecline, CreateElicitationResponseActionCancel]
-"""The part of [`CreateElicitationResponse`] chosen by its `action` property."""
-
-
-if TYPE_CHECKING:
-    ElicitationContentValue: TypeAlias = Union[str, Annotated[int, Meta(ge=-9223372036854775808, le=9223372036854775807)], float, bool, list[str], Any]
-else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
-    ElicitationContentValue = Any
-"""Allowed wire representations for `ElicitationContentValue`."""
 
 
 if TYPE_CHECKING:
