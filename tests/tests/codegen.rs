@@ -463,7 +463,7 @@ fn typescript_package_type_checks_strictly() {
     std::fs::create_dir_all(dir.join("src/generated")).unwrap();
     // The hand-written runtime the generated modules import (not the entry
     // points, the reducer or the CLI, which import the package's own modules).
-    for file in ["runtime.ts", "json.ts", "shape.ts", "decode.ts", "codec.ts", "generated/messages.ts"] {
+    for file in ["runtime.ts", "json.ts", "shape.ts", "decode.ts", "codec.ts", "words.ts", "generated/messages.ts"] {
         std::fs::copy(ts.join("src").join(file), dir.join("src").join(file)).unwrap();
     }
     for path in generate::fixture_files(&root.join("schema/fixtures")).unwrap() {

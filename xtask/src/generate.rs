@@ -314,6 +314,34 @@ fn reducer_items(
     crate::emit::gated(items, gate)
 }
 
+/// A version's modules of the other targets: the TypeScript package's and the Python package's.
+fn other_targets(
+    g: &mut Generated,
+    layout: &Layout,
+    version: &str,
+    plan: &Plan<'_>,
+    (stable, unstable): (&Module, &Module),
+    payloads: &crate::plan::Payloads,
+    reducer: Option<&crate::plan::reducer::Reducer>,
+) {
+    if let Some(dir) = &layout.typescript {
+        // The stable file's module for the package's main entry point; the
+        // unstable file's, as a difference from it, for its `unstable` entry point.
+        g.files.push((dir.join(format!("{version}.ts")), crate::ts::module(plan, stable, payloads, reducer)));
+        let text = crate::ts::unstable_module(plan, stable, unstable, payloads, version, reducer);
+        g.files.push((dir.join(format!("{version}.unstable.ts")), text));
+    }
+    if let Some(dir) = &layout.python {
+        // The stable file's module, and the unstable file's under `unstable/`, as a difference.
+        g.files.push((dir.join(format!("{version}.py")), crate::py::module(plan, stable)));
+        let base = format!("acp_bindings.{version}");
+        g.files.push((
+            dir.join(format!("unstable/{version}.py")),
+            crate::py::unstable_module(plan, stable, unstable, &base),
+        ));
+    }
+}
+
 /// One version: its `mod.rs`, its part of the registry, its line of stats.
 fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: crate::load::VersionFiles) -> Result<()> {
     let version = held.version;
@@ -334,23 +362,7 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     let choices = crate::plan::VersionChoices::of(version, &plan, stable.defs.is_empty());
     let payloads = plan.payloads();
     let reducer = reducer_of(reducer_config.as_ref(), &plan, layout, version, &mut g.warnings)?;
-    if let Some(dir) = &layout.typescript {
-        // The stable file's module for the package's main entry point; the
-        // unstable file's, as a difference from it, for its `unstable` entry point.
-        g.files
-            .push((dir.join(format!("{version}.ts")), crate::ts::module(&plan, &stable, &payloads, reducer.as_ref())));
-        let text = crate::ts::unstable_module(&plan, &stable, &unstable, &payloads, version, reducer.as_ref());
-        g.files.push((dir.join(format!("{version}.unstable.ts")), text));
-    }
-    if let Some(dir) = &layout.python {
-        // The stable file's module, and the unstable file's under `unstable/`, as a difference.
-        g.files.push((dir.join(format!("{version}.py")), crate::py::module(&plan, &stable)));
-        let base = format!("acp_bindings.{version}");
-        g.files.push((
-            dir.join(format!("unstable/{version}.py")),
-            crate::py::unstable_module(&plan, &stable, &unstable, &base),
-        ));
-    }
+    other_targets(g, layout, version, &plan, (&stable, &unstable), &payloads, reducer.as_ref());
     let (mut items, registry, schemas, schema_impls) = emit_version(&plan, &payloads);
     if !schemas.is_empty() {
         // A fragment of a shape only one build has is unused in the other; a
