@@ -561,14 +561,14 @@ class KillTerminalRequest(Struct, kw_only=True):
     """
 
 
-class CreateElicitationRequest(Struct, kw_only=True):
+class CreateElicitationRequestBase(Struct, kw_only=True):
     """Request from the agent to elicit structured user input.
 
     The agent sends this to the client to request information from the user,
     either via a form or by directing them to a URL.
     Elicitations are tied to a session (optionally a tool call) or a request.
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties every variant of `CreateElicitationRequest` has: each variant is a subclass.
     """
 
     message: str
@@ -583,6 +583,23 @@ class CreateElicitationRequest(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     """
+
+
+class CreateElicitationRequestForm(CreateElicitationRequestBase, kw_only=True, tag_field="mode", tag="form"):
+    """Form-based elicitation where the client renders a form from the provided schema."""
+
+    requested_schema: ElicitationSchema = field(name="requestedSchema")
+    """A JSON Schema describing the form fields to present to the user."""
+
+
+class CreateElicitationRequestUrl(CreateElicitationRequestBase, kw_only=True, tag_field="mode", tag="url"):
+    """URL-based elicitation where the client directs the user to a URL."""
+
+    elicitation_id: ElicitationId = field(name="elicitationId")
+    """The unique identifier for this elicitation."""
+
+    url: str
+    """The URL to direct the user to."""
 
 
 class ElicitationSessionScope(Struct, kw_only=True):
@@ -957,7 +974,7 @@ class MultiSelectPropertySchema(Struct, kw_only=True):
 class ElicitationFormMode(Struct, kw_only=True):
     """Form-based elicitation mode where the client renders a form from the provided schema.
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties of the untagged union this object extends are kept as unknown members.
     """
 
     requested_schema: ElicitationSchema = field(name="requestedSchema")
@@ -967,7 +984,7 @@ class ElicitationFormMode(Struct, kw_only=True):
 class ElicitationUrlMode(Struct, kw_only=True):
     """URL-based elicitation mode where the client directs the user to a URL.
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties of the untagged union this object extends are kept as unknown members.
     """
 
     elicitation_id: ElicitationId = field(name="elicitationId")
@@ -1482,10 +1499,10 @@ class SessionMode(Struct, kw_only=True):
     """
 
 
-class SessionConfigOption(Struct, kw_only=True):
+class SessionConfigOptionBase(Struct, kw_only=True):
     """A session configuration option selector and its current state.
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties every variant of `SessionConfigOption` has: each variant is a subclass.
     """
 
     id: SessionConfigId
@@ -1507,6 +1524,23 @@ class SessionConfigOption(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     """
+
+
+class SessionConfigOptionSelect(SessionConfigOptionBase, kw_only=True, tag_field="type", tag="select"):
+    """Single-value selector (dropdown)."""
+
+    current_value: SessionConfigValueId = field(name="currentValue")
+    """The currently selected value."""
+
+    options: SessionConfigSelectOptions
+    """The set of selectable options."""
+
+
+class SessionConfigOptionBoolean(SessionConfigOptionBase, kw_only=True, tag_field="type", tag="boolean"):
+    """Boolean on/off toggle."""
+
+    current_value: bool = field(name="currentValue")
+    """The current value of the boolean option."""
 
 
 class SessionConfigSelectOption(Struct, kw_only=True):
@@ -2727,10 +2761,10 @@ class SetSessionModeRequest(Struct, kw_only=True):
     """
 
 
-class SetSessionConfigOptionRequest(Struct, kw_only=True):
+class SetSessionConfigOptionRequestBase(Struct, kw_only=True):
     """Request parameters for setting a session configuration option.
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties every variant of `SetSessionConfigOptionRequest` has: each variant is a subclass.
     """
 
     session_id: SessionId = field(name="sessionId")
@@ -2746,6 +2780,25 @@ class SetSessionConfigOptionRequest(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     """
+
+
+class SetSessionConfigOptionRequestBoolean(SetSessionConfigOptionRequestBase, kw_only=True, tag_field="type", tag="boolean"):
+    """A boolean value (`type: "boolean"`)."""
+
+    value: bool
+    """The boolean value."""
+
+
+class SetSessionConfigOptionRequestValueId(SetSessionConfigOptionRequestBase, kw_only=True):
+    """A `SessionConfigValueId` string value.
+
+    This is the default when `type` is absent on the wire. Unknown `type`
+    values with string payloads also gracefully deserialize into this
+    variant.
+    """
+
+    value: SessionConfigValueId
+    """The value ID."""
 
 
 class SetSessionConfigOptionRequestTypeBoolean(Struct, kw_only=True):
@@ -2976,10 +3029,10 @@ class KillTerminalResponse(Struct, kw_only=True):
     """
 
 
-class CreateElicitationResponse(Struct, kw_only=True):
+class CreateElicitationResponseBase(Struct, kw_only=True):
     """Response from the client to an elicitation request.
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties every variant of `CreateElicitationResponse` has: each variant is a subclass.
     """
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
@@ -2991,6 +3044,21 @@ class CreateElicitationResponse(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     """
+
+
+class CreateElicitationResponseAccept(CreateElicitationResponseBase, kw_only=True, tag_field="action", tag="accept"):
+    """The user accepted and provided content."""
+
+    content: dict[str, ElicitationContentValue] | None | UnsetType = UNSET
+    """The user-provided content, if any, as an object matching the requested schema."""
+
+
+class CreateElicitationResponseDecline(CreateElicitationResponseBase, kw_only=True, tag_field="action", tag="decline"):
+    """The user declined the elicitation."""
+
+
+class CreateElicitationResponseCancel(CreateElicitationResponseBase, kw_only=True, tag_field="action", tag="cancel"):
+    """The elicitation was cancelled."""
 
 
 class ElicitationAcceptAction(Struct, kw_only=True):
@@ -3265,6 +3333,27 @@ class CreateElicitationResponseActionCancel(Struct, kw_only=True, tag_field="act
     """The elicitation was cancelled."""
 
 
+if TYPE_CHECKING:
+    CreateElicitationRequestMode: TypeAlias = Union[CreateElicitationRequestModeForm, CreateElicitationRequestModeUrl, UnknownArm]
+else:
+    # What msgspec reads: the known arms (an unknown one is read without msgspec).
+    CreateElicitationRequestMode = Union[CreateElicitationRequestModeForm, CreateElicitationRequestModeUrl]
+"""The part of [`CreateElicitationRequest`] chosen by its `mode` property."""
+
+
+if TYPE_CHECKING:
+    CreateElicitationRequest: TypeAlias = Union[CreateElicitationRequestForm, CreateElicitationRequestUrl, UnknownArm]
+else:
+    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    CreateElicitationRequest = Union[CreateElicitationRequestForm, CreateElicitationRequestUrl]
+"""Request from the agent to elicit structured user input.
+
+The agent sends this to the client to request information from the user,
+either via a form or by directing them to a URL.
+Elicitations are tied to a session (optionally a tool call) or a request.
+"""
+
+
 ExtRequest: TypeAlias = Any
 """Allows for sending an arbitrary request that is not part of the ACP spec.
 Extension methods provide a way to add custom functionality while maintaining
@@ -3386,14 +3475,6 @@ Helps clients choose appropriate icons and UI treatment.
 """
 
 
-if TYPE_CHECKING:
-    CreateElicitationRequestMode: TypeAlias = Union[CreateElicitationRequestModeForm, CreateElicitationRequestModeUrl, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    CreateElicitationRequestMode = Union[CreateElicitationRequestModeForm, CreateElicitationRequestModeUrl]
-"""The part of [`CreateElicitationRequest`] chosen by its `mode` property."""
-
-
 ElicitationSchemaType: TypeAlias = Literal["object"]
 """Type discriminator for elicitation schemas."""
 
@@ -3496,10 +3577,6 @@ SessionModeId: TypeAlias = str
 """Unique identifier for a Session Mode."""
 
 
-SessionConfigOptionType: TypeAlias = Union[SessionConfigOptionTypeSelect, SessionConfigOptionTypeBoolean]
-"""The part of [`SessionConfigOption`] chosen by its `type` property."""
-
-
 SessionConfigId: TypeAlias = str
 """Unique identifier for a session configuration option."""
 
@@ -3515,6 +3592,14 @@ categories gracefully.
 Category names beginning with `_` are free for custom use, like other ACP extension methods.
 Category names that do not begin with `_` are reserved for the ACP spec.
 """
+
+
+SessionConfigOptionType: TypeAlias = Union[SessionConfigOptionTypeSelect, SessionConfigOptionTypeBoolean]
+"""The part of [`SessionConfigOption`] chosen by its `type` property."""
+
+
+SessionConfigOption: TypeAlias = Union[SessionConfigOptionSelect, SessionConfigOptionBoolean]
+"""A session configuration option selector and its current state."""
 
 
 SessionConfigValueId: TypeAlias = str
@@ -3619,6 +3704,22 @@ CompactionStatus: TypeAlias = Union[Literal["in_progress", "completed", "failed"
 
 
 if TYPE_CHECKING:
+    SetSessionConfigOptionRequestType: TypeAlias = Union[SetSessionConfigOptionRequestTypeBooleanArm, SetSessionConfigOptionRequestTypeValueId]
+else:
+    # What msgspec reads: the known arms (an unknown one is read without msgspec).
+    SetSessionConfigOptionRequestType = SetSessionConfigOptionRequestTypeBooleanArm
+"""The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property."""
+
+
+if TYPE_CHECKING:
+    SetSessionConfigOptionRequest: TypeAlias = Union[SetSessionConfigOptionRequestBoolean, SetSessionConfigOptionRequestValueId]
+else:
+    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    SetSessionConfigOptionRequest = SetSessionConfigOptionRequestBoolean
+"""Request parameters for setting a session configuration option."""
+
+
+if TYPE_CHECKING:
     ClientRequestParams: TypeAlias = Union[InitializeRequest, AuthenticateRequest, LogoutRequest, NewSessionRequest, LoadSessionRequest, ListSessionsRequest, DeleteSessionRequest, ResumeSessionRequest, CloseSessionRequest, SetSessionModeRequest, SetSessionConfigOptionRequest, PromptRequest, ExtRequest]
 else:
     # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
@@ -3647,19 +3748,27 @@ See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/ses
 
 
 if TYPE_CHECKING:
-    SetSessionConfigOptionRequestType: TypeAlias = Union[SetSessionConfigOptionRequestTypeBooleanArm, SetSessionConfigOptionRequestTypeValueId]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    SetSessionConfigOptionRequestType = SetSessionConfigOptionRequestTypeBooleanArm
-"""The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property."""
-
-
-if TYPE_CHECKING:
     ClientResponse: TypeAlias = Union[ClientResponseResult, ClientResponseError]
 else:
     # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
     ClientResponse = Any
 """A JSON-RPC response object."""
+
+
+if TYPE_CHECKING:
+    CreateElicitationResponseAction: TypeAlias = Union[CreateElicitationResponseActionAccept, CreateElicitationResponseActionDecline, CreateElicitationResponseActionCancel, UnknownArm]
+else:
+    # What msgspec reads: the known arms (an unknown one is read without msgspec).
+    CreateElicitationResponseAction = Union[CreateElicitationResponseActionAccept, CreateElicitationResponseActionDecline, CreateElicitationResponseActionCancel]
+"""The part of [`CreateElicitationResponse`] chosen by its `action` property."""
+
+
+if TYPE_CHECKING:
+    CreateElicitationResponse: TypeAlias = Union[CreateElicitationResponseAccept, CreateElicitationResponseDecline, CreateElicitationResponseCancel, UnknownArm]
+else:
+    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    CreateElicitationResponse = Union[CreateElicitationResponseAccept, CreateElicitationResponseDecline, CreateElicitationResponseCancel]
+"""Response from the client to an elicitation request."""
 
 
 if TYPE_CHECKING:
@@ -3672,14 +3781,6 @@ else:
 
 RequestPermissionOutcome: TypeAlias = Union[RequestPermissionOutcomeCancelled, RequestPermissionOutcomeSelected]
 """The outcome of a permission request."""
-
-
-if TYPE_CHECKING:
-    CreateElicitationResponseAction: TypeAlias = Union[CreateElicitationResponseActionAccept, CreateElicitationResponseActionDecline, CreateElicitationResponseActionCancel, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    CreateElicitationResponseAction = Union[CreateElicitationResponseActionAccept, CreateElicitationResponseActionDecline, CreateElicitationResponseActionCancel]
-"""The part of [`CreateElicitationResponse`] chosen by its `action` property."""
 
 
 ElicitationContentValue: TypeAlias = Union[str, Annotated[int, Meta(ge=-9223372036854775808, le=9223372036854775807)], float, bool, list[str]]

@@ -440,13 +440,13 @@ class Content(Struct, kw_only=True):
     """
 
 
-class DiffChange(Struct, kw_only=True):
+class DiffChangeBase(Struct, kw_only=True):
     """One file-level change described by a `Diff`.
 
     Structured change metadata lets clients identify affected files and
     operations without parsing the text patch.
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties every variant of `DiffChange` has: each variant is a subclass.
     """
 
     file_type: DiffFileType | None | UnsetType = field(default=UNSET, name="fileType")
@@ -468,6 +468,47 @@ class DiffChange(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
     """
+
+
+class DiffChangeAdd(DiffChangeBase, kw_only=True, tag_field="operation", tag="add"):
+    """A file was added."""
+
+    path: AbsolutePath
+    """Absolute path for the operation."""
+
+
+class DiffChangeDelete(DiffChangeBase, kw_only=True, tag_field="operation", tag="delete"):
+    """A file was deleted."""
+
+    path: AbsolutePath
+    """Absolute path for the operation."""
+
+
+class DiffChangeModify(DiffChangeBase, kw_only=True, tag_field="operation", tag="modify"):
+    """A file was modified in place."""
+
+    path: AbsolutePath
+    """Absolute path for the operation."""
+
+
+class DiffChangeMove(DiffChangeBase, kw_only=True, tag_field="operation", tag="move"):
+    """A file was moved or renamed."""
+
+    old_path: AbsolutePath = field(name="oldPath")
+    """Absolute path before the operation."""
+
+    path: AbsolutePath
+    """Absolute path after the operation."""
+
+
+class DiffChangeCopy(DiffChangeBase, kw_only=True, tag_field="operation", tag="copy"):
+    """A file was copied."""
+
+    old_path: AbsolutePath = field(name="oldPath")
+    """Absolute path before the operation."""
+
+    path: AbsolutePath
+    """Absolute path after the operation."""
 
 
 class DiffPathChange(Struct, kw_only=True):
@@ -688,7 +729,7 @@ class PermissionOption(Struct, kw_only=True):
     """
 
 
-class CreateElicitationRequest(Struct, kw_only=True):
+class CreateElicitationRequestBase(Struct, kw_only=True):
     """Request from the agent to elicit structured user input.
 
     The agent sends this to the client to request information from the user,
@@ -707,7 +748,7 @@ class CreateElicitationRequest(Struct, kw_only=True):
 
     See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties every variant of `CreateElicitationRequest` has: each variant is a subclass.
     """
 
     message: str
@@ -720,6 +761,23 @@ class CreateElicitationRequest(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
     """
+
+
+class CreateElicitationRequestForm(CreateElicitationRequestBase, kw_only=True, tag_field="mode", tag="form"):
+    """Form-based elicitation where the client renders a form from the provided schema."""
+
+    requested_schema: ElicitationSchema = field(name="requestedSchema")
+    """A JSON Schema describing the form fields to present to the user."""
+
+
+class CreateElicitationRequestUrl(CreateElicitationRequestBase, kw_only=True, tag_field="mode", tag="url"):
+    """URL-based elicitation where the client directs the user to a URL."""
+
+    elicitation_id: ElicitationId = field(name="elicitationId")
+    """The unique identifier for this elicitation."""
+
+    url: str
+    """The URL to direct the user to."""
 
 
 class ElicitationSessionScope(Struct, kw_only=True):
@@ -1078,7 +1136,7 @@ class MultiSelectPropertySchema(Struct, kw_only=True):
 class ElicitationFormMode(Struct, kw_only=True):
     """Form-based elicitation mode where the client renders a form from the provided schema.
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties of the untagged union this object extends are kept as unknown members.
     """
 
     requested_schema: ElicitationSchema = field(name="requestedSchema")
@@ -1088,7 +1146,7 @@ class ElicitationFormMode(Struct, kw_only=True):
 class ElicitationUrlMode(Struct, kw_only=True):
     """URL-based elicitation mode where the client directs the user to a URL.
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties of the untagged union this object extends are kept as unknown members.
     """
 
     elicitation_id: ElicitationId = field(name="elicitationId")
@@ -1638,10 +1696,10 @@ class NewSessionResponse(Struct, kw_only=True):
     """
 
 
-class SessionConfigOption(Struct, kw_only=True):
+class SessionConfigOptionBase(Struct, kw_only=True):
     """A session configuration option selector and its current state.
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties every variant of `SessionConfigOption` has: each variant is a subclass.
     """
 
     config_id: SessionConfigId = field(name="configId")
@@ -1669,6 +1727,25 @@ class SessionConfigOption(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
     """
+
+
+class SessionConfigOptionSelect(SessionConfigOptionBase, kw_only=True, tag_field="type", tag="select"):
+    """Single-value selector (dropdown)."""
+
+    current_value: SessionConfigValueId = field(name="currentValue")
+    """The currently selected value. MUST be one of the `value`s in `options`."""
+
+    options: SessionConfigSelectOptions
+    """The set of selectable options. MUST contain at least one value, and each `value` MUST be
+    unique within the option, including across groups.
+    """
+
+
+class SessionConfigOptionBoolean(SessionConfigOptionBase, kw_only=True, tag_field="type", tag="boolean"):
+    """Boolean on/off toggle."""
+
+    current_value: bool = field(name="currentValue")
+    """The current value of the boolean option."""
 
 
 class SessionConfigSelectOption(Struct, kw_only=True):
@@ -2260,7 +2337,7 @@ class ErrorStopReason(Struct, kw_only=True):
     """
 
 
-class IdleStateUpdate(Struct, kw_only=True):
+class IdleStateUpdateBase(Struct, kw_only=True):
     """No foreground work is active. Background activity may continue.
 
     Agents SHOULD include a `stopReason` when the idle transition ends foreground
@@ -2270,7 +2347,7 @@ class IdleStateUpdate(Struct, kw_only=True):
     Repeated or resume snapshots may carry the last stop reason for context.
     They MUST NOT be counted as new completions, cancellations, or additional usage.
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties every variant of `IdleStateUpdate` has: each variant is a subclass.
     """
 
     background: list[BackgroundWork] | None | UnsetType = UNSET
@@ -2291,6 +2368,60 @@ class IdleStateUpdate(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
     """
+
+
+class IdleStateUpdateEndTurn(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="end_turn"):
+    """The active work ended successfully.
+    Includes locally handled commands that required no model call.
+    """
+
+
+class IdleStateUpdateMaxTokens(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="max_tokens"):
+    """The active work ended because the agent reached the maximum number of tokens."""
+
+
+class IdleStateUpdateMaxTurnRequests(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="max_turn_requests"):
+    """The active work ended because the agent reached the maximum number of
+    model requests for the foreground work.
+    """
+
+
+class IdleStateUpdateRefusal(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="refusal"):
+    """The active work ended because the agent refused to continue."""
+
+
+class IdleStateUpdateCancelled(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="cancelled"):
+    """The user or client chose to stop the work: via `session/cancel`, by
+    closing the session, or through an interaction the agent offers, such
+    as a permission option that tells the agent to stop. Work the agent
+    stops for its own reasons uses another reason, such as `error` for an
+    internal timeout.
+
+    Agents MUST report this stop reason on an idle `state_update` when
+    cancellation ends active foreground work, even if aborting causes
+    exceptions. Agents MUST catch these errors and report `cancelled`, not
+    `error`.
+    """
+
+
+class IdleStateUpdateError(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="error"):
+    """The active work ended because something failed.
+
+    This includes pre-insertion foreground work. A prompt failure before
+    insertion also requires an error response to `session/prompt`. After
+    insertion, the prompt's response remains successful.
+    """
+
+    error: Error | None | UnsetType = UNSET
+    """The failure, as a JSON-RPC error object.
+
+    Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
+    Agents SHOULD include it.
+    """
+
+
+class IdleStateUpdateNone(IdleStateUpdateBase, kw_only=True):
+    """No stop reason: `stopReason` is omitted or `null`."""
 
 
 class RequiresActionStateUpdate(Struct, kw_only=True):
@@ -3314,7 +3445,7 @@ class CancelTerminalRequest(Struct, kw_only=True):
     """
 
 
-class SetSessionConfigOptionRequest(Struct, kw_only=True):
+class SetSessionConfigOptionRequestBase(Struct, kw_only=True):
     """Request parameters for setting a session configuration option.
 
     Agents MUST support this method for any session where they advertise config options.
@@ -3323,7 +3454,7 @@ class SetSessionConfigOptionRequest(Struct, kw_only=True):
 
     See protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option)
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties every variant of `SetSessionConfigOptionRequest` has: each variant is a subclass.
     """
 
     session_id: SessionId = field(name="sessionId")
@@ -3339,6 +3470,20 @@ class SetSessionConfigOptionRequest(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
     """
+
+
+class SetSessionConfigOptionRequestId(SetSessionConfigOptionRequestBase, kw_only=True, tag_field="type", tag="id"):
+    """A `SessionConfigValueId` string value (`type: "id"`)."""
+
+    value: SessionConfigValueId
+    """The value ID."""
+
+
+class SetSessionConfigOptionRequestBoolean(SetSessionConfigOptionRequestBase, kw_only=True, tag_field="type", tag="boolean"):
+    """A boolean value (`type: "boolean"`)."""
+
+    value: bool
+    """The boolean value."""
 
 
 class SetSessionConfigOptionRequestTypeId(Struct, kw_only=True):
@@ -3460,10 +3605,10 @@ class SelectedPermissionOutcome(Struct, kw_only=True):
     """
 
 
-class CreateElicitationResponse(Struct, kw_only=True):
+class CreateElicitationResponseBase(Struct, kw_only=True):
     """Response from the client to an elicitation request.
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties every variant of `CreateElicitationResponse` has: each variant is a subclass.
     """
 
     meta: dict[str, Any] | None | UnsetType = field(default=UNSET, name="_meta")
@@ -3473,6 +3618,24 @@ class CreateElicitationResponse(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
     """
+
+
+class CreateElicitationResponseAccept(CreateElicitationResponseBase, kw_only=True, tag_field="action", tag="accept"):
+    """The user accepted and provided content."""
+
+    content: dict[str, ElicitationContentValue] | None | UnsetType = UNSET
+    """The user-provided content, if any, as an object matching the requested schema.
+
+    Omitted and `null` are equivalent and mean no content is provided.
+    """
+
+
+class CreateElicitationResponseDecline(CreateElicitationResponseBase, kw_only=True, tag_field="action", tag="decline"):
+    """The user declined the elicitation."""
+
+
+class CreateElicitationResponseCancel(CreateElicitationResponseBase, kw_only=True, tag_field="action", tag="cancel"):
+    """The elicitation was cancelled."""
 
 
 class ElicitationAcceptAction(Struct, kw_only=True):
@@ -3826,10 +3989,6 @@ class StateUpdateRunning(RunningStateUpdate, kw_only=True, tag_field="state", ta
     """Foreground work is in progress."""
 
 
-class StateUpdateIdle(IdleStateUpdate, kw_only=True, tag_field="state", tag="idle"):
-    """No foreground work is active. Background activity may continue."""
-
-
 class StateUpdateRequiresAction(RequiresActionStateUpdate, kw_only=True, tag_field="state", tag="requires_action"):
     """Foreground work is blocked on user action."""
 
@@ -3896,6 +4055,39 @@ class CreateElicitationResponseActionDecline(Struct, kw_only=True, tag_field="ac
 
 class CreateElicitationResponseActionCancel(Struct, kw_only=True, tag_field="action", tag="cancel"):
     """The elicitation was cancelled."""
+
+
+if TYPE_CHECKING:
+    CreateElicitationRequestMode: TypeAlias = Union[CreateElicitationRequestModeForm, CreateElicitationRequestModeUrl, UnknownArm]
+else:
+    # What msgspec reads: the known arms (an unknown one is read without msgspec).
+    CreateElicitationRequestMode = Union[CreateElicitationRequestModeForm, CreateElicitationRequestModeUrl]
+"""The part of [`CreateElicitationRequest`] chosen by its `mode` property."""
+
+
+if TYPE_CHECKING:
+    CreateElicitationRequest: TypeAlias = Union[CreateElicitationRequestForm, CreateElicitationRequestUrl, UnknownArm]
+else:
+    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    CreateElicitationRequest = Union[CreateElicitationRequestForm, CreateElicitationRequestUrl]
+"""Request from the agent to elicit structured user input.
+
+The agent sends this to the client to request information from the user,
+either via a form or by directing them to a URL.
+Elicitations are tied to a session (optionally a tool call) or a request.
+
+A session-scoped request follows the aggregate foreground-state contract:
+agents SHOULD report `requires_action` when the whole foreground workflow is
+blocked on user action. Once reported, they MUST report `running` when progress
+resumes, or `idle` if work ends without resuming. Independent background requests
+and request-scoped elicitations do not themselves change session state.
+Accepting a URL does not mean the external interaction completed.
+
+Agents SHOULD cancel pending elicitations no longer needed by cancelled work.
+The request's scope alone does not establish that dependency.
+
+See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
+"""
 
 
 ExtRequest: TypeAlias = Any
@@ -4037,6 +4229,18 @@ DiffFileType: TypeAlias = Union[Literal["text", "binary", "directory", "symlink"
 """Kind of file content represented by a diff change."""
 
 
+if TYPE_CHECKING:
+    DiffChange: TypeAlias = Union[DiffChangeAdd, DiffChangeDelete, DiffChangeModify, DiffChangeMove, DiffChangeCopy, UnknownArm]
+else:
+    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    DiffChange = Union[DiffChangeAdd, DiffChangeDelete, DiffChangeModify, DiffChangeMove, DiffChangeCopy]
+"""One file-level change described by a `Diff`.
+
+Structured change metadata lets clients identify affected files and
+operations without parsing the text patch.
+"""
+
+
 AbsolutePath: TypeAlias = str
 """An absolute filesystem path used by the protocol.
 
@@ -4062,14 +4266,6 @@ PermissionOptionKind: TypeAlias = Union[Literal["allow_once", "allow_always", "r
 
 Helps clients choose appropriate icons and UI treatment.
 """
-
-
-if TYPE_CHECKING:
-    CreateElicitationRequestMode: TypeAlias = Union[CreateElicitationRequestModeForm, CreateElicitationRequestModeUrl, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    CreateElicitationRequestMode = Union[CreateElicitationRequestModeForm, CreateElicitationRequestModeUrl]
-"""The part of [`CreateElicitationRequest`] chosen by its `mode` property."""
 
 
 ElicitationSchemaType: TypeAlias = Literal["object"]
@@ -4177,14 +4373,6 @@ The `type` field acts as the discriminator in the serialized JSON form.
 """
 
 
-if TYPE_CHECKING:
-    SessionConfigOptionType: TypeAlias = Union[SessionConfigOptionTypeSelect, SessionConfigOptionTypeBoolean, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    SessionConfigOptionType = Union[SessionConfigOptionTypeSelect, SessionConfigOptionTypeBoolean]
-"""The part of [`SessionConfigOption`] chosen by its `type` property."""
-
-
 SessionConfigId: TypeAlias = str
 """Unique identifier for a session configuration option."""
 
@@ -4200,6 +4388,22 @@ categories gracefully.
 Category names beginning with `_` are free for custom use, like other ACP extension methods.
 Category names that do not begin with `_` are reserved for the ACP spec.
 """
+
+
+if TYPE_CHECKING:
+    SessionConfigOptionType: TypeAlias = Union[SessionConfigOptionTypeSelect, SessionConfigOptionTypeBoolean, UnknownArm]
+else:
+    # What msgspec reads: the known arms (an unknown one is read without msgspec).
+    SessionConfigOptionType = Union[SessionConfigOptionTypeSelect, SessionConfigOptionTypeBoolean]
+"""The part of [`SessionConfigOption`] chosen by its `type` property."""
+
+
+if TYPE_CHECKING:
+    SessionConfigOption: TypeAlias = Union[SessionConfigOptionSelect, SessionConfigOptionBoolean, UnknownArm]
+else:
+    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    SessionConfigOption = Union[SessionConfigOptionSelect, SessionConfigOptionBoolean]
+"""A session configuration option selector and its current state."""
 
 
 SessionConfigValueId: TypeAlias = str
@@ -4291,10 +4495,50 @@ Notifications do not expect a response.
 
 
 if TYPE_CHECKING:
-    StateUpdate: TypeAlias = Union[StateUpdateRunning, StateUpdateIdle, StateUpdateRequiresAction, UnknownArm]
+    BackgroundWork: TypeAlias = Union[BackgroundWorkTerminal, BackgroundWorkToolCall, UnknownArm]
 else:
     # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    StateUpdate = Union[StateUpdateRunning, StateUpdateIdle, StateUpdateRequiresAction]
+    BackgroundWork = Union[BackgroundWorkTerminal, BackgroundWorkToolCall]
+"""One piece of work running independently of the session's foreground work.
+
+Items reference entities the Client already tracks. The Agent MUST announce each item
+before the first snapshot that lists it, and MUST report a terminal's `exitStatus` or a
+tool call's final status before the snapshot that removes it. Each piece of work is
+listed once: process-backed work is listed as its terminal, not also as its tool call.
+
+See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+"""
+
+
+if TYPE_CHECKING:
+    IdleStateUpdateStopReason: TypeAlias = Union[IdleStateUpdateStopReasonEndTurn, IdleStateUpdateStopReasonMaxTokens, IdleStateUpdateStopReasonMaxTurnRequests, IdleStateUpdateStopReasonRefusal, IdleStateUpdateStopReasonCancelled, IdleStateUpdateStopReasonError, None, UnknownArm]
+else:
+    # What msgspec reads: the known arms (an unknown one is read without msgspec).
+    IdleStateUpdateStopReason = Union[IdleStateUpdateStopReasonEndTurn, IdleStateUpdateStopReasonMaxTokens, IdleStateUpdateStopReasonMaxTurnRequests, IdleStateUpdateStopReasonRefusal, IdleStateUpdateStopReasonCancelled, IdleStateUpdateStopReasonError]
+"""The part of [`IdleStateUpdate`] chosen by its `stopReason` property."""
+
+
+if TYPE_CHECKING:
+    IdleStateUpdate: TypeAlias = Union[IdleStateUpdateEndTurn, IdleStateUpdateMaxTokens, IdleStateUpdateMaxTurnRequests, IdleStateUpdateRefusal, IdleStateUpdateCancelled, IdleStateUpdateError, IdleStateUpdateNone, UnknownArm]
+else:
+    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    IdleStateUpdate = Union[IdleStateUpdateEndTurn, IdleStateUpdateMaxTokens, IdleStateUpdateMaxTurnRequests, IdleStateUpdateRefusal, IdleStateUpdateCancelled, IdleStateUpdateError]
+"""No foreground work is active. Background activity may continue.
+
+Agents SHOULD include a `stopReason` when the idle transition ends foreground
+work. An idle update that does not end foreground work need not include one.
+Receivers treat an omitted, `null`, or malformed `stopReason` as the agent not
+reporting one.
+Repeated or resume snapshots may carry the last stop reason for context.
+They MUST NOT be counted as new completions, cancellations, or additional usage.
+"""
+
+
+if TYPE_CHECKING:
+    StateUpdate: TypeAlias = Union[StateUpdateRunning, IdleStateUpdate, StateUpdateRequiresAction, UnknownArm]
+else:
+    # What msgspec reads: the known arms (an unknown one is read without msgspec).
+    StateUpdate = Union[StateUpdateRunning, StateUpdateRequiresAction]
 """A snapshot of the session's aggregate foreground activity.
 
 Foreground work is the agent's active response or workflow in the session,
@@ -4351,30 +4595,6 @@ See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protoc
 """
 
 
-if TYPE_CHECKING:
-    BackgroundWork: TypeAlias = Union[BackgroundWorkTerminal, BackgroundWorkToolCall, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    BackgroundWork = Union[BackgroundWorkTerminal, BackgroundWorkToolCall]
-"""One piece of work running independently of the session's foreground work.
-
-Items reference entities the Client already tracks. The Agent MUST announce each item
-before the first snapshot that lists it, and MUST report a terminal's `exitStatus` or a
-tool call's final status before the snapshot that removes it. Each piece of work is
-listed once: process-backed work is listed as its terminal, not also as its tool call.
-
-See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-"""
-
-
-if TYPE_CHECKING:
-    IdleStateUpdateStopReason: TypeAlias = Union[IdleStateUpdateStopReasonEndTurn, IdleStateUpdateStopReasonMaxTokens, IdleStateUpdateStopReasonMaxTurnRequests, IdleStateUpdateStopReasonRefusal, IdleStateUpdateStopReasonCancelled, IdleStateUpdateStopReasonError, None, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    IdleStateUpdateStopReason = Union[IdleStateUpdateStopReasonEndTurn, IdleStateUpdateStopReasonMaxTokens, IdleStateUpdateStopReasonMaxTurnRequests, IdleStateUpdateStopReasonRefusal, IdleStateUpdateStopReasonCancelled, IdleStateUpdateStopReasonError]
-"""The part of [`IdleStateUpdate`] chosen by its `stopReason` property."""
-
-
 PlanId: TypeAlias = str
 """Unique identifier for a plan within a session."""
 
@@ -4417,6 +4637,29 @@ CompactionStatus: TypeAlias = Union[Literal["in_progress", "completed", "failed"
 
 
 if TYPE_CHECKING:
+    SetSessionConfigOptionRequestType: TypeAlias = Union[SetSessionConfigOptionRequestTypeIdArm, SetSessionConfigOptionRequestTypeBooleanArm, UnknownArm]
+else:
+    # What msgspec reads: the known arms (an unknown one is read without msgspec).
+    SetSessionConfigOptionRequestType = Union[SetSessionConfigOptionRequestTypeIdArm, SetSessionConfigOptionRequestTypeBooleanArm]
+"""The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property."""
+
+
+if TYPE_CHECKING:
+    SetSessionConfigOptionRequest: TypeAlias = Union[SetSessionConfigOptionRequestId, SetSessionConfigOptionRequestBoolean, UnknownArm]
+else:
+    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    SetSessionConfigOptionRequest = Union[SetSessionConfigOptionRequestId, SetSessionConfigOptionRequestBoolean]
+"""Request parameters for setting a session configuration option.
+
+Agents MUST support this method for any session where they advertise config options.
+Agents MUST reject an unknown `configId` or invalid value with `-32602` and leave the
+configuration unchanged.
+
+See protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option)
+"""
+
+
+if TYPE_CHECKING:
     ClientRequestParams: TypeAlias = Union[InitializeRequest, LoginAuthRequest, LogoutAuthRequest, NewSessionRequest, ListSessionsRequest, DeleteSessionRequest, ResumeSessionRequest, CloseSessionRequest, CancelToolCallRequest, CancelTerminalRequest, SetSessionConfigOptionRequest, PromptRequest, ExtRequest]
 else:
     # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
@@ -4456,19 +4699,27 @@ Replay includes the position identified by the cursor.
 
 
 if TYPE_CHECKING:
-    SetSessionConfigOptionRequestType: TypeAlias = Union[SetSessionConfigOptionRequestTypeIdArm, SetSessionConfigOptionRequestTypeBooleanArm, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    SetSessionConfigOptionRequestType = Union[SetSessionConfigOptionRequestTypeIdArm, SetSessionConfigOptionRequestTypeBooleanArm]
-"""The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property."""
-
-
-if TYPE_CHECKING:
     ClientResponse: TypeAlias = Union[ClientResponseResult, ClientResponseError]
 else:
     # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
     ClientResponse = Any
 """A JSON-RPC response object."""
+
+
+if TYPE_CHECKING:
+    CreateElicitationResponseAction: TypeAlias = Union[CreateElicitationResponseActionAccept, CreateElicitationResponseActionDecline, CreateElicitationResponseActionCancel, UnknownArm]
+else:
+    # What msgspec reads: the known arms (an unknown one is read without msgspec).
+    CreateElicitationResponseAction = Union[CreateElicitationResponseActionAccept, CreateElicitationResponseActionDecline, CreateElicitationResponseActionCancel]
+"""The part of [`CreateElicitationResponse`] chosen by its `action` property."""
+
+
+if TYPE_CHECKING:
+    CreateElicitationResponse: TypeAlias = Union[CreateElicitationResponseAccept, CreateElicitationResponseDecline, CreateElicitationResponseCancel, UnknownArm]
+else:
+    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    CreateElicitationResponse = Union[CreateElicitationResponseAccept, CreateElicitationResponseDecline, CreateElicitationResponseCancel]
+"""Response from the client to an elicitation request."""
 
 
 if TYPE_CHECKING:
@@ -4493,14 +4744,6 @@ else:
     # What msgspec reads: the known arms (an unknown one is read without msgspec).
     RequestPermissionOutcome = Union[RequestPermissionOutcomeCancelled, RequestPermissionOutcomeSelected]
 """The outcome of a permission request."""
-
-
-if TYPE_CHECKING:
-    CreateElicitationResponseAction: TypeAlias = Union[CreateElicitationResponseActionAccept, CreateElicitationResponseActionDecline, CreateElicitationResponseActionCancel, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    CreateElicitationResponseAction = Union[CreateElicitationResponseActionAccept, CreateElicitationResponseActionDecline, CreateElicitationResponseActionCancel]
-"""The part of [`CreateElicitationResponse`] chosen by its `action` property."""
 
 
 if TYPE_CHECKING:

@@ -34,11 +34,18 @@ use genco::prelude::*;
 use crate::model::*;
 use crate::plan::{Decisions, Plan, Repr};
 
+/// The class names a module gives its arms and its extended objects' bases.
+#[derive(Debug, Clone, Default)]
+struct Names {
+    arm_classes: BTreeMap<(String, String), String>,
+    bases: BTreeMap<String, String>,
+}
+
 /// The module of a version's stable schema file, with `plan`'s decisions
 /// about the stable build.
 pub fn module(plan: &Plan<'_>, module: &Module) -> String {
     let walked: Vec<&Def> = module.defs.iter().flat_map(Def::walk).collect();
-    let r = Renderer::new(&walked, &plan.stable, &BTreeMap::new());
+    let r = Renderer::new(&walked, &plan.stable, &Names::default());
     render(module, &r, &walked, None)
 }
 
@@ -49,17 +56,19 @@ pub fn module(plan: &Plan<'_>, module: &Module) -> String {
 /// unless something it names is written here ([`Plan::shared_with_stable`]).
 pub fn unstable_module(plan: &Plan<'_>, stable: &Module, unstable: &Module, stable_module: &str) -> String {
     let base: Vec<&Def> = stable.defs.iter().flat_map(Def::walk).collect();
-    let stable_names = Renderer::new(&base, &plan.stable, &BTreeMap::new()).arm_classes;
+    let stable_r = Renderer::new(&base, &plan.stable, &Names::default());
     let shared = plan.shared_with_stable(unstable);
     let walked: Vec<&Def> = unstable.defs.iter().flat_map(Def::walk).collect();
-    // The arm classes of a union taken from the stable module keep their names.
-    let preset: BTreeMap<(String, String), String> =
-        stable_names.into_iter().filter(|((u, _), _)| shared.contains(u.as_str())).collect();
+    // The arm classes and bases of a definition taken from the stable module keep their names.
+    let preset = Names {
+        arm_classes: stable_r.arm_classes.into_iter().filter(|((u, _), _)| shared.contains(u.as_str())).collect(),
+        bases: stable_r.bases.into_iter().filter(|(o, _)| shared.contains(o.as_str())).collect(),
+    };
     let r = Renderer::new(&walked, &plan.unstable, &preset);
     let written: Vec<&Def> = walked.iter().copied().filter(|d| !shared.contains(d.name.as_str())).collect();
     let mut imported: Vec<String> =
         walked.iter().filter(|d| shared.contains(d.name.as_str())).map(|d| r.name(&d.name)).collect();
-    imported.extend(preset.values().cloned());
+    imported.extend(preset.arm_classes.values().chain(preset.bases.values()).cloned());
     isort(&mut imported);
     render(unstable, &r, &written, Some((stable_module, imported)))
 }
@@ -89,38 +98,65 @@ enum Json {
 struct Renderer<'a> {
     decisions: &'a Decisions,
     defs: BTreeMap<&'a str, &'a Def>,
-    /// The arm classes of tagged unions: (union, arm) -> class name.
+    /// The arm classes of tagged unions, and of the unions objects are
+    /// extended by: (union or object, arm) -> class name.
     arm_classes: BTreeMap<(String, String), String>,
+    /// The class of the properties every arm of an extended object has: object -> class name.
+    bases: BTreeMap<String, String>,
 }
 
 impl<'a> Renderer<'a> {
     /// The renderer of the definitions `walked` (nested ones included), the
     /// arm classes of tagged unions named `{Union}{Arm}` (or as `preset` says).
-    fn new(walked: &[&'a Def], decisions: &'a Decisions, preset: &BTreeMap<(String, String), String>) -> Self {
+    fn new(walked: &[&'a Def], decisions: &'a Decisions, preset: &Names) -> Self {
         let defs: BTreeMap<&str, &Def> = walked.iter().map(|d| (d.name.as_str(), *d)).collect();
-        let mut r = Renderer { decisions, defs, arm_classes: preset.clone() };
+        let mut r = Renderer { decisions, defs, arm_classes: preset.arm_classes.clone(), bases: preset.bases.clone() };
         let mut taken: BTreeSet<String> = walked.iter().map(|d| r.name(&d.name)).collect();
         taken.extend(["UnknownArm", "Any", "Struct", "Meta", "UNSET", "UnsetType"].map(String::from));
-        taken.extend(preset.values().cloned());
-        for d in walked {
-            let Kind::Union(u) = &d.kind else { continue };
-            if u.tag.is_none() {
-                continue;
+        taken.extend(preset.arm_classes.values().chain(preset.bases.values()).cloned());
+        let mut fresh = |name: String| {
+            let mut name = name;
+            while taken.contains(&name) {
+                name.push_str("Arm");
             }
-            for v in &u.variants {
+            taken.insert(name.clone());
+            name
+        };
+        for d in walked {
+            let extended = r.extended_by(d);
+            let arms = match (&d.kind, extended) {
+                (Kind::Union(u), _) if u.tag.is_some() => u,
+                (Kind::Struct(_), Some(u)) => u,
+                _ => continue,
+            };
+            if extended.is_some() && !r.bases.contains_key(&d.name) {
+                let base = fresh(format!("{}Base", r.name(&d.name)));
+                r.bases.insert(d.name.clone(), base);
+            }
+            for v in &arms.variants {
                 let key = (d.name.clone(), v.rust_name.clone());
-                if r.arm_classes.contains_key(&key) || r.arm_base(v).is_none() {
+                // An arm of a union is a class where its payload is an object;
+                // every arm of an extended object is one.
+                if r.arm_classes.contains_key(&key) || (extended.is_none() && r.arm_base(v).is_none()) {
                     continue;
                 }
-                let mut name = format!("{}{}", r.name(&d.name), v.rust_name.trim_start_matches("r#"));
-                while taken.contains(&name) {
-                    name.push_str("Arm");
-                }
-                taken.insert(name.clone());
+                let name = fresh(format!("{}{}", r.name(&d.name), v.rust_name.trim_start_matches("r#")));
                 r.arm_classes.insert(key, name);
             }
         }
         r
+    }
+
+    /// The tagged union object `d` is extended by (`anyOf` beside its
+    /// properties), when msgspec can read it as arms of its own: each arm the
+    /// object's properties with the arm's (and the discriminator fixed).
+    fn extended_by(&self, d: &Def) -> Option<&'a Union> {
+        let Kind::Struct(s) = &d.kind else { return None };
+        let union = self.defs.get(s.flatten.as_ref()?.union.as_str())?;
+        match &union.kind {
+            Kind::Union(u) if u.tag.is_some() => Some(u),
+            _ => None,
+        }
     }
 }
 
@@ -137,7 +173,7 @@ fn render(module: &Module, r: &Renderer<'_>, walked: &[&Def], base: Option<(&str
             r.arm_classes_of(&mut out, d, u);
         }
     }
-    for d in Renderer::aliases_in_order(walked) {
+    for d in Renderer::aliases_in_order(walked, |d| r.extended_by(d).is_some()) {
         r.alias(&mut out, d);
     }
     // Two blank lines before each top-level statement (PEP 8); genco keeps one.
@@ -387,16 +423,50 @@ impl Renderer<'_> {
 
     fn class(&self, out: &mut python::Tokens, d: &Def) {
         let Kind::Struct(s) = &d.kind else { return };
-        let name = self.name(&d.name);
         let mut config = vec!["Struct".to_owned(), "kw_only=True".to_owned()];
         if s.additional == Additional::False {
             config.push("forbid_unknown_fields=True".into());
         }
-        let docs = class_docs(d, s);
-        let fields: Vec<(String, Option<String>)> = s.fields.iter().map(|f| (self.field(f), f.docs.clone())).collect();
+        let fields: Vec<&Field> = s.fields.iter().collect();
+        let Some(u) = self.extended_by(d) else {
+            self.write_class(out, &self.name(&d.name), &config.join(", "), &class_docs(d, s), &fields);
+            return;
+        };
+        // The properties every arm has, then each arm with its own.
+        let base = &self.bases[&d.name];
+        let docs = d.docs.clone().unwrap_or_default()
+            + &format!("\n\nThe properties every variant of `{}` has: each variant is a subclass.", self.name(&d.name));
+        self.write_class(out, base, &config.join(", "), docs.trim_start(), &fields);
+        let tag = u.tag.as_ref().expect("a tagged union");
+        for v in &u.variants {
+            let Some(class) = self.arm_classes.get(&(d.name.clone(), v.rust_name.clone())) else { continue };
+            let own: Vec<&Field> = match &v.payload {
+                Payload::Type(Type::Ref(r)) => match self.defs.get(r.as_str()).map(|p| &p.kind) {
+                    Some(Kind::Struct(p)) => p.fields.iter().collect(),
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            let (config, docs) = match &v.tag {
+                Some(value) => (
+                    format!("{base}, kw_only=True, tag_field={}, tag={}", string(&tag.property), string(value)),
+                    v.docs.clone().unwrap_or_else(|| format!("`{}` `{value}`.", tag.property)),
+                ),
+                None => (
+                    format!("{base}, kw_only=True"),
+                    v.docs.clone().unwrap_or_else(|| format!("`{}` absent or `null`.", tag.property)),
+                ),
+            };
+            self.write_class(out, class, &config, &docs, &own);
+        }
+    }
+
+    /// `class name(config):` with its docstring and fields.
+    fn write_class(&self, out: &mut python::Tokens, name: &str, config: &str, docs: &str, fields: &[&Field]) {
+        let fields: Vec<(String, Option<String>)> = fields.iter().map(|f| (self.field(f), f.docs.clone())).collect();
         quote_in! { *out =>
-            class $(&name)($(config.join(", "))):
-                $(docstring(&docs, 4))
+            class $name($config):
+                $(docstring(docs, 4))
                 $(for (line, doc) in &fields =>
                     $['\n']
                     $line
@@ -448,8 +518,9 @@ impl Renderer<'_> {
 
     /// The definitions written as aliases, each after every alias its value
     /// names (a class's annotations are read later, an alias's value at once).
-    fn aliases_in_order<'d>(walked: &[&'d Def]) -> Vec<&'d Def> {
-        let aliases: Vec<&Def> = walked.iter().copied().filter(|d| !matches!(d.kind, Kind::Struct(_))).collect();
+    fn aliases_in_order<'d>(walked: &[&'d Def], extended: impl Fn(&Def) -> bool) -> Vec<&'d Def> {
+        let aliases: Vec<&Def> =
+            walked.iter().copied().filter(|d| extended(d) || !matches!(d.kind, Kind::Struct(_))).collect();
         let names: BTreeSet<&str> = aliases.iter().map(|d| d.name.as_str()).collect();
         let by_name: BTreeMap<&str, &'d Def> = walked.iter().map(|d| (d.name.as_str(), *d)).collect();
         let mut done: BTreeSet<&str> = BTreeSet::new();
@@ -489,15 +560,28 @@ impl Renderer<'_> {
         }
     }
 
+    /// Whether definition `r` is one class (an object, not one a union extends).
     fn is_struct(&self, r: &str) -> bool {
-        self.defs.get(r).is_some_and(|d| matches!(d.kind, Kind::Struct(_)))
+        self.defs.get(r).is_some_and(|d| matches!(d.kind, Kind::Struct(_)) && self.extended_by(d).is_none())
     }
 
     /// A definition that is not an object: a type alias, with its docs.
     fn alias(&self, out: &mut python::Tokens, d: &Def) {
         let name = self.name(&d.name);
         let (value, runtime) = match &d.kind {
-            Kind::Struct(_) => return,
+            Kind::Struct(_) => match self.extended_by(d) {
+                Some(u) => {
+                    let class = |v: &Variant| self.arm_classes.get(&(d.name.clone(), v.rust_name.clone())).cloned();
+                    let mut arms: Vec<String> = u.variants.iter().filter_map(class).collect();
+                    let known: Vec<String> = u.variants.iter().filter(|v| v.tag.is_some()).filter_map(class).collect();
+                    if u.catch_all.is_some() {
+                        arms.push("UnknownArm".into());
+                    }
+                    let runtime = if arms.len() == known.len() { None } else { Some(union_of(&known)) };
+                    (union_of(&arms), runtime)
+                }
+                None => return,
+            },
             Kind::Enum(e) => {
                 let values: Vec<String> = e.variants.iter().map(|v| v.value.to_string()).collect();
                 let known = format!("Literal[{}]", values.join(", "));
@@ -601,7 +685,7 @@ fn annotated(base: &str, meta: &[String]) -> String {
 fn class_docs(d: &Def, s: &Struct) -> String {
     let mut docs = d.docs.clone().unwrap_or_else(|| format!("`{}`.", d.name));
     if s.flatten.is_some() {
-        docs.push_str("\n\nThe properties of the union this object extends are kept as unknown members.");
+        docs.push_str("\n\nThe properties of the untagged union this object extends are kept as unknown members.");
     }
     docs
 }

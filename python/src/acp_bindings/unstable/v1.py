@@ -50,14 +50,21 @@ from acp_bindings.v1 import (
     ContentChunk as ContentChunk,
     Cost as Cost,
     CreateElicitationRequest as CreateElicitationRequest,
+    CreateElicitationRequestBase as CreateElicitationRequestBase,
+    CreateElicitationRequestForm as CreateElicitationRequestForm,
     CreateElicitationRequestMode as CreateElicitationRequestMode,
     CreateElicitationRequestModeForm as CreateElicitationRequestModeForm,
     CreateElicitationRequestModeUrl as CreateElicitationRequestModeUrl,
+    CreateElicitationRequestUrl as CreateElicitationRequestUrl,
     CreateElicitationResponse as CreateElicitationResponse,
+    CreateElicitationResponseAccept as CreateElicitationResponseAccept,
     CreateElicitationResponseAction as CreateElicitationResponseAction,
     CreateElicitationResponseActionAccept as CreateElicitationResponseActionAccept,
     CreateElicitationResponseActionCancel as CreateElicitationResponseActionCancel,
     CreateElicitationResponseActionDecline as CreateElicitationResponseActionDecline,
+    CreateElicitationResponseBase as CreateElicitationResponseBase,
+    CreateElicitationResponseCancel as CreateElicitationResponseCancel,
+    CreateElicitationResponseDecline as CreateElicitationResponseDecline,
     CreateTerminalRequest as CreateTerminalRequest,
     CreateTerminalResponse as CreateTerminalResponse,
     CurrentModeUpdate as CurrentModeUpdate,
@@ -146,8 +153,11 @@ from acp_bindings.v1 import (
     SessionConfigGroupId as SessionConfigGroupId,
     SessionConfigId as SessionConfigId,
     SessionConfigOption as SessionConfigOption,
+    SessionConfigOptionBase as SessionConfigOptionBase,
+    SessionConfigOptionBoolean as SessionConfigOptionBoolean,
     SessionConfigOptionCategory as SessionConfigOptionCategory,
     SessionConfigOptionsCapabilities as SessionConfigOptionsCapabilities,
+    SessionConfigOptionSelect as SessionConfigOptionSelect,
     SessionConfigOptionType as SessionConfigOptionType,
     SessionConfigOptionTypeBoolean as SessionConfigOptionTypeBoolean,
     SessionConfigOptionTypeSelect as SessionConfigOptionTypeSelect,
@@ -165,10 +175,13 @@ from acp_bindings.v1 import (
     SessionModeState as SessionModeState,
     SessionResumeCapabilities as SessionResumeCapabilities,
     SetSessionConfigOptionRequest as SetSessionConfigOptionRequest,
+    SetSessionConfigOptionRequestBase as SetSessionConfigOptionRequestBase,
+    SetSessionConfigOptionRequestBoolean as SetSessionConfigOptionRequestBoolean,
     SetSessionConfigOptionRequestType as SetSessionConfigOptionRequestType,
     SetSessionConfigOptionRequestTypeBoolean as SetSessionConfigOptionRequestTypeBoolean,
     SetSessionConfigOptionRequestTypeBooleanArm as SetSessionConfigOptionRequestTypeBooleanArm,
     SetSessionConfigOptionRequestTypeValueId as SetSessionConfigOptionRequestTypeValueId,
+    SetSessionConfigOptionRequestValueId as SetSessionConfigOptionRequestValueId,
     SetSessionConfigOptionResponse as SetSessionConfigOptionResponse,
     SetSessionModeRequest as SetSessionModeRequest,
     SetSessionModeResponse as SetSessionModeResponse,
@@ -1361,12 +1374,12 @@ class ErrorStopReason(Struct, kw_only=True):
     """
 
 
-class IdleStateUpdate(Struct, kw_only=True):
+class IdleStateUpdateBase(Struct, kw_only=True):
     """The child is ready to process another prompt.
 
     An omitted, `null`, or malformed `stopReason` means not reported.
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties every variant of `IdleStateUpdate` has: each variant is a subclass.
     """
 
     usage: Usage | None | UnsetType = UNSET
@@ -1380,6 +1393,43 @@ class IdleStateUpdate(Struct, kw_only=True):
     Implementations MUST NOT make assumptions about values at these keys.
     Optional. Omitted and `null` mean no metadata for this state snapshot.
     """
+
+
+class IdleStateUpdateEndTurn(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="end_turn"):
+    """The work ended successfully."""
+
+
+class IdleStateUpdateMaxTokens(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="max_tokens"):
+    """The work ended because the agent reached the maximum number of tokens."""
+
+
+class IdleStateUpdateMaxTurnRequests(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="max_turn_requests"):
+    """The work ended because the agent reached the maximum number of allowed
+    agent requests.
+    """
+
+
+class IdleStateUpdateRefusal(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="refusal"):
+    """The work ended because the agent refused to continue."""
+
+
+class IdleStateUpdateCancelled(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="cancelled"):
+    """The work was cancelled."""
+
+
+class IdleStateUpdateError(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="error"):
+    """The work ended because something failed."""
+
+    error: Error | None | UnsetType = UNSET
+    """The failure, as a JSON-RPC error object.
+
+    Optional. Omitted or `null` both mean the agent is not reporting failure details.
+    Agents SHOULD include it.
+    """
+
+
+class IdleStateUpdateNone(IdleStateUpdateBase, kw_only=True):
+    """No stop reason: `stopReason` is omitted or `null`."""
 
 
 class RequiresActionStateUpdate(Struct, kw_only=True):
@@ -2643,10 +2693,6 @@ class StateUpdateRunning(RunningStateUpdate, kw_only=True, tag_field="state", ta
     """Foreground work is in progress."""
 
 
-class StateUpdateIdle(IdleStateUpdate, kw_only=True, tag_field="state", tag="idle"):
-    """The child is ready to process another prompt."""
-
-
 class StateUpdateRequiresAction(RequiresActionStateUpdate, kw_only=True, tag_field="state", tag="requires_action"):
     """Foreground work is blocked on user action."""
 
@@ -2847,10 +2893,29 @@ Unique identifier for a plan within a session.
 
 
 if TYPE_CHECKING:
-    StateUpdate: TypeAlias = Union[StateUpdateRunning, StateUpdateIdle, StateUpdateRequiresAction, StateUpdateUnknown, UnknownArm]
+    IdleStateUpdateStopReason: TypeAlias = Union[IdleStateUpdateStopReasonEndTurn, IdleStateUpdateStopReasonMaxTokens, IdleStateUpdateStopReasonMaxTurnRequests, IdleStateUpdateStopReasonRefusal, IdleStateUpdateStopReasonCancelled, IdleStateUpdateStopReasonError, None, UnknownArm]
 else:
     # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    StateUpdate = Union[StateUpdateRunning, StateUpdateIdle, StateUpdateRequiresAction, StateUpdateUnknown]
+    IdleStateUpdateStopReason = Union[IdleStateUpdateStopReasonEndTurn, IdleStateUpdateStopReasonMaxTokens, IdleStateUpdateStopReasonMaxTurnRequests, IdleStateUpdateStopReasonRefusal, IdleStateUpdateStopReasonCancelled, IdleStateUpdateStopReasonError]
+"""The part of [`IdleStateUpdate`] chosen by its `stopReason` property."""
+
+
+if TYPE_CHECKING:
+    IdleStateUpdate: TypeAlias = Union[IdleStateUpdateEndTurn, IdleStateUpdateMaxTokens, IdleStateUpdateMaxTurnRequests, IdleStateUpdateRefusal, IdleStateUpdateCancelled, IdleStateUpdateError, IdleStateUpdateNone, UnknownArm]
+else:
+    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    IdleStateUpdate = Union[IdleStateUpdateEndTurn, IdleStateUpdateMaxTokens, IdleStateUpdateMaxTurnRequests, IdleStateUpdateRefusal, IdleStateUpdateCancelled, IdleStateUpdateError]
+"""The child is ready to process another prompt.
+
+An omitted, `null`, or malformed `stopReason` means not reported.
+"""
+
+
+if TYPE_CHECKING:
+    StateUpdate: TypeAlias = Union[StateUpdateRunning, IdleStateUpdate, StateUpdateRequiresAction, StateUpdateUnknown, UnknownArm]
+else:
+    # What msgspec reads: the known arms (an unknown one is read without msgspec).
+    StateUpdate = Union[StateUpdateRunning, StateUpdateRequiresAction, StateUpdateUnknown]
 """**UNSTABLE**
 
 This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -2861,14 +2926,6 @@ Each update is a whole-object snapshot. Idle does not terminate the child.
 The parent can message it again, transitioning it back to running.
 Background activity may still emit other session updates while idle.
 """
-
-
-if TYPE_CHECKING:
-    IdleStateUpdateStopReason: TypeAlias = Union[IdleStateUpdateStopReasonEndTurn, IdleStateUpdateStopReasonMaxTokens, IdleStateUpdateStopReasonMaxTurnRequests, IdleStateUpdateStopReasonRefusal, IdleStateUpdateStopReasonCancelled, IdleStateUpdateStopReasonError, None, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    IdleStateUpdateStopReason = Union[IdleStateUpdateStopReasonEndTurn, IdleStateUpdateStopReasonMaxTokens, IdleStateUpdateStopReasonMaxTurnRequests, IdleStateUpdateStopReasonRefusal, IdleStateUpdateStopReasonCancelled, IdleStateUpdateStopReasonError]
-"""The part of [`IdleStateUpdate`] chosen by its `stopReason` property."""
 
 
 if TYPE_CHECKING:

@@ -61,18 +61,31 @@ from acp_bindings.v2 import (
     ContentChunk as ContentChunk,
     Cost as Cost,
     CreateElicitationRequest as CreateElicitationRequest,
+    CreateElicitationRequestBase as CreateElicitationRequestBase,
+    CreateElicitationRequestForm as CreateElicitationRequestForm,
     CreateElicitationRequestMode as CreateElicitationRequestMode,
     CreateElicitationRequestModeForm as CreateElicitationRequestModeForm,
     CreateElicitationRequestModeUrl as CreateElicitationRequestModeUrl,
+    CreateElicitationRequestUrl as CreateElicitationRequestUrl,
     CreateElicitationResponse as CreateElicitationResponse,
+    CreateElicitationResponseAccept as CreateElicitationResponseAccept,
     CreateElicitationResponseAction as CreateElicitationResponseAction,
     CreateElicitationResponseActionAccept as CreateElicitationResponseActionAccept,
     CreateElicitationResponseActionCancel as CreateElicitationResponseActionCancel,
     CreateElicitationResponseActionDecline as CreateElicitationResponseActionDecline,
+    CreateElicitationResponseBase as CreateElicitationResponseBase,
+    CreateElicitationResponseCancel as CreateElicitationResponseCancel,
+    CreateElicitationResponseDecline as CreateElicitationResponseDecline,
     DeleteSessionRequest as DeleteSessionRequest,
     DeleteSessionResponse as DeleteSessionResponse,
     Diff as Diff,
     DiffChange as DiffChange,
+    DiffChangeAdd as DiffChangeAdd,
+    DiffChangeBase as DiffChangeBase,
+    DiffChangeCopy as DiffChangeCopy,
+    DiffChangeDelete as DiffChangeDelete,
+    DiffChangeModify as DiffChangeModify,
+    DiffChangeMove as DiffChangeMove,
     DiffChangeOperation as DiffChangeOperation,
     DiffChangeOperationAdd as DiffChangeOperationAdd,
     DiffChangeOperationCopy as DiffChangeOperationCopy,
@@ -175,7 +188,10 @@ from acp_bindings.v2 import (
     SessionConfigGroupId as SessionConfigGroupId,
     SessionConfigId as SessionConfigId,
     SessionConfigOption as SessionConfigOption,
+    SessionConfigOptionBase as SessionConfigOptionBase,
+    SessionConfigOptionBoolean as SessionConfigOptionBoolean,
     SessionConfigOptionCategory as SessionConfigOptionCategory,
+    SessionConfigOptionSelect as SessionConfigOptionSelect,
     SessionConfigOptionType as SessionConfigOptionType,
     SessionConfigOptionTypeBoolean as SessionConfigOptionTypeBoolean,
     SessionConfigOptionTypeSelect as SessionConfigOptionTypeSelect,
@@ -190,6 +206,9 @@ from acp_bindings.v2 import (
     SessionListCursor as SessionListCursor,
     SessionNotFoundErrorData as SessionNotFoundErrorData,
     SetSessionConfigOptionRequest as SetSessionConfigOptionRequest,
+    SetSessionConfigOptionRequestBase as SetSessionConfigOptionRequestBase,
+    SetSessionConfigOptionRequestBoolean as SetSessionConfigOptionRequestBoolean,
+    SetSessionConfigOptionRequestId as SetSessionConfigOptionRequestId,
     SetSessionConfigOptionRequestType as SetSessionConfigOptionRequestType,
     SetSessionConfigOptionRequestTypeBoolean as SetSessionConfigOptionRequestTypeBoolean,
     SetSessionConfigOptionRequestTypeBooleanArm as SetSessionConfigOptionRequestTypeBooleanArm,
@@ -1232,7 +1251,7 @@ class Usage(Struct, kw_only=True):
     """
 
 
-class IdleStateUpdate(Struct, kw_only=True):
+class IdleStateUpdateBase(Struct, kw_only=True):
     """No foreground work is active. Background activity may continue.
 
     Agents SHOULD include a `stopReason` when the idle transition ends foreground
@@ -1242,7 +1261,7 @@ class IdleStateUpdate(Struct, kw_only=True):
     Repeated or resume snapshots may carry the last stop reason for context.
     They MUST NOT be counted as new completions, cancellations, or additional usage.
 
-    The properties of the union this object extends are kept as unknown members.
+    The properties every variant of `IdleStateUpdate` has: each variant is a subclass.
     """
 
     usage: Usage | None | UnsetType = UNSET
@@ -1274,6 +1293,60 @@ class IdleStateUpdate(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
     """
+
+
+class IdleStateUpdateEndTurn(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="end_turn"):
+    """The active work ended successfully.
+    Includes locally handled commands that required no model call.
+    """
+
+
+class IdleStateUpdateMaxTokens(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="max_tokens"):
+    """The active work ended because the agent reached the maximum number of tokens."""
+
+
+class IdleStateUpdateMaxTurnRequests(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="max_turn_requests"):
+    """The active work ended because the agent reached the maximum number of
+    model requests for the foreground work.
+    """
+
+
+class IdleStateUpdateRefusal(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="refusal"):
+    """The active work ended because the agent refused to continue."""
+
+
+class IdleStateUpdateCancelled(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="cancelled"):
+    """The user or client chose to stop the work: via `session/cancel`, by
+    closing the session, or through an interaction the agent offers, such
+    as a permission option that tells the agent to stop. Work the agent
+    stops for its own reasons uses another reason, such as `error` for an
+    internal timeout.
+
+    Agents MUST report this stop reason on an idle `state_update` when
+    cancellation ends active foreground work, even if aborting causes
+    exceptions. Agents MUST catch these errors and report `cancelled`, not
+    `error`.
+    """
+
+
+class IdleStateUpdateError(IdleStateUpdateBase, kw_only=True, tag_field="stopReason", tag="error"):
+    """The active work ended because something failed.
+
+    This includes pre-insertion foreground work. A prompt failure before
+    insertion also requires an error response to `session/prompt`. After
+    insertion, the prompt's response remains successful.
+    """
+
+    error: Error | None | UnsetType = UNSET
+    """The failure, as a JSON-RPC error object.
+
+    Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
+    Agents SHOULD include it.
+    """
+
+
+class IdleStateUpdateNone(IdleStateUpdateBase, kw_only=True):
+    """No stop reason: `stopReason` is omitted or `null`."""
 
 
 class RequiresActionStateUpdate(Struct, kw_only=True):
@@ -2490,10 +2563,6 @@ class StateUpdateRunning(RunningStateUpdate, kw_only=True, tag_field="state", ta
     """Foreground work is in progress."""
 
 
-class StateUpdateIdle(IdleStateUpdate, kw_only=True, tag_field="state", tag="idle"):
-    """No foreground work is active. Background activity may continue."""
-
-
 class StateUpdateRequiresAction(RequiresActionStateUpdate, kw_only=True, tag_field="state", tag="requires_action"):
     """Foreground work is blocked on user action."""
 
@@ -2854,10 +2923,50 @@ Whether the Agent has a session in memory, as reported by `session/status`.
 
 
 if TYPE_CHECKING:
-    StateUpdate: TypeAlias = Union[StateUpdateRunning, StateUpdateIdle, StateUpdateRequiresAction, StateUpdateUnknown, UnknownArm]
+    BackgroundWork: TypeAlias = Union[BackgroundWorkTerminal, BackgroundWorkToolCall, BackgroundWorkSubagent, UnknownArm]
 else:
     # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    StateUpdate = Union[StateUpdateRunning, StateUpdateIdle, StateUpdateRequiresAction, StateUpdateUnknown]
+    BackgroundWork = Union[BackgroundWorkTerminal, BackgroundWorkToolCall, BackgroundWorkSubagent]
+"""One piece of work running independently of the session's foreground work.
+
+Items reference entities the Client already tracks. The Agent MUST announce each item
+before the first snapshot that lists it, and MUST report a terminal's `exitStatus` or a
+tool call's final status before the snapshot that removes it. Each piece of work is
+listed once: process-backed work is listed as its terminal, not also as its tool call.
+
+See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
+"""
+
+
+if TYPE_CHECKING:
+    IdleStateUpdateStopReason: TypeAlias = Union[IdleStateUpdateStopReasonEndTurn, IdleStateUpdateStopReasonMaxTokens, IdleStateUpdateStopReasonMaxTurnRequests, IdleStateUpdateStopReasonRefusal, IdleStateUpdateStopReasonCancelled, IdleStateUpdateStopReasonError, None, UnknownArm]
+else:
+    # What msgspec reads: the known arms (an unknown one is read without msgspec).
+    IdleStateUpdateStopReason = Union[IdleStateUpdateStopReasonEndTurn, IdleStateUpdateStopReasonMaxTokens, IdleStateUpdateStopReasonMaxTurnRequests, IdleStateUpdateStopReasonRefusal, IdleStateUpdateStopReasonCancelled, IdleStateUpdateStopReasonError]
+"""The part of [`IdleStateUpdate`] chosen by its `stopReason` property."""
+
+
+if TYPE_CHECKING:
+    IdleStateUpdate: TypeAlias = Union[IdleStateUpdateEndTurn, IdleStateUpdateMaxTokens, IdleStateUpdateMaxTurnRequests, IdleStateUpdateRefusal, IdleStateUpdateCancelled, IdleStateUpdateError, IdleStateUpdateNone, UnknownArm]
+else:
+    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    IdleStateUpdate = Union[IdleStateUpdateEndTurn, IdleStateUpdateMaxTokens, IdleStateUpdateMaxTurnRequests, IdleStateUpdateRefusal, IdleStateUpdateCancelled, IdleStateUpdateError]
+"""No foreground work is active. Background activity may continue.
+
+Agents SHOULD include a `stopReason` when the idle transition ends foreground
+work. An idle update that does not end foreground work need not include one.
+Receivers treat an omitted, `null`, or malformed `stopReason` as the agent not
+reporting one.
+Repeated or resume snapshots may carry the last stop reason for context.
+They MUST NOT be counted as new completions, cancellations, or additional usage.
+"""
+
+
+if TYPE_CHECKING:
+    StateUpdate: TypeAlias = Union[StateUpdateRunning, IdleStateUpdate, StateUpdateRequiresAction, StateUpdateUnknown, UnknownArm]
+else:
+    # What msgspec reads: the known arms (an unknown one is read without msgspec).
+    StateUpdate = Union[StateUpdateRunning, StateUpdateRequiresAction, StateUpdateUnknown]
 """A snapshot of the session's aggregate foreground activity.
 
 Foreground work is the agent's active response or workflow in the session,
@@ -2899,30 +3008,6 @@ an idle boundary. Local commands use the same lifecycle even without model work.
 
 See protocol docs: [Session States](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#session-states)
 """
-
-
-if TYPE_CHECKING:
-    BackgroundWork: TypeAlias = Union[BackgroundWorkTerminal, BackgroundWorkToolCall, BackgroundWorkSubagent, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    BackgroundWork = Union[BackgroundWorkTerminal, BackgroundWorkToolCall, BackgroundWorkSubagent]
-"""One piece of work running independently of the session's foreground work.
-
-Items reference entities the Client already tracks. The Agent MUST announce each item
-before the first snapshot that lists it, and MUST report a terminal's `exitStatus` or a
-tool call's final status before the snapshot that removes it. Each piece of work is
-listed once: process-backed work is listed as its terminal, not also as its tool call.
-
-See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-"""
-
-
-if TYPE_CHECKING:
-    IdleStateUpdateStopReason: TypeAlias = Union[IdleStateUpdateStopReasonEndTurn, IdleStateUpdateStopReasonMaxTokens, IdleStateUpdateStopReasonMaxTurnRequests, IdleStateUpdateStopReasonRefusal, IdleStateUpdateStopReasonCancelled, IdleStateUpdateStopReasonError, None, UnknownArm]
-else:
-    # What msgspec reads: the known arms (an unknown one is read without msgspec).
-    IdleStateUpdateStopReason = Union[IdleStateUpdateStopReasonEndTurn, IdleStateUpdateStopReasonMaxTokens, IdleStateUpdateStopReasonMaxTurnRequests, IdleStateUpdateStopReasonRefusal, IdleStateUpdateStopReasonCancelled, IdleStateUpdateStopReasonError]
-"""The part of [`IdleStateUpdate`] chosen by its `stopReason` property."""
 
 
 if TYPE_CHECKING:
