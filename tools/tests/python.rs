@@ -127,3 +127,63 @@ fn the_wheel_installs_outside_the_repository_and_its_readme_example_runs() {
     run("the README's example", Command::new(&user).args(["-c", example]).current_dir(&scratch));
     let _ = std::fs::remove_dir_all(&scratch);
 }
+
+/// `acp_bindings.parse` refuses broken JSON exactly where the crate's reader
+/// does, in its words, line and column: every prefix of some corpus
+/// messages, and each of them with one character replaced at every position,
+/// through `acp-tools check-messages` (its `malformed JSON:` lines) and the
+/// package, line for line.
+#[test]
+fn the_reader_refuses_broken_json_as_the_crate_does() {
+    let python = python();
+    let mut lines: Vec<String> = Vec::new();
+    let corpus = root().join("tests/corpus/v2");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&corpus).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "json")).step_by(8) {
+        let case: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+        let text = serde_json::to_string(&case["input"]).unwrap();
+        let chars: Vec<char> = text.chars().collect();
+        for end in 1..chars.len() {
+            lines.push(chars[..end].iter().collect());
+        }
+        for (i, replacement) in chars.iter().enumerate().flat_map(|(i, _)| [',', '"', '\\', ']', '}', 'x', '\u{1}'].map(|r| (i, r))) {
+            let mut broken = chars.clone();
+            broken[i] = replacement;
+            lines.push(broken.into_iter().collect());
+        }
+    }
+    lines.retain(|l| !l.trim().is_empty());
+    assert!(lines.len() > 5_000, "only {} lines", lines.len());
+    let dir = root().join("target/python");
+    let file = dir.join("broken.jsonl");
+    std::fs::write(&file, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    let crate_out = Command::new(env!("CARGO_BIN_EXE_acp-tools"))
+        .args(["check-messages", "--protocol", "v2", "--type", "ContentBlock"])
+        .arg(&file)
+        .output()
+        .expect("acp-tools runs");
+    let theirs: Vec<Option<String>> = String::from_utf8_lossy(&crate_out.stdout)
+        .lines()
+        .filter(|l| l.contains(".jsonl:"))
+        .map(|l| l.split_once("malformed JSON: ").map(|(_, m)| m.to_owned()))
+        .collect();
+    let script = "import sys\nfrom acp_bindings import DecodeError, parse\n\
+                  for line in open(sys.argv[1], encoding='utf-8').read().split('\\n')[:-1]:\n\
+                  \x20   try:\n\
+                  \x20       parse(line, duplicates='last')\n\
+                  \x20       print('-')\n\
+                  \x20   except DecodeError as e:\n\
+                  \x20       print(e.message if e.syntax else '-')\n";
+    let o = run("the package's reader", Command::new(&python).args(["-c", script]).arg(&file));
+    let ours: Vec<Option<String>> =
+        String::from_utf8_lossy(&o.stdout).lines().map(|l| (l != "-").then(|| l.to_owned())).collect();
+    assert_eq!(ours.len(), lines.len());
+    assert_eq!(theirs.len(), lines.len(), "{}", log(&crate_out));
+    let mut malformed = 0;
+    for (i, (o, t)) in ours.iter().zip(&theirs).enumerate() {
+        assert_eq!(o, t, "line {}: {:?}", i + 1, lines[i]);
+        malformed += usize::from(t.is_some());
+    }
+    assert!(malformed > 4_000, "only {malformed} broken lines");
+}

@@ -226,12 +226,10 @@ class Reader {
   hex(): number {
     const t = this.text;
     if (this.i + 4 > t.length) this.fail("EOF while parsing a string", t.length);
-    let n = 0;
-    for (let k = 0; k < 4; k++) {
-      const d = parseInt(t[this.i++] as string, 16);
-      if (Number.isNaN(d)) this.fail("invalid escape", this.i);
-      n = n * 16 + d;
-    }
+    // serde_json reads the four characters before it looks at them.
+    const n = hex4(t, this.i);
+    this.i += 4;
+    if (n < 0) this.fail("invalid escape", this.i);
     return n;
   }
 

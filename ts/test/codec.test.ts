@@ -167,6 +167,8 @@ test("the reader refuses what JSON.parse lets through", () => {
   assert.throws(() => parse('{"k":"x","n":{"a":1},"k":"y"}'), /duplicate field `k`/);
   assert.throws(() => parse('{"k" :1, "k"\t:2}'), /duplicate field `k`/);
   assert.throws(() => parse('["\\udc00"]'), /lone leading surrogate/);
+  // serde_json reads an escape's four characters before it looks at them.
+  assert.throws(() => parse('["\\updat"]'), /invalid escape at line 1 column 8/);
   assert.throws(() => parse("[1e400]"), /number out of range/);
   assert.throws(() => parse("[".repeat(128) + "]".repeat(128)), /recursion limit exceeded/);
   assert.equal(parse("[".repeat(127) + "]".repeat(127)).value !== undefined, true);
