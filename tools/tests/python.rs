@@ -8,6 +8,8 @@
 //! CPython 3.11 or later with `venv` and pip is needed, and PyPI for the
 //! pinned packages.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -129,31 +131,13 @@ fn the_wheel_installs_outside_the_repository_and_its_readme_example_runs() {
 }
 
 /// `acp_bindings.parse` refuses broken JSON exactly where the crate's reader
-/// does, in its words, line and column: every prefix of some corpus
-/// messages, and each of them with one character replaced at every position,
-/// through `acp-tools check-messages` (its `malformed JSON:` lines) and the
-/// package, line for line.
+/// does, in its words, line and column ([`common::broken_lines`]), through
+/// `acp-tools check-messages` (its `malformed JSON:` lines) and the package,
+/// line for line.
 #[test]
 fn the_reader_refuses_broken_json_as_the_crate_does() {
     let python = python();
-    let mut lines: Vec<String> = Vec::new();
-    let corpus = root().join("tests/corpus/v2");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&corpus).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "json")).step_by(8) {
-        let case: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
-        let text = serde_json::to_string(&case["input"]).unwrap();
-        let chars: Vec<char> = text.chars().collect();
-        for end in 1..chars.len() {
-            lines.push(chars[..end].iter().collect());
-        }
-        for (i, replacement) in chars.iter().enumerate().flat_map(|(i, _)| [',', '"', '\\', ']', '}', 'x', '\u{1}'].map(|r| (i, r))) {
-            let mut broken = chars.clone();
-            broken[i] = replacement;
-            lines.push(broken.into_iter().collect());
-        }
-    }
-    lines.retain(|l| !l.trim().is_empty());
+    let lines = common::broken_lines(&root());
     assert!(lines.len() > 5_000, "only {} lines", lines.len());
     let dir = root().join("target/python");
     let file = dir.join("broken.jsonl");

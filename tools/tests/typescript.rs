@@ -369,6 +369,19 @@ fn same_verdicts(what: &str, rust: &Output, node: &Output) {
     }
 }
 
+/// Broken JSON ([`common::broken_lines`]): the same verdicts from both CLIs
+/// (the reader's words, line and column; a repeated name inside a kept
+/// unknown member may be named one level deeper, as [`same_verdicts`] allows).
+#[test]
+fn broken_json_gets_the_same_lines_from_both_clis() {
+    let lines = common::broken_lines(&root());
+    assert!(lines.len() > 5_000, "only {} lines", lines.len());
+    let file = scratch("broken").join("broken.jsonl");
+    std::fs::write(&file, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    let (rust, node) = both(&["check-messages", "--protocol", "v2", "--type", "ContentBlock", file.to_str().unwrap()]);
+    same_verdicts("broken JSON", &rust, &node);
+}
+
 /// Every corpus message with every property mutated ([`mutations`]), by definition.
 #[test]
 fn mutated_corpus_messages_get_the_same_verdicts() {

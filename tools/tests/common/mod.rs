@@ -1,6 +1,8 @@
 //! What several of these test binaries share.
 
-use std::path::PathBuf;
+#![allow(dead_code)] // each binary uses some of it
+
+use std::path::{Path, PathBuf};
 
 /// An example of `acp-bindings`: `cargo test --workspace` builds them into
 /// `target/<profile>/examples/` before running any test.
@@ -14,4 +16,32 @@ pub fn example(name: &str) -> PathBuf {
         path.display()
     );
     path
+}
+
+/// Broken JSON, one text per line: every prefix of every eighth v2 corpus
+/// message, and each of them with one character replaced at every position
+/// by each of seven characters (a comma, a quote, a backslash, brackets, a
+/// letter, a control character). What the crate's reader says of each is what
+/// the other packages' readers must say.
+pub fn broken_lines(root: &Path) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let corpus = root.join("tests/corpus/v2");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&corpus).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "json")).step_by(8) {
+        let case: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+        let chars: Vec<char> = serde_json::to_string(&case["input"]).unwrap().chars().collect();
+        for end in 1..chars.len() {
+            lines.push(chars[..end].iter().collect());
+        }
+        for i in 0..chars.len() {
+            for replacement in [',', '"', '\\', ']', '}', 'x', '\u{1}'] {
+                let mut broken = chars.clone();
+                broken[i] = replacement;
+                lines.push(broken.into_iter().collect());
+            }
+        }
+    }
+    lines.retain(|l| !l.trim().is_empty());
+    lines
 }
