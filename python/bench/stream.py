@@ -26,7 +26,7 @@ from typing import Any
 import msgspec
 from acp import schema as sdk
 
-from acp_bindings.unstable import v1
+from acp_bindings import v1
 
 
 def stream() -> list[bytes]:

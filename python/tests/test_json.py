@@ -42,6 +42,9 @@ def test_broken_json_gets_serde_jsons_message_line_and_column() -> None:
     assert error('["\\updat"]')[0] == "invalid escape at line 1 column 8"
     # The column counts UTF-8 bytes, the line counts newlines.
     assert error('{\n"é":tru}')[0] == "expected ident at line 2 column 9"
+    # A character's column is the bytes before it, plus one, whatever its own length.
+    assert error("é x")[0] == "expected value at line 1 column 1"
+    assert error('{"a":1,é}')[0] == "key must be a string at line 1 column 8"
 
 
 def test_the_crate_words_a_line_it_only_checks_as_json_its_own_way() -> None:

@@ -139,6 +139,7 @@ fn check_groups_worded(
 /// types it says as ranges (`u16`, as a word of its own).
 const RUST_WORDS: &[&str] = &[
     "a sequence",
+    "struct ",
     "sequence,",
     "a map",
     "map,",

@@ -357,7 +357,7 @@ function field(c: Ctx, f: FieldShape, r: FieldRule, v: JsonValue): Out {
 
 function struct(c: Ctx, name: string, s: StructShape, v: JsonValue, tags: readonly string[]): JsonObject {
   // A struct with a flattened union is read by serde's derive, which says "struct X".
-  if (!isObject(v)) return c.invalid(v, s.flatten === undefined ? `a ${name} object` : `struct ${name}`);
+  if (!isObject(v)) return c.invalid(v, s.flatten === undefined ? `a ${name} object` : c.words.struct(name));
   const out: JsonObject = {};
   let rest: JsonObject | undefined;
   const keys = Object.keys(v);

@@ -75,7 +75,8 @@ class Reader {
     const before = this.text.slice(0, at);
     const start = before.lastIndexOf("\n") + 1;
     const line = (before.match(/\n/g)?.length ?? 0) + 1;
-    const column = new TextEncoder().encode(before.slice(start)).length;
+    // The column of the character before `at` is the bytes before it, plus one.
+    const column = at > start ? new TextEncoder().encode(before.slice(start, -1)).length + 1 : 0;
     throw new DecodeError(`${message} at line ${line} column ${column}`, "", true);
   }
   /** An error at the next character (serde's `peek_error`). */

@@ -28,6 +28,8 @@ export interface Words {
   readonly char: string;
   /** Found: `v`, anything but `null`, where only `null` is allowed. */
   notNull(v: unknown, float: boolean): string;
+  /** Expected: an object of definition `name` that a union extends (serde's `struct X`). */
+  struct(name: string): string;
   /** The name of an untagged arm in the union's error. */
   arm(a: ArmShape): string;
   /** A syntax error of the reader (serde_json's words, `EOF while parsing a list`). */
@@ -94,6 +96,7 @@ export const jsonWords: Words = {
   tuple: (n) => `an array of ${n} item(s)`,
   char: "a string of one character",
   notNull: (v, float) => jsonWords.found(v, float),
+  struct: (name) => `a ${name} object`,
   arm: (a) => (a.unit === true ? "null" : tsType(a.ty ?? "null")),
   syntax: (message) =>
     message
@@ -111,6 +114,7 @@ export const crateWords: Words = {
   tuple: (n) => `a tuple of size ${n}`,
   char: "a character",
   notNull: () => "Option value",
+  struct: (name) => `struct ${name}`,
   arm: (a) => a.name,
   syntax: (message) => message,
 };

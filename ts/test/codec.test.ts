@@ -169,6 +169,8 @@ test("the reader refuses what JSON.parse lets through", () => {
   assert.throws(() => parse('["\\udc00"]'), /lone leading surrogate/);
   // serde_json reads an escape's four characters before it looks at them.
   assert.throws(() => parse('["\\updat"]'), /invalid escape at line 1 column 8/);
+  // A character's column is the bytes before it, plus one, whatever its own length.
+  assert.throws(() => parse("é x"), /expected value at line 1 column 1$/);
   assert.throws(() => parse("[1e400]"), /number out of range/);
   assert.throws(() => parse("[".repeat(128) + "]".repeat(128)), /recursion limit exceeded/);
   assert.equal(parse("[".repeat(127) + "]".repeat(127)).value !== undefined, true);

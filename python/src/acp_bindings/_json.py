@@ -159,7 +159,8 @@ class _Reader:
         before = self.text[:at]
         start = before.rfind("\n") + 1
         line = before.count("\n") + 1
-        column = len(before[start:].encode("utf-8", "surrogatepass"))
+        # The column of the character before ``at`` is the bytes before it, plus one.
+        column = len(before[start:-1].encode("utf-8", "surrogatepass")) + 1 if at > start else 0
         return DecodeError(f"{message} at line {line} column {column}", syntax=True)
 
     def peek_fail(self, message: str) -> DecodeError:

@@ -974,7 +974,7 @@ class MultiSelectPropertySchema(Struct, kw_only=True):
 class ElicitationFormMode(Struct, kw_only=True):
     """Form-based elicitation mode where the client renders a form from the provided schema.
 
-    The properties of the untagged union this object extends are kept as unknown members.
+    The properties of the untagged union this object extends are not typed yet.
     """
 
     requested_schema: ElicitationSchema = field(name="requestedSchema")
@@ -984,7 +984,7 @@ class ElicitationFormMode(Struct, kw_only=True):
 class ElicitationUrlMode(Struct, kw_only=True):
     """URL-based elicitation mode where the client directs the user to a URL.
 
-    The properties of the untagged union this object extends are kept as unknown members.
+    The properties of the untagged union this object extends are not typed yet.
     """
 
     elicitation_id: ElicitationId = field(name="elicitationId")
@@ -3344,7 +3344,7 @@ else:
 if TYPE_CHECKING:
     CreateElicitationRequest: TypeAlias = Union[CreateElicitationRequestForm, CreateElicitationRequestUrl, UnknownArm]
 else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    # What msgspec reads: the arms with a discriminator value (the others are read without msgspec).
     CreateElicitationRequest = Union[CreateElicitationRequestForm, CreateElicitationRequestUrl]
 """Request from the agent to elicit structured user input.
 
@@ -3625,7 +3625,7 @@ See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v1/pr
 """
 
 
-ErrorCode: TypeAlias = Union[Literal[-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002], int]
+ErrorCode: TypeAlias = Union[Literal[-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002], Annotated[int, Meta(ge=-2147483648, le=2147483647)]]
 """Predefined error codes for common JSON-RPC and ACP-specific errors.
 
 Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
@@ -3714,7 +3714,7 @@ else:
 if TYPE_CHECKING:
     SetSessionConfigOptionRequest: TypeAlias = Union[SetSessionConfigOptionRequestBoolean, SetSessionConfigOptionRequestValueId]
 else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    # What msgspec reads: the arms with a discriminator value (the others are read without msgspec).
     SetSessionConfigOptionRequest = SetSessionConfigOptionRequestBoolean
 """Request parameters for setting a session configuration option."""
 
@@ -3766,7 +3766,7 @@ else:
 if TYPE_CHECKING:
     CreateElicitationResponse: TypeAlias = Union[CreateElicitationResponseAccept, CreateElicitationResponseDecline, CreateElicitationResponseCancel, UnknownArm]
 else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    # What msgspec reads: the arms with a discriminator value (the others are read without msgspec).
     CreateElicitationResponse = Union[CreateElicitationResponseAccept, CreateElicitationResponseDecline, CreateElicitationResponseCancel]
 """Response from the client to an elicitation request."""
 

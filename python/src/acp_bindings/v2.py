@@ -1136,7 +1136,7 @@ class MultiSelectPropertySchema(Struct, kw_only=True):
 class ElicitationFormMode(Struct, kw_only=True):
     """Form-based elicitation mode where the client renders a form from the provided schema.
 
-    The properties of the untagged union this object extends are kept as unknown members.
+    The properties of the untagged union this object extends are not typed yet.
     """
 
     requested_schema: ElicitationSchema = field(name="requestedSchema")
@@ -1146,7 +1146,7 @@ class ElicitationFormMode(Struct, kw_only=True):
 class ElicitationUrlMode(Struct, kw_only=True):
     """URL-based elicitation mode where the client directs the user to a URL.
 
-    The properties of the untagged union this object extends are kept as unknown members.
+    The properties of the untagged union this object extends are not typed yet.
     """
 
     elicitation_id: ElicitationId = field(name="elicitationId")
@@ -4068,7 +4068,7 @@ else:
 if TYPE_CHECKING:
     CreateElicitationRequest: TypeAlias = Union[CreateElicitationRequestForm, CreateElicitationRequestUrl, UnknownArm]
 else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    # What msgspec reads: the arms with a discriminator value (the others are read without msgspec).
     CreateElicitationRequest = Union[CreateElicitationRequestForm, CreateElicitationRequestUrl]
 """Request from the agent to elicit structured user input.
 
@@ -4232,7 +4232,7 @@ DiffFileType: TypeAlias = Union[Literal["text", "binary", "directory", "symlink"
 if TYPE_CHECKING:
     DiffChange: TypeAlias = Union[DiffChangeAdd, DiffChangeDelete, DiffChangeModify, DiffChangeMove, DiffChangeCopy, UnknownArm]
 else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    # What msgspec reads: the arms with a discriminator value (the others are read without msgspec).
     DiffChange = Union[DiffChangeAdd, DiffChangeDelete, DiffChangeModify, DiffChangeMove, DiffChangeCopy]
 """One file-level change described by a `Diff`.
 
@@ -4401,7 +4401,7 @@ else:
 if TYPE_CHECKING:
     SessionConfigOption: TypeAlias = Union[SessionConfigOptionSelect, SessionConfigOptionBoolean, UnknownArm]
 else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    # What msgspec reads: the arms with a discriminator value (the others are read without msgspec).
     SessionConfigOption = Union[SessionConfigOptionSelect, SessionConfigOptionBoolean]
 """A session configuration option selector and its current state."""
 
@@ -4454,7 +4454,7 @@ distinct messages.
 """
 
 
-ErrorCode: TypeAlias = Union[Literal[-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002, -32022], int]
+ErrorCode: TypeAlias = Union[Literal[-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002, -32022], Annotated[int, Meta(ge=-2147483648, le=2147483647)]]
 """Predefined error codes for common JSON-RPC and ACP-specific errors.
 
 Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
@@ -4521,7 +4521,7 @@ else:
 if TYPE_CHECKING:
     IdleStateUpdate: TypeAlias = Union[IdleStateUpdateEndTurn, IdleStateUpdateMaxTokens, IdleStateUpdateMaxTurnRequests, IdleStateUpdateRefusal, IdleStateUpdateCancelled, IdleStateUpdateError, IdleStateUpdateNone, UnknownArm]
 else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    # What msgspec reads: the arms with a discriminator value (the others are read without msgspec).
     IdleStateUpdate = Union[IdleStateUpdateEndTurn, IdleStateUpdateMaxTokens, IdleStateUpdateMaxTurnRequests, IdleStateUpdateRefusal, IdleStateUpdateCancelled, IdleStateUpdateError]
 """No foreground work is active. Background activity may continue.
 
@@ -4647,7 +4647,7 @@ else:
 if TYPE_CHECKING:
     SetSessionConfigOptionRequest: TypeAlias = Union[SetSessionConfigOptionRequestId, SetSessionConfigOptionRequestBoolean, UnknownArm]
 else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    # What msgspec reads: the arms with a discriminator value (the others are read without msgspec).
     SetSessionConfigOptionRequest = Union[SetSessionConfigOptionRequestId, SetSessionConfigOptionRequestBoolean]
 """Request parameters for setting a session configuration option.
 
@@ -4717,7 +4717,7 @@ else:
 if TYPE_CHECKING:
     CreateElicitationResponse: TypeAlias = Union[CreateElicitationResponseAccept, CreateElicitationResponseDecline, CreateElicitationResponseCancel, UnknownArm]
 else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    # What msgspec reads: the arms with a discriminator value (the others are read without msgspec).
     CreateElicitationResponse = Union[CreateElicitationResponseAccept, CreateElicitationResponseDecline, CreateElicitationResponseCancel]
 """Response from the client to an elicitation request."""
 

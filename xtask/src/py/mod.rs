@@ -17,11 +17,13 @@
 //!   read an arm it does not know, is given the known arms;
 //! - an enum is its known values (`Literal`); an open enum also takes any
 //!   string (or integer);
+//! - an object a tagged union extends (`DiffChange` and its `operation`) is
+//!   the union of its arms: a base class of its properties and a subclass
+//!   per arm with the arm's properties and the discriminator fixed;
 //! - a union whose arms msgspec cannot tell apart by their JSON type (two
 //!   objects without a discriminator) is `Any` to msgspec and its arms to a
-//!   type checker; likewise an object that a union extends
-//!   (`CreateElicitationRequest` with its `mode`) keeps the union's
-//!   properties as unknown members for now.
+//!   type checker (`docs/python.md` lists what msgspec alone does not read
+//!   right yet).
 //!
 //! The classes come first (an arm's class after its payload's), then the
 //! aliases, each after the aliases its value names: a class's annotations
@@ -585,9 +587,10 @@ impl Renderer<'_> {
             Kind::Enum(e) => {
                 let values: Vec<String> = e.variants.iter().map(|v| v.value.to_string()).collect();
                 let known = format!("Literal[{}]", values.join(", "));
+                // An open integer enum takes any integer of its format, as the crate does.
                 let open = match e.repr {
-                    EnumRepr::String => "str",
-                    EnumRepr::Integer(_) => "int",
+                    EnumRepr::String => "str".to_owned(),
+                    EnumRepr::Integer(format) => self.ty(&Type::Integer { format, min: None, max: None }),
                 };
                 if e.fallback.is_some() {
                     (format!("Union[{known}, {open}]"), None)
@@ -660,6 +663,7 @@ impl Renderer<'_> {
 fn runtime_reason(k: &Kind) -> &'static str {
     match k {
         Kind::Union(u) if u.tag.is_some() => "the known arms (an unknown one is read without msgspec)",
+        Kind::Struct(_) => "the arms with a discriminator value (the others are read without msgspec)",
         _ => "any value (msgspec cannot tell these arms apart by their JSON type)",
     }
 }
@@ -685,7 +689,7 @@ fn annotated(base: &str, meta: &[String]) -> String {
 fn class_docs(d: &Def, s: &Struct) -> String {
     let mut docs = d.docs.clone().unwrap_or_else(|| format!("`{}`.", d.name));
     if s.flatten.is_some() {
-        docs.push_str("\n\nThe properties of the untagged union this object extends are kept as unknown members.");
+        docs.push_str("\n\nThe properties of the untagged union this object extends are not typed yet.");
     }
     docs
 }

@@ -2949,7 +2949,7 @@ else:
 if TYPE_CHECKING:
     IdleStateUpdate: TypeAlias = Union[IdleStateUpdateEndTurn, IdleStateUpdateMaxTokens, IdleStateUpdateMaxTurnRequests, IdleStateUpdateRefusal, IdleStateUpdateCancelled, IdleStateUpdateError, IdleStateUpdateNone, UnknownArm]
 else:
-    # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
+    # What msgspec reads: the arms with a discriminator value (the others are read without msgspec).
     IdleStateUpdate = Union[IdleStateUpdateEndTurn, IdleStateUpdateMaxTokens, IdleStateUpdateMaxTurnRequests, IdleStateUpdateRefusal, IdleStateUpdateCancelled, IdleStateUpdateError]
 """No foreground work is active. Background activity may continue.
 
