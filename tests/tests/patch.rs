@@ -258,6 +258,9 @@ fn boxed_fields_patch_like_the_others() {
 fn misuse_is_a_compile_error_at_the_offending_span() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
+    // The cases are built when `t` drops; past a failure, its builds stay to be read.
+    drop(t);
+    let _ = std::fs::remove_dir_all(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/tests/trybuild"));
 }
 
 // ---- the generated v2 tool call ------------------------------------------

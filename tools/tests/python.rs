@@ -39,7 +39,9 @@ fn venv(dir: &Path, requirements: &[&str]) -> PathBuf {
     let python = dir.join("bin/python");
     run(
         "pip install",
-        Command::new(&python).args(["-m", "pip", "install", "-q", "--disable-pip-version-check"]).args(requirements),
+        Command::new(&python)
+            .args(["-m", "pip", "install", "-q", "--no-cache-dir", "--disable-pip-version-check"])
+            .args(requirements),
     );
     python
 }
@@ -64,7 +66,15 @@ fn python() -> PathBuf {
             run(
                 "pip install python/",
                 Command::new(&python)
-                    .args(["-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-build-isolation"])
+                    .args([
+                        "-m",
+                        "pip",
+                        "install",
+                        "-q",
+                        "--no-cache-dir",
+                        "--disable-pip-version-check",
+                        "--no-build-isolation",
+                    ])
                     .args(["--no-deps", "--force-reinstall"])
                     .arg(package()),
             );

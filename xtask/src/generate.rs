@@ -274,6 +274,9 @@ fn messages(g: &mut Generated, layout: &Layout, table: &Path, out: &Path) -> Res
     if let Some(dir) = &layout.typescript {
         g.files.push((dir.join("messages.ts"), crate::messages::typescript(&messages, source)));
     }
+    if let Some(dir) = &layout.python {
+        g.files.push((dir.join("_messages.py"), crate::messages::python(&messages, source)));
+    }
     Ok(())
 }
 
@@ -339,6 +342,13 @@ fn other_targets(
             dir.join(format!("unstable/{version}.py")),
             crate::py::unstable_module(plan, stable, unstable, &base),
         ));
+        // The decoding tables the package's runtime interprets, one complete document per build.
+        for (module, unstable, name) in
+            [(stable, false, format!("{version}.json")), (unstable, true, format!("{version}.unstable.json"))]
+        {
+            let text = crate::ts::tables_json(plan, module, payloads, reducer, unstable);
+            g.files.push((dir.join("_tables").join(name), text));
+        }
     }
 }
 

@@ -65,6 +65,22 @@ pub fn unstable_module(
     render(&file, Some(Base { file: stable_file, tables: shapes::Tables::of(&base), shared }))
 }
 
+/// The decoding tables of one build of a version (its stable file, or its
+/// unstable file with `unstable`) as one JSON document
+/// ([`shapes::Tables::json`]), complete rather than a difference: the data
+/// the Python package's runtime reads by the same rules as `decode.ts`.
+pub fn tables_json(
+    plan: &Plan<'_>,
+    module: &Module,
+    payloads: &Payloads,
+    reducer: Option<&Reducer>,
+    unstable: bool,
+) -> String {
+    let decisions = if unstable { &plan.unstable } else { &plan.stable };
+    let file = File { module, decisions, payloads, unstable, reducer };
+    shapes::Tables::of(&file).json()
+}
+
 /// The types a generated module imports from `runtime.ts`.
 const RUNTIME_NAMES: &[&str] = &["JsonObject", "JsonValue", "OpenNumber", "OpenString", "Patch", "UnknownArm"];
 
