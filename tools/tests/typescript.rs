@@ -209,6 +209,28 @@ fn npm_test_passes() {
     assert!(o.status.success(), "`npm test` in ts/ failed:\n{}", log(&o));
 }
 
+/// The Python package reads the decoding tables the TypeScript modules hold
+/// (`python/src/acp_bindings/_tables/*.json`, written from the same plan):
+/// member for member the same shapes, methods, upserts and reducer.
+#[test]
+fn the_python_tables_are_the_typescript_modules_tables() {
+    built();
+    let script = "const [ts, py] = process.argv.slice(1);\n\
+        const fs = require('fs');\n\
+        const sorted = (x) => JSON.stringify(x, (k, v) => v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v);\n\
+        import(ts).then((m) => {\n\
+          const theirs = { shapes: m.shapes, methods: m.methods, upserts: m.upserts ?? {}, reducer: m.reducer ?? {} };\n\
+          const ours = JSON.parse(fs.readFileSync(py, 'utf8'));\n\
+          if (sorted(theirs) !== sorted(ours)) { console.error(`${py} differs from ${ts}`); process.exit(1); }\n\
+        });\n";
+    for module in ["v1", "v2", "v1.unstable", "v2.unstable"] {
+        let ts_module = ts().join(format!("dist/src/generated/{module}.js"));
+        let py_tables = root().join(format!("python/src/acp_bindings/_tables/{module}.json"));
+        let o = Command::new("node").args(["-e", script]).arg(&ts_module).arg(&py_tables).output().expect("node runs");
+        assert!(o.status.success(), "{module}: {}", log(&o));
+    }
+}
+
 /// The package's metadata passes the ecosystem's package linters: `publint`
 /// (strict: a warning fails) and are-the-types-wrong (the `esm-only`
 /// profile: the package is ESM, a CommonJS project `import()`s it).
