@@ -7,7 +7,7 @@ JSON directly; where it reads a case and writes back exactly the text it
 read, the crate must have done the same: msgspec never accepts as is what
 the crate refuses or changes. A text msgspec does not give back unchanged
 (an unknown member, a lenient rule at work, an unknown arm) is the careful
-reader's, which a later version of this package adds.
+decoder's (``acp_bindings.codec``, ``tests/test_codec.py``).
 """
 
 from __future__ import annotations

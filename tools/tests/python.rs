@@ -3,7 +3,10 @@
 //! `target/python/venv`, made again when that file changes), where its tests
 //! run (`pytest`), mypy checks it strictly and ruff lints it (and checks the
 //! hand-written files' format); and its wheel, installed into a fresh virtual
-//! environment outside the repository, runs the README's example.
+//! environment outside the repository, runs the README's example; and its
+//! CLI (`python -m acp_bindings`) gives the lines and exit codes of
+//! `acp-tools` and of the TypeScript CLI on the corpus, the traces and their
+//! mutations (`python/tests/differential.py`).
 //!
 //! CPython 3.11 or later with `venv` and pip is needed, and PyPI for the
 //! pinned packages.
@@ -180,4 +183,35 @@ fn the_reader_refuses_broken_json_as_the_crate_does() {
         malformed += usize::from(t.is_some());
     }
     assert!(malformed > 4_000, "only {malformed} broken lines");
+}
+
+/// `python -m acp_bindings check-messages|replay` against `acp-tools` and the
+/// TypeScript CLI (`python/tests/differential.py`, which says what it
+/// compares): every corpus group, trace and replay, the errors of use, every
+/// corpus and trace message with each property mutated, the broken JSON and
+/// the repeated names; in the crate's wording, and in the package's own
+/// against the TypeScript package's.
+#[test]
+fn the_cli_gives_the_lines_of_acp_tools_and_of_the_typescript_cli() {
+    let python = python();
+    common::ts_built(&root());
+    let mut c = Command::new(&python);
+    c.arg(package().join("tests/differential.py")).arg("--tools").arg(env!("CARGO_BIN_EXE_acp-tools"));
+    if cfg!(feature = "unstable") {
+        c.arg("--tools-unstable");
+    }
+    let o = run("tests/differential.py", c.current_dir(package()));
+    let out = String::from_utf8_lossy(&o.stdout);
+    eprintln!("{out}");
+    // Each part compared something, against both CLIs.
+    let parts = ["corpus", "traces", "mutated corpus", "mutated traces", "broken JSON", "repeated names"];
+    for part in parts {
+        for against in ["", " (acp-tools)"] {
+            let line = out
+                .lines()
+                .find(|l| l.starts_with(&format!("{part}{against}: ")))
+                .unwrap_or_else(|| panic!("no {part}{against}:\n{out}"));
+            assert!(!line.contains(" 0 lines compared") && line.ends_with(" 0 differences"), "{line}");
+        }
+    }
 }

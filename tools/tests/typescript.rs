@@ -33,17 +33,7 @@ fn log(o: &Output) -> String {
 
 /// `npm ci` and `npm run build` in `ts/`, once for every test of this binary.
 fn built() {
-    static BUILT: OnceLock<()> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        for args in [&["ci", "--no-audit", "--no-fund"][..], &["run", "build"]] {
-            let o = Command::new("npm")
-                .args(args)
-                .current_dir(ts())
-                .output()
-                .unwrap_or_else(|e| panic!("npm runs (Node 20 and npm are needed for ts/): {e}"));
-            assert!(o.status.success(), "`npm {}` in ts/ failed:\n{}", args.join(" "), log(&o));
-        }
-    });
+    common::ts_built(&root());
 }
 
 /// `--unstable` when this `acp-tools` has the unstable types (`cargo test --workspace` builds it so).

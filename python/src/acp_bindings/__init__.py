@@ -11,9 +11,55 @@ stay apart through decoding and encoding.
 lone surrogate escape, a number out of range and nesting past 127 levels are
 errors (``DecodeError``, with serde_json's message and position for broken
 text); ``syntax_error`` says what the crate says of a line that is not JSON.
+
+``codec("v2")`` is the careful decoder of a schema, by the same tables as the
+Rust crate and the TypeScript package: it decodes any definition by name to
+JSON values (``decode``), reporting what the schema's lenient rules dropped
+or defaulted (``Report``) and keeping what it does not name, writes them
+back as they came (``encode``), and decodes JSON-RPC messages by method
+(``decode_message``, errors as ``MessageError`` with their JSON-RPC code).
+``session_reducer()`` folds a v2 ``session/update`` stream into the state of
+a session. ``python -m acp_bindings`` runs the ``check-messages`` and
+``replay`` commands of the Rust ``acp-tools``.
 """
 
+from acp_bindings._codec import (
+    ERROR_CODES,
+    Codec,
+    Message,
+    MessageError,
+    MessageErrorKind,
+    codec,
+    session_reducer,
+)
+from acp_bindings._decode import Decoded, Report, ReportRule, UnknownArmObject, is_known
 from acp_bindings._json import DecodeError, parse, syntax_error
 from acp_bindings._runtime import UNSET, UnknownArm, UnsetType
+from acp_bindings._session import SessionReducer, apply_patch, from_patch, merge_by_key
+from acp_bindings._words import Wording
 
-__all__ = ["UNSET", "DecodeError", "UnknownArm", "UnsetType", "parse", "syntax_error"]
+__all__ = [
+    "ERROR_CODES",
+    "UNSET",
+    "Codec",
+    "DecodeError",
+    "Decoded",
+    "Message",
+    "MessageError",
+    "MessageErrorKind",
+    "Report",
+    "ReportRule",
+    "SessionReducer",
+    "UnknownArm",
+    "UnknownArmObject",
+    "UnsetType",
+    "Wording",
+    "apply_patch",
+    "codec",
+    "from_patch",
+    "is_known",
+    "merge_by_key",
+    "parse",
+    "session_reducer",
+    "syntax_error",
+]

@@ -14,12 +14,29 @@ from __future__ import annotations
 import json
 import math
 import re
+from dataclasses import dataclass, field
+from json.encoder import encode_basestring
 from typing import Any, Literal
 
-__all__ = ["DecodeError", "parse", "pointer_of", "syntax_error"]
+__all__ = [
+    "DecodeError",
+    "Duplicates",
+    "dumps",
+    "float_text",
+    "js_quote",
+    "parse",
+    "pointer_of",
+    "read",
+    "rust_display",
+    "syntax_error",
+]
 
 #: serde_json's nesting limit: the 128th open bracket is refused.
 MAX_DEPTH = 127
+
+#: The integers serde_json reads as integers (``i64`` and ``u64``); it reads any other as a float.
+_INT_MIN = -(2**63)
+_INT_MAX = 2**64 - 1
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _WS = " \t\n\r"
@@ -54,11 +71,7 @@ def parse(text: str | bytes, *, duplicates: Literal["error", "last"] = "error") 
     unless ``duplicates`` is ``"last"`` (the last one is kept, as
     ``json.loads`` does).
     """
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise DecodeError(f"invalid unicode code point at byte {e.start}", syntax=True) from None
+    text = _text(text)
     repeated: dict[int, list[tuple[str, Any]]] = {}
 
     def pairs(members: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -74,7 +87,7 @@ def parse(text: str | bytes, *, duplicates: Literal["error", "last"] = "error") 
         value = json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
     except (ValueError, RecursionError):
         raise _careful(text) from None
-    if not _checked(value, 0):
+    if _suspect(text) and not _checked(value, 0):
         raise _careful(text)
     if repeated and duplicates == "error":
         found = _first_repeated(value, repeated, [])
@@ -94,6 +107,298 @@ def syntax_error(text: str) -> str | None:
     except DecodeError as e:
         return e.message
     return None
+
+
+@dataclass(eq=False, slots=True)
+class Repeat:
+    """The first name an object repeats, and how many distinct members it had read when the name came again."""
+
+    #: The object itself, held so that its ``id`` stays its own while a decoder looks it up.
+    owner: Any
+    key: str
+    after: int
+
+
+@dataclass(eq=False, slots=True)
+class Duplicates:
+    """Where a text repeats a member name (:func:`read`): the objects that
+    repeat one, and every object or array that holds such an object at any
+    depth (itself included), each by its ``id``. A decoder meets the repeat
+    where the crate's decoder does, inside the value that holds it, and no
+    lenient rule recovers from it."""
+
+    repeated: dict[int, Repeat] = field(default_factory=dict)
+    within: dict[int, Any] = field(default_factory=dict)
+
+    def repeat_of(self, value: Any) -> Repeat | None:
+        """The repeat of ``value``, if it is an object that repeats a name."""
+        return self.repeated.get(id(value))
+
+    def note(self, owner: Any, key: str, after: int) -> None:
+        """Notes that ``owner`` repeats ``key`` after ``after`` distinct members."""
+        self.repeated[id(owner)] = Repeat(owner, key, after)
+
+    def holds(self, value: Any) -> bool:
+        """Whether ``value`` is, or holds at any depth, an object that repeats a name."""
+        return id(value) in self.within
+
+    def add(self, value: Any) -> None:
+        """Counts ``value`` among the values that hold a repeat."""
+        self.within[id(value)] = value
+
+
+def read(text: str | bytes) -> tuple[Any, Duplicates | None]:
+    """Reads JSON text for a decoder, as the crate's decoders see it.
+
+    Broken JSON raises :class:`DecodeError` as :func:`parse` does. A repeated
+    member name is not an error here but noted (the returned
+    :class:`Duplicates`, ``None`` when there is none), and the *first* of
+    the members of one name is kept, so that the decoder fails where the
+    crate's decoder meets the second one. Numbers are of serde_json's types:
+    an integer literal in the range of ``i64`` or ``u64`` is an ``int``;
+    any other number, ``-0`` and integers past that range included, is a
+    ``float``.
+    """
+    text = _text(text)
+    repeats: list[tuple[dict[str, Any], str, int]] = []
+
+    def pairs(members: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(members)
+        if len(out) == len(members):
+            return out
+        out = {}
+        first: tuple[str, int] | None = None
+        for k, v in members:
+            if k in out:
+                if first is None:
+                    first = (k, len(out))
+                continue
+            out[k] = v
+        if first is not None:
+            repeats.append((out, first[0], first[1]))
+        return out
+
+    def constant(name: str) -> Any:
+        raise ValueError(name)
+
+    try:
+        value = json.loads(text, object_pairs_hook=pairs, parse_int=_serde_int, parse_constant=constant)
+    except (ValueError, RecursionError):
+        raise _careful(text) from None
+    if _suspect(text) and not _checked(value, 0):
+        raise _careful(text)
+    if not repeats:
+        return value, None
+    duplicates = Duplicates()
+    for owner, key, after in repeats:
+        duplicates.note(owner, key, after)
+    _mark_within(value, duplicates)
+    return value, duplicates
+
+
+def _serde_int(literal: str) -> int | float:
+    """An integer literal as serde_json reads it: an integer within ``i64`` and ``u64``, else a float."""
+    if literal == "-0":
+        return -0.0
+    n = int(literal)
+    return n if _INT_MIN <= n <= _INT_MAX else float(literal)
+
+
+def _mark_within(v: Any, duplicates: Duplicates) -> bool:
+    """Adds to ``duplicates.within`` every container of ``v`` that holds a repeat; whether ``v`` does."""
+    found = False
+    if isinstance(v, dict):
+        found = duplicates.repeat_of(v) is not None
+        for x in v.values():
+            found = _mark_within(x, duplicates) or found
+    elif isinstance(v, list):
+        for x in v:
+            found = _mark_within(x, duplicates) or found
+    if found:
+        duplicates.add(v)
+    return found
+
+
+def js_quote(text: str) -> str:
+    """A string as JSON text (``JSON.stringify``'s and serde_json's escapes, non-ASCII as is)."""
+    return encode_basestring(text)
+
+
+def dumps(value: Any, *, indent: int | None = None) -> str:
+    """Writes a JSON value as serde_json does: compactly (or, with
+    ``indent``, as its pretty printer does), each object's members in their
+    order, non-ASCII characters as they are, control characters escaped, an
+    integer as its digits and a float as serde_json writes it (``2.0``,
+    ``0.5``, ``1e20``; a float that is not finite as ``null``).
+    ``JSON.stringify`` writes the same but for floats, which it cannot tell
+    from integers (``2``)."""
+    out: list[str] = []
+    if indent is None:
+        _write(value, out)
+    else:
+        _write_pretty(value, out, " " * indent, "\n")
+    return "".join(out)
+
+
+def _scalar(v: Any) -> str | None:
+    if isinstance(v, str):
+        return encode_basestring(v)
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, int):
+        return int.__repr__(v)
+    if isinstance(v, float):
+        return _ryu(v)
+    return None
+
+
+def _write(v: Any, out: list[str]) -> None:
+    if isinstance(v, dict):
+        out.append("{")
+        first = True
+        for k, x in v.items():
+            if not isinstance(k, str):
+                raise TypeError(f"a JSON object's member names are strings, not {type(k).__name__}")
+            if not first:
+                out.append(",")
+            first = False
+            out.append(encode_basestring(k))
+            out.append(":")
+            _write(x, out)
+        out.append("}")
+    elif isinstance(v, (list, tuple)):
+        out.append("[")
+        for i, x in enumerate(v):
+            if i:
+                out.append(",")
+            _write(x, out)
+        out.append("]")
+    else:
+        text = _scalar(v)
+        if text is None:
+            raise TypeError(f"{type(v).__name__} is not a JSON value")
+        out.append(text)
+
+
+def _write_pretty(v: Any, out: list[str], step: str, at: str) -> None:
+    inner = at + step
+    if isinstance(v, dict) and v:
+        out.append("{")
+        for i, (k, x) in enumerate(v.items()):
+            if not isinstance(k, str):
+                raise TypeError(f"a JSON object's member names are strings, not {type(k).__name__}")
+            out.append("," + inner if i else inner)
+            out.append(encode_basestring(k))
+            out.append(": ")
+            _write_pretty(x, out, step, inner)
+        out.append(at + "}")
+    elif isinstance(v, (list, tuple)) and v:
+        out.append("[")
+        for i, x in enumerate(v):
+            out.append("," + inner if i else inner)
+            _write_pretty(x, out, step, inner)
+        out.append(at + "]")
+    else:
+        _write(v, out)
+
+
+def _digits(f: float) -> tuple[str, int]:
+    """The shortest decimal digits that read back as ``abs(f)`` (not zero),
+    and the power of ten of the last one: ``abs(f) == int(digits) * 10**k``."""
+    mantissa, _, exponent = repr(abs(f)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    k = (int(exponent) if exponent else 0) - len(fraction)
+    trimmed = digits.rstrip("0")
+    return trimmed, k + len(digits) - len(trimmed)
+
+
+def _ryu(f: float) -> str:
+    """A float as serde_json writes it (the ``ryu`` crate's format): the
+    shortest digits, in decimal when the point falls from 5 places before the
+    first digit to 16 after it (``0.0001``, ``1e16``, ``1.5e-7``), and always
+    with a point or an exponent (``2.0``)."""
+    if not math.isfinite(f):
+        return "null"
+    if f == 0:
+        return "-0.0" if math.copysign(1.0, f) < 0 else "0.0"
+    d, k = _digits(f)
+    n = len(d)
+    point = n + k
+    if 0 <= k and point <= 16:
+        text = d + "0" * k + ".0"
+    elif 0 < point <= 16:
+        text = d[:point] + "." + d[point:]
+    elif -5 < point <= 0:
+        text = "0." + "0" * -point + d
+    elif n == 1:
+        text = f"{d}e{point - 1}"
+    else:
+        text = f"{d[0]}.{d[1:]}e{point - 1}"
+    return "-" + text if f < 0 else text
+
+
+def rust_display(f: float) -> str:
+    """A float as Rust's ``Display`` writes it: the shortest digits that read
+    back as it, every one written out and no exponent (``1``, ``0.5``,
+    ``100000000000000000000``, ``0.0000001``, ``NaN``, ``inf``)."""
+    if math.isnan(f):
+        return "NaN"
+    if math.isinf(f):
+        return "inf" if f > 0 else "-inf"
+    if f == 0:
+        return "-0" if math.copysign(1.0, f) < 0 else "0"
+    d, k = _digits(f)
+    point = len(d) + k
+    if k >= 0:
+        text = d + "0" * k
+    elif point > 0:
+        text = d[:point] + "." + d[point:]
+    else:
+        text = "0." + "0" * -point + d
+    return "-" + text if f < 0 else text
+
+
+def float_text(f: float) -> str:
+    """A float as serde's errors show it (``floating point `1.0```): Rust's
+    ``Display`` (:func:`rust_display`) with ``.0`` added when it is finite and
+    has no point (``1.0``, ``0.5``, ``100000000000000000000.0``)."""
+    text = rust_display(f)
+    return text + ".0" if math.isfinite(f) and "." not in text else text
+
+
+def _text(text: str | bytes) -> str:
+    """``text`` as a string: bytes are UTF-8 (not UTF-8: serde_json's error)."""
+    if isinstance(text, bytes):
+        try:
+            return text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise DecodeError(f"invalid unicode code point at byte {e.start}", syntax=True) from None
+    return text
+
+
+#: Text only a lone surrogate escape can be read from (or text like it inside a string).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+#: Text only an infinite number can be read from: an exponent, or 300 digits in a row (or text like them in a string).
+_HUGE_NUMBER = re.compile(r"[0-9][eE]|[0-9]{300}")
+
+
+def _suspect(text: str) -> bool:
+    """Whether ``json.loads`` may have let through from ``text`` what
+    :func:`_checked` looks for; when not, the value need not be walked. Each
+    test is one pass over the text in C, and may only err towards a walk:
+    nesting needs as many brackets, an infinite number an exponent or 309
+    digits, a lone surrogate an escape or itself."""
+    return (
+        text.count("[") + text.count("{") > MAX_DEPTH
+        or _HUGE_NUMBER.search(text) is not None
+        or _SURROGATE_ESCAPE.search(text) is not None
+        or _SURROGATE.search(text) is not None
+    )
 
 
 def _checked(v: Any, depth: int) -> bool:

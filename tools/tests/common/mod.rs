@@ -45,3 +45,26 @@ pub fn broken_lines(root: &Path) -> Vec<String> {
     lines.retain(|l| !l.trim().is_empty());
     lines
 }
+
+/// `npm ci` and `npm run build` in `ts/`, once per test binary: the
+/// TypeScript package's CLI (`ts/dist/src/cli.js`) is then there to run.
+#[allow(dead_code)] // not every test binary runs the TypeScript CLI
+pub fn ts_built(root: &Path) {
+    static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        for args in [&["ci", "--no-audit", "--no-fund"][..], &["run", "build"]] {
+            let o = std::process::Command::new("npm")
+                .args(args)
+                .current_dir(root.join("ts"))
+                .output()
+                .unwrap_or_else(|e| panic!("npm runs (Node 20 and npm are needed for ts/): {e}"));
+            assert!(
+                o.status.success(),
+                "`npm {}` in ts/ failed:\n{}\n{}",
+                args.join(" "),
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    });
+}
