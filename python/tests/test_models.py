@@ -157,6 +157,14 @@ def test_a_type_checker_refuses_a_misspelled_field(tmp_path: Path) -> None:
     assert '"ToolCallUpdate" has no attribute "titel"' in out, out
 
 
+@pytest.mark.parametrize("readme", ["python/README.md", "README.md"])
+def test_the_readme_examples_pass_mypy_strict(readme: str, tmp_path: Path) -> None:
+    text = (Path(__file__).resolve().parents[2] / readme).read_text()
+    for code in [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]:
+        status, out = mypy(code, tmp_path)
+        assert status == 0, f"{readme}:\n{code}\n{out}"
+
+
 def test_a_type_checker_accepts_correct_code(tmp_path: Path) -> None:
     code, out = mypy(
         "from acp_bindings import UNSET, v2\n"

@@ -13,7 +13,10 @@
 //! - `[long]`: a release build and a measurement or a long run (minutes);
 //! - `[installs]`: it changes the machine (`cargo install`);
 //! - `[your program]`: it starts a program of yours (`my-v1-agent`);
-//! - `[the tests]`: it is this test run (`cargo test --workspace`).
+//! - `[the tests]`: it is this test run (`cargo test --workspace`);
+//! - `[python]`: it runs in the Python package's environment, so
+//!   `tools/tests/python.rs` runs it there (with the exit code its comment
+//!   says, `exit N`, or 0).
 //!
 //! A command with neither a case here nor a tag fails the test, and so does
 //! a case whose command no document shows any more.
@@ -23,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The tags that say why a documented command is not run here.
-const TAGS: &[&str] = &["[network]", "[nightly]", "[long]", "[installs]", "[your program]", "[the tests]"];
+const TAGS: &[&str] = &["[network]", "[nightly]", "[long]", "[installs]", "[your program]", "[the tests]", "[python]"];
 
 /// Where a case runs.
 #[derive(Clone, Copy)]

@@ -215,3 +215,50 @@ fn the_cli_gives_the_lines_of_acp_tools_and_of_the_typescript_cli() {
         }
     }
 }
+
+/// The commands the documentation shows tagged `# [python]` (in `sh` blocks of
+/// `README.md` and `docs/*.md`), run from the repository's root with the
+/// package's environment first on `PATH` (so `python` is its Python): each
+/// ends with the exit code its comment says (`exit N`), else 0, and prints
+/// something. (`tests/tests/docs.rs` requires every other command to be run
+/// there or tagged.)
+#[test]
+fn the_documented_python_commands_run() {
+    let python = python();
+    let bin = python.parent().unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let mut docs = vec![root().join("README.md")];
+    docs.extend(
+        std::fs::read_dir(root().join("docs"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "md")),
+    );
+    let mut ran = 0;
+    for doc in docs {
+        let text = std::fs::read_to_string(&doc).unwrap();
+        let mut in_sh = false;
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_sh = line == "```sh";
+                continue;
+            }
+            let Some((command, comment)) = line.split_once("# [python]").filter(|_| in_sh) else { continue };
+            let want: i32 = comment
+                .split_once("exit ")
+                .and_then(|(_, r)| r.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
+                .unwrap_or(0);
+            let o = Command::new("sh")
+                .args(["-c", command.trim()])
+                .current_dir(root())
+                .env("PATH", &path)
+                .output()
+                .expect("sh runs");
+            let what = format!("{}: `{}`", doc.display(), command.trim());
+            assert_eq!(o.status.code(), Some(want), "{what}:\n{}", log(&o));
+            assert!(!o.stdout.is_empty() || !o.stderr.is_empty(), "{what} printed nothing");
+            ran += 1;
+        }
+    }
+    assert!(ran >= 3, "only {ran} documented Python commands");
+}
