@@ -9,17 +9,20 @@ method, each response by the method of the request it answers.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from types import ModuleType
 from typing import Any, Final, Literal, TypeAlias
 
 from msgspec import UNSET
 
-from acp_bindings._decode import Decoded, Report, decode_text, decode_value
+from acp_bindings._decode import Decoded, Report, decode_value
+from acp_bindings._fast import FastPath
 from acp_bindings._json import DecodeError, Duplicates, dumps, read, syntax_error
 from acp_bindings._messages import duplicate_field
 from acp_bindings._session import SessionReducer
@@ -184,15 +187,37 @@ class Codec:
     by their Rust variants), to compare with it.
     """
 
-    def __init__(self, tables: Tables, wording: Wording = "python") -> None:
+    def __init__(self, tables: Tables, wording: Wording = "python", types: ModuleType | None = None) -> None:
         self.tables = tables
         self.wording: Wording = wording
         #: The words of :attr:`wording`.
         self.words: Words = words(wording)
+        #: The module of the schema's generated types, for the fast path (``None``: none).
+        self.types = types
+        self._fast = None if types is None else FastPath(tables, types, self._unchanged)
 
     def with_wording(self, wording: Wording) -> Codec:
         """This codec with its errors worded as ``wording`` says."""
-        return self if wording == self.wording else Codec(self.tables, wording)
+        return self if wording == self.wording else Codec(self.tables, wording, self.types)
+
+    def careful(self) -> Codec:
+        """This codec without the fast path (the same answers, every value read by the careful decoder)."""
+        return Codec(self.tables, self.wording)
+
+    def _unchanged(self, name: str, value: Any) -> bool:
+        """Whether the careful decoder gives ``value`` back unchanged and unreported."""
+        try:
+            d = decode_value(self.tables, name, value, words=self.words)
+        except DecodeError:
+            return False
+        return not d.reports and dumps(d.value) == dumps(value)
+
+    def _value(self, name: str, value: Any, duplicates: Duplicates | None) -> Decoded[Any]:
+        """A value read as definition ``name``: by the fast path (:mod:`acp_bindings._fast`) when it
+        gives the careful decoder's answer, else by the careful decoder."""
+        if self._fast is not None and duplicates is None and self._fast.read(name, value):
+            return Decoded(value, [])
+        return decode_value(self.tables, name, value, duplicates=duplicates, words=self.words)
 
     def has(self, name: str) -> bool:
         """Whether the schema defines ``name``."""
@@ -204,9 +229,16 @@ class Codec:
         Raises :class:`DecodeError` (message and JSON pointer) when it does
         not decode, ``LookupError`` when the schema has no ``name``;
         ``reports`` lists what the schema's lenient rules dropped or defaulted
-        on the way.
+        on the way. A text msgspec reads into the generated types unchanged
+        skips the careful walk (:mod:`acp_bindings._fast`): the answer is the same.
         """
-        return decode_text(self.tables, name, text, words=self.words)
+        try:
+            value, duplicates = read(text)
+        except DecodeError as e:
+            if e.syntax:
+                raise DecodeError(self.words.syntax(e.message), e.pointer, syntax=True) from None
+            raise
+        return self._value(name, value, duplicates)
 
     def decode_value(self, name: str, value: Any) -> Decoded[Any]:
         """:meth:`decode` for a value already read (by ``json.loads``, say: a
@@ -417,7 +449,7 @@ class _MessageReader:
                 text = f"`{method}` needs a payload object, found {found}"
                 raise MessageError(text, f"/{member}", "invalid_payload", self.raw_id(), reply)
         try:
-            d = decode_value(self.codec.tables, p.definition, value, duplicates=self.duplicates, words=self.codec.words)
+            d = self.codec._value(p.definition, value, self.duplicates)
         except DecodeError as e:
             raise MessageError(e.message, f"/{member}{e.pointer}", "invalid_payload", self.raw_id(), reply) from None
         self.reports.extend(Report(f"/{member}{r.pointer}", r.rule, r.message) for r in d.reports)
@@ -448,7 +480,8 @@ def codec(version: _Version, *, unstable: bool = False, wording: Wording = "pyth
 
 @cache
 def _codec(version: _Version, unstable: bool, wording: Wording) -> Codec:
-    return Codec(_tables(version, unstable), wording)
+    types = importlib.import_module(f"acp_bindings.unstable.{version}" if unstable else f"acp_bindings.{version}")
+    return Codec(_tables(version, unstable), wording, types)
 
 
 def session_reducer(version: Literal["v2"] = "v2", *, unstable: bool = False) -> SessionReducer:

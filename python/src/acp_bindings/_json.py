@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from typing import Any, Literal
 
+import msgspec
+
 __all__ = [
     "DecodeError",
     "Duplicates",
@@ -160,6 +162,9 @@ def read(text: str | bytes) -> tuple[Any, Duplicates | None]:
     ``float``.
     """
     text = _text(text)
+    plain = _plain(text)
+    if plain is not _NOT_PLAIN:
+        return plain, None
     repeats: list[tuple[dict[str, Any], str, int]] = []
 
     def pairs(members: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -194,6 +199,31 @@ def read(text: str | bytes) -> tuple[Any, Duplicates | None]:
         duplicates.note(owner, key, after)
     _mark_within(value, duplicates)
     return value, duplicates
+
+
+_NOT_PLAIN: Any = object()
+_plain_decode = msgspec.json.decode
+_plain_encode = msgspec.json.Encoder().encode
+#: Text the plain reading does not take: an integer that may be past ``u64`` or ``i64`` (20 digits,
+#: or text like them inside a string), which serde_json reads as a float and msgspec as an integer.
+_NOT_PLAIN_NUMBER = re.compile(r"[0-9]{20}")
+
+
+def _plain(text: str) -> Any:
+    """The value of ``text`` when it is written as msgspec writes the value it reads from it (a
+    compact line, as peers write them), else ``_NOT_PLAIN``. Such a text repeats no member name
+    (msgspec would keep one, and its text would be shorter), escapes nothing it need not, holds no
+    lone surrogate (msgspec refuses one), no infinite number (msgspec refuses one too) and no
+    number serde_json reads as another type than msgspec (``-0`` and ``1e5`` are written back
+    otherwise, 20 digits are left to ``json.loads``); with nesting checked, it is what the
+    careful reading gives, in a fraction of its time."""
+    if text.count("[") + text.count("{") > MAX_DEPTH or _NOT_PLAIN_NUMBER.search(text) is not None:
+        return _NOT_PLAIN
+    try:
+        value = _plain_decode(text)
+    except (msgspec.DecodeError, ValueError):
+        return _NOT_PLAIN
+    return value if _plain_encode(value) == text.encode("utf-8") else _NOT_PLAIN
 
 
 def _serde_int(literal: str) -> int | float:

@@ -11,6 +11,9 @@ use serde_json::{json, Map, Value};
 use crate::model::*;
 use crate::plan::{Decisions, NullMode, ReadRule, Repr};
 
+mod json;
+mod reducer;
+
 /// The tables of one schema file: its definitions' names, shapes, methods
 /// and upserts, each entry keyed as the module writes it.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,35 +37,8 @@ impl Tables {
             shapes: defs.iter().map(|d| (prop(&d.rust_name), s.def(d))).collect(),
             methods: methods(file),
             upserts: upserts(&defs, file.decisions),
-            reducer: file.reducer.map(|r| reducer(r, file.unstable)).unwrap_or_default(),
+            reducer: file.reducer.map(|r| reducer::reducer(r, file.unstable)).unwrap_or_default(),
         }
-    }
-
-    /// The tables as one JSON document, `{"shapes", "methods", "upserts",
-    /// "reducer"}`, each keyed by the names the TypeScript tables use (the
-    /// reducer with its upserts inside, as `session.ts` reads it; `{}` where
-    /// the file has none): what the Python package's runtime interprets.
-    pub fn json(&self) -> String {
-        let object = |entries: &[(String, Value)]| -> Value {
-            Value::Object(entries.iter().map(|(k, v)| (unprop(k), v.clone())).collect())
-        };
-        let reducer = if self.reducer.is_empty() {
-            Value::Object(Map::new())
-        } else {
-            let mut r = Map::new();
-            r.insert("upserts".into(), object(&self.upserts));
-            r.extend(self.reducer.iter().map(|(k, v)| (k.clone(), v.clone())));
-            Value::Object(r)
-        };
-        let doc = json!({
-            "shapes": object(&self.shapes),
-            "methods": object(&self.methods),
-            "upserts": object(&self.upserts),
-            "reducer": reducer,
-        });
-        let mut text = serde_json::to_string_pretty(&doc).expect("JSON values serialize");
-        text.push('\n');
-        text
     }
 
     /// Whether `other` lacks an entry these tables have (the unstable
@@ -635,57 +611,6 @@ fn upserts(defs: &[&Def], decisions: &Decisions) -> Vec<(String, Value)> {
         .collect()
 }
 
-/// The session reducer's table for one build (`unstable`): the union's
-/// discriminator, the collections and the rule of each update the build has.
-fn reducer(r: &crate::plan::reducer::Reducer, unstable: bool) -> Vec<(String, Value)> {
-    use crate::plan::reducer::{Held, Rule};
-    let build = if unstable { crate::plan::Gate::Unstable } else { crate::plan::Gate::Stable };
-    let collections: Vec<Value> = r
-        .collections
-        .iter()
-        .map(|c| match &c.holds {
-            Held::Upsert(u) => json!({ "name": c.name, "upsert": u.patch }),
-            Held::Kinds { kinds, .. } => {
-                let of: Map<String, Value> =
-                    kinds.iter().map(|k| (k.0.clone(), Value::from(k.3.patch.clone()))).collect();
-                json!({ "name": c.name, "kinds": of })
-            }
-            Held::Whole { key, .. } => json!({ "name": c.name, "whole": key }),
-            Held::One(u) => json!({ "name": c.name, "one": u.patch }),
-        })
-        .collect();
-    let updates: Map<String, Value> = r
-        .arms_in(Some(build))
-        .map(|a| {
-            let into = &r.collections[a.into];
-            let kind_tag = |k: &Option<usize>| match (&into.holds, k) {
-                (Held::Kinds { kinds, .. }, Some(k)) => Value::from(kinds[*k].0.clone()),
-                _ => Value::Null,
-            };
-            let mut v = match &a.rule {
-                Rule::Upsert { kind } => json!({ "rule": "upsert", "into": into.name, "kind": kind_tag(kind) }),
-                Rule::Append { kind, key, from, to, create, .. } => json!({
-                    "rule": "append", "into": into.name, "kind": kind_tag(kind),
-                    "key": key.wire, "from": from.wire, "to": to.wire, "create": create,
-                }),
-                Rule::AppendBase64 { key, from, to, create, .. } => json!({
-                    "rule": "append_base64", "into": into.name,
-                    "key": key.wire, "from": from.wire, "to": [to.0.wire, to.1.wire], "create": create,
-                }),
-                Rule::Put { from } => json!({ "rule": "put", "into": into.name, "from": from.wire }),
-                Rule::Remove { from } => json!({ "rule": "remove", "into": into.name, "from": from.wire }),
-            };
-            v.as_object_mut().expect("an object").retain(|_, x| !x.is_null());
-            (a.tag.clone(), v)
-        })
-        .collect();
-    vec![
-        ("tag".to_owned(), Value::from(r.tag.clone())),
-        ("collections".to_owned(), Value::Array(collections)),
-        ("updates".to_owned(), Value::Object(updates)),
-    ]
-}
-
 /// The JSON-RPC methods of `module`: the method name, quoted, and its entry.
 fn methods(file: &super::File<'_>) -> Vec<(String, Value)> {
     let mut by_method: std::collections::BTreeMap<&str, Map<String, Value>> = Default::default();
@@ -728,15 +653,6 @@ pub fn prop(name: &str) -> String {
         name.to_owned()
     } else {
         serde_json::to_string(name).expect("a string serializes")
-    }
-}
-
-/// A key as [`prop`] wrote it, back to the name it stands for.
-fn unprop(key: &str) -> String {
-    if key.starts_with('"') {
-        serde_json::from_str(key).expect("prop writes a JSON string")
-    } else {
-        key.to_owned()
     }
 }
 
