@@ -67,7 +67,7 @@ pub fn unstable_module(
 
 /// The decoding tables of one build of a version (its stable file, or its
 /// unstable file with `unstable`) as one JSON document
-/// ([`shapes::Tables::json`]), complete rather than a difference: the data
+/// (`shapes::Tables::json`), complete rather than a difference: the data
 /// the Python package's runtime reads by the same rules as `decode.ts`.
 pub fn tables_json(
     plan: &Plan<'_>,
