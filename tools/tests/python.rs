@@ -1,7 +1,8 @@
 //! The Python package (`python/`): built into a virtual environment of its
 //! pinned development dependencies (`python/requirements-dev.txt`, in
 //! `target/python/venv`, made again when that file changes), where its tests
-//! run (`pytest`), mypy checks it strictly and ruff lints it (and checks the
+//! run (`pytest`; also with the oldest msgspec it allows, from
+//! `python/requirements-min.txt`), mypy checks it strictly and ruff lints it (and checks the
 //! hand-written files' format); and its wheel, installed into a fresh virtual
 //! environment outside the repository, runs the README's example; and its
 //! CLI (`python -m acp_bindings`) gives the lines and exit codes of
@@ -53,37 +54,26 @@ fn venv(dir: &Path, requirements: &[&str]) -> PathBuf {
 /// `python/` (not editable: the tests use what a user installs), once per run.
 fn python() -> PathBuf {
     static PYTHON: OnceLock<PathBuf> = OnceLock::new();
-    PYTHON
-        .get_or_init(|| {
-            let dir = root().join("target/python/venv");
-            let requirements = package().join("requirements-dev.txt");
-            let pins = std::fs::read_to_string(&requirements).unwrap();
-            let stamp = dir.join("requirements-dev.txt");
-            let python = if std::fs::read_to_string(&stamp).ok().as_ref() == Some(&pins) {
-                dir.join("bin/python")
-            } else {
-                let python = venv(&dir, &["-r", requirements.to_str().unwrap()]);
-                std::fs::write(&stamp, &pins).unwrap();
-                python
-            };
-            run(
-                "pip install python/",
-                Command::new(&python)
-                    .args([
-                        "-m",
-                        "pip",
-                        "install",
-                        "-q",
-                        "--no-cache-dir",
-                        "--disable-pip-version-check",
-                        "--no-build-isolation",
-                    ])
-                    .args(["--no-deps", "--force-reinstall"])
-                    .arg(package()),
-            );
-            python
-        })
-        .clone()
+    PYTHON.get_or_init(|| environment("venv", "requirements-dev.txt")).clone()
+}
+
+/// A virtual environment `target/python/<name>` of the pinned `requirements`
+/// (made again when that file changes), with the package installed from `python/`.
+fn environment(name: &str, requirements: &str) -> PathBuf {
+    let dir = root().join("target/python").join(name);
+    let requirements = package().join(requirements);
+    let pins = std::fs::read_to_string(&requirements).unwrap();
+    let stamp = dir.join("requirements.txt");
+    let python = if std::fs::read_to_string(&stamp).ok().as_ref() == Some(&pins) {
+        dir.join("bin/python")
+    } else {
+        let python = venv(&dir, &["-r", requirements.to_str().unwrap()]);
+        std::fs::write(&stamp, &pins).unwrap();
+        python
+    };
+    let pip = ["-m", "pip", "install", "-q", "--no-cache-dir", "--disable-pip-version-check", "--no-build-isolation"];
+    run("pip install python/", Command::new(&python).args(pip).args(["--no-deps", "--force-reinstall"]).arg(package()));
+    python
 }
 
 /// Runs a tool of the development environment in `python/`, its caches under `target/python`.
@@ -97,6 +87,27 @@ fn tool(args: &[&str]) -> Output {
 #[test]
 fn the_package_passes_its_tests() {
     let o = tool(&["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(" passed"), "{out}");
+}
+
+/// The package's tests with the oldest msgspec `pyproject.toml` allows
+/// (`python/requirements-min.txt`), in an environment of their own.
+#[test]
+fn the_package_passes_its_tests_with_the_oldest_msgspec_it_allows() {
+    let python = environment("venv-min", "requirements-min.txt");
+    let pins = std::fs::read_to_string(package().join("requirements-min.txt")).unwrap();
+    let pyproject = std::fs::read_to_string(package().join("pyproject.toml")).unwrap();
+    let lowest =
+        pyproject.split("\"msgspec>=").nth(1).and_then(|r| r.split('"').next()).expect("a msgspec lower bound");
+    assert!(
+        pins.lines().any(|l| l.starts_with(&format!("msgspec=={lowest}"))),
+        "requirements-min.txt pins msgspec {lowest}"
+    );
+    let o = run(
+        "pytest (oldest msgspec)",
+        Command::new(&python).args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]).current_dir(package()),
+    );
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains(" passed"), "{out}");
 }
