@@ -273,3 +273,53 @@ fn the_documented_python_commands_run() {
     }
     assert!(ran >= 3, "only {ran} documented Python commands");
 }
+
+/// What a client printed of a turn with the example agent (`python/examples/agent.py
+/// --protocol VERSION`, run by the package's environment), which must end it with exit 0.
+fn turn(client: &mut Command, version: &str) -> Vec<String> {
+    let python = python();
+    let o = client
+        .arg(&python)
+        .arg(package().join("examples/agent.py"))
+        .args(["--protocol", version])
+        .env("ACP_NODE_MODULES", root().join("ts/node_modules"))
+        .output()
+        .expect("the client runs");
+    assert!(o.status.success(), "{version}: {}", log(&o));
+    String::from_utf8_lossy(&o.stdout).lines().map(str::to_owned).collect()
+}
+
+/// The example agent (`python/examples/agent.py`, on the package's `Connection`) completes a
+/// prompt turn with a tool call and a permission request against the official TypeScript SDK's
+/// client (v1 and v2), the official Python SDK's client (v1; the SDK has no v2) and the Rust
+/// example clients (v1 and v2).
+#[test]
+fn the_example_agent_completes_a_turn_with_the_sdk_and_rust_clients() {
+    common::ts_built(&root());
+    let mut runs: Vec<(&str, &str, Command)> = Vec::new();
+    for version in ["v1", "v2"] {
+        let mut node = Command::new("node");
+        node.arg(root().join("interop/node/client.mjs")).args(["--protocol", version]);
+        runs.push(("the TypeScript SDK's client", version, node));
+    }
+    let mut py = Command::new(python());
+    py.arg(root().join("interop/python/client.py"));
+    runs.push(("the Python SDK's client", "v1", py));
+    runs.push(("the Rust client", "v1", Command::new(common::example("client_v1"))));
+    runs.push(("the Rust client", "v2", Command::new(common::example("client"))));
+    for (who, version, mut client) in runs {
+        let out = turn(&mut client, version);
+        let what = format!("{who}, {version}: {out:#?}");
+        assert!(out.first().is_some_and(|l| l.starts_with("initialized: py-bindings-agent")), "{what}");
+        for line in [
+            "agent: Let me look at README.md.",
+            "tool call call-1: Read README.md [pending]",
+            "agent: README.md starts with \"# ACP bindings toolkit\".",
+            "turn ended: end_turn",
+        ] {
+            assert!(out.iter().any(|l| l == line), "no `{line}`: {what}");
+        }
+        assert!(out.iter().any(|l| l.starts_with("permission: ") && l.ends_with("-> Allow")), "{what}");
+        assert!(out.iter().any(|l| l.starts_with("tool call call-1: ") && l.ends_with("[completed]")), "{what}");
+    }
+}

@@ -32,6 +32,7 @@ from acp_bindings._codec import (
     codec,
     session_reducer,
 )
+from acp_bindings._connection import Connection, RpcError, stdio
 from acp_bindings._decode import Decoded, Report, ReportRule, UnknownArmObject, is_known
 from acp_bindings._json import DecodeError, parse, syntax_error
 from acp_bindings._runtime import UNSET, UnknownArm, UnsetType
@@ -42,6 +43,7 @@ __all__ = [
     "ERROR_CODES",
     "UNSET",
     "Codec",
+    "Connection",
     "DecodeError",
     "Decoded",
     "Message",
@@ -49,6 +51,7 @@ __all__ = [
     "MessageErrorKind",
     "Report",
     "ReportRule",
+    "RpcError",
     "SessionReducer",
     "UnknownArm",
     "UnknownArmObject",
@@ -61,5 +64,6 @@ __all__ = [
     "merge_by_key",
     "parse",
     "session_reducer",
+    "stdio",
     "syntax_error",
 ]

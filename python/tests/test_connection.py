@@ -1,0 +1,106 @@
+"""The connection: requests answered by their handlers, errors answered as JSON-RPC asks,
+requests sent and their answers awaited."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+import acp_bindings
+from acp_bindings import Connection, RpcError
+
+
+def run(connection: Connection, lines: list[str]) -> None:
+    """Runs ``connection`` on ``lines``, then the end of its input."""
+
+    async def main() -> None:
+        reader = asyncio.StreamReader()
+        for line in lines:
+            reader.feed_data((line + "\n").encode())
+        reader.feed_eof()
+        await connection.run(reader)
+
+    asyncio.run(main())
+
+
+def agent(sent: list[Any]) -> Connection:
+    a = Connection(acp_bindings.codec("v1"), "agent", lambda line: sent.append(json.loads(line)))
+    a.on_request("session/new", lambda params: {"sessionId": "s-1"})
+    return a
+
+
+def test_requests_are_answered_and_errors_replied_as_json_rpc_asks() -> None:
+    sent: list[Any] = []
+    invalid: list[acp_bindings.MessageError] = []
+    a = Connection(acp_bindings.codec("v1"), "agent", lambda line: sent.append(json.loads(line)), invalid.append)
+    a.on_request("session/new", lambda params: {"sessionId": "s-1"})
+    lines = [
+        '{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}',
+        '{"jsonrpc":"2.0","id":2,"method":"session/frobnicate","params":{}}',
+        '{"jsonrpc":"2.0","id":3,"method":"session/load","params":{"sessionId":"s","cwd":"/","mcpServers":[]}}',
+        "{not json",
+        '{"jsonrpc":"2.0","id":4,"method":"session/new","params":{"cwd":7}}',
+    ]
+    run(a, lines)
+    by_id = {json.dumps(m.get("id")): m for m in sent}
+    assert by_id["1"] == {"jsonrpc": "2.0", "id": 1, "result": {"sessionId": "s-1"}}
+    assert by_id["2"]["error"]["code"] == -32601
+    assert by_id["3"]["error"] == {"code": -32601, "message": "method not found: session/load"}
+    assert by_id["null"]["error"]["code"] == -32700
+    assert by_id["4"]["error"]["code"] == -32602 and by_id["4"]["error"]["data"] == {"pointer": "/params/cwd"}
+    assert len(invalid) == 3
+
+
+def test_a_request_sent_gets_its_result_or_its_error() -> None:
+    sent: list[Any] = []
+
+    async def main() -> tuple[Any, BaseException | None]:
+        a = agent(sent)
+        reader = asyncio.StreamReader()
+        running = asyncio.ensure_future(a.run(reader))
+        options = [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}]
+        params = {"sessionId": "s", "toolCall": {"toolCallId": "c"}, "options": options}
+        first = a.request("session/request_permission", params)
+        second = a.request("session/request_permission", params)
+        answer = {"outcome": {"outcome": "selected", "optionId": "allow"}}
+        reader.feed_data(json.dumps({"jsonrpc": "2.0", "id": 1, "result": answer}).encode() + b"\n")
+        reader.feed_data(b'{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"no"}}\n')
+        reader.feed_eof()
+        result = await first
+        try:
+            await second
+            error: BaseException | None = None
+        except RpcError as e:
+            error = e
+        await running
+        return result, error
+
+    result, error = asyncio.run(main())
+    assert result == {"outcome": {"outcome": "selected", "optionId": "allow"}}
+    assert isinstance(error, RpcError) and error.code == -32000 and error.message == "no"
+    assert [m["method"] for m in sent] == ["session/request_permission"] * 2
+
+
+def test_a_handlers_rpc_error_is_its_reply_and_a_bug_an_internal_error(capsys: pytest.CaptureFixture[str]) -> None:
+    sent: list[Any] = []
+    a = Connection(acp_bindings.codec("v1"), "agent", lambda line: sent.append(json.loads(line)))
+
+    def refuse(_: Any) -> Any:
+        raise RpcError(-32002, "no such session", {"sessionId": "x"})
+
+    def broken(_: Any) -> Any:
+        raise KeyError("oops")
+
+    a.on_request("session/load", refuse)
+    a.on_request("session/new", broken)
+    lines = [
+        '{"jsonrpc":"2.0","id":1,"method":"session/load","params":{"sessionId":"x","cwd":"/","mcpServers":[]}}',
+        '{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}',
+    ]
+    run(a, lines)
+    assert sent[0]["error"] == {"code": -32002, "message": "no such session", "data": {"sessionId": "x"}}
+    assert sent[1]["error"] == {"code": -32603, "message": "internal error"}
+    assert "the handler of session/new failed" in capsys.readouterr().err
