@@ -48,7 +48,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "python" / "src"
 
 sys.path.insert(0, str(SRC))  # the writer, for inputs written as serde_json writes them
-from acp_bindings._json import DecodeError, dumps, parse  # noqa: E402
+from acp_bindings._json import DecodeError, parse  # noqa: E402
+from acp_bindings._write import dumps  # noqa: E402
 
 #: The replacements every property of every message is mutated to (``tools/tests/typescript.rs``).
 REPLACEMENTS: list[Any] = json.loads(

@@ -24,8 +24,9 @@ from acp_bindings import (
     codec,
     is_known,
 )
-from acp_bindings._json import dumps, float_text, read
+from acp_bindings._json import read
 from acp_bindings._shape import load
+from acp_bindings._write import dumps, float_text
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "corpus"

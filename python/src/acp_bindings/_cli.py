@@ -35,8 +35,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from acp_bindings._codec import Codec, codec, id_key, one_line, session_reducer
-from acp_bindings._json import DecodeError, dumps, parse
+from acp_bindings._json import DecodeError, parse
 from acp_bindings._words import Wording
+from acp_bindings._write import dumps
 
 __all__ = ["main"]
 

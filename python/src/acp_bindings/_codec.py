@@ -21,13 +21,14 @@ from typing import Any, Final, Literal, TypeAlias
 
 from msgspec import UNSET
 
-from acp_bindings._decode import Decoded, Report, decode_value
+from acp_bindings._decode import Decoded, Report, decode_value, read_text
 from acp_bindings._fast import FastPath
-from acp_bindings._json import DecodeError, Duplicates, dumps, read, syntax_error
+from acp_bindings._json import DecodeError, Duplicates, read, syntax_error
 from acp_bindings._messages import duplicate_field
 from acp_bindings._session import SessionReducer
 from acp_bindings._shape import MethodShape, PayloadShape, Tables, load
 from acp_bindings._words import Wording, Words, words
+from acp_bindings._write import dumps
 
 __all__ = [
     "ERROR_CODES",
@@ -232,13 +233,7 @@ class Codec:
         on the way. A text msgspec reads into the generated types unchanged
         skips the careful walk (:mod:`acp_bindings._fast`): the answer is the same.
         """
-        try:
-            value, duplicates = read(text)
-        except DecodeError as e:
-            if e.syntax:
-                raise DecodeError(self.words.syntax(e.message), e.pointer, syntax=True) from None
-            raise
-        return self._value(name, value, duplicates)
+        return self._value(name, *read_text(text, self.words))
 
     def decode_value(self, name: str, value: Any) -> Decoded[Any]:
         """:meth:`decode` for a value already read (by ``json.loads``, say: a

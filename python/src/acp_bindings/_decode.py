@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Generic, Literal, NoReturn, TypeAlias, TypeVar
 
 from acp_bindings import _messages as messages
-from acp_bindings._json import DecodeError, Duplicates, dumps, js_quote, pointer_of, read
+from acp_bindings._json import DecodeError, Duplicates, pointer_of, read
 from acp_bindings._shape import (
     AliasShape,
     AnyShape,
@@ -60,8 +60,9 @@ from acp_bindings._shape import (
     UnionShape,
 )
 from acp_bindings._words import PYTHON, Words
+from acp_bindings._write import dumps, js_quote
 
-__all__ = ["Decoded", "Report", "ReportRule", "UnknownArmObject", "decode_text", "decode_value", "is_known"]
+__all__ = ["Decoded", "Report", "ReportRule", "UnknownArmObject", "decode_value", "read_text", "is_known"]
 
 #: What a lenient rule did instead of failing (see the module's documentation).
 ReportRule: TypeAlias = Literal[
@@ -594,20 +595,15 @@ def _untagged(c: _Ctx, name: str, u: UnionShape, v: Any) -> Any:
     c.fail(messages.no_arm_matched(union=name, errors="; ".join(errors)))
 
 
-def decode_text(tables: Tables, name: str, text: str | bytes, *, words: Words = PYTHON) -> Decoded[Any]:
-    """Decodes JSON text as definition ``name`` of ``tables``.
-
-    Raises :class:`~acp_bindings.DecodeError` (message and JSON pointer)
-    when the text is not JSON (``syntax`` set, serde_json's words) or does
-    not decode; ``LookupError`` when the schema has no definition ``name``.
-    """
+def read_text(text: str | bytes, words: Words = PYTHON) -> tuple[Any, Duplicates | None]:
+    """Reads JSON text for :func:`decode_value` (:func:`~acp_bindings._json.read`), a text
+    that is not JSON raising :class:`~acp_bindings.DecodeError` (``syntax`` set) in ``words``."""
     try:
-        value, duplicates = read(text)
+        return read(text)
     except DecodeError as e:
         if e.syntax:
             raise DecodeError(words.syntax(e.message), e.pointer, syntax=True) from None
         raise
-    return decode_value(tables, name, value, duplicates=duplicates, words=words)
 
 
 def decode_value(

@@ -171,15 +171,11 @@ class FastPath:
     # that can reach a checkpoint (``None`` where none can).
 
     def _def(self, name: str, value: Any) -> bool:
-        walk = self._walk(name)
+        if name not in self._walks:
+            # A walk names other definitions through `_def`, looked up when called: made once, no cycle.
+            self._walks[name] = self._make(name)
+        walk = self._walks[name]
         return walk is None or walk(value)
-
-    def _walk(self, name: str) -> Walk | None:
-        if name in self._walks:
-            return self._walks[name]
-        self._walks[name] = lambda v: self._walks[name] is None or self._walks[name](v)  # type: ignore[misc]
-        walk = self._walks[name] = self._make(name)
-        return walk
 
     def _make(self, name: str) -> Walk | None:
         if not self.reaches(name):
@@ -211,7 +207,8 @@ class FastPath:
         if isinstance(shape, NewtypeShape):
             return self._ty(shape.ty)
         if isinstance(shape, AliasShape):
-            return self._walk(shape.target)
+            target = shape.target
+            return lambda v: self._def(target, v)
         return None
 
     def _ty(self, ty: Ty) -> Walk | None:

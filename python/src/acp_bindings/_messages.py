@@ -2,8 +2,6 @@
 # Do not edit: change the table and run `cargo xtask codegen`.
 """The error messages the decoders write themselves, worded once for the crate's runtime and this package."""
 
-from collections.abc import Callable
-
 Shown = str | int | float
 """A value a message shows."""
 
@@ -101,31 +99,3 @@ def invalid_tag(key: Shown, union: Shown) -> str:
 def invalid_variant(tag: Shown, union: Shown, error: Shown) -> str:
     """invalid `{tag}` variant of {union}: {error}"""
     return f"invalid `{tag!s}` variant of {union!s}: {error!s}"
-
-
-_BY_NAME: dict[str, Callable[..., str]] = {
-    "duplicate_field": duplicate_field,
-    "out_of_range": out_of_range,
-    "shorter_than": shorter_than,
-    "longer_than": longer_than,
-    "no_pattern_match": no_pattern_match,
-    "excluded_by_not": excluded_by_not,
-    "too_few_items": too_few_items,
-    "too_many_items": too_many_items,
-    "not_allowed": not_allowed,
-    "reserved_tag": reserved_tag,
-    "catch_all_missing_field": catch_all_missing_field,
-    "catch_all_invalid_field": catch_all_invalid_field,
-    "arm_error": arm_error,
-    "no_arm_matched": no_arm_matched,
-    "no_open_arm_matched": no_open_arm_matched,
-    "unknown_tag": unknown_tag,
-    "missing_tag": missing_tag,
-    "invalid_tag": invalid_tag,
-    "invalid_variant": invalid_variant,
-}
-
-
-def message(name: str, **params: Shown) -> str:
-    """The message `name` with its parameters `params` (by their names)."""
-    return _BY_NAME[name](**params)

@@ -22,8 +22,8 @@ import re
 from typing import Any, Final
 
 from acp_bindings._decode import UnknownArmObject
-from acp_bindings._json import dumps
 from acp_bindings._shape import Collection, ReducerShape, Reset, UpsertShape
+from acp_bindings._write import dumps
 
 __all__ = ["SessionReducer", "apply_patch", "from_patch", "merge_by_key"]
 

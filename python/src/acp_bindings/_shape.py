@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
 
-from acp_bindings._json import rust_display
+from acp_bindings._write import rust_display
 
 __all__ = [
     "ArmShape",

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal, TypeAlias
 
-from acp_bindings._json import float_text, js_quote
 from acp_bindings._shape import ArmShape, IntTy, ListTy, MapTy, RefTy, TupleTy, Ty
+from acp_bindings._write import float_text, js_quote
 
 __all__ = ["CRATE", "PYTHON", "Wording", "Words", "words"]
 
