@@ -13,11 +13,13 @@ the same way, the same reports, or the same error at the same pointer.
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 import acp_bindings
@@ -82,3 +84,123 @@ def test_the_fast_paths_are_taken() -> None:
         "[" * 200 + "]" * 200,
     ):
         assert _json._plain(not_plain) is _json._NOT_PLAIN, not_plain
+
+
+def message_outcome(
+    codec: acp_bindings.Codec, line: str | bytes, method: str, side: Any, admitted: list[Any]
+) -> tuple[Any, ...]:
+    def admit(m: str, rid: Any) -> acp_bindings.MessageError | None:
+        admitted.append((m, rid))
+        return acp_bindings.MessageError("refused", "/id", "duplicate_id", rid, True) if rid == "refuse" else None
+
+    asked: list[Any] = []
+
+    def answers(rid: Any) -> str | None:
+        asked.append(rid)  # a table that forgets a request once asked, as the CLI's does
+        return method if len(asked) == 1 else None
+
+    try:
+        d = codec.decode_message(line, answers, side=side, admit=admit)
+    except acp_bindings.MessageError as e:
+        return ("error", e.message, e.pointer, e.kind, e.id, e.needs_reply)
+    m = d.value
+    reports = [f"{r.pointer} {r.rule} {r.message}" for r in d.reports]
+    return ("value", m.kind, m.method, repr(m.id), codec.encode_message(m), *reports)
+
+
+def envelopes(method: str, payload: Any) -> Iterator[str]:
+    """``payload`` in lines of every kind, as peers write them and otherwise."""
+    text = differential.dumps(payload)
+    for rid in ("7", '"refuse"', '"s"', "1.5", "null", "18446744073709551616"):
+        yield f'{{"jsonrpc":"2.0","id":{rid},"method":"{method}","params":{text}}}'
+        yield f'{{"jsonrpc":"2.0","id":{rid},"result":{text}}}'
+    yield f'{{"jsonrpc":"2.0","method":"{method}","params":{text}}}'
+    yield f'{{"method":"{method}","jsonrpc":"2.0","params":{text}}}'
+    yield f'{{"jsonrpc":"2.0", "method":"{method}","params":{text}}}'
+    yield f'{{"jsonrpc":"2.0","method":"{method}","params":{text},"x":1}}'
+    yield f'{{"jsonrpc":"2.0","method":"{method}","params":{text},"params":{text}}}'
+    yield f'{{"jsonrpc":"2.0","method":"{method}","params":{text},"method":"{method}"}}'
+    yield f'{{"jsonrpc":"2.0","id":7,"method":"{method}","params":{text},"id":8}}'
+    yield f'{{"jsonrpc":"1.0","method":"{method}","params":{text}}}'
+    yield f'{{"jsonrpc":"2.0","id":7,"result":{text},"error":null}}'
+    yield f'{{"jsonrpc":"2.0","method":"{method}","params":{text}}}  '
+
+
+def message_cases() -> Iterator[tuple[str, bool, str, list[str]]]:
+    corpus = differential.corpus()
+    for version in ("v1", "v2"):
+        for unstable in (False, True):
+            tables = acp_bindings.codec(version, unstable=unstable).tables  # type: ignore[arg-type]
+            for method, m in sorted(tables.methods.items()):
+                names = {p.definition for p in (m.request, m.response, m.notification) if p is not None}
+                inputs = [x for n in sorted(names) for x in corpus.get((version, n), [])]
+                if not unstable:
+                    inputs += differential.mutations(inputs)[::29]
+                lines = [line for x in inputs for line in envelopes(method, x)]
+                if lines:
+                    yield version, unstable, method, lines
+
+
+@pytest.mark.parametrize(
+    ("version", "unstable", "method", "lines"),
+    list(message_cases()),
+    ids=lambda x: x if isinstance(x, str) else "unstable" if x is True else "",
+)
+def test_the_message_fast_path_gives_the_careful_readers_answers(
+    version: Any, unstable: bool, method: str, lines: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast = acp_bindings.codec(version, unstable=unstable)
+    careful = fast.careful()
+    for side in (None, "client") if method == "session/update" else (None, "agent"):
+        ours: list[Any] = []
+        theirs: list[Any] = []
+        got = [(message_outcome(fast, line.encode(), method, side, ours), ours[:]) for line in lines]
+        with monkeypatch.context() as patched:
+            patched.setattr(_json, "_plain", lambda text: _json._NOT_PLAIN)
+            want = [(message_outcome(careful, line, method, side, theirs), theirs[:]) for line in lines]
+        for line, g, w in zip(lines, got, want, strict=True):
+            assert g == w, f"{version} {method} {side}: {line}"
+
+
+PLAN = b'{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}'
+PLAN_V2 = (
+    b'{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","messageId":"m",'
+    b'"content":{"type":"text","text":"hi"}}}'
+)
+
+
+@pytest.mark.parametrize(("version", "params"), [("v1", PLAN), ("v2", PLAN_V2)])
+def test_the_message_fast_path_is_taken_and_gives_the_types(version: Any, params: bytes) -> None:
+    codec = acp_bindings.codec(version)
+    types = acp_bindings.v1 if version == "v1" else acp_bindings.v2
+    line = b'{"jsonrpc":"2.0","method":"session/update","params":' + params + b"}"
+    assert codec._quick(line, None, None) is not None
+    m = codec.decode_message(line).value
+    assert type(m.typed).__name__.endswith("SessionNotification")
+    assert isinstance(m.typed, getattr(types, type(m.typed).__name__))
+    assert m.params == json.loads(params)
+    assert codec.encode_message(m) == line.decode()
+    # Not as msgspec writes it: read by the careful reader, the same message and the same types.
+    spaced = line.replace(b'"params":', b'"params": ')
+    assert codec._quick(spaced, None, None) is None
+    slow = codec.decode_message(spaced).value
+    assert slow == m and slow.typed == m.typed
+    assert codec.encode_message(slow) == line.decode()
+    # A request, and the response to it (its method from the table of requests waiting).
+    request = b'{"jsonrpc":"2.0","id":3,"method":"session/cancel","params":{"sessionId":"s"}}'
+    assert codec._quick(request, None, "agent") is None  # a notification's method as a request
+    result = b'{"stopReason":"end_turn"}' if version == "v1" else b'{"messageId":"m"}'
+    response = b'{"jsonrpc":"2.0","id":3,"result":' + result + b"}"
+    assert codec._quick(response, lambda i: "session/prompt", None) is not None
+    r = codec.decode_message(response, lambda i: "session/prompt" if i == 3 else None).value
+    assert (r.kind, r.method, r.id, r.result) == ("response", "session/prompt", 3, json.loads(result))
+    assert type(r.typed).__name__ == "PromptResponse"
+
+
+def test_a_payload_the_types_cannot_hold_is_said_so() -> None:
+    v2 = acp_bindings.codec("v2")
+    line = b'{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"_x"}}}'
+    m = v2.decode_message(line).value
+    assert m.params["update"] == {"sessionUpdate": "_x"}
+    with pytest.raises(msgspec.ValidationError):
+        _ = m.typed

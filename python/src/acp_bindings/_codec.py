@@ -13,12 +13,13 @@ import importlib
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from types import ModuleType
 from typing import Any, Final, Literal, TypeAlias
 
+import msgspec
 from msgspec import UNSET
 
 from acp_bindings._decode import Decoded, Report, decode_value, read_text
@@ -159,7 +160,6 @@ class _Written:
     form: Literal["absent", "null"] | None = None
 
 
-@dataclass(slots=True)
 class Message:
     """A JSON-RPC message: a ``request`` (``id``, ``method``, ``params``), a
     ``notification`` (``method``, ``params``), a ``response`` (``id``, the
@@ -167,15 +167,90 @@ class Message:
     (``id``, which may be ``None``, and ``error`` as received). ``params`` is
     ``UNSET`` when omitted (an extension method's may be). A decoded message
     is written back by :meth:`Codec.encode_message` with its envelope's
-    members as they came."""
+    members as they came.
 
-    kind: Literal["request", "notification", "response", "error"]
-    method: str | None = None
-    id: Any = UNSET
-    params: Any = UNSET
-    result: Any = UNSET
-    error: Any = UNSET
-    _written: _Written | None = field(default=None, repr=False, compare=False)
+    ``params`` and ``result`` are JSON values (every member kept, in order);
+    :attr:`typed` is the same payload in the generated types.
+    """
+
+    __slots__ = ("kind", "method", "id", "_params", "_result", "error", "_written", "_typed", "_definition", "_codec")
+
+    def __init__(
+        self,
+        kind: Literal["request", "notification", "response", "error"],
+        method: str | None = None,
+        id: Any = UNSET,
+        params: Any = UNSET,
+        result: Any = UNSET,
+        error: Any = UNSET,
+    ) -> None:
+        self.kind: Literal["request", "notification", "response", "error"] = kind
+        self.method = method
+        self.id = id
+        self._params = params
+        self._result = result
+        self.error = error
+        self._written: _Written | None = None
+        #: The payload in the generated types (``_LATER``: made when asked for).
+        self._typed: Any = _LATER
+        #: The payload's definition and the codec that read it (``None``: not decoded).
+        self._definition: str | None = None
+        self._codec: Codec | None = None
+
+    @property
+    def params(self) -> Any:
+        """A request's or notification's params, as JSON values."""
+        if self._params is _LATER:
+            self._params = msgspec.to_builtins(self._typed)
+        return self._params
+
+    @params.setter
+    def params(self, value: Any) -> None:
+        self._params, self._typed = value, _LATER
+
+    @property
+    def result(self) -> Any:
+        """A response's result, as JSON values."""
+        if self._result is _LATER:
+            self._result = msgspec.to_builtins(self._typed)
+        return self._result
+
+    @result.setter
+    def result(self, value: Any) -> None:
+        self._result, self._typed = value, _LATER
+
+    @property
+    def typed(self) -> Any:
+        """The payload (``params``, or a response's ``result``) of a decoded message in the
+        generated types of its codec's module (``v1.PromptRequest``, say); ``None`` for an error
+        or an extension method's payload. Members the types do not name are left out here
+        (``params`` keeps them). Raises ``msgspec.ValidationError`` for a payload the types
+        cannot hold (an arm of an open union this version does not know)."""
+        if self._typed is _LATER:
+            c, name = self._codec, self._definition
+            types = None if c is None else c.types
+            if types is None or name is None or not hasattr(types, name):
+                return None
+            payload = self.result if self.kind == "response" else self.params
+            self._typed = msgspec.convert(payload, getattr(types, name), strict=True)
+        return self._typed
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.kind, self.method, self.id, self.params, self.result, self.error)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Message) and self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        names = ("kind", "method", "id", "params", "result", "error")
+        shown = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True) if v is not UNSET)
+        return f"Message({shown})"
+
+
+#: A value not made yet (:class:`Message`).
+_LATER: Any = object()
 
 
 class Codec:
@@ -285,6 +360,18 @@ class Codec:
         Raises a :class:`MessageError` saying what was wrong, where, its
         JSON-RPC code, and whether and to which id JSON-RPC asks for a reply.
         """
+        if self._fast is not None:
+            if answers is not None:
+                answers = _once(answers)
+            quick = self._quick(
+                text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass"), answers, side
+            )
+            if quick is not None:
+                if admit is not None and quick.kind == "request":
+                    refusal = admit(quick.method or "", quick.id)
+                    if refusal is not None:
+                        raise refusal
+                return Decoded(quick, [])
         try:
             raw, duplicates = read(text)
         except DecodeError as e:
@@ -297,6 +384,38 @@ class Codec:
         if not isinstance(raw, dict):
             raise MessageError("a JSON-RPC message is an object", "", "invalid_message", None, True)
         return _MessageReader(self, raw, duplicates, answers, side).read(admit)
+
+    def _quick(self, data: bytes, answers: Callable[[Any], str | None] | None, side: str | None) -> Message | None:
+        """A line the fast path reads whole (:meth:`FastPath.line`): a request, notification or
+        response of a method this side handles, its payload a value the careful reader gives back
+        unchanged, unreported; not admitted yet. ``None`` for any other line: the careful reader
+        reads it, finding the same message or saying why not."""
+        line = None if self._fast is None else self._fast.line(data, answers)
+        if line is None:
+            return None
+        kind, method, rid, payload, name = line
+        if kind != "response":
+            m = self.tables.methods[method]
+            if side is not None and m.side != side and (kind == "request" or m.side != "protocol"):
+                return None
+        if rid is not UNSET and not self._fine_id(rid):
+            return None
+        # No `_written`: the line was written as `encode_message` writes a message of its own.
+        if kind == "response":
+            message = Message("response", method, rid, UNSET, _LATER)
+        else:
+            message = Message(kind, method, rid, _LATER)
+        message._typed, message._definition, message._codec = payload, name, self
+        return message
+
+    def _fine_id(self, rid: Any) -> bool:
+        """Whether request id ``rid`` reads as the schema's ``RequestId``, unreported."""
+        if not self.has("RequestId"):
+            return True
+        try:
+            return not decode_value(self.tables, "RequestId", rid, words=self.words).reports
+        except DecodeError:
+            return False
 
     def encode_message(self, message: Message) -> str:
         """Writes a message: the envelope's members in the order they came (for
@@ -327,6 +446,19 @@ class Codec:
         return dumps(members)
 
 
+def _once(answers: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
+    """``answers``, asked once (a table of pending requests may forget a request once asked):
+    the fast path and then the careful reader may both ask about the same message's id."""
+    asked: list[str | None] = []
+
+    def once(request_id: Any) -> str | None:
+        if not asked:
+            asked.append(answers(request_id))
+        return asked[0]
+
+    return once
+
+
 class _MessageReader:
     """One message's envelope, read (:meth:`Codec.decode_message`)."""
 
@@ -345,6 +477,8 @@ class _MessageReader:
         self.side = side
         self.reports: list[Report] = []
         self.written = _Written(o)
+        #: The payload's definition, once known.
+        self.definition: str | None = None
 
     def raw_id(self) -> Any:
         """The message's id, ``None`` when it has none or a ``null`` one."""
@@ -398,6 +532,7 @@ class _MessageReader:
             text = "not a request, notification or response: check `method`, `id`, `result` and `error`"
             raise self.invalid("", text, not response_shaped)
         message._written = self.written
+        message._codec, message._definition = self.codec, self.definition
         return Decoded(message, self.reports)
 
     def invalid(self, pointer: str, text: str, reply: bool) -> MessageError:
@@ -443,6 +578,7 @@ class _MessageReader:
                 found = "null" if v is None else "none"
                 text = f"`{method}` needs a payload object, found {found}"
                 raise MessageError(text, f"/{member}", "invalid_payload", self.raw_id(), reply)
+        self.definition = p.definition
         try:
             d = self.codec._value(p.definition, value, self.duplicates)
         except DecodeError as e:

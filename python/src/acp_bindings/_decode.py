@@ -82,12 +82,24 @@ class Report:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
 class Decoded(Generic[T]):
-    """A decoded value, and what the lenient rules did on the way (empty when nothing was dropped or defaulted)."""
+    """A decoded value, and what the lenient rules did on the way (empty when nothing was dropped or defaulted).
 
-    value: T
-    reports: list[Report]
+    A plain class: one is made for every decoded message, where a frozen dataclass costs twice as long."""
+
+    __slots__ = ("value", "reports")
+
+    def __init__(self, value: T, reports: list[Report]) -> None:
+        self.value = value
+        self.reports = reports
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Decoded) and (self.value, self.reports) == (other.value, other.reports)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Decoded(value={self.value!r}, reports={self.reports!r})"
 
 
 class UnknownArmObject(dict[str, Any]):

@@ -27,10 +27,11 @@ from __future__ import annotations
 import typing
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 import msgspec
 
+from acp_bindings._json import msgspec_reads_as_serde
 from acp_bindings._shape import (
     AliasShape,
     AnyShape,
@@ -55,6 +56,31 @@ Careful = Callable[[str, Any], bool]
 Walk = Callable[[Any], bool]
 
 
+class _Envelope(msgspec.Struct):
+    """A JSON-RPC line's envelope, the payload left as text (``msgspec.Raw``): to know which
+    request a response answers before its result is read."""
+
+    jsonrpc: Any
+    id: Any = msgspec.UNSET
+    method: Any = msgspec.UNSET
+    params: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
+    result: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
+    error: Any = msgspec.UNSET
+
+
+_ENVELOPE = msgspec.json.Decoder(_Envelope)
+
+
+#: How a line of each kind begins when a peer writes it as msgspec would.
+_NOTIFICATION = b'{"jsonrpc":"2.0","method":'
+_WITH_ID = b'{"jsonrpc":"2.0","id":'
+
+
+#: A JSON-RPC line the fast path read: its kind, method, id (``UNSET`` for a notification), and its
+#: payload in the generated types (``params`` or ``result``) with the payload's definition.
+Line: TypeAlias = tuple[Literal["request", "notification", "response"], str, Any, Any, str]
+
+
 class FastPath:
     """The fast path of one schema's tables over the module of its generated types."""
 
@@ -63,6 +89,9 @@ class FastPath:
         self.module = module
         self.careful = careful
         self._types: dict[str, Any] = {}
+        self._kinds: dict[str, msgspec.json.Decoder[Any] | None] = {}
+        self._lines: dict[type, tuple[str, str, bytes, Walk | None, tuple[bytes, ...] | None]] = {}
+        self._responses: dict[str, msgspec.json.Decoder[Any] | None] = {}
         self._checkpoint: dict[str, bool] = {}
         self._reaches: dict[str, bool] = {}
         self._walks: dict[str, Walk | None] = {}
@@ -78,7 +107,93 @@ class FastPath:
                 return False
         except (msgspec.ValidationError, TypeError, ValueError):
             return False
-        return self._def(name, value)
+        return self._def(name, typed)
+
+    def line(self, data: bytes, answers: Callable[[Any], str | None] | None) -> Line | None:
+        """A JSON-RPC request, notification or response read whole by msgspec into the
+        generated types (a response's method is ``answers(id)``): when msgspec writes the line
+        back as it came (so it repeats no name and has no member the types do not name), it
+        cannot read otherwise than serde_json, and its payload's checkpoints read unchanged
+        (as :meth:`read`). ``None`` for any other line; the careful reader reads it."""
+        if not msgspec_reads_as_serde(data):
+            return None
+        if data.startswith(_NOTIFICATION):
+            kind: Literal["request", "notification", "response"] = "notification"
+        elif data.startswith(_WITH_ID):
+            kind = "request"
+        else:
+            return None
+        decoder = self._by_method(kind)
+        try:
+            if decoder is None:
+                raise ValueError(kind)
+            read = decoder.decode(data)
+        except (msgspec.DecodeError, ValueError):
+            if kind == "notification":
+                return None
+            return self._response(data, answers)
+        method, name, head, walk, gates = self._lines[type(read)]
+        rid = msgspec.UNSET
+        if kind == "request":
+            rid = read.id
+            head = _WITH_ID + _encode(rid) + head
+        params = read.params
+        if data != head + _encode(params) + b"}":
+            return None
+        if walk is not None and (gates is None or any(g in data for g in gates)) and not walk(params):
+            return None
+        return kind, method, rid, params, name
+
+    def _response(self, data: bytes, answers: Callable[[Any], str | None] | None) -> Line | None:
+        try:
+            e = _ENVELOPE.decode(data)
+        except (msgspec.DecodeError, ValueError):
+            return None
+        if answers is None or e.id is msgspec.UNSET or e.result is msgspec.UNSET:
+            return None
+        method = answers(e.id)
+        m = None if method is None else self.tables.methods.get(method)
+        if method is None or m is None or m.response is None:
+            return None
+        name = m.response.definition
+        decoder = self._response_decoder(name)
+        if decoder is None:
+            return None
+        try:
+            read = decoder.decode(data)
+        except (msgspec.DecodeError, ValueError):
+            return None
+        if _encode(read) != data or not self._def(name, read.result):
+            return None
+        return "response", method, read.id, read.result, name
+
+    def _by_method(self, kind: str) -> msgspec.json.Decoder[Any] | None:
+        """The decoder of a whole request (``{"jsonrpc","id","method","params"}``) or notification
+        line of any method whose payload msgspec can take, told apart by ``method``."""
+        if kind not in self._kinds:
+            lines: list[Any] = []
+            for method, m in self.tables.methods.items():
+                p = m.request if kind == "request" else m.notification
+                t = None if p is None else self._type(p.definition)
+                if p is None or t is None:
+                    continue
+                fields = [("jsonrpc", str)] + ([("id", Any)] if kind == "request" else []) + [("params", t)]
+                line = msgspec.defstruct(f"{kind.title()}Line", fields, tag_field="method", tag=method)
+                head = b',"method":' if kind == "request" else _NOTIFICATION
+                walk, gates = self._walk(p.definition), self.gates(p.definition)
+                self._lines[line] = (method, p.definition, head + _encode(method) + b',"params":', walk, gates)
+                lines.append(line)
+            self._kinds[kind] = msgspec.json.Decoder(typing.Union[tuple(lines)]) if lines else None  # noqa: UP007
+        return self._kinds[kind]
+
+    def _response_decoder(self, name: str) -> msgspec.json.Decoder[Any] | None:
+        if name not in self._responses:
+            t = self._type(name)
+            fields = [("jsonrpc", str), ("id", Any), ("result", t)]
+            self._responses[name] = (
+                None if t is None else msgspec.json.Decoder(msgspec.defstruct("ResponseLine", fields))
+            )
+        return self._responses[name]
 
     def _type(self, name: str) -> Any:
         if name not in self._types:
@@ -105,7 +220,8 @@ class FastPath:
             return shape.flatten is not None or any(f.null_as_default for f in shape.fields)
         if isinstance(shape, UnionShape):
             tagged = shape.tag_key is not None and all(a.tag is not None and not a.no_tag for a in shape.arms)
-            return not tagged or shape.catch_all is not None or shape.tag_lenient
+            # An open union's catch-all takes only a tag msgspec does not know, and it refuses that.
+            return not tagged or shape.tag_lenient
         if isinstance(shape, AliasShape):
             return self.checkpoint(shape.target)
         return not isinstance(shape, (EnumShape, NewtypeShape, AnyShape))
@@ -154,6 +270,68 @@ class FastPath:
                 tys.extend(t for t, _ in ty.items)
         return out
 
+    def gates(self, root: str) -> tuple[bytes, ...] | None:
+        """The member names (as msgspec writes them, ``b'"resource":'``) under which a value of
+        ``root`` can hold a checkpoint's value: a line written as msgspec writes it that holds
+        none of them holds no checkpoint, and needs no walk. ``None`` where a checkpoint's value
+        can be held otherwise (as the value of a map, or as the root itself): always walk."""
+        if self._is(RefTy(root)):
+            return None
+        keys: set[bytes] = set()
+        seen: set[str] = set()
+        stack = [root]
+        while stack:
+            name = stack.pop()
+            if name in seen or self.checkpoint(name):
+                continue
+            seen.add(name)
+            shape = self.tables.shape(name)
+            if isinstance(shape, StructShape):
+                keys.update(_encode(f.name) + b":" for f in shape.fields if self._is(f.ty))
+            if any(self._in_map(ty) for ty in self._tys(name)):
+                return None
+            stack.extend(self._children(name))
+        return tuple(sorted(keys))
+
+    def _is(self, ty: Ty, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether a value of ``ty`` can itself be a checkpoint's value (an item of a list of them,
+        an arm of a union, a newtype's or alias's value included)."""
+        if isinstance(ty, ListTy):
+            return self._is(ty.item, seen)
+        if isinstance(ty, TupleTy):
+            return any(self._is(t, seen) for t, _ in ty.items)
+        if not isinstance(ty, RefTy) or ty.name in seen:
+            return False
+        if self.checkpoint(ty.name):
+            return True
+        shape = self.tables.shape(ty.name)
+        if isinstance(shape, (UnionShape, NewtypeShape, AliasShape)):
+            return any(self._is(t, seen | {ty.name}) for t in self._tys(ty.name))
+        return False
+
+    def _in_map(self, ty: Ty) -> bool:
+        """Whether ``ty`` holds a map whose values can be a checkpoint's value."""
+        if isinstance(ty, MapTy):
+            return self._is(ty.value) or self._in_map(ty.value)
+        if isinstance(ty, ListTy):
+            return self._in_map(ty.item)
+        if isinstance(ty, TupleTy):
+            return any(self._in_map(t) for t, _ in ty.items)
+        return False
+
+    def _tys(self, name: str) -> list[Ty]:
+        """The types a value of ``name`` names directly."""
+        shape = self.tables.shape(name)
+        if isinstance(shape, StructShape):
+            return [f.ty for f in shape.fields] + ([shape.rest] if shape.rest is not None else [])
+        if isinstance(shape, UnionShape):
+            return [a.ty for a in shape.arms if a.ty is not None]
+        if isinstance(shape, NewtypeShape):
+            return [shape.ty]
+        if isinstance(shape, AliasShape):
+            return [RefTy(shape.target)]
+        return []
+
     def _ty_reaches(self, ty: Ty) -> bool:
         if isinstance(ty, RefTy):
             return self.reaches(ty.name)
@@ -165,58 +343,67 @@ class FastPath:
             return any(self._ty_reaches(t) for t, _ in ty.items)
         return False
 
-    # --- the walk to the checkpoints, over a value msgspec has read -----------------------------
+    # --- the walk to the checkpoints, over a value msgspec has read into the generated types ------
     #
     # Each definition's walk is made once: a function of the value that visits only the members
-    # that can reach a checkpoint (``None`` where none can).
+    # that can reach a checkpoint (``None`` where none can). At a checkpoint the value is written
+    # as JSON values (``msgspec.to_builtins``, under the wire names) for the careful decoder.
 
     def _def(self, name: str, value: Any) -> bool:
-        if name not in self._walks:
-            # A walk names other definitions through `_def`, looked up when called: made once, no cycle.
-            self._walks[name] = self._make(name)
-        walk = self._walks[name]
+        walk = self._walk(name)
         return walk is None or walk(value)
+
+    def _walk(self, name: str) -> Walk | None:
+        """The walk of definition ``name``, made once. While it is made, a definition it holds
+        that holds it back (a cycle) gets a walk that looks it up when called; every other
+        definition's walk calls the walks of the definitions it holds directly."""
+        if name in self._walks:
+            return self._walks[name]
+        walks = self._walks
+        walks[name] = lambda v: (w := walks[name]) is None or w(v)
+        walks[name] = self._make(name)
+        return walks[name]
 
     def _make(self, name: str) -> Walk | None:
         if not self.reaches(name):
             return None
         if self.checkpoint(name):
             careful = self.careful
-            return lambda v: careful(name, v)
+            return lambda v: careful(name, msgspec.to_builtins(v))
         shape = self.tables.shape(name)
         if isinstance(shape, StructShape):
-            members = [(f.name, w) for f in shape.fields if (w := self._ty(f.ty)) is not None]
+            cls = getattr(self.module, name)
+            attrs = dict(zip(cls.__struct_encode_fields__, cls.__struct_fields__, strict=True))
+            members = [(attrs[f.name], w) for f in shape.fields if (w := self._ty(f.ty)) is not None]
+            unset = msgspec.UNSET
 
             def struct(v: Any) -> bool:
-                for key, w in members:
-                    x = v.get(key)
-                    if x is not None and not w(x):
+                for attr, w in members:
+                    x = getattr(v, attr)
+                    if x is not None and x is not unset and not w(x):
                         return False
                 return True
 
             return struct
         if isinstance(shape, UnionShape):
-            key = shape.tag_key
             arms = {a.tag: w for a in shape.arms if a.ty is not None and (w := self._ty(a.ty)) is not None}
 
             def union(v: Any) -> bool:
-                w = arms.get(v.get(key))
+                w = arms.get(type(v).__struct_config__.tag)
                 return w is None or w(v)
 
             return union
         if isinstance(shape, NewtypeShape):
             return self._ty(shape.ty)
         if isinstance(shape, AliasShape):
-            target = shape.target
-            return lambda v: self._def(target, v)
+            return self._walk(shape.target)
         return None
 
     def _ty(self, ty: Ty) -> Walk | None:
         if not self._ty_reaches(ty):
             return None
         if isinstance(ty, RefTy):
-            name = ty.name
-            return lambda v: self._def(name, v)
+            return self._walk(ty.name)
         if isinstance(ty, (ListTy, MapTy)):
             inner = self._ty(ty.item if isinstance(ty, ListTy) else ty.value)
             if inner is None:
