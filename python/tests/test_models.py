@@ -77,14 +77,16 @@ def test_the_unstable_modules_take_what_both_builds_have_alike_from_the_stable_o
 
 @pytest.mark.parametrize("module", [v1, v2, unstable_v1, unstable_v2], ids=lambda m: m.__name__)
 def test_msgspec_reads_every_type(module: Any) -> None:
-    names = [n for n in dir(module) if n[:1].isupper() and n not in TYPING_NAMES]
+    # The dispatch classes hold a message the codec decoded (`Codec.dispatch`): not read from JSON.
+    dispatch = ("RequestTo", "NotificationTo", "ResponseFrom")
+    names = [n for n in dir(module) if n[:1].isupper() and n not in TYPING_NAMES and not n.startswith(dispatch)]
     assert len(names) > 150
     for name in names:
         msgspec.json.Decoder(getattr(module, name))
 
 
 TYPING_NAMES = {"TYPE_CHECKING", "UNSET", "UnsetType", "Struct", "Meta", "Any", "Literal", "TypeAlias", "Union"}
-TYPING_NAMES |= {"Annotated", "UnknownArm"}
+TYPING_NAMES |= {"Annotated", "UnknownArm", "DISPATCH"}
 
 
 def test_an_object_a_union_extends_is_read_as_its_arms() -> None:

@@ -336,11 +336,11 @@ fn other_targets(
     }
     if let Some(dir) = &layout.python {
         // The stable file's module, and the unstable file's under `unstable/`, as a difference.
-        g.files.push((dir.join(format!("{version}.py")), crate::py::module(plan, stable)));
+        g.files.push((dir.join(format!("{version}.py")), crate::py::module(plan, stable, payloads)));
         let base = format!("acp_bindings.{version}");
         g.files.push((
             dir.join(format!("unstable/{version}.py")),
-            crate::py::unstable_module(plan, stable, unstable, &base),
+            crate::py::unstable_module(plan, stable, unstable, &base, payloads),
         ));
         // The decoding tables the package's runtime interprets, one complete document per build.
         for (module, unstable, name) in

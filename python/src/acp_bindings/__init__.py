@@ -17,7 +17,10 @@ Rust crate and the TypeScript package: it decodes any definition by name to
 JSON values (``decode``), reporting what the schema's lenient rules dropped
 or defaulted (``Report``) and keeping what it does not name, writes them
 back as they came (``encode``), and decodes JSON-RPC messages by method
-(``decode_message``, errors as ``MessageError`` with their JSON-RPC code).
+(``decode_message``, errors as ``MessageError`` with their JSON-RPC code),
+each message's payload also in the generated types (``Message.typed``) and
+as its method's dispatch class (``Codec.dispatch``: ``v2.RequestToAgent``,
+``v2.NotificationToClient`` and the rest, the crate's names).
 ``session_reducer()`` folds a v2 ``session/update`` stream into the state of
 a session. ``python -m acp_bindings`` runs the ``check-messages`` and
 ``replay`` commands of the Rust ``acp-tools``.
@@ -35,7 +38,14 @@ from acp_bindings._codec import (
 from acp_bindings._connection import Connection, RpcError, stdio
 from acp_bindings._decode import Decoded, Report, ReportRule, UnknownArmObject, is_known
 from acp_bindings._json import DecodeError, parse, syntax_error
-from acp_bindings._runtime import UNSET, UnknownArm, UnsetType
+from acp_bindings._runtime import (
+    UNSET,
+    ExtensionNotification,
+    ExtensionRequest,
+    ExtensionResponse,
+    UnknownArm,
+    UnsetType,
+)
 from acp_bindings._session import SessionReducer, apply_patch, from_patch, merge_by_key
 from acp_bindings._words import Wording
 
@@ -46,6 +56,9 @@ __all__ = [
     "Connection",
     "DecodeError",
     "Decoded",
+    "ExtensionNotification",
+    "ExtensionRequest",
+    "ExtensionResponse",
     "Message",
     "MessageError",
     "MessageErrorKind",

@@ -26,6 +26,7 @@ from acp_bindings._decode import Decoded, Report, decode_value, read_text
 from acp_bindings._fast import FastPath
 from acp_bindings._json import DecodeError, Duplicates, read, syntax_error
 from acp_bindings._messages import duplicate_field
+from acp_bindings._runtime import ExtensionNotification, ExtensionRequest, ExtensionResponse
 from acp_bindings._session import SessionReducer
 from acp_bindings._shape import MethodShape, PayloadShape, Tables, load
 from acp_bindings._words import Wording, Words, words
@@ -263,22 +264,25 @@ class Codec:
     by their Rust variants), to compare with it.
     """
 
-    def __init__(self, tables: Tables, wording: Wording = "python", types: ModuleType | None = None) -> None:
+    def __init__(
+        self, tables: Tables, wording: Wording = "python", types: ModuleType | None = None, fast: bool = True
+    ) -> None:
         self.tables = tables
         self.wording: Wording = wording
         #: The words of :attr:`wording`.
         self.words: Words = words(wording)
-        #: The module of the schema's generated types, for the fast path (``None``: none).
+        #: The module of the schema's generated types (``acp_bindings.v2``, say; ``None``: none):
+        #: what :attr:`Message.typed` and :meth:`dispatch` give, and the fast path reads into.
         self.types = types
-        self._fast = None if types is None else FastPath(tables, types, self._unchanged)
+        self._fast = None if types is None or not fast else FastPath(tables, types, self._unchanged)
 
     def with_wording(self, wording: Wording) -> Codec:
         """This codec with its errors worded as ``wording`` says."""
-        return self if wording == self.wording else Codec(self.tables, wording, self.types)
+        return self if wording == self.wording else Codec(self.tables, wording, self.types, self._fast is not None)
 
     def careful(self) -> Codec:
         """This codec without the fast path (the same answers, every value read by the careful decoder)."""
-        return Codec(self.tables, self.wording)
+        return Codec(self.tables, self.wording, self.types, fast=False)
 
     def _unchanged(self, name: str, value: Any) -> bool:
         """Whether the careful decoder gives ``value`` back unchanged and unreported."""
@@ -416,6 +420,38 @@ class Codec:
             return not decode_value(self.tables, "RequestId", rid, words=self.words).reports
         except DecodeError:
             return False
+
+    def dispatch(self, message: Message) -> Any:
+        """A decoded request, notification or response as the generated dispatch class of its
+        method, with its id and its payload in the generated types: ``RequestToAgentSessionPrompt``
+        (``id``, ``params``: a ``PromptRequest``) for a ``session/prompt`` request, of the unions
+        ``RequestToAgent``, ``NotificationToClient``, ``ResponseFromAgent`` and the rest (the names of
+        the crate's dispatch enums and of the TypeScript package's unions), for ``match``::
+
+            match codec.dispatch(message):
+                case v1.RequestToAgentSessionPrompt(id=request_id, params=prompt):
+                    ...
+
+        An extension method's message is an :class:`ExtensionRequest`,
+        :class:`ExtensionNotification` or :class:`ExtensionResponse`, its payload as JSON values.
+        Raises ``ValueError`` for an error message or a codec without generated types, and
+        ``msgspec.ValidationError`` for a payload the types cannot hold (:attr:`Message.typed`)."""
+        table: dict[tuple[str, str], Any] | None = getattr(self.types, "DISPATCH", None)
+        kind, method = message.kind, message.method
+        if table is None or kind == "error" or method is None:
+            raise ValueError(f"no dispatch class for a message of kind `{kind}` (method {method!r})")
+        cls = table.get((kind, method))
+        if cls is None:
+            if kind == "request":
+                return ExtensionRequest(method=method, id=message.id, params=message.params)
+            if kind == "notification":
+                return ExtensionNotification(method=method, params=message.params)
+            return ExtensionResponse(method=method, id=message.id, result=message.result)
+        if kind == "notification":
+            return cls(params=message.typed)
+        if kind == "request":
+            return cls(id=message.id, params=message.typed)
+        return cls(id=message.id, result=message.typed)
 
     def encode_message(self, message: Message) -> str:
         """Writes a message: the envelope's members in the order they came (for

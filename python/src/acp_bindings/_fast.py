@@ -24,6 +24,7 @@ and the CLI's differential test holds both to ``acp-tools``.
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Callable
 from types import ModuleType
@@ -90,7 +91,7 @@ class FastPath:
         self.careful = careful
         self._types: dict[str, Any] = {}
         self._kinds: dict[str, msgspec.json.Decoder[Any] | None] = {}
-        self._lines: dict[type, tuple[str, str, bytes, Walk | None, tuple[bytes, ...] | None]] = {}
+        self._lines: dict[type, tuple[str, str, bytes, Walk | None, re.Pattern[bytes] | None]] = {}
         self._responses: dict[str, msgspec.json.Decoder[Any] | None] = {}
         self._checkpoint: dict[str, bool] = {}
         self._reaches: dict[str, bool] = {}
@@ -140,7 +141,7 @@ class FastPath:
         params = read.params
         if data != head + _encode(params) + b"}":
             return None
-        if walk is not None and (gates is None or any(g in data for g in gates)) and not walk(params):
+        if walk is not None and (gates is None or gates.search(data) is not None) and not walk(params):
             return None
         return kind, method, rid, params, name
 
@@ -180,7 +181,9 @@ class FastPath:
                 fields = [("jsonrpc", str)] + ([("id", Any)] if kind == "request" else []) + [("params", t)]
                 line = msgspec.defstruct(f"{kind.title()}Line", fields, tag_field="method", tag=method)
                 head = b',"method":' if kind == "request" else _NOTIFICATION
-                walk, gates = self._walk(p.definition), self.gates(p.definition)
+                walk, keys = self._walk(p.definition), self.gates(p.definition)
+                # One search for any of the names: `in` for each takes twice as long with three.
+                gates = None if keys is None else re.compile(b"|".join(re.escape(k) for k in keys) or b"(?!)")
                 self._lines[line] = (method, p.definition, head + _encode(method) + b',"params":', walk, gates)
                 lines.append(line)
             self._kinds[kind] = msgspec.json.Decoder(typing.Union[tuple(lines)]) if lines else None  # noqa: UP007

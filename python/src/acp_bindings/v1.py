@@ -3799,3 +3799,445 @@ to use this directly.
 
 Notifications do not expect a response.
 """
+
+
+class RequestToAgentAuthenticate(Struct, kw_only=True, frozen=True):
+    """`authenticate`, a request the agent handles: its params as `AuthenticateRequest`."""
+
+    method: Literal["authenticate"] = "authenticate"
+    id: RequestId
+    params: AuthenticateRequest
+
+
+class RequestToAgentInitialize(Struct, kw_only=True, frozen=True):
+    """`initialize`, a request the agent handles: its params as `InitializeRequest`."""
+
+    method: Literal["initialize"] = "initialize"
+    id: RequestId
+    params: InitializeRequest
+
+
+class RequestToAgentLogout(Struct, kw_only=True, frozen=True):
+    """`logout`, a request the agent handles: its params as `LogoutRequest`."""
+
+    method: Literal["logout"] = "logout"
+    id: RequestId
+    params: LogoutRequest
+
+
+class RequestToAgentSessionClose(Struct, kw_only=True, frozen=True):
+    """`session/close`, a request the agent handles: its params as `CloseSessionRequest`."""
+
+    method: Literal["session/close"] = "session/close"
+    id: RequestId
+    params: CloseSessionRequest
+
+
+class RequestToAgentSessionDelete(Struct, kw_only=True, frozen=True):
+    """`session/delete`, a request the agent handles: its params as `DeleteSessionRequest`."""
+
+    method: Literal["session/delete"] = "session/delete"
+    id: RequestId
+    params: DeleteSessionRequest
+
+
+class RequestToAgentSessionList(Struct, kw_only=True, frozen=True):
+    """`session/list`, a request the agent handles: its params as `ListSessionsRequest`."""
+
+    method: Literal["session/list"] = "session/list"
+    id: RequestId
+    params: ListSessionsRequest
+
+
+class RequestToAgentSessionLoad(Struct, kw_only=True, frozen=True):
+    """`session/load`, a request the agent handles: its params as `LoadSessionRequest`."""
+
+    method: Literal["session/load"] = "session/load"
+    id: RequestId
+    params: LoadSessionRequest
+
+
+class RequestToAgentSessionNew(Struct, kw_only=True, frozen=True):
+    """`session/new`, a request the agent handles: its params as `NewSessionRequest`."""
+
+    method: Literal["session/new"] = "session/new"
+    id: RequestId
+    params: NewSessionRequest
+
+
+class RequestToAgentSessionPrompt(Struct, kw_only=True, frozen=True):
+    """`session/prompt`, a request the agent handles: its params as `PromptRequest`."""
+
+    method: Literal["session/prompt"] = "session/prompt"
+    id: RequestId
+    params: PromptRequest
+
+
+class RequestToAgentSessionResume(Struct, kw_only=True, frozen=True):
+    """`session/resume`, a request the agent handles: its params as `ResumeSessionRequest`."""
+
+    method: Literal["session/resume"] = "session/resume"
+    id: RequestId
+    params: ResumeSessionRequest
+
+
+class RequestToAgentSessionSetConfigOption(Struct, kw_only=True, frozen=True):
+    """`session/set_config_option`, a request the agent handles: its params as `SetSessionConfigOptionRequest`."""
+
+    method: Literal["session/set_config_option"] = "session/set_config_option"
+    id: RequestId
+    params: SetSessionConfigOptionRequest
+
+
+class RequestToAgentSessionSetMode(Struct, kw_only=True, frozen=True):
+    """`session/set_mode`, a request the agent handles: its params as `SetSessionModeRequest`."""
+
+    method: Literal["session/set_mode"] = "session/set_mode"
+    id: RequestId
+    params: SetSessionModeRequest
+
+
+RequestToAgent: TypeAlias = Union[RequestToAgentAuthenticate, RequestToAgentInitialize, RequestToAgentLogout, RequestToAgentSessionClose, RequestToAgentSessionDelete, RequestToAgentSessionList, RequestToAgentSessionLoad, RequestToAgentSessionNew, RequestToAgentSessionPrompt, RequestToAgentSessionResume, RequestToAgentSessionSetConfigOption, RequestToAgentSessionSetMode]
+"""The requests the agent handles, by method (`Codec.dispatch`)."""
+
+
+class ResponseFromAgentAuthenticate(Struct, kw_only=True, frozen=True):
+    """`authenticate`, the response the agent sends: its result as `AuthenticateResponse`."""
+
+    method: Literal["authenticate"] = "authenticate"
+    id: RequestId
+    result: AuthenticateResponse
+
+
+class ResponseFromAgentInitialize(Struct, kw_only=True, frozen=True):
+    """`initialize`, the response the agent sends: its result as `InitializeResponse`."""
+
+    method: Literal["initialize"] = "initialize"
+    id: RequestId
+    result: InitializeResponse
+
+
+class ResponseFromAgentLogout(Struct, kw_only=True, frozen=True):
+    """`logout`, the response the agent sends: its result as `LogoutResponse`."""
+
+    method: Literal["logout"] = "logout"
+    id: RequestId
+    result: LogoutResponse
+
+
+class ResponseFromAgentSessionClose(Struct, kw_only=True, frozen=True):
+    """`session/close`, the response the agent sends: its result as `CloseSessionResponse`."""
+
+    method: Literal["session/close"] = "session/close"
+    id: RequestId
+    result: CloseSessionResponse
+
+
+class ResponseFromAgentSessionDelete(Struct, kw_only=True, frozen=True):
+    """`session/delete`, the response the agent sends: its result as `DeleteSessionResponse`."""
+
+    method: Literal["session/delete"] = "session/delete"
+    id: RequestId
+    result: DeleteSessionResponse
+
+
+class ResponseFromAgentSessionList(Struct, kw_only=True, frozen=True):
+    """`session/list`, the response the agent sends: its result as `ListSessionsResponse`."""
+
+    method: Literal["session/list"] = "session/list"
+    id: RequestId
+    result: ListSessionsResponse
+
+
+class ResponseFromAgentSessionLoad(Struct, kw_only=True, frozen=True):
+    """`session/load`, the response the agent sends: its result as `LoadSessionResponse`."""
+
+    method: Literal["session/load"] = "session/load"
+    id: RequestId
+    result: LoadSessionResponse
+
+
+class ResponseFromAgentSessionNew(Struct, kw_only=True, frozen=True):
+    """`session/new`, the response the agent sends: its result as `NewSessionResponse`."""
+
+    method: Literal["session/new"] = "session/new"
+    id: RequestId
+    result: NewSessionResponse
+
+
+class ResponseFromAgentSessionPrompt(Struct, kw_only=True, frozen=True):
+    """`session/prompt`, the response the agent sends: its result as `PromptResponse`."""
+
+    method: Literal["session/prompt"] = "session/prompt"
+    id: RequestId
+    result: PromptResponse
+
+
+class ResponseFromAgentSessionResume(Struct, kw_only=True, frozen=True):
+    """`session/resume`, the response the agent sends: its result as `ResumeSessionResponse`."""
+
+    method: Literal["session/resume"] = "session/resume"
+    id: RequestId
+    result: ResumeSessionResponse
+
+
+class ResponseFromAgentSessionSetConfigOption(Struct, kw_only=True, frozen=True):
+    """`session/set_config_option`, the response the agent sends: its result as `SetSessionConfigOptionResponse`."""
+
+    method: Literal["session/set_config_option"] = "session/set_config_option"
+    id: RequestId
+    result: SetSessionConfigOptionResponse
+
+
+class ResponseFromAgentSessionSetMode(Struct, kw_only=True, frozen=True):
+    """`session/set_mode`, the response the agent sends: its result as `SetSessionModeResponse`."""
+
+    method: Literal["session/set_mode"] = "session/set_mode"
+    id: RequestId
+    result: SetSessionModeResponse
+
+
+ResponseFromAgent: TypeAlias = Union[ResponseFromAgentAuthenticate, ResponseFromAgentInitialize, ResponseFromAgentLogout, ResponseFromAgentSessionClose, ResponseFromAgentSessionDelete, ResponseFromAgentSessionList, ResponseFromAgentSessionLoad, ResponseFromAgentSessionNew, ResponseFromAgentSessionPrompt, ResponseFromAgentSessionResume, ResponseFromAgentSessionSetConfigOption, ResponseFromAgentSessionSetMode]
+"""The responses the agent sends, by the method of the request (`Codec.dispatch`)."""
+
+
+class NotificationToAgentSessionCancel(Struct, kw_only=True, frozen=True):
+    """`session/cancel`, a notification the agent handles: its params as `CancelNotification`."""
+
+    method: Literal["session/cancel"] = "session/cancel"
+    params: CancelNotification
+
+
+NotificationToAgent: TypeAlias = Union[NotificationToAgentSessionCancel]
+"""The notifications the agent handles, by method (`Codec.dispatch`)."""
+
+
+class RequestToClientElicitationCreate(Struct, kw_only=True, frozen=True):
+    """`elicitation/create`, a request the client handles: its params as `CreateElicitationRequest`."""
+
+    method: Literal["elicitation/create"] = "elicitation/create"
+    id: RequestId
+    params: CreateElicitationRequest
+
+
+class RequestToClientFsReadTextFile(Struct, kw_only=True, frozen=True):
+    """`fs/read_text_file`, a request the client handles: its params as `ReadTextFileRequest`."""
+
+    method: Literal["fs/read_text_file"] = "fs/read_text_file"
+    id: RequestId
+    params: ReadTextFileRequest
+
+
+class RequestToClientFsWriteTextFile(Struct, kw_only=True, frozen=True):
+    """`fs/write_text_file`, a request the client handles: its params as `WriteTextFileRequest`."""
+
+    method: Literal["fs/write_text_file"] = "fs/write_text_file"
+    id: RequestId
+    params: WriteTextFileRequest
+
+
+class RequestToClientSessionRequestPermission(Struct, kw_only=True, frozen=True):
+    """`session/request_permission`, a request the client handles: its params as `RequestPermissionRequest`."""
+
+    method: Literal["session/request_permission"] = "session/request_permission"
+    id: RequestId
+    params: RequestPermissionRequest
+
+
+class RequestToClientTerminalCreate(Struct, kw_only=True, frozen=True):
+    """`terminal/create`, a request the client handles: its params as `CreateTerminalRequest`."""
+
+    method: Literal["terminal/create"] = "terminal/create"
+    id: RequestId
+    params: CreateTerminalRequest
+
+
+class RequestToClientTerminalKill(Struct, kw_only=True, frozen=True):
+    """`terminal/kill`, a request the client handles: its params as `KillTerminalRequest`."""
+
+    method: Literal["terminal/kill"] = "terminal/kill"
+    id: RequestId
+    params: KillTerminalRequest
+
+
+class RequestToClientTerminalOutput(Struct, kw_only=True, frozen=True):
+    """`terminal/output`, a request the client handles: its params as `TerminalOutputRequest`."""
+
+    method: Literal["terminal/output"] = "terminal/output"
+    id: RequestId
+    params: TerminalOutputRequest
+
+
+class RequestToClientTerminalRelease(Struct, kw_only=True, frozen=True):
+    """`terminal/release`, a request the client handles: its params as `ReleaseTerminalRequest`."""
+
+    method: Literal["terminal/release"] = "terminal/release"
+    id: RequestId
+    params: ReleaseTerminalRequest
+
+
+class RequestToClientTerminalWaitForExit(Struct, kw_only=True, frozen=True):
+    """`terminal/wait_for_exit`, a request the client handles: its params as `WaitForTerminalExitRequest`."""
+
+    method: Literal["terminal/wait_for_exit"] = "terminal/wait_for_exit"
+    id: RequestId
+    params: WaitForTerminalExitRequest
+
+
+RequestToClient: TypeAlias = Union[RequestToClientElicitationCreate, RequestToClientFsReadTextFile, RequestToClientFsWriteTextFile, RequestToClientSessionRequestPermission, RequestToClientTerminalCreate, RequestToClientTerminalKill, RequestToClientTerminalOutput, RequestToClientTerminalRelease, RequestToClientTerminalWaitForExit]
+"""The requests the client handles, by method (`Codec.dispatch`)."""
+
+
+class ResponseFromClientElicitationCreate(Struct, kw_only=True, frozen=True):
+    """`elicitation/create`, the response the client sends: its result as `CreateElicitationResponse`."""
+
+    method: Literal["elicitation/create"] = "elicitation/create"
+    id: RequestId
+    result: CreateElicitationResponse
+
+
+class ResponseFromClientFsReadTextFile(Struct, kw_only=True, frozen=True):
+    """`fs/read_text_file`, the response the client sends: its result as `ReadTextFileResponse`."""
+
+    method: Literal["fs/read_text_file"] = "fs/read_text_file"
+    id: RequestId
+    result: ReadTextFileResponse
+
+
+class ResponseFromClientFsWriteTextFile(Struct, kw_only=True, frozen=True):
+    """`fs/write_text_file`, the response the client sends: its result as `WriteTextFileResponse`."""
+
+    method: Literal["fs/write_text_file"] = "fs/write_text_file"
+    id: RequestId
+    result: WriteTextFileResponse
+
+
+class ResponseFromClientSessionRequestPermission(Struct, kw_only=True, frozen=True):
+    """`session/request_permission`, the response the client sends: its result as `RequestPermissionResponse`."""
+
+    method: Literal["session/request_permission"] = "session/request_permission"
+    id: RequestId
+    result: RequestPermissionResponse
+
+
+class ResponseFromClientTerminalCreate(Struct, kw_only=True, frozen=True):
+    """`terminal/create`, the response the client sends: its result as `CreateTerminalResponse`."""
+
+    method: Literal["terminal/create"] = "terminal/create"
+    id: RequestId
+    result: CreateTerminalResponse
+
+
+class ResponseFromClientTerminalKill(Struct, kw_only=True, frozen=True):
+    """`terminal/kill`, the response the client sends: its result as `KillTerminalResponse`."""
+
+    method: Literal["terminal/kill"] = "terminal/kill"
+    id: RequestId
+    result: KillTerminalResponse
+
+
+class ResponseFromClientTerminalOutput(Struct, kw_only=True, frozen=True):
+    """`terminal/output`, the response the client sends: its result as `TerminalOutputResponse`."""
+
+    method: Literal["terminal/output"] = "terminal/output"
+    id: RequestId
+    result: TerminalOutputResponse
+
+
+class ResponseFromClientTerminalRelease(Struct, kw_only=True, frozen=True):
+    """`terminal/release`, the response the client sends: its result as `ReleaseTerminalResponse`."""
+
+    method: Literal["terminal/release"] = "terminal/release"
+    id: RequestId
+    result: ReleaseTerminalResponse
+
+
+class ResponseFromClientTerminalWaitForExit(Struct, kw_only=True, frozen=True):
+    """`terminal/wait_for_exit`, the response the client sends: its result as `WaitForTerminalExitResponse`."""
+
+    method: Literal["terminal/wait_for_exit"] = "terminal/wait_for_exit"
+    id: RequestId
+    result: WaitForTerminalExitResponse
+
+
+ResponseFromClient: TypeAlias = Union[ResponseFromClientElicitationCreate, ResponseFromClientFsReadTextFile, ResponseFromClientFsWriteTextFile, ResponseFromClientSessionRequestPermission, ResponseFromClientTerminalCreate, ResponseFromClientTerminalKill, ResponseFromClientTerminalOutput, ResponseFromClientTerminalRelease, ResponseFromClientTerminalWaitForExit]
+"""The responses the client sends, by the method of the request (`Codec.dispatch`)."""
+
+
+class NotificationToClientElicitationComplete(Struct, kw_only=True, frozen=True):
+    """`elicitation/complete`, a notification the client handles: its params as `CompleteElicitationNotification`."""
+
+    method: Literal["elicitation/complete"] = "elicitation/complete"
+    params: CompleteElicitationNotification
+
+
+class NotificationToClientSessionUpdate(Struct, kw_only=True, frozen=True):
+    """`session/update`, a notification the client handles: its params as `SessionNotification`."""
+
+    method: Literal["session/update"] = "session/update"
+    params: SessionNotification
+
+
+NotificationToClient: TypeAlias = Union[NotificationToClientElicitationComplete, NotificationToClientSessionUpdate]
+"""The notifications the client handles, by method (`Codec.dispatch`)."""
+
+
+class NotificationToAnySideCancelRequest(Struct, kw_only=True, frozen=True):
+    """`$/cancel_request`, a notification either side handles: its params as `CancelRequestNotification`."""
+
+    method: Literal["$/cancel_request"] = "$/cancel_request"
+    params: CancelRequestNotification
+
+
+NotificationToAnySide: TypeAlias = Union[NotificationToAnySideCancelRequest]
+"""The notifications either side handles, by method (`Codec.dispatch`)."""
+
+DISPATCH: dict[tuple[str, str], type[Struct]] = {
+    ("notification", "$/cancel_request"): NotificationToAnySideCancelRequest,
+    ("notification", "elicitation/complete"): NotificationToClientElicitationComplete,
+    ("notification", "session/cancel"): NotificationToAgentSessionCancel,
+    ("notification", "session/update"): NotificationToClientSessionUpdate,
+    ("request", "authenticate"): RequestToAgentAuthenticate,
+    ("request", "elicitation/create"): RequestToClientElicitationCreate,
+    ("request", "fs/read_text_file"): RequestToClientFsReadTextFile,
+    ("request", "fs/write_text_file"): RequestToClientFsWriteTextFile,
+    ("request", "initialize"): RequestToAgentInitialize,
+    ("request", "logout"): RequestToAgentLogout,
+    ("request", "session/close"): RequestToAgentSessionClose,
+    ("request", "session/delete"): RequestToAgentSessionDelete,
+    ("request", "session/list"): RequestToAgentSessionList,
+    ("request", "session/load"): RequestToAgentSessionLoad,
+    ("request", "session/new"): RequestToAgentSessionNew,
+    ("request", "session/prompt"): RequestToAgentSessionPrompt,
+    ("request", "session/request_permission"): RequestToClientSessionRequestPermission,
+    ("request", "session/resume"): RequestToAgentSessionResume,
+    ("request", "session/set_config_option"): RequestToAgentSessionSetConfigOption,
+    ("request", "session/set_mode"): RequestToAgentSessionSetMode,
+    ("request", "terminal/create"): RequestToClientTerminalCreate,
+    ("request", "terminal/kill"): RequestToClientTerminalKill,
+    ("request", "terminal/output"): RequestToClientTerminalOutput,
+    ("request", "terminal/release"): RequestToClientTerminalRelease,
+    ("request", "terminal/wait_for_exit"): RequestToClientTerminalWaitForExit,
+    ("response", "authenticate"): ResponseFromAgentAuthenticate,
+    ("response", "elicitation/create"): ResponseFromClientElicitationCreate,
+    ("response", "fs/read_text_file"): ResponseFromClientFsReadTextFile,
+    ("response", "fs/write_text_file"): ResponseFromClientFsWriteTextFile,
+    ("response", "initialize"): ResponseFromAgentInitialize,
+    ("response", "logout"): ResponseFromAgentLogout,
+    ("response", "session/close"): ResponseFromAgentSessionClose,
+    ("response", "session/delete"): ResponseFromAgentSessionDelete,
+    ("response", "session/list"): ResponseFromAgentSessionList,
+    ("response", "session/load"): ResponseFromAgentSessionLoad,
+    ("response", "session/new"): ResponseFromAgentSessionNew,
+    ("response", "session/prompt"): ResponseFromAgentSessionPrompt,
+    ("response", "session/request_permission"): ResponseFromClientSessionRequestPermission,
+    ("response", "session/resume"): ResponseFromAgentSessionResume,
+    ("response", "session/set_config_option"): ResponseFromAgentSessionSetConfigOption,
+    ("response", "session/set_mode"): ResponseFromAgentSessionSetMode,
+    ("response", "terminal/create"): ResponseFromClientTerminalCreate,
+    ("response", "terminal/kill"): ResponseFromClientTerminalKill,
+    ("response", "terminal/output"): ResponseFromClientTerminalOutput,
+    ("response", "terminal/release"): ResponseFromClientTerminalRelease,
+    ("response", "terminal/wait_for_exit"): ResponseFromClientTerminalWaitForExit,
+}
+"""The dispatch classes by kind (`request`, `notification`, `response`) and method."""

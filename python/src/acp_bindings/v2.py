@@ -4766,3 +4766,319 @@ to use this directly.
 
 Notifications do not expect a response.
 """
+
+
+class RequestToAgentAuthLogin(Struct, kw_only=True, frozen=True):
+    """`auth/login`, a request the agent handles: its params as `LoginAuthRequest`."""
+
+    method: Literal["auth/login"] = "auth/login"
+    id: RequestId
+    params: LoginAuthRequest
+
+
+class RequestToAgentAuthLogout(Struct, kw_only=True, frozen=True):
+    """`auth/logout`, a request the agent handles: its params as `LogoutAuthRequest`."""
+
+    method: Literal["auth/logout"] = "auth/logout"
+    id: RequestId
+    params: LogoutAuthRequest
+
+
+class RequestToAgentInitialize(Struct, kw_only=True, frozen=True):
+    """`initialize`, a request the agent handles: its params as `InitializeRequest`."""
+
+    method: Literal["initialize"] = "initialize"
+    id: RequestId
+    params: InitializeRequest
+
+
+class RequestToAgentSessionClose(Struct, kw_only=True, frozen=True):
+    """`session/close`, a request the agent handles: its params as `CloseSessionRequest`."""
+
+    method: Literal["session/close"] = "session/close"
+    id: RequestId
+    params: CloseSessionRequest
+
+
+class RequestToAgentSessionDelete(Struct, kw_only=True, frozen=True):
+    """`session/delete`, a request the agent handles: its params as `DeleteSessionRequest`."""
+
+    method: Literal["session/delete"] = "session/delete"
+    id: RequestId
+    params: DeleteSessionRequest
+
+
+class RequestToAgentSessionList(Struct, kw_only=True, frozen=True):
+    """`session/list`, a request the agent handles: its params as `ListSessionsRequest`."""
+
+    method: Literal["session/list"] = "session/list"
+    id: RequestId
+    params: ListSessionsRequest
+
+
+class RequestToAgentSessionNew(Struct, kw_only=True, frozen=True):
+    """`session/new`, a request the agent handles: its params as `NewSessionRequest`."""
+
+    method: Literal["session/new"] = "session/new"
+    id: RequestId
+    params: NewSessionRequest
+
+
+class RequestToAgentSessionPrompt(Struct, kw_only=True, frozen=True):
+    """`session/prompt`, a request the agent handles: its params as `PromptRequest`."""
+
+    method: Literal["session/prompt"] = "session/prompt"
+    id: RequestId
+    params: PromptRequest
+
+
+class RequestToAgentSessionResume(Struct, kw_only=True, frozen=True):
+    """`session/resume`, a request the agent handles: its params as `ResumeSessionRequest`."""
+
+    method: Literal["session/resume"] = "session/resume"
+    id: RequestId
+    params: ResumeSessionRequest
+
+
+class RequestToAgentSessionSetConfigOption(Struct, kw_only=True, frozen=True):
+    """`session/set_config_option`, a request the agent handles: its params as `SetSessionConfigOptionRequest`."""
+
+    method: Literal["session/set_config_option"] = "session/set_config_option"
+    id: RequestId
+    params: SetSessionConfigOptionRequest
+
+
+class RequestToAgentTerminalCancel(Struct, kw_only=True, frozen=True):
+    """`terminal/cancel`, a request the agent handles: its params as `CancelTerminalRequest`."""
+
+    method: Literal["terminal/cancel"] = "terminal/cancel"
+    id: RequestId
+    params: CancelTerminalRequest
+
+
+class RequestToAgentToolCallCancel(Struct, kw_only=True, frozen=True):
+    """`tool_call/cancel`, a request the agent handles: its params as `CancelToolCallRequest`."""
+
+    method: Literal["tool_call/cancel"] = "tool_call/cancel"
+    id: RequestId
+    params: CancelToolCallRequest
+
+
+RequestToAgent: TypeAlias = Union[RequestToAgentAuthLogin, RequestToAgentAuthLogout, RequestToAgentInitialize, RequestToAgentSessionClose, RequestToAgentSessionDelete, RequestToAgentSessionList, RequestToAgentSessionNew, RequestToAgentSessionPrompt, RequestToAgentSessionResume, RequestToAgentSessionSetConfigOption, RequestToAgentTerminalCancel, RequestToAgentToolCallCancel]
+"""The requests the agent handles, by method (`Codec.dispatch`)."""
+
+
+class ResponseFromAgentAuthLogin(Struct, kw_only=True, frozen=True):
+    """`auth/login`, the response the agent sends: its result as `LoginAuthResponse`."""
+
+    method: Literal["auth/login"] = "auth/login"
+    id: RequestId
+    result: LoginAuthResponse
+
+
+class ResponseFromAgentAuthLogout(Struct, kw_only=True, frozen=True):
+    """`auth/logout`, the response the agent sends: its result as `LogoutAuthResponse`."""
+
+    method: Literal["auth/logout"] = "auth/logout"
+    id: RequestId
+    result: LogoutAuthResponse
+
+
+class ResponseFromAgentInitialize(Struct, kw_only=True, frozen=True):
+    """`initialize`, the response the agent sends: its result as `InitializeResponse`."""
+
+    method: Literal["initialize"] = "initialize"
+    id: RequestId
+    result: InitializeResponse
+
+
+class ResponseFromAgentSessionClose(Struct, kw_only=True, frozen=True):
+    """`session/close`, the response the agent sends: its result as `CloseSessionResponse`."""
+
+    method: Literal["session/close"] = "session/close"
+    id: RequestId
+    result: CloseSessionResponse
+
+
+class ResponseFromAgentSessionDelete(Struct, kw_only=True, frozen=True):
+    """`session/delete`, the response the agent sends: its result as `DeleteSessionResponse`."""
+
+    method: Literal["session/delete"] = "session/delete"
+    id: RequestId
+    result: DeleteSessionResponse
+
+
+class ResponseFromAgentSessionList(Struct, kw_only=True, frozen=True):
+    """`session/list`, the response the agent sends: its result as `ListSessionsResponse`."""
+
+    method: Literal["session/list"] = "session/list"
+    id: RequestId
+    result: ListSessionsResponse
+
+
+class ResponseFromAgentSessionNew(Struct, kw_only=True, frozen=True):
+    """`session/new`, the response the agent sends: its result as `NewSessionResponse`."""
+
+    method: Literal["session/new"] = "session/new"
+    id: RequestId
+    result: NewSessionResponse
+
+
+class ResponseFromAgentSessionPrompt(Struct, kw_only=True, frozen=True):
+    """`session/prompt`, the response the agent sends: its result as `PromptResponse`."""
+
+    method: Literal["session/prompt"] = "session/prompt"
+    id: RequestId
+    result: PromptResponse
+
+
+class ResponseFromAgentSessionResume(Struct, kw_only=True, frozen=True):
+    """`session/resume`, the response the agent sends: its result as `ResumeSessionResponse`."""
+
+    method: Literal["session/resume"] = "session/resume"
+    id: RequestId
+    result: ResumeSessionResponse
+
+
+class ResponseFromAgentSessionSetConfigOption(Struct, kw_only=True, frozen=True):
+    """`session/set_config_option`, the response the agent sends: its result as `SetSessionConfigOptionResponse`."""
+
+    method: Literal["session/set_config_option"] = "session/set_config_option"
+    id: RequestId
+    result: SetSessionConfigOptionResponse
+
+
+class ResponseFromAgentTerminalCancel(Struct, kw_only=True, frozen=True):
+    """`terminal/cancel`, the response the agent sends: its result as `CancelTerminalResponse`."""
+
+    method: Literal["terminal/cancel"] = "terminal/cancel"
+    id: RequestId
+    result: CancelTerminalResponse
+
+
+class ResponseFromAgentToolCallCancel(Struct, kw_only=True, frozen=True):
+    """`tool_call/cancel`, the response the agent sends: its result as `CancelToolCallResponse`."""
+
+    method: Literal["tool_call/cancel"] = "tool_call/cancel"
+    id: RequestId
+    result: CancelToolCallResponse
+
+
+ResponseFromAgent: TypeAlias = Union[ResponseFromAgentAuthLogin, ResponseFromAgentAuthLogout, ResponseFromAgentInitialize, ResponseFromAgentSessionClose, ResponseFromAgentSessionDelete, ResponseFromAgentSessionList, ResponseFromAgentSessionNew, ResponseFromAgentSessionPrompt, ResponseFromAgentSessionResume, ResponseFromAgentSessionSetConfigOption, ResponseFromAgentTerminalCancel, ResponseFromAgentToolCallCancel]
+"""The responses the agent sends, by the method of the request (`Codec.dispatch`)."""
+
+
+class NotificationToAgentSessionCancel(Struct, kw_only=True, frozen=True):
+    """`session/cancel`, a notification the agent handles: its params as `CancelSessionNotification`."""
+
+    method: Literal["session/cancel"] = "session/cancel"
+    params: CancelSessionNotification
+
+
+NotificationToAgent: TypeAlias = Union[NotificationToAgentSessionCancel]
+"""The notifications the agent handles, by method (`Codec.dispatch`)."""
+
+
+class RequestToClientElicitationCreate(Struct, kw_only=True, frozen=True):
+    """`elicitation/create`, a request the client handles: its params as `CreateElicitationRequest`."""
+
+    method: Literal["elicitation/create"] = "elicitation/create"
+    id: RequestId
+    params: CreateElicitationRequest
+
+
+class RequestToClientSessionRequestPermission(Struct, kw_only=True, frozen=True):
+    """`session/request_permission`, a request the client handles: its params as `RequestPermissionRequest`."""
+
+    method: Literal["session/request_permission"] = "session/request_permission"
+    id: RequestId
+    params: RequestPermissionRequest
+
+
+RequestToClient: TypeAlias = Union[RequestToClientElicitationCreate, RequestToClientSessionRequestPermission]
+"""The requests the client handles, by method (`Codec.dispatch`)."""
+
+
+class ResponseFromClientElicitationCreate(Struct, kw_only=True, frozen=True):
+    """`elicitation/create`, the response the client sends: its result as `CreateElicitationResponse`."""
+
+    method: Literal["elicitation/create"] = "elicitation/create"
+    id: RequestId
+    result: CreateElicitationResponse
+
+
+class ResponseFromClientSessionRequestPermission(Struct, kw_only=True, frozen=True):
+    """`session/request_permission`, the response the client sends: its result as `RequestPermissionResponse`."""
+
+    method: Literal["session/request_permission"] = "session/request_permission"
+    id: RequestId
+    result: RequestPermissionResponse
+
+
+ResponseFromClient: TypeAlias = Union[ResponseFromClientElicitationCreate, ResponseFromClientSessionRequestPermission]
+"""The responses the client sends, by the method of the request (`Codec.dispatch`)."""
+
+
+class NotificationToClientElicitationComplete(Struct, kw_only=True, frozen=True):
+    """`elicitation/complete`, a notification the client handles: its params as `CompleteElicitationNotification`."""
+
+    method: Literal["elicitation/complete"] = "elicitation/complete"
+    params: CompleteElicitationNotification
+
+
+class NotificationToClientSessionUpdate(Struct, kw_only=True, frozen=True):
+    """`session/update`, a notification the client handles: its params as `UpdateSessionNotification`."""
+
+    method: Literal["session/update"] = "session/update"
+    params: UpdateSessionNotification
+
+
+NotificationToClient: TypeAlias = Union[NotificationToClientElicitationComplete, NotificationToClientSessionUpdate]
+"""The notifications the client handles, by method (`Codec.dispatch`)."""
+
+
+class NotificationToAnySideCancelRequest(Struct, kw_only=True, frozen=True):
+    """`$/cancel_request`, a notification either side handles: its params as `CancelRequestNotification`."""
+
+    method: Literal["$/cancel_request"] = "$/cancel_request"
+    params: CancelRequestNotification
+
+
+NotificationToAnySide: TypeAlias = Union[NotificationToAnySideCancelRequest]
+"""The notifications either side handles, by method (`Codec.dispatch`)."""
+
+DISPATCH: dict[tuple[str, str], type[Struct]] = {
+    ("notification", "$/cancel_request"): NotificationToAnySideCancelRequest,
+    ("notification", "elicitation/complete"): NotificationToClientElicitationComplete,
+    ("notification", "session/cancel"): NotificationToAgentSessionCancel,
+    ("notification", "session/update"): NotificationToClientSessionUpdate,
+    ("request", "auth/login"): RequestToAgentAuthLogin,
+    ("request", "auth/logout"): RequestToAgentAuthLogout,
+    ("request", "elicitation/create"): RequestToClientElicitationCreate,
+    ("request", "initialize"): RequestToAgentInitialize,
+    ("request", "session/close"): RequestToAgentSessionClose,
+    ("request", "session/delete"): RequestToAgentSessionDelete,
+    ("request", "session/list"): RequestToAgentSessionList,
+    ("request", "session/new"): RequestToAgentSessionNew,
+    ("request", "session/prompt"): RequestToAgentSessionPrompt,
+    ("request", "session/request_permission"): RequestToClientSessionRequestPermission,
+    ("request", "session/resume"): RequestToAgentSessionResume,
+    ("request", "session/set_config_option"): RequestToAgentSessionSetConfigOption,
+    ("request", "terminal/cancel"): RequestToAgentTerminalCancel,
+    ("request", "tool_call/cancel"): RequestToAgentToolCallCancel,
+    ("response", "auth/login"): ResponseFromAgentAuthLogin,
+    ("response", "auth/logout"): ResponseFromAgentAuthLogout,
+    ("response", "elicitation/create"): ResponseFromClientElicitationCreate,
+    ("response", "initialize"): ResponseFromAgentInitialize,
+    ("response", "session/close"): ResponseFromAgentSessionClose,
+    ("response", "session/delete"): ResponseFromAgentSessionDelete,
+    ("response", "session/list"): ResponseFromAgentSessionList,
+    ("response", "session/new"): ResponseFromAgentSessionNew,
+    ("response", "session/prompt"): ResponseFromAgentSessionPrompt,
+    ("response", "session/request_permission"): ResponseFromClientSessionRequestPermission,
+    ("response", "session/resume"): ResponseFromAgentSessionResume,
+    ("response", "session/set_config_option"): ResponseFromAgentSessionSetConfigOption,
+    ("response", "terminal/cancel"): ResponseFromAgentTerminalCancel,
+    ("response", "tool_call/cancel"): ResponseFromAgentToolCallCancel,
+}
+"""The dispatch classes by kind (`request`, `notification`, `response`) and method."""

@@ -34,7 +34,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use genco::prelude::*;
 
 use crate::model::*;
-use crate::plan::{Decisions, Plan, Repr};
+use crate::plan::{Decisions, Payloads, Plan, Repr};
 
 /// The class names a module gives its arms and its extended objects' bases.
 #[derive(Debug, Clone, Default)]
@@ -45,10 +45,11 @@ struct Names {
 
 /// The module of a version's stable schema file, with `plan`'s decisions
 /// about the stable build.
-pub fn module(plan: &Plan<'_>, module: &Module) -> String {
+pub fn module(plan: &Plan<'_>, module: &Module, payloads: &Payloads) -> String {
     let walked: Vec<&Def> = module.defs.iter().flat_map(Def::walk).collect();
     let r = Renderer::new(&walked, &plan.stable, &Names::default());
-    render(module, &r, &walked, None)
+    let dispatch = r.dispatch(&walked, payloads, false);
+    render(module, &r, &walked, None, dispatch)
 }
 
 /// The module of a version's unstable schema file, as a difference from the
@@ -56,7 +57,13 @@ pub fn module(plan: &Plan<'_>, module: &Module) -> String {
 /// renders once for both builds is imported from the stable module (so
 /// `unstable.v2.TextContent is v2.TextContent`), with its arm classes,
 /// unless something it names is written here ([`Plan::shared_with_stable`]).
-pub fn unstable_module(plan: &Plan<'_>, stable: &Module, unstable: &Module, stable_module: &str) -> String {
+pub fn unstable_module(
+    plan: &Plan<'_>,
+    stable: &Module,
+    unstable: &Module,
+    stable_module: &str,
+    payloads: &Payloads,
+) -> String {
     let base: Vec<&Def> = stable.defs.iter().flat_map(Def::walk).collect();
     let stable_r = Renderer::new(&base, &plan.stable, &Names::default());
     let shared = plan.shared_with_stable(unstable);
@@ -72,7 +79,9 @@ pub fn unstable_module(plan: &Plan<'_>, stable: &Module, unstable: &Module, stab
         walked.iter().filter(|d| shared.contains(d.name.as_str())).map(|d| r.name(&d.name)).collect();
     imported.extend(preset.arm_classes.values().chain(preset.bases.values()).cloned());
     isort(&mut imported);
-    render(unstable, &r, &written, Some((stable_module, imported)))
+    // The dispatch classes name the unstable build's payloads: written here, all of them.
+    let dispatch = r.dispatch(&walked, payloads, true);
+    render(unstable, &r, &written, Some((stable_module, imported)), dispatch)
 }
 
 /// Python's keywords and the soft keywords a field may not be named.
@@ -164,7 +173,13 @@ impl<'a> Renderer<'a> {
 
 /// The module of `module`: the definitions `walked` written, and with `base`
 /// (the stable module's import path and names), the rest imported from it.
-fn render(module: &Module, r: &Renderer<'_>, walked: &[&Def], base: Option<(&str, Vec<String>)>) -> String {
+fn render(
+    module: &Module,
+    r: &Renderer<'_>,
+    walked: &[&Def],
+    base: Option<(&str, Vec<String>)>,
+    dispatch: python::Tokens,
+) -> String {
     let mut out = python::Tokens::new();
     // Classes first, each arm class after every base; then the aliases.
     for d in walked.iter().filter(|d| matches!(d.kind, Kind::Struct(_))) {
@@ -178,6 +193,7 @@ fn render(module: &Module, r: &Renderer<'_>, walked: &[&Def], base: Option<(&str
     for d in Renderer::aliases_in_order(walked, |d| r.extended_by(d).is_some()) {
         r.alias(&mut out, d);
     }
+    out.append(dispatch);
     // Two blank lines before each top-level statement (PEP 8); genco keeps one.
     let body = two_blank_lines(&out.to_file_string().expect("genco formats Python"));
     let build = if base.is_some() { "unstable" } else { "stable" };
@@ -461,6 +477,93 @@ impl Renderer<'_> {
             };
             self.write_class(out, class, &config, &docs, &own);
         }
+    }
+
+    /// The typed dispatch of a build (`unstable` or not): for each side and
+    /// kind of message the plan groups the payloads by (the crate's dispatch
+    /// enums, the TypeScript package's unions), a class per method holding
+    /// the message's id (but for a notification) and payload in the
+    /// generated types, named after the enum and the crate's variant
+    /// (`RequestToAgentSessionPrompt`: `RequestToAgent::SessionPrompt`), and
+    /// the union of them under the enum's name (`RequestToAgent`); then
+    /// `DISPATCH`, the classes by kind and method, which `Codec.dispatch`
+    /// reads. Empty for a file without methods.
+    fn dispatch(&self, walked: &[&Def], payloads: &Payloads, unstable: bool) -> python::Tokens {
+        let mut out = python::Tokens::new();
+        let by_name: BTreeMap<&str, &Def> = walked.iter().map(|d| (d.name.as_str(), *d)).collect();
+        let id = if by_name.contains_key("RequestId") { self.name("RequestId") } else { "Any".to_owned() };
+        let mut table: Vec<(String, String, String)> = Vec::new();
+        for ((side, kind), group) in payloads.groups() {
+            let mut members: Vec<(&str, String)> = group
+                .iter()
+                .filter(|(_, gate)| gate.in_build(unstable))
+                .filter_map(|(def, _)| by_name.get(def.as_str()))
+                .filter_map(|d| Some((d.method.as_ref()?.name.as_str(), self.name(&d.name))))
+                .collect();
+            members.sort();
+            members.dedup();
+            if members.is_empty() {
+                continue;
+            }
+            let union = crate::plan::item_names::enum_name(*side, *kind);
+            let who = match side {
+                Side::Protocol => "either side".to_owned(),
+                s => format!("the {}", s.as_str()),
+            };
+            let (kind_name, member, what) = match kind {
+                MethodKind::Request => ("request", "params", format!("a request {who} handles")),
+                MethodKind::Notification => ("notification", "params", format!("a notification {who} handles")),
+                MethodKind::Response => ("response", "result", format!("the response {who} sends")),
+            };
+            let mut classes = Vec::new();
+            for (method, payload) in &members {
+                let class = format!("{union}{}", crate::model::method_variant(method));
+                let docs = format!("`{method}`, {what}: its {member} as `{payload}`.");
+                let method_field = format!("method: Literal[{m}] = {m}", m = string(method));
+                let id_field = (*kind != MethodKind::Notification).then(|| format!("id: {id}"));
+                let payload_field = format!("{member}: {payload}");
+                quote_in! { out =>
+                    class $(&class)(Struct, kw_only=True, frozen=True):
+                        $(docstring(&docs, 4))
+                        $['\n']
+                        $(&method_field)
+                        $(if let Some(f) = &id_field => $['\r']$f)
+                        $['\r']$(&payload_field)
+                }
+                out.line();
+                out.line();
+                table.push((kind_name.to_owned(), (*method).to_owned(), class.clone()));
+                classes.push(class);
+            }
+            let doc = match kind {
+                MethodKind::Request => format!("The requests {who} handles, by method (`Codec.dispatch`)."),
+                MethodKind::Notification => format!("The notifications {who} handles, by method (`Codec.dispatch`)."),
+                MethodKind::Response => {
+                    format!("The responses {who} sends, by the method of the request (`Codec.dispatch`).")
+                }
+            };
+            let value = format!("Union[{}]", classes.join(", "));
+            quote_in! { out =>
+                $(&union): TypeAlias = $(&value)
+                $(docstring(&doc, 0))
+            }
+            out.line();
+            out.line();
+        }
+        if !table.is_empty() {
+            table.sort();
+            let entries: Vec<String> =
+                table.iter().map(|(k, m, c)| format!("({}, {}): {c},", string(k), string(m))).collect();
+            quote_in! { out =>
+                DISPATCH: dict[tuple[str, str], type[Struct]] = {
+                    $(for e in &entries => $['\r']$e)
+                }
+                $(docstring("The dispatch classes by kind (`request`, `notification`, `response`) and method.", 0))
+            }
+            out.line();
+            out.line();
+        }
+        out
     }
 
     /// `class name(config):` with its docstring and fields.

@@ -3100,3 +3100,697 @@ else:
     # What msgspec reads: any value (msgspec cannot tell these arms apart by their JSON type).
     ProxyResponseResultResult = Any
 """Method-specific response data."""
+
+
+class RequestToAgentAuthStatus(Struct, kw_only=True, frozen=True):
+    """`auth/status`, a request the agent handles: its params as `AuthStatusRequest`."""
+
+    method: Literal["auth/status"] = "auth/status"
+    id: RequestId
+    params: AuthStatusRequest
+
+
+class RequestToAgentAuthenticate(Struct, kw_only=True, frozen=True):
+    """`authenticate`, a request the agent handles: its params as `AuthenticateRequest`."""
+
+    method: Literal["authenticate"] = "authenticate"
+    id: RequestId
+    params: AuthenticateRequest
+
+
+class RequestToAgentInitialize(Struct, kw_only=True, frozen=True):
+    """`initialize`, a request the agent handles: its params as `InitializeRequest`."""
+
+    method: Literal["initialize"] = "initialize"
+    id: RequestId
+    params: InitializeRequest
+
+
+class RequestToAgentLogout(Struct, kw_only=True, frozen=True):
+    """`logout`, a request the agent handles: its params as `LogoutRequest`."""
+
+    method: Literal["logout"] = "logout"
+    id: RequestId
+    params: LogoutRequest
+
+
+class RequestToAgentProvidersDisable(Struct, kw_only=True, frozen=True):
+    """`providers/disable`, a request the agent handles: its params as `DisableProviderRequest`."""
+
+    method: Literal["providers/disable"] = "providers/disable"
+    id: RequestId
+    params: DisableProviderRequest
+
+
+class RequestToAgentProvidersList(Struct, kw_only=True, frozen=True):
+    """`providers/list`, a request the agent handles: its params as `ListProvidersRequest`."""
+
+    method: Literal["providers/list"] = "providers/list"
+    id: RequestId
+    params: ListProvidersRequest
+
+
+class RequestToAgentProvidersSet(Struct, kw_only=True, frozen=True):
+    """`providers/set`, a request the agent handles: its params as `SetProviderRequest`."""
+
+    method: Literal["providers/set"] = "providers/set"
+    id: RequestId
+    params: SetProviderRequest
+
+
+class RequestToAgentSessionArchive(Struct, kw_only=True, frozen=True):
+    """`session/archive`, a request the agent handles: its params as `ArchiveSessionRequest`."""
+
+    method: Literal["session/archive"] = "session/archive"
+    id: RequestId
+    params: ArchiveSessionRequest
+
+
+class RequestToAgentSessionClose(Struct, kw_only=True, frozen=True):
+    """`session/close`, a request the agent handles: its params as `CloseSessionRequest`."""
+
+    method: Literal["session/close"] = "session/close"
+    id: RequestId
+    params: CloseSessionRequest
+
+
+class RequestToAgentSessionDelete(Struct, kw_only=True, frozen=True):
+    """`session/delete`, a request the agent handles: its params as `DeleteSessionRequest`."""
+
+    method: Literal["session/delete"] = "session/delete"
+    id: RequestId
+    params: DeleteSessionRequest
+
+
+class RequestToAgentSessionFork(Struct, kw_only=True, frozen=True):
+    """`session/fork`, a request the agent handles: its params as `ForkSessionRequest`."""
+
+    method: Literal["session/fork"] = "session/fork"
+    id: RequestId
+    params: ForkSessionRequest
+
+
+class RequestToAgentSessionList(Struct, kw_only=True, frozen=True):
+    """`session/list`, a request the agent handles: its params as `ListSessionsRequest`."""
+
+    method: Literal["session/list"] = "session/list"
+    id: RequestId
+    params: ListSessionsRequest
+
+
+class RequestToAgentSessionLoad(Struct, kw_only=True, frozen=True):
+    """`session/load`, a request the agent handles: its params as `LoadSessionRequest`."""
+
+    method: Literal["session/load"] = "session/load"
+    id: RequestId
+    params: LoadSessionRequest
+
+
+class RequestToAgentSessionNew(Struct, kw_only=True, frozen=True):
+    """`session/new`, a request the agent handles: its params as `NewSessionRequest`."""
+
+    method: Literal["session/new"] = "session/new"
+    id: RequestId
+    params: NewSessionRequest
+
+
+class RequestToAgentSessionPrompt(Struct, kw_only=True, frozen=True):
+    """`session/prompt`, a request the agent handles: its params as `PromptRequest`."""
+
+    method: Literal["session/prompt"] = "session/prompt"
+    id: RequestId
+    params: PromptRequest
+
+
+class RequestToAgentSessionResume(Struct, kw_only=True, frozen=True):
+    """`session/resume`, a request the agent handles: its params as `ResumeSessionRequest`."""
+
+    method: Literal["session/resume"] = "session/resume"
+    id: RequestId
+    params: ResumeSessionRequest
+
+
+class RequestToAgentSessionSetConfigOption(Struct, kw_only=True, frozen=True):
+    """`session/set_config_option`, a request the agent handles: its params as `SetSessionConfigOptionRequest`."""
+
+    method: Literal["session/set_config_option"] = "session/set_config_option"
+    id: RequestId
+    params: SetSessionConfigOptionRequest
+
+
+class RequestToAgentSessionSetMode(Struct, kw_only=True, frozen=True):
+    """`session/set_mode`, a request the agent handles: its params as `SetSessionModeRequest`."""
+
+    method: Literal["session/set_mode"] = "session/set_mode"
+    id: RequestId
+    params: SetSessionModeRequest
+
+
+class RequestToAgentSessionSetTitle(Struct, kw_only=True, frozen=True):
+    """`session/set_title`, a request the agent handles: its params as `SetSessionTitleRequest`."""
+
+    method: Literal["session/set_title"] = "session/set_title"
+    id: RequestId
+    params: SetSessionTitleRequest
+
+
+class RequestToAgentSessionStatus(Struct, kw_only=True, frozen=True):
+    """`session/status`, a request the agent handles: its params as `SessionStatusRequest`."""
+
+    method: Literal["session/status"] = "session/status"
+    id: RequestId
+    params: SessionStatusRequest
+
+
+class RequestToAgentSessionUnarchive(Struct, kw_only=True, frozen=True):
+    """`session/unarchive`, a request the agent handles: its params as `UnarchiveSessionRequest`."""
+
+    method: Literal["session/unarchive"] = "session/unarchive"
+    id: RequestId
+    params: UnarchiveSessionRequest
+
+
+RequestToAgent: TypeAlias = Union[RequestToAgentAuthStatus, RequestToAgentAuthenticate, RequestToAgentInitialize, RequestToAgentLogout, RequestToAgentProvidersDisable, RequestToAgentProvidersList, RequestToAgentProvidersSet, RequestToAgentSessionArchive, RequestToAgentSessionClose, RequestToAgentSessionDelete, RequestToAgentSessionFork, RequestToAgentSessionList, RequestToAgentSessionLoad, RequestToAgentSessionNew, RequestToAgentSessionPrompt, RequestToAgentSessionResume, RequestToAgentSessionSetConfigOption, RequestToAgentSessionSetMode, RequestToAgentSessionSetTitle, RequestToAgentSessionStatus, RequestToAgentSessionUnarchive]
+"""The requests the agent handles, by method (`Codec.dispatch`)."""
+
+
+class ResponseFromAgentAuthStatus(Struct, kw_only=True, frozen=True):
+    """`auth/status`, the response the agent sends: its result as `AuthStatusResponse`."""
+
+    method: Literal["auth/status"] = "auth/status"
+    id: RequestId
+    result: AuthStatusResponse
+
+
+class ResponseFromAgentAuthenticate(Struct, kw_only=True, frozen=True):
+    """`authenticate`, the response the agent sends: its result as `AuthenticateResponse`."""
+
+    method: Literal["authenticate"] = "authenticate"
+    id: RequestId
+    result: AuthenticateResponse
+
+
+class ResponseFromAgentInitialize(Struct, kw_only=True, frozen=True):
+    """`initialize`, the response the agent sends: its result as `InitializeResponse`."""
+
+    method: Literal["initialize"] = "initialize"
+    id: RequestId
+    result: InitializeResponse
+
+
+class ResponseFromAgentLogout(Struct, kw_only=True, frozen=True):
+    """`logout`, the response the agent sends: its result as `LogoutResponse`."""
+
+    method: Literal["logout"] = "logout"
+    id: RequestId
+    result: LogoutResponse
+
+
+class ResponseFromAgentProvidersDisable(Struct, kw_only=True, frozen=True):
+    """`providers/disable`, the response the agent sends: its result as `DisableProviderResponse`."""
+
+    method: Literal["providers/disable"] = "providers/disable"
+    id: RequestId
+    result: DisableProviderResponse
+
+
+class ResponseFromAgentProvidersList(Struct, kw_only=True, frozen=True):
+    """`providers/list`, the response the agent sends: its result as `ListProvidersResponse`."""
+
+    method: Literal["providers/list"] = "providers/list"
+    id: RequestId
+    result: ListProvidersResponse
+
+
+class ResponseFromAgentProvidersSet(Struct, kw_only=True, frozen=True):
+    """`providers/set`, the response the agent sends: its result as `SetProviderResponse`."""
+
+    method: Literal["providers/set"] = "providers/set"
+    id: RequestId
+    result: SetProviderResponse
+
+
+class ResponseFromAgentSessionArchive(Struct, kw_only=True, frozen=True):
+    """`session/archive`, the response the agent sends: its result as `ArchiveSessionResponse`."""
+
+    method: Literal["session/archive"] = "session/archive"
+    id: RequestId
+    result: ArchiveSessionResponse
+
+
+class ResponseFromAgentSessionClose(Struct, kw_only=True, frozen=True):
+    """`session/close`, the response the agent sends: its result as `CloseSessionResponse`."""
+
+    method: Literal["session/close"] = "session/close"
+    id: RequestId
+    result: CloseSessionResponse
+
+
+class ResponseFromAgentSessionDelete(Struct, kw_only=True, frozen=True):
+    """`session/delete`, the response the agent sends: its result as `DeleteSessionResponse`."""
+
+    method: Literal["session/delete"] = "session/delete"
+    id: RequestId
+    result: DeleteSessionResponse
+
+
+class ResponseFromAgentSessionFork(Struct, kw_only=True, frozen=True):
+    """`session/fork`, the response the agent sends: its result as `ForkSessionResponse`."""
+
+    method: Literal["session/fork"] = "session/fork"
+    id: RequestId
+    result: ForkSessionResponse
+
+
+class ResponseFromAgentSessionList(Struct, kw_only=True, frozen=True):
+    """`session/list`, the response the agent sends: its result as `ListSessionsResponse`."""
+
+    method: Literal["session/list"] = "session/list"
+    id: RequestId
+    result: ListSessionsResponse
+
+
+class ResponseFromAgentSessionLoad(Struct, kw_only=True, frozen=True):
+    """`session/load`, the response the agent sends: its result as `LoadSessionResponse`."""
+
+    method: Literal["session/load"] = "session/load"
+    id: RequestId
+    result: LoadSessionResponse
+
+
+class ResponseFromAgentSessionNew(Struct, kw_only=True, frozen=True):
+    """`session/new`, the response the agent sends: its result as `NewSessionResponse`."""
+
+    method: Literal["session/new"] = "session/new"
+    id: RequestId
+    result: NewSessionResponse
+
+
+class ResponseFromAgentSessionPrompt(Struct, kw_only=True, frozen=True):
+    """`session/prompt`, the response the agent sends: its result as `PromptResponse`."""
+
+    method: Literal["session/prompt"] = "session/prompt"
+    id: RequestId
+    result: PromptResponse
+
+
+class ResponseFromAgentSessionResume(Struct, kw_only=True, frozen=True):
+    """`session/resume`, the response the agent sends: its result as `ResumeSessionResponse`."""
+
+    method: Literal["session/resume"] = "session/resume"
+    id: RequestId
+    result: ResumeSessionResponse
+
+
+class ResponseFromAgentSessionSetConfigOption(Struct, kw_only=True, frozen=True):
+    """`session/set_config_option`, the response the agent sends: its result as `SetSessionConfigOptionResponse`."""
+
+    method: Literal["session/set_config_option"] = "session/set_config_option"
+    id: RequestId
+    result: SetSessionConfigOptionResponse
+
+
+class ResponseFromAgentSessionSetMode(Struct, kw_only=True, frozen=True):
+    """`session/set_mode`, the response the agent sends: its result as `SetSessionModeResponse`."""
+
+    method: Literal["session/set_mode"] = "session/set_mode"
+    id: RequestId
+    result: SetSessionModeResponse
+
+
+class ResponseFromAgentSessionSetTitle(Struct, kw_only=True, frozen=True):
+    """`session/set_title`, the response the agent sends: its result as `SetSessionTitleResponse`."""
+
+    method: Literal["session/set_title"] = "session/set_title"
+    id: RequestId
+    result: SetSessionTitleResponse
+
+
+class ResponseFromAgentSessionStatus(Struct, kw_only=True, frozen=True):
+    """`session/status`, the response the agent sends: its result as `SessionStatusResponse`."""
+
+    method: Literal["session/status"] = "session/status"
+    id: RequestId
+    result: SessionStatusResponse
+
+
+class ResponseFromAgentSessionUnarchive(Struct, kw_only=True, frozen=True):
+    """`session/unarchive`, the response the agent sends: its result as `UnarchiveSessionResponse`."""
+
+    method: Literal["session/unarchive"] = "session/unarchive"
+    id: RequestId
+    result: UnarchiveSessionResponse
+
+
+ResponseFromAgent: TypeAlias = Union[ResponseFromAgentAuthStatus, ResponseFromAgentAuthenticate, ResponseFromAgentInitialize, ResponseFromAgentLogout, ResponseFromAgentProvidersDisable, ResponseFromAgentProvidersList, ResponseFromAgentProvidersSet, ResponseFromAgentSessionArchive, ResponseFromAgentSessionClose, ResponseFromAgentSessionDelete, ResponseFromAgentSessionFork, ResponseFromAgentSessionList, ResponseFromAgentSessionLoad, ResponseFromAgentSessionNew, ResponseFromAgentSessionPrompt, ResponseFromAgentSessionResume, ResponseFromAgentSessionSetConfigOption, ResponseFromAgentSessionSetMode, ResponseFromAgentSessionSetTitle, ResponseFromAgentSessionStatus, ResponseFromAgentSessionUnarchive]
+"""The responses the agent sends, by the method of the request (`Codec.dispatch`)."""
+
+
+class NotificationToAgentMcpMessage(Struct, kw_only=True, frozen=True):
+    """`mcp/message`, a notification the agent handles: its params as `MessageMcpNotification`."""
+
+    method: Literal["mcp/message"] = "mcp/message"
+    params: MessageMcpNotification
+
+
+class NotificationToAgentSessionCancel(Struct, kw_only=True, frozen=True):
+    """`session/cancel`, a notification the agent handles: its params as `CancelNotification`."""
+
+    method: Literal["session/cancel"] = "session/cancel"
+    params: CancelNotification
+
+
+NotificationToAgent: TypeAlias = Union[NotificationToAgentMcpMessage, NotificationToAgentSessionCancel]
+"""The notifications the agent handles, by method (`Codec.dispatch`)."""
+
+
+class RequestToClientElicitationCreate(Struct, kw_only=True, frozen=True):
+    """`elicitation/create`, a request the client handles: its params as `CreateElicitationRequest`."""
+
+    method: Literal["elicitation/create"] = "elicitation/create"
+    id: RequestId
+    params: CreateElicitationRequest
+
+
+class RequestToClientFsReadTextFile(Struct, kw_only=True, frozen=True):
+    """`fs/read_text_file`, a request the client handles: its params as `ReadTextFileRequest`."""
+
+    method: Literal["fs/read_text_file"] = "fs/read_text_file"
+    id: RequestId
+    params: ReadTextFileRequest
+
+
+class RequestToClientFsWriteTextFile(Struct, kw_only=True, frozen=True):
+    """`fs/write_text_file`, a request the client handles: its params as `WriteTextFileRequest`."""
+
+    method: Literal["fs/write_text_file"] = "fs/write_text_file"
+    id: RequestId
+    params: WriteTextFileRequest
+
+
+class RequestToClientMcpMessage(Struct, kw_only=True, frozen=True):
+    """`mcp/message`, a request the client handles: its params as `MessageMcpRequest`."""
+
+    method: Literal["mcp/message"] = "mcp/message"
+    id: RequestId
+    params: MessageMcpRequest
+
+
+class RequestToClientSessionRequestPermission(Struct, kw_only=True, frozen=True):
+    """`session/request_permission`, a request the client handles: its params as `RequestPermissionRequest`."""
+
+    method: Literal["session/request_permission"] = "session/request_permission"
+    id: RequestId
+    params: RequestPermissionRequest
+
+
+class RequestToClientTerminalCreate(Struct, kw_only=True, frozen=True):
+    """`terminal/create`, a request the client handles: its params as `CreateTerminalRequest`."""
+
+    method: Literal["terminal/create"] = "terminal/create"
+    id: RequestId
+    params: CreateTerminalRequest
+
+
+class RequestToClientTerminalKill(Struct, kw_only=True, frozen=True):
+    """`terminal/kill`, a request the client handles: its params as `KillTerminalRequest`."""
+
+    method: Literal["terminal/kill"] = "terminal/kill"
+    id: RequestId
+    params: KillTerminalRequest
+
+
+class RequestToClientTerminalOutput(Struct, kw_only=True, frozen=True):
+    """`terminal/output`, a request the client handles: its params as `TerminalOutputRequest`."""
+
+    method: Literal["terminal/output"] = "terminal/output"
+    id: RequestId
+    params: TerminalOutputRequest
+
+
+class RequestToClientTerminalRelease(Struct, kw_only=True, frozen=True):
+    """`terminal/release`, a request the client handles: its params as `ReleaseTerminalRequest`."""
+
+    method: Literal["terminal/release"] = "terminal/release"
+    id: RequestId
+    params: ReleaseTerminalRequest
+
+
+class RequestToClientTerminalWaitForExit(Struct, kw_only=True, frozen=True):
+    """`terminal/wait_for_exit`, a request the client handles: its params as `WaitForTerminalExitRequest`."""
+
+    method: Literal["terminal/wait_for_exit"] = "terminal/wait_for_exit"
+    id: RequestId
+    params: WaitForTerminalExitRequest
+
+
+RequestToClient: TypeAlias = Union[RequestToClientElicitationCreate, RequestToClientFsReadTextFile, RequestToClientFsWriteTextFile, RequestToClientMcpMessage, RequestToClientSessionRequestPermission, RequestToClientTerminalCreate, RequestToClientTerminalKill, RequestToClientTerminalOutput, RequestToClientTerminalRelease, RequestToClientTerminalWaitForExit]
+"""The requests the client handles, by method (`Codec.dispatch`)."""
+
+
+class ResponseFromClientElicitationCreate(Struct, kw_only=True, frozen=True):
+    """`elicitation/create`, the response the client sends: its result as `CreateElicitationResponse`."""
+
+    method: Literal["elicitation/create"] = "elicitation/create"
+    id: RequestId
+    result: CreateElicitationResponse
+
+
+class ResponseFromClientFsReadTextFile(Struct, kw_only=True, frozen=True):
+    """`fs/read_text_file`, the response the client sends: its result as `ReadTextFileResponse`."""
+
+    method: Literal["fs/read_text_file"] = "fs/read_text_file"
+    id: RequestId
+    result: ReadTextFileResponse
+
+
+class ResponseFromClientFsWriteTextFile(Struct, kw_only=True, frozen=True):
+    """`fs/write_text_file`, the response the client sends: its result as `WriteTextFileResponse`."""
+
+    method: Literal["fs/write_text_file"] = "fs/write_text_file"
+    id: RequestId
+    result: WriteTextFileResponse
+
+
+class ResponseFromClientMcpMessage(Struct, kw_only=True, frozen=True):
+    """`mcp/message`, the response the client sends: its result as `MessageMcpResponse`."""
+
+    method: Literal["mcp/message"] = "mcp/message"
+    id: RequestId
+    result: MessageMcpResponse
+
+
+class ResponseFromClientSessionRequestPermission(Struct, kw_only=True, frozen=True):
+    """`session/request_permission`, the response the client sends: its result as `RequestPermissionResponse`."""
+
+    method: Literal["session/request_permission"] = "session/request_permission"
+    id: RequestId
+    result: RequestPermissionResponse
+
+
+class ResponseFromClientTerminalCreate(Struct, kw_only=True, frozen=True):
+    """`terminal/create`, the response the client sends: its result as `CreateTerminalResponse`."""
+
+    method: Literal["terminal/create"] = "terminal/create"
+    id: RequestId
+    result: CreateTerminalResponse
+
+
+class ResponseFromClientTerminalKill(Struct, kw_only=True, frozen=True):
+    """`terminal/kill`, the response the client sends: its result as `KillTerminalResponse`."""
+
+    method: Literal["terminal/kill"] = "terminal/kill"
+    id: RequestId
+    result: KillTerminalResponse
+
+
+class ResponseFromClientTerminalOutput(Struct, kw_only=True, frozen=True):
+    """`terminal/output`, the response the client sends: its result as `TerminalOutputResponse`."""
+
+    method: Literal["terminal/output"] = "terminal/output"
+    id: RequestId
+    result: TerminalOutputResponse
+
+
+class ResponseFromClientTerminalRelease(Struct, kw_only=True, frozen=True):
+    """`terminal/release`, the response the client sends: its result as `ReleaseTerminalResponse`."""
+
+    method: Literal["terminal/release"] = "terminal/release"
+    id: RequestId
+    result: ReleaseTerminalResponse
+
+
+class ResponseFromClientTerminalWaitForExit(Struct, kw_only=True, frozen=True):
+    """`terminal/wait_for_exit`, the response the client sends: its result as `WaitForTerminalExitResponse`."""
+
+    method: Literal["terminal/wait_for_exit"] = "terminal/wait_for_exit"
+    id: RequestId
+    result: WaitForTerminalExitResponse
+
+
+ResponseFromClient: TypeAlias = Union[ResponseFromClientElicitationCreate, ResponseFromClientFsReadTextFile, ResponseFromClientFsWriteTextFile, ResponseFromClientMcpMessage, ResponseFromClientSessionRequestPermission, ResponseFromClientTerminalCreate, ResponseFromClientTerminalKill, ResponseFromClientTerminalOutput, ResponseFromClientTerminalRelease, ResponseFromClientTerminalWaitForExit]
+"""The responses the client sends, by the method of the request (`Codec.dispatch`)."""
+
+
+class NotificationToClientAuthStatusUpdate(Struct, kw_only=True, frozen=True):
+    """`auth/status_update`, a notification the client handles: its params as `AuthStatusUpdateNotification`."""
+
+    method: Literal["auth/status_update"] = "auth/status_update"
+    params: AuthStatusUpdateNotification
+
+
+class NotificationToClientElicitationComplete(Struct, kw_only=True, frozen=True):
+    """`elicitation/complete`, a notification the client handles: its params as `CompleteElicitationNotification`."""
+
+    method: Literal["elicitation/complete"] = "elicitation/complete"
+    params: CompleteElicitationNotification
+
+
+class NotificationToClientSessionUpdate(Struct, kw_only=True, frozen=True):
+    """`session/update`, a notification the client handles: its params as `SessionNotification`."""
+
+    method: Literal["session/update"] = "session/update"
+    params: SessionNotification
+
+
+NotificationToClient: TypeAlias = Union[NotificationToClientAuthStatusUpdate, NotificationToClientElicitationComplete, NotificationToClientSessionUpdate]
+"""The notifications the client handles, by method (`Codec.dispatch`)."""
+
+
+class NotificationToAnySideCancelRequest(Struct, kw_only=True, frozen=True):
+    """`$/cancel_request`, a notification either side handles: its params as `CancelRequestNotification`."""
+
+    method: Literal["$/cancel_request"] = "$/cancel_request"
+    params: CancelRequestNotification
+
+
+NotificationToAnySide: TypeAlias = Union[NotificationToAnySideCancelRequest]
+"""The notifications either side handles, by method (`Codec.dispatch`)."""
+
+
+class RequestToProxyProxyInitialize(Struct, kw_only=True, frozen=True):
+    """`proxy/initialize`, a request the proxy handles: its params as `InitializeProxyRequest`."""
+
+    method: Literal["proxy/initialize"] = "proxy/initialize"
+    id: RequestId
+    params: InitializeProxyRequest
+
+
+class RequestToProxyProxySuccessor(Struct, kw_only=True, frozen=True):
+    """`proxy/successor`, a request the proxy handles: its params as `ProxySuccessorRequest`."""
+
+    method: Literal["proxy/successor"] = "proxy/successor"
+    id: RequestId
+    params: ProxySuccessorRequest
+
+
+RequestToProxy: TypeAlias = Union[RequestToProxyProxyInitialize, RequestToProxyProxySuccessor]
+"""The requests the proxy handles, by method (`Codec.dispatch`)."""
+
+
+class ResponseFromProxyProxyInitialize(Struct, kw_only=True, frozen=True):
+    """`proxy/initialize`, the response the proxy sends: its result as `InitializeProxyResponse`."""
+
+    method: Literal["proxy/initialize"] = "proxy/initialize"
+    id: RequestId
+    result: InitializeProxyResponse
+
+
+class ResponseFromProxyProxySuccessor(Struct, kw_only=True, frozen=True):
+    """`proxy/successor`, the response the proxy sends: its result as `ProxySuccessorResponse`."""
+
+    method: Literal["proxy/successor"] = "proxy/successor"
+    id: RequestId
+    result: ProxySuccessorResponse
+
+
+ResponseFromProxy: TypeAlias = Union[ResponseFromProxyProxyInitialize, ResponseFromProxyProxySuccessor]
+"""The responses the proxy sends, by the method of the request (`Codec.dispatch`)."""
+
+
+class NotificationToProxyProxySuccessor(Struct, kw_only=True, frozen=True):
+    """`proxy/successor`, a notification the proxy handles: its params as `ProxySuccessorNotification`."""
+
+    method: Literal["proxy/successor"] = "proxy/successor"
+    params: ProxySuccessorNotification
+
+
+NotificationToProxy: TypeAlias = Union[NotificationToProxyProxySuccessor]
+"""The notifications the proxy handles, by method (`Codec.dispatch`)."""
+
+DISPATCH: dict[tuple[str, str], type[Struct]] = {
+    ("notification", "$/cancel_request"): NotificationToAnySideCancelRequest,
+    ("notification", "auth/status_update"): NotificationToClientAuthStatusUpdate,
+    ("notification", "elicitation/complete"): NotificationToClientElicitationComplete,
+    ("notification", "mcp/message"): NotificationToAgentMcpMessage,
+    ("notification", "proxy/successor"): NotificationToProxyProxySuccessor,
+    ("notification", "session/cancel"): NotificationToAgentSessionCancel,
+    ("notification", "session/update"): NotificationToClientSessionUpdate,
+    ("request", "auth/status"): RequestToAgentAuthStatus,
+    ("request", "authenticate"): RequestToAgentAuthenticate,
+    ("request", "elicitation/create"): RequestToClientElicitationCreate,
+    ("request", "fs/read_text_file"): RequestToClientFsReadTextFile,
+    ("request", "fs/write_text_file"): RequestToClientFsWriteTextFile,
+    ("request", "initialize"): RequestToAgentInitialize,
+    ("request", "logout"): RequestToAgentLogout,
+    ("request", "mcp/message"): RequestToClientMcpMessage,
+    ("request", "providers/disable"): RequestToAgentProvidersDisable,
+    ("request", "providers/list"): RequestToAgentProvidersList,
+    ("request", "providers/set"): RequestToAgentProvidersSet,
+    ("request", "proxy/initialize"): RequestToProxyProxyInitialize,
+    ("request", "proxy/successor"): RequestToProxyProxySuccessor,
+    ("request", "session/archive"): RequestToAgentSessionArchive,
+    ("request", "session/close"): RequestToAgentSessionClose,
+    ("request", "session/delete"): RequestToAgentSessionDelete,
+    ("request", "session/fork"): RequestToAgentSessionFork,
+    ("request", "session/list"): RequestToAgentSessionList,
+    ("request", "session/load"): RequestToAgentSessionLoad,
+    ("request", "session/new"): RequestToAgentSessionNew,
+    ("request", "session/prompt"): RequestToAgentSessionPrompt,
+    ("request", "session/request_permission"): RequestToClientSessionRequestPermission,
+    ("request", "session/resume"): RequestToAgentSessionResume,
+    ("request", "session/set_config_option"): RequestToAgentSessionSetConfigOption,
+    ("request", "session/set_mode"): RequestToAgentSessionSetMode,
+    ("request", "session/set_title"): RequestToAgentSessionSetTitle,
+    ("request", "session/status"): RequestToAgentSessionStatus,
+    ("request", "session/unarchive"): RequestToAgentSessionUnarchive,
+    ("request", "terminal/create"): RequestToClientTerminalCreate,
+    ("request", "terminal/kill"): RequestToClientTerminalKill,
+    ("request", "terminal/output"): RequestToClientTerminalOutput,
+    ("request", "terminal/release"): RequestToClientTerminalRelease,
+    ("request", "terminal/wait_for_exit"): RequestToClientTerminalWaitForExit,
+    ("response", "auth/status"): ResponseFromAgentAuthStatus,
+    ("response", "authenticate"): ResponseFromAgentAuthenticate,
+    ("response", "elicitation/create"): ResponseFromClientElicitationCreate,
+    ("response", "fs/read_text_file"): ResponseFromClientFsReadTextFile,
+    ("response", "fs/write_text_file"): ResponseFromClientFsWriteTextFile,
+    ("response", "initialize"): ResponseFromAgentInitialize,
+    ("response", "logout"): ResponseFromAgentLogout,
+    ("response", "mcp/message"): ResponseFromClientMcpMessage,
+    ("response", "providers/disable"): ResponseFromAgentProvidersDisable,
+    ("response", "providers/list"): ResponseFromAgentProvidersList,
+    ("response", "providers/set"): ResponseFromAgentProvidersSet,
+    ("response", "proxy/initialize"): ResponseFromProxyProxyInitialize,
+    ("response", "proxy/successor"): ResponseFromProxyProxySuccessor,
+    ("response", "session/archive"): ResponseFromAgentSessionArchive,
+    ("response", "session/close"): ResponseFromAgentSessionClose,
+    ("response", "session/delete"): ResponseFromAgentSessionDelete,
+    ("response", "session/fork"): ResponseFromAgentSessionFork,
+    ("response", "session/list"): ResponseFromAgentSessionList,
+    ("response", "session/load"): ResponseFromAgentSessionLoad,
+    ("response", "session/new"): ResponseFromAgentSessionNew,
+    ("response", "session/prompt"): ResponseFromAgentSessionPrompt,
+    ("response", "session/request_permission"): ResponseFromClientSessionRequestPermission,
+    ("response", "session/resume"): ResponseFromAgentSessionResume,
+    ("response", "session/set_config_option"): ResponseFromAgentSessionSetConfigOption,
+    ("response", "session/set_mode"): ResponseFromAgentSessionSetMode,
+    ("response", "session/set_title"): ResponseFromAgentSessionSetTitle,
+    ("response", "session/status"): ResponseFromAgentSessionStatus,
+    ("response", "session/unarchive"): ResponseFromAgentSessionUnarchive,
+    ("response", "terminal/create"): ResponseFromClientTerminalCreate,
+    ("response", "terminal/kill"): ResponseFromClientTerminalKill,
+    ("response", "terminal/output"): ResponseFromClientTerminalOutput,
+    ("response", "terminal/release"): ResponseFromClientTerminalRelease,
+    ("response", "terminal/wait_for_exit"): ResponseFromClientTerminalWaitForExit,
+}
+"""The dispatch classes by kind (`request`, `notification`, `response`) and method."""

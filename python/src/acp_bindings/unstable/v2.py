@@ -3233,3 +3233,571 @@ ProxyResponseErrorId: TypeAlias = Union[Annotated[int, Meta(ge=-9223372036854775
 Required. `null` only when the request's id could not be determined, such as
 for a parse error or an invalid request.
 """
+
+
+class RequestToAgentAuthLogin(Struct, kw_only=True, frozen=True):
+    """`auth/login`, a request the agent handles: its params as `LoginAuthRequest`."""
+
+    method: Literal["auth/login"] = "auth/login"
+    id: RequestId
+    params: LoginAuthRequest
+
+
+class RequestToAgentAuthLogout(Struct, kw_only=True, frozen=True):
+    """`auth/logout`, a request the agent handles: its params as `LogoutAuthRequest`."""
+
+    method: Literal["auth/logout"] = "auth/logout"
+    id: RequestId
+    params: LogoutAuthRequest
+
+
+class RequestToAgentAuthStatus(Struct, kw_only=True, frozen=True):
+    """`auth/status`, a request the agent handles: its params as `AuthStatusRequest`."""
+
+    method: Literal["auth/status"] = "auth/status"
+    id: RequestId
+    params: AuthStatusRequest
+
+
+class RequestToAgentInitialize(Struct, kw_only=True, frozen=True):
+    """`initialize`, a request the agent handles: its params as `InitializeRequest`."""
+
+    method: Literal["initialize"] = "initialize"
+    id: RequestId
+    params: InitializeRequest
+
+
+class RequestToAgentProvidersDisable(Struct, kw_only=True, frozen=True):
+    """`providers/disable`, a request the agent handles: its params as `DisableProviderRequest`."""
+
+    method: Literal["providers/disable"] = "providers/disable"
+    id: RequestId
+    params: DisableProviderRequest
+
+
+class RequestToAgentProvidersList(Struct, kw_only=True, frozen=True):
+    """`providers/list`, a request the agent handles: its params as `ListProvidersRequest`."""
+
+    method: Literal["providers/list"] = "providers/list"
+    id: RequestId
+    params: ListProvidersRequest
+
+
+class RequestToAgentProvidersSet(Struct, kw_only=True, frozen=True):
+    """`providers/set`, a request the agent handles: its params as `SetProviderRequest`."""
+
+    method: Literal["providers/set"] = "providers/set"
+    id: RequestId
+    params: SetProviderRequest
+
+
+class RequestToAgentSessionArchive(Struct, kw_only=True, frozen=True):
+    """`session/archive`, a request the agent handles: its params as `ArchiveSessionRequest`."""
+
+    method: Literal["session/archive"] = "session/archive"
+    id: RequestId
+    params: ArchiveSessionRequest
+
+
+class RequestToAgentSessionClose(Struct, kw_only=True, frozen=True):
+    """`session/close`, a request the agent handles: its params as `CloseSessionRequest`."""
+
+    method: Literal["session/close"] = "session/close"
+    id: RequestId
+    params: CloseSessionRequest
+
+
+class RequestToAgentSessionDelete(Struct, kw_only=True, frozen=True):
+    """`session/delete`, a request the agent handles: its params as `DeleteSessionRequest`."""
+
+    method: Literal["session/delete"] = "session/delete"
+    id: RequestId
+    params: DeleteSessionRequest
+
+
+class RequestToAgentSessionFork(Struct, kw_only=True, frozen=True):
+    """`session/fork`, a request the agent handles: its params as `ForkSessionRequest`."""
+
+    method: Literal["session/fork"] = "session/fork"
+    id: RequestId
+    params: ForkSessionRequest
+
+
+class RequestToAgentSessionList(Struct, kw_only=True, frozen=True):
+    """`session/list`, a request the agent handles: its params as `ListSessionsRequest`."""
+
+    method: Literal["session/list"] = "session/list"
+    id: RequestId
+    params: ListSessionsRequest
+
+
+class RequestToAgentSessionNew(Struct, kw_only=True, frozen=True):
+    """`session/new`, a request the agent handles: its params as `NewSessionRequest`."""
+
+    method: Literal["session/new"] = "session/new"
+    id: RequestId
+    params: NewSessionRequest
+
+
+class RequestToAgentSessionPrompt(Struct, kw_only=True, frozen=True):
+    """`session/prompt`, a request the agent handles: its params as `PromptRequest`."""
+
+    method: Literal["session/prompt"] = "session/prompt"
+    id: RequestId
+    params: PromptRequest
+
+
+class RequestToAgentSessionResume(Struct, kw_only=True, frozen=True):
+    """`session/resume`, a request the agent handles: its params as `ResumeSessionRequest`."""
+
+    method: Literal["session/resume"] = "session/resume"
+    id: RequestId
+    params: ResumeSessionRequest
+
+
+class RequestToAgentSessionSetConfigOption(Struct, kw_only=True, frozen=True):
+    """`session/set_config_option`, a request the agent handles: its params as `SetSessionConfigOptionRequest`."""
+
+    method: Literal["session/set_config_option"] = "session/set_config_option"
+    id: RequestId
+    params: SetSessionConfigOptionRequest
+
+
+class RequestToAgentSessionSetTitle(Struct, kw_only=True, frozen=True):
+    """`session/set_title`, a request the agent handles: its params as `SetSessionTitleRequest`."""
+
+    method: Literal["session/set_title"] = "session/set_title"
+    id: RequestId
+    params: SetSessionTitleRequest
+
+
+class RequestToAgentSessionStatus(Struct, kw_only=True, frozen=True):
+    """`session/status`, a request the agent handles: its params as `SessionStatusRequest`."""
+
+    method: Literal["session/status"] = "session/status"
+    id: RequestId
+    params: SessionStatusRequest
+
+
+class RequestToAgentSessionUnarchive(Struct, kw_only=True, frozen=True):
+    """`session/unarchive`, a request the agent handles: its params as `UnarchiveSessionRequest`."""
+
+    method: Literal["session/unarchive"] = "session/unarchive"
+    id: RequestId
+    params: UnarchiveSessionRequest
+
+
+class RequestToAgentTerminalCancel(Struct, kw_only=True, frozen=True):
+    """`terminal/cancel`, a request the agent handles: its params as `CancelTerminalRequest`."""
+
+    method: Literal["terminal/cancel"] = "terminal/cancel"
+    id: RequestId
+    params: CancelTerminalRequest
+
+
+class RequestToAgentToolCallCancel(Struct, kw_only=True, frozen=True):
+    """`tool_call/cancel`, a request the agent handles: its params as `CancelToolCallRequest`."""
+
+    method: Literal["tool_call/cancel"] = "tool_call/cancel"
+    id: RequestId
+    params: CancelToolCallRequest
+
+
+RequestToAgent: TypeAlias = Union[RequestToAgentAuthLogin, RequestToAgentAuthLogout, RequestToAgentAuthStatus, RequestToAgentInitialize, RequestToAgentProvidersDisable, RequestToAgentProvidersList, RequestToAgentProvidersSet, RequestToAgentSessionArchive, RequestToAgentSessionClose, RequestToAgentSessionDelete, RequestToAgentSessionFork, RequestToAgentSessionList, RequestToAgentSessionNew, RequestToAgentSessionPrompt, RequestToAgentSessionResume, RequestToAgentSessionSetConfigOption, RequestToAgentSessionSetTitle, RequestToAgentSessionStatus, RequestToAgentSessionUnarchive, RequestToAgentTerminalCancel, RequestToAgentToolCallCancel]
+"""The requests the agent handles, by method (`Codec.dispatch`)."""
+
+
+class ResponseFromAgentAuthLogin(Struct, kw_only=True, frozen=True):
+    """`auth/login`, the response the agent sends: its result as `LoginAuthResponse`."""
+
+    method: Literal["auth/login"] = "auth/login"
+    id: RequestId
+    result: LoginAuthResponse
+
+
+class ResponseFromAgentAuthLogout(Struct, kw_only=True, frozen=True):
+    """`auth/logout`, the response the agent sends: its result as `LogoutAuthResponse`."""
+
+    method: Literal["auth/logout"] = "auth/logout"
+    id: RequestId
+    result: LogoutAuthResponse
+
+
+class ResponseFromAgentAuthStatus(Struct, kw_only=True, frozen=True):
+    """`auth/status`, the response the agent sends: its result as `AuthStatusResponse`."""
+
+    method: Literal["auth/status"] = "auth/status"
+    id: RequestId
+    result: AuthStatusResponse
+
+
+class ResponseFromAgentInitialize(Struct, kw_only=True, frozen=True):
+    """`initialize`, the response the agent sends: its result as `InitializeResponse`."""
+
+    method: Literal["initialize"] = "initialize"
+    id: RequestId
+    result: InitializeResponse
+
+
+class ResponseFromAgentProvidersDisable(Struct, kw_only=True, frozen=True):
+    """`providers/disable`, the response the agent sends: its result as `DisableProviderResponse`."""
+
+    method: Literal["providers/disable"] = "providers/disable"
+    id: RequestId
+    result: DisableProviderResponse
+
+
+class ResponseFromAgentProvidersList(Struct, kw_only=True, frozen=True):
+    """`providers/list`, the response the agent sends: its result as `ListProvidersResponse`."""
+
+    method: Literal["providers/list"] = "providers/list"
+    id: RequestId
+    result: ListProvidersResponse
+
+
+class ResponseFromAgentProvidersSet(Struct, kw_only=True, frozen=True):
+    """`providers/set`, the response the agent sends: its result as `SetProviderResponse`."""
+
+    method: Literal["providers/set"] = "providers/set"
+    id: RequestId
+    result: SetProviderResponse
+
+
+class ResponseFromAgentSessionArchive(Struct, kw_only=True, frozen=True):
+    """`session/archive`, the response the agent sends: its result as `ArchiveSessionResponse`."""
+
+    method: Literal["session/archive"] = "session/archive"
+    id: RequestId
+    result: ArchiveSessionResponse
+
+
+class ResponseFromAgentSessionClose(Struct, kw_only=True, frozen=True):
+    """`session/close`, the response the agent sends: its result as `CloseSessionResponse`."""
+
+    method: Literal["session/close"] = "session/close"
+    id: RequestId
+    result: CloseSessionResponse
+
+
+class ResponseFromAgentSessionDelete(Struct, kw_only=True, frozen=True):
+    """`session/delete`, the response the agent sends: its result as `DeleteSessionResponse`."""
+
+    method: Literal["session/delete"] = "session/delete"
+    id: RequestId
+    result: DeleteSessionResponse
+
+
+class ResponseFromAgentSessionFork(Struct, kw_only=True, frozen=True):
+    """`session/fork`, the response the agent sends: its result as `ForkSessionResponse`."""
+
+    method: Literal["session/fork"] = "session/fork"
+    id: RequestId
+    result: ForkSessionResponse
+
+
+class ResponseFromAgentSessionList(Struct, kw_only=True, frozen=True):
+    """`session/list`, the response the agent sends: its result as `ListSessionsResponse`."""
+
+    method: Literal["session/list"] = "session/list"
+    id: RequestId
+    result: ListSessionsResponse
+
+
+class ResponseFromAgentSessionNew(Struct, kw_only=True, frozen=True):
+    """`session/new`, the response the agent sends: its result as `NewSessionResponse`."""
+
+    method: Literal["session/new"] = "session/new"
+    id: RequestId
+    result: NewSessionResponse
+
+
+class ResponseFromAgentSessionPrompt(Struct, kw_only=True, frozen=True):
+    """`session/prompt`, the response the agent sends: its result as `PromptResponse`."""
+
+    method: Literal["session/prompt"] = "session/prompt"
+    id: RequestId
+    result: PromptResponse
+
+
+class ResponseFromAgentSessionResume(Struct, kw_only=True, frozen=True):
+    """`session/resume`, the response the agent sends: its result as `ResumeSessionResponse`."""
+
+    method: Literal["session/resume"] = "session/resume"
+    id: RequestId
+    result: ResumeSessionResponse
+
+
+class ResponseFromAgentSessionSetConfigOption(Struct, kw_only=True, frozen=True):
+    """`session/set_config_option`, the response the agent sends: its result as `SetSessionConfigOptionResponse`."""
+
+    method: Literal["session/set_config_option"] = "session/set_config_option"
+    id: RequestId
+    result: SetSessionConfigOptionResponse
+
+
+class ResponseFromAgentSessionSetTitle(Struct, kw_only=True, frozen=True):
+    """`session/set_title`, the response the agent sends: its result as `SetSessionTitleResponse`."""
+
+    method: Literal["session/set_title"] = "session/set_title"
+    id: RequestId
+    result: SetSessionTitleResponse
+
+
+class ResponseFromAgentSessionStatus(Struct, kw_only=True, frozen=True):
+    """`session/status`, the response the agent sends: its result as `SessionStatusResponse`."""
+
+    method: Literal["session/status"] = "session/status"
+    id: RequestId
+    result: SessionStatusResponse
+
+
+class ResponseFromAgentSessionUnarchive(Struct, kw_only=True, frozen=True):
+    """`session/unarchive`, the response the agent sends: its result as `UnarchiveSessionResponse`."""
+
+    method: Literal["session/unarchive"] = "session/unarchive"
+    id: RequestId
+    result: UnarchiveSessionResponse
+
+
+class ResponseFromAgentTerminalCancel(Struct, kw_only=True, frozen=True):
+    """`terminal/cancel`, the response the agent sends: its result as `CancelTerminalResponse`."""
+
+    method: Literal["terminal/cancel"] = "terminal/cancel"
+    id: RequestId
+    result: CancelTerminalResponse
+
+
+class ResponseFromAgentToolCallCancel(Struct, kw_only=True, frozen=True):
+    """`tool_call/cancel`, the response the agent sends: its result as `CancelToolCallResponse`."""
+
+    method: Literal["tool_call/cancel"] = "tool_call/cancel"
+    id: RequestId
+    result: CancelToolCallResponse
+
+
+ResponseFromAgent: TypeAlias = Union[ResponseFromAgentAuthLogin, ResponseFromAgentAuthLogout, ResponseFromAgentAuthStatus, ResponseFromAgentInitialize, ResponseFromAgentProvidersDisable, ResponseFromAgentProvidersList, ResponseFromAgentProvidersSet, ResponseFromAgentSessionArchive, ResponseFromAgentSessionClose, ResponseFromAgentSessionDelete, ResponseFromAgentSessionFork, ResponseFromAgentSessionList, ResponseFromAgentSessionNew, ResponseFromAgentSessionPrompt, ResponseFromAgentSessionResume, ResponseFromAgentSessionSetConfigOption, ResponseFromAgentSessionSetTitle, ResponseFromAgentSessionStatus, ResponseFromAgentSessionUnarchive, ResponseFromAgentTerminalCancel, ResponseFromAgentToolCallCancel]
+"""The responses the agent sends, by the method of the request (`Codec.dispatch`)."""
+
+
+class NotificationToAgentMcpMessage(Struct, kw_only=True, frozen=True):
+    """`mcp/message`, a notification the agent handles: its params as `MessageMcpNotification`."""
+
+    method: Literal["mcp/message"] = "mcp/message"
+    params: MessageMcpNotification
+
+
+class NotificationToAgentSessionCancel(Struct, kw_only=True, frozen=True):
+    """`session/cancel`, a notification the agent handles: its params as `CancelSessionNotification`."""
+
+    method: Literal["session/cancel"] = "session/cancel"
+    params: CancelSessionNotification
+
+
+NotificationToAgent: TypeAlias = Union[NotificationToAgentMcpMessage, NotificationToAgentSessionCancel]
+"""The notifications the agent handles, by method (`Codec.dispatch`)."""
+
+
+class RequestToClientElicitationCreate(Struct, kw_only=True, frozen=True):
+    """`elicitation/create`, a request the client handles: its params as `CreateElicitationRequest`."""
+
+    method: Literal["elicitation/create"] = "elicitation/create"
+    id: RequestId
+    params: CreateElicitationRequest
+
+
+class RequestToClientMcpMessage(Struct, kw_only=True, frozen=True):
+    """`mcp/message`, a request the client handles: its params as `MessageMcpRequest`."""
+
+    method: Literal["mcp/message"] = "mcp/message"
+    id: RequestId
+    params: MessageMcpRequest
+
+
+class RequestToClientSessionRequestPermission(Struct, kw_only=True, frozen=True):
+    """`session/request_permission`, a request the client handles: its params as `RequestPermissionRequest`."""
+
+    method: Literal["session/request_permission"] = "session/request_permission"
+    id: RequestId
+    params: RequestPermissionRequest
+
+
+RequestToClient: TypeAlias = Union[RequestToClientElicitationCreate, RequestToClientMcpMessage, RequestToClientSessionRequestPermission]
+"""The requests the client handles, by method (`Codec.dispatch`)."""
+
+
+class ResponseFromClientElicitationCreate(Struct, kw_only=True, frozen=True):
+    """`elicitation/create`, the response the client sends: its result as `CreateElicitationResponse`."""
+
+    method: Literal["elicitation/create"] = "elicitation/create"
+    id: RequestId
+    result: CreateElicitationResponse
+
+
+class ResponseFromClientMcpMessage(Struct, kw_only=True, frozen=True):
+    """`mcp/message`, the response the client sends: its result as `MessageMcpResponse`."""
+
+    method: Literal["mcp/message"] = "mcp/message"
+    id: RequestId
+    result: MessageMcpResponse
+
+
+class ResponseFromClientSessionRequestPermission(Struct, kw_only=True, frozen=True):
+    """`session/request_permission`, the response the client sends: its result as `RequestPermissionResponse`."""
+
+    method: Literal["session/request_permission"] = "session/request_permission"
+    id: RequestId
+    result: RequestPermissionResponse
+
+
+ResponseFromClient: TypeAlias = Union[ResponseFromClientElicitationCreate, ResponseFromClientMcpMessage, ResponseFromClientSessionRequestPermission]
+"""The responses the client sends, by the method of the request (`Codec.dispatch`)."""
+
+
+class NotificationToClientAuthStatusUpdate(Struct, kw_only=True, frozen=True):
+    """`auth/status_update`, a notification the client handles: its params as `AuthStatusUpdateNotification`."""
+
+    method: Literal["auth/status_update"] = "auth/status_update"
+    params: AuthStatusUpdateNotification
+
+
+class NotificationToClientElicitationComplete(Struct, kw_only=True, frozen=True):
+    """`elicitation/complete`, a notification the client handles: its params as `CompleteElicitationNotification`."""
+
+    method: Literal["elicitation/complete"] = "elicitation/complete"
+    params: CompleteElicitationNotification
+
+
+class NotificationToClientSessionUpdate(Struct, kw_only=True, frozen=True):
+    """`session/update`, a notification the client handles: its params as `UpdateSessionNotification`."""
+
+    method: Literal["session/update"] = "session/update"
+    params: UpdateSessionNotification
+
+
+NotificationToClient: TypeAlias = Union[NotificationToClientAuthStatusUpdate, NotificationToClientElicitationComplete, NotificationToClientSessionUpdate]
+"""The notifications the client handles, by method (`Codec.dispatch`)."""
+
+
+class NotificationToAnySideCancelRequest(Struct, kw_only=True, frozen=True):
+    """`$/cancel_request`, a notification either side handles: its params as `CancelRequestNotification`."""
+
+    method: Literal["$/cancel_request"] = "$/cancel_request"
+    params: CancelRequestNotification
+
+
+NotificationToAnySide: TypeAlias = Union[NotificationToAnySideCancelRequest]
+"""The notifications either side handles, by method (`Codec.dispatch`)."""
+
+
+class RequestToProxyProxyInitialize(Struct, kw_only=True, frozen=True):
+    """`proxy/initialize`, a request the proxy handles: its params as `InitializeProxyRequest`."""
+
+    method: Literal["proxy/initialize"] = "proxy/initialize"
+    id: RequestId
+    params: InitializeProxyRequest
+
+
+class RequestToProxyProxySuccessor(Struct, kw_only=True, frozen=True):
+    """`proxy/successor`, a request the proxy handles: its params as `ProxySuccessorRequest`."""
+
+    method: Literal["proxy/successor"] = "proxy/successor"
+    id: RequestId
+    params: ProxySuccessorRequest
+
+
+RequestToProxy: TypeAlias = Union[RequestToProxyProxyInitialize, RequestToProxyProxySuccessor]
+"""The requests the proxy handles, by method (`Codec.dispatch`)."""
+
+
+class ResponseFromProxyProxyInitialize(Struct, kw_only=True, frozen=True):
+    """`proxy/initialize`, the response the proxy sends: its result as `InitializeProxyResponse`."""
+
+    method: Literal["proxy/initialize"] = "proxy/initialize"
+    id: RequestId
+    result: InitializeProxyResponse
+
+
+class ResponseFromProxyProxySuccessor(Struct, kw_only=True, frozen=True):
+    """`proxy/successor`, the response the proxy sends: its result as `ProxySuccessorResponse`."""
+
+    method: Literal["proxy/successor"] = "proxy/successor"
+    id: RequestId
+    result: ProxySuccessorResponse
+
+
+ResponseFromProxy: TypeAlias = Union[ResponseFromProxyProxyInitialize, ResponseFromProxyProxySuccessor]
+"""The responses the proxy sends, by the method of the request (`Codec.dispatch`)."""
+
+
+class NotificationToProxyProxySuccessor(Struct, kw_only=True, frozen=True):
+    """`proxy/successor`, a notification the proxy handles: its params as `ProxySuccessorNotification`."""
+
+    method: Literal["proxy/successor"] = "proxy/successor"
+    params: ProxySuccessorNotification
+
+
+NotificationToProxy: TypeAlias = Union[NotificationToProxyProxySuccessor]
+"""The notifications the proxy handles, by method (`Codec.dispatch`)."""
+
+DISPATCH: dict[tuple[str, str], type[Struct]] = {
+    ("notification", "$/cancel_request"): NotificationToAnySideCancelRequest,
+    ("notification", "auth/status_update"): NotificationToClientAuthStatusUpdate,
+    ("notification", "elicitation/complete"): NotificationToClientElicitationComplete,
+    ("notification", "mcp/message"): NotificationToAgentMcpMessage,
+    ("notification", "proxy/successor"): NotificationToProxyProxySuccessor,
+    ("notification", "session/cancel"): NotificationToAgentSessionCancel,
+    ("notification", "session/update"): NotificationToClientSessionUpdate,
+    ("request", "auth/login"): RequestToAgentAuthLogin,
+    ("request", "auth/logout"): RequestToAgentAuthLogout,
+    ("request", "auth/status"): RequestToAgentAuthStatus,
+    ("request", "elicitation/create"): RequestToClientElicitationCreate,
+    ("request", "initialize"): RequestToAgentInitialize,
+    ("request", "mcp/message"): RequestToClientMcpMessage,
+    ("request", "providers/disable"): RequestToAgentProvidersDisable,
+    ("request", "providers/list"): RequestToAgentProvidersList,
+    ("request", "providers/set"): RequestToAgentProvidersSet,
+    ("request", "proxy/initialize"): RequestToProxyProxyInitialize,
+    ("request", "proxy/successor"): RequestToProxyProxySuccessor,
+    ("request", "session/archive"): RequestToAgentSessionArchive,
+    ("request", "session/close"): RequestToAgentSessionClose,
+    ("request", "session/delete"): RequestToAgentSessionDelete,
+    ("request", "session/fork"): RequestToAgentSessionFork,
+    ("request", "session/list"): RequestToAgentSessionList,
+    ("request", "session/new"): RequestToAgentSessionNew,
+    ("request", "session/prompt"): RequestToAgentSessionPrompt,
+    ("request", "session/request_permission"): RequestToClientSessionRequestPermission,
+    ("request", "session/resume"): RequestToAgentSessionResume,
+    ("request", "session/set_config_option"): RequestToAgentSessionSetConfigOption,
+    ("request", "session/set_title"): RequestToAgentSessionSetTitle,
+    ("request", "session/status"): RequestToAgentSessionStatus,
+    ("request", "session/unarchive"): RequestToAgentSessionUnarchive,
+    ("request", "terminal/cancel"): RequestToAgentTerminalCancel,
+    ("request", "tool_call/cancel"): RequestToAgentToolCallCancel,
+    ("response", "auth/login"): ResponseFromAgentAuthLogin,
+    ("response", "auth/logout"): ResponseFromAgentAuthLogout,
+    ("response", "auth/status"): ResponseFromAgentAuthStatus,
+    ("response", "elicitation/create"): ResponseFromClientElicitationCreate,
+    ("response", "initialize"): ResponseFromAgentInitialize,
+    ("response", "mcp/message"): ResponseFromClientMcpMessage,
+    ("response", "providers/disable"): ResponseFromAgentProvidersDisable,
+    ("response", "providers/list"): ResponseFromAgentProvidersList,
+    ("response", "providers/set"): ResponseFromAgentProvidersSet,
+    ("response", "proxy/initialize"): ResponseFromProxyProxyInitialize,
+    ("response", "proxy/successor"): ResponseFromProxyProxySuccessor,
+    ("response", "session/archive"): ResponseFromAgentSessionArchive,
+    ("response", "session/close"): ResponseFromAgentSessionClose,
+    ("response", "session/delete"): ResponseFromAgentSessionDelete,
+    ("response", "session/fork"): ResponseFromAgentSessionFork,
+    ("response", "session/list"): ResponseFromAgentSessionList,
+    ("response", "session/new"): ResponseFromAgentSessionNew,
+    ("response", "session/prompt"): ResponseFromAgentSessionPrompt,
+    ("response", "session/request_permission"): ResponseFromClientSessionRequestPermission,
+    ("response", "session/resume"): ResponseFromAgentSessionResume,
+    ("response", "session/set_config_option"): ResponseFromAgentSessionSetConfigOption,
+    ("response", "session/set_title"): ResponseFromAgentSessionSetTitle,
+    ("response", "session/status"): ResponseFromAgentSessionStatus,
+    ("response", "session/unarchive"): ResponseFromAgentSessionUnarchive,
+    ("response", "terminal/cancel"): ResponseFromAgentTerminalCancel,
+    ("response", "tool_call/cancel"): ResponseFromAgentToolCallCancel,
+}
+"""The dispatch classes by kind (`request`, `notification`, `response`) and method."""
