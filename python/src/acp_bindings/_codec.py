@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from types import ModuleType
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias, TypeVar
 
 import msgspec
 from msgspec import UNSET
@@ -27,8 +27,8 @@ from acp_bindings._fast import FastPath
 from acp_bindings._json import DecodeError, Duplicates, read, syntax_error
 from acp_bindings._messages import duplicate_field
 from acp_bindings._runtime import ExtensionNotification, ExtensionRequest, ExtensionResponse
-from acp_bindings._session import SessionReducer
-from acp_bindings._shape import MethodShape, PayloadShape, Tables, load
+from acp_bindings._session import SessionReducer, apply_patch, from_patch
+from acp_bindings._shape import MethodShape, PayloadShape, Tables, UpsertShape, load
 from acp_bindings._words import Wording, Words, words
 from acp_bindings._write import dumps
 
@@ -99,6 +99,10 @@ def one_line(text: str) -> str:
 def id_key(request_id: Any) -> str:
     """A JSON-RPC id as a key (``1`` and ``"1"`` differ)."""
     return dumps(request_id)
+
+
+#: A state class of an upsert (:meth:`Codec.apply_patch`).
+_S = TypeVar("_S")
 
 
 class MessageError(DecodeError):
@@ -452,6 +456,37 @@ class Codec:
         if kind == "request":
             return cls(id=message.id, params=message.typed)
         return cls(id=message.id, result=message.typed)
+
+    def apply_patch(self, state: _S, patch: Any) -> _S:
+        """A v2 upsert's ``patch`` (``v2.ToolCallUpdate``, or its arm class of a union:
+        ``v2.SessionUpdateToolCallUpdate``) applied to the ``state`` it builds (``v2.ToolCall``),
+        by the rules the session reducer folds with: an omitted (``UNSET``) property keeps its
+        value, ``None`` clears it (a list to ``[]``, a property that resets to its reset value,
+        anything else to ``None``), a value sets it; the key is set once; ``_meta`` is merged one
+        level deep, a member ``None`` removing that member. A new state; ``state`` is unchanged.
+        Raises ``TypeError`` for a patch of no upsert of this version."""
+        u, _ = self._upsert_of(patch)
+        if not isinstance(state, getattr(self.types, u.state)):
+            raise TypeError(f"a `{type(patch).__name__}` patches a `{u.state}`, not a `{type(state).__name__}`")
+        out = apply_patch(u, msgspec.to_builtins(state), msgspec.to_builtins(patch))
+        patched: _S = msgspec.convert(out, type(state))
+        return patched
+
+    def from_patch(self, patch: Any) -> Any:
+        """The state a first ``patch`` of an upsert makes (``v2.ToolCall`` from a
+        ``v2.ToolCallUpdate``): each property from the patch, or its default (``None``, ``[]``,
+        the reset value) where the patch omits it. Raises ``TypeError`` for a patch of no upsert."""
+        u, state = self._upsert_of(patch)
+        return msgspec.convert(from_patch(u, msgspec.to_builtins(patch)), state)
+
+    def _upsert_of(self, patch: Any) -> tuple[UpsertShape, type]:
+        """The upsert a patch's class is of (its own class or a base, an arm class's payload), with its state class."""
+        for cls in type(patch).__mro__:
+            u = self.tables.upserts.get(cls.__name__)
+            if u is not None and getattr(self.types, cls.__name__, None) is cls:
+                return u, getattr(self.types, u.state)
+        known = ", ".join(self.tables.upserts) or "none"
+        raise TypeError(f"`{type(patch).__name__}` is no upsert patch of this schema (its upserts: {known})")
 
     def encode_message(self, message: Message) -> str:
         """Writes a message: the envelope's members in the order they came (for

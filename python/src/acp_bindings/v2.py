@@ -154,6 +154,25 @@ class ToolCallUpdate(Struct, kw_only=True):
     """
 
 
+class ToolCall(Struct, kw_only=True):
+    """The state `ToolCallUpdate` patches build, as the session reducer holds it: every property present.
+
+    `Codec.apply_patch` applies a patch to it; `Codec.from_patch` makes it from a first patch.
+    """
+
+    tool_call_id: ToolCallId = field(name="toolCallId")
+    name: str | None
+    title: str | None
+    kind: ToolKind
+    status: ToolCallStatus
+    content: list[ToolCallContent]
+    locations: list[ToolCallLocation]
+    raw_input: Any = field(name="rawInput")
+    raw_output: Any = field(name="rawOutput")
+    capabilities: ToolCallCapabilities | None
+    meta: dict[str, Any] | None = field(name="_meta")
+
+
 class Annotations(Struct, kw_only=True):
     """Optional annotations for the client. The client can use annotations to inform how objects are used or displayed"""
 
@@ -2205,6 +2224,17 @@ class UserMessage(Struct, kw_only=True):
     """
 
 
+class UserMessageState(Struct, kw_only=True):
+    """The state `UserMessage` patches build, as the session reducer holds it: every property present.
+
+    `Codec.apply_patch` applies a patch to it; `Codec.from_patch` makes it from a first patch.
+    """
+
+    message_id: MessageId = field(name="messageId")
+    content: list[ContentBlock]
+    meta: dict[str, Any] | None = field(name="_meta")
+
+
 class AgentMessage(Struct, kw_only=True):
     """An agent message upsert.
 
@@ -2239,6 +2269,17 @@ class AgentMessage(Struct, kw_only=True):
     """
 
 
+class AgentMessageState(Struct, kw_only=True):
+    """The state `AgentMessage` patches build, as the session reducer holds it: every property present.
+
+    `Codec.apply_patch` applies a patch to it; `Codec.from_patch` makes it from a first patch.
+    """
+
+    message_id: MessageId = field(name="messageId")
+    content: list[ContentBlock]
+    meta: dict[str, Any] | None = field(name="_meta")
+
+
 class AgentThought(Struct, kw_only=True):
     """An agent thought or reasoning message upsert.
 
@@ -2271,6 +2312,17 @@ class AgentThought(Struct, kw_only=True):
 
     See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
     """
+
+
+class AgentThoughtState(Struct, kw_only=True):
+    """The state `AgentThought` patches build, as the session reducer holds it: every property present.
+
+    `Codec.apply_patch` applies a patch to it; `Codec.from_patch` makes it from a first patch.
+    """
+
+    message_id: MessageId = field(name="messageId")
+    content: list[ContentBlock]
+    meta: dict[str, Any] | None = field(name="_meta")
 
 
 class BackgroundTerminal(Struct, kw_only=True):
@@ -2633,6 +2685,22 @@ class TerminalUpdate(Struct, kw_only=True):
     """
 
 
+class TerminalState(Struct, kw_only=True):
+    """The state `TerminalUpdate` patches build, as the session reducer holds it: every property present.
+
+    `Codec.apply_patch` applies a patch to it; `Codec.from_patch` makes it from a first patch.
+    """
+
+    terminal_id: TerminalId = field(name="terminalId")
+    command: str | None
+    cwd: AbsolutePath | None
+    output: TerminalOutput | None
+    exit_status: TerminalExitStatus | None = field(name="exitStatus")
+    size: TerminalSize | None
+    capabilities: TerminalCapabilities | None
+    meta: dict[str, Any] | None = field(name="_meta")
+
+
 class TerminalOutputChunk(Struct, kw_only=True):
     """A chunk of bytes appended to an agent-owned terminal's output."""
 
@@ -2776,6 +2844,17 @@ class SessionInfoUpdate(Struct, kw_only=True):
     """
 
 
+class SessionInfoState(Struct, kw_only=True):
+    """The state `SessionInfoUpdate` patches build, as the session reducer holds it: every property present.
+
+    `Codec.apply_patch` applies a patch to it; `Codec.from_patch` makes it from a first patch.
+    """
+
+    title: str | None
+    updated_at: str | None = field(name="updatedAt")
+    meta: dict[str, Any] | None = field(name="_meta")
+
+
 class Cost(Struct, kw_only=True):
     """Cost information for a session."""
 
@@ -2818,6 +2897,18 @@ class UsageUpdate(Struct, kw_only=True):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
     """
+
+
+class UsageState(Struct, kw_only=True):
+    """The state `UsageUpdate` patches build, as the session reducer holds it: every property present.
+
+    `Codec.apply_patch` applies a patch to it; `Codec.from_patch` makes it from a first patch.
+    """
+
+    used: Annotated[int, Meta(ge=0)]
+    size: Annotated[int, Meta(ge=0)]
+    cost: Cost | None
+    meta: dict[str, Any] | None = field(name="_meta")
 
 
 class Notice(Struct, kw_only=True):
@@ -2883,6 +2974,19 @@ class CompactionUpdate(Struct, kw_only=True):
 
     See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
     """
+
+
+class CompactionState(Struct, kw_only=True):
+    """The state `CompactionUpdate` patches build, as the session reducer holds it: every property present.
+
+    `Codec.apply_patch` applies a patch to it; `Codec.from_patch` makes it from a first patch.
+    """
+
+    compaction_id: CompactionId = field(name="compactionId")
+    status: CompactionStatus
+    summary: list[ContentBlock]
+    error: str | None
+    meta: dict[str, Any] | None = field(name="_meta")
 
 
 class CompactionSummaryChunk(Struct, kw_only=True):

@@ -75,8 +75,12 @@ pub fn unstable_module(
     };
     let r = Renderer::new(&walked, &plan.unstable, &preset);
     let written: Vec<&Def> = walked.iter().copied().filter(|d| !shared.contains(d.name.as_str())).collect();
-    let mut imported: Vec<String> =
-        walked.iter().filter(|d| shared.contains(d.name.as_str())).map(|d| r.name(&d.name)).collect();
+    // An upsert's state class goes with its patch class.
+    let mut imported: Vec<String> = walked
+        .iter()
+        .filter(|d| shared.contains(d.name.as_str()))
+        .flat_map(|d| std::iter::once(r.name(&d.name)).chain(d.upsert.as_ref().map(|u| u.state.clone())))
+        .collect();
     imported.extend(preset.arm_classes.values().chain(preset.bases.values()).cloned());
     isort(&mut imported);
     // The dispatch classes name the unstable build's payloads: written here, all of them.
@@ -184,6 +188,9 @@ fn render(
     // Classes first, each arm class after every base; then the aliases.
     for d in walked.iter().filter(|d| matches!(d.kind, Kind::Struct(_))) {
         r.class(&mut out, d);
+        if let (Some(u), Kind::Struct(s)) = (&d.upsert, &d.kind) {
+            r.state_class(&mut out, d, &u.state, s);
+        }
     }
     for d in walked {
         if let Kind::Union(u) = &d.kind {
@@ -576,6 +583,44 @@ impl Renderer<'_> {
                     $['\n']
                     $line
                     $(if let Some(doc) = doc => $['\r']$(docstring(doc, 4))))
+        }
+        out.line();
+        out.line();
+    }
+
+    /// The state an upsert's patches build (what `Codec.apply_patch` gives and
+    /// the session reducer holds), every property present: the key and the
+    /// properties on the wire every time as they are, an optional one or
+    /// `_meta` `| None` (unset), a list or a property that resets as its
+    /// value. The patch's property docs say how a patch changes a property,
+    /// so the state's fields go without them.
+    fn state_class(&self, out: &mut python::Tokens, def: &Def, name: &str, s: &Struct) {
+        use crate::plan::StateRepr;
+        let docs = format!(
+            "The state `{}` patches build, as the session reducer holds it: every property present.\n\n\
+             `Codec.apply_patch` applies a patch to it; `Codec.from_patch` makes it from a first patch.",
+            self.name(&def.name)
+        );
+        let fields: Vec<String> = s
+            .fields
+            .iter()
+            .map(|f| {
+                let t = self.ty(&f.ty);
+                let t = match self.decisions.fields.get(f).state_repr() {
+                    StateRepr::Key | StateRepr::Required | StateRepr::List | StateRepr::Reset(_) => t,
+                    StateRepr::AnyValue => "Any".to_owned(),
+                    StateRepr::Optional | StateRepr::ByKey => format!("{t} | None"),
+                };
+                let py = field_name(f);
+                let renamed = if py != f.name { format!(" = field(name={})", string(&f.name)) } else { String::new() };
+                format!("{py}: {t}{renamed}")
+            })
+            .collect();
+        quote_in! { *out =>
+            class $name(Struct, kw_only=True):
+                $(docstring(&docs, 4))
+                $['\n']
+                $(for f in &fields => $f$['\r'])
         }
         out.line();
         out.line();

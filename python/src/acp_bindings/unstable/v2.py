@@ -14,7 +14,9 @@ from acp_bindings._runtime import UnknownArm
 from acp_bindings.v2 import (
     AbsolutePath as AbsolutePath,
     AgentMessage as AgentMessage,
+    AgentMessageState as AgentMessageState,
     AgentThought as AgentThought,
+    AgentThoughtState as AgentThoughtState,
     Annotations as Annotations,
     AudioContent as AudioContent,
     AuthMethod as AuthMethod,
@@ -46,6 +48,7 @@ from acp_bindings.v2 import (
     Command as Command,
     CommandPermissionSubject as CommandPermissionSubject,
     CompactionId as CompactionId,
+    CompactionState as CompactionState,
     CompactionStatus as CompactionStatus,
     CompactionSummaryChunk as CompactionSummaryChunk,
     CompactionUpdate as CompactionUpdate,
@@ -202,6 +205,7 @@ from acp_bindings.v2 import (
     SessionConfigValueId as SessionConfigValueId,
     SessionDeleteCapabilities as SessionDeleteCapabilities,
     SessionId as SessionId,
+    SessionInfoState as SessionInfoState,
     SessionInfoUpdate as SessionInfoUpdate,
     SessionListCursor as SessionListCursor,
     SessionNotFoundErrorData as SessionNotFoundErrorData,
@@ -227,11 +231,13 @@ from acp_bindings.v2 import (
     TerminalOutput as TerminalOutput,
     TerminalOutputChunk as TerminalOutputChunk,
     TerminalSize as TerminalSize,
+    TerminalState as TerminalState,
     TerminalUpdate as TerminalUpdate,
     TextCommandInput as TextCommandInput,
     TextContent as TextContent,
     TextResourceContents as TextResourceContents,
     TitledMultiSelectItems as TitledMultiSelectItems,
+    ToolCall as ToolCall,
     ToolCallCancelCapabilities as ToolCallCancelCapabilities,
     ToolCallCapabilities as ToolCallCapabilities,
     ToolCallContent as ToolCallContent,
@@ -246,8 +252,10 @@ from acp_bindings.v2 import (
     ToolCallUpdate as ToolCallUpdate,
     ToolKind as ToolKind,
     UnsupportedProtocolVersionErrorData as UnsupportedProtocolVersionErrorData,
+    UsageState as UsageState,
     UsageUpdate as UsageUpdate,
     UserMessage as UserMessage,
+    UserMessageState as UserMessageState,
 )
 
 
@@ -1699,6 +1707,22 @@ class SubagentUpdate(Struct, kw_only=True):
     """
 
 
+class SubagentState(Struct, kw_only=True):
+    """The state `SubagentUpdate` patches build, as the session reducer holds it: every property present.
+
+    `Codec.apply_patch` applies a patch to it; `Codec.from_patch` makes it from a first patch.
+    """
+
+    session_id: SessionId = field(name="sessionId")
+    title: str | None
+    description: str | None
+    capabilities: SubagentSessionCapabilities | None
+    state: StateUpdate | None
+    cwd: AbsolutePath | None
+    additional_directories: list[AbsolutePath] | None = field(name="additionalDirectories")
+    meta: dict[str, Any] | None = field(name="_meta")
+
+
 class SessionMessage(Struct, kw_only=True):
     """**UNSTABLE**
 
@@ -1753,6 +1777,21 @@ class SessionMessage(Struct, kw_only=True):
 
     See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
     """
+
+
+class SessionMessageState(Struct, kw_only=True):
+    """The state `SessionMessage` patches build, as the session reducer holds it: every property present.
+
+    `Codec.apply_patch` applies a patch to it; `Codec.from_patch` makes it from a first patch.
+    """
+
+    message_id: MessageId = field(name="messageId")
+    sender_session_id: SessionId | None = field(name="senderSessionId")
+    recipient_session_id: SessionId | None = field(name="recipientSessionId")
+    sender_message_id: MessageId | None = field(name="senderMessageId")
+    recipient_message_id: MessageId | None = field(name="recipientMessageId")
+    content: list[ContentBlock]
+    meta: dict[str, Any] | None = field(name="_meta")
 
 
 class SessionMessageChunk(Struct, kw_only=True):
