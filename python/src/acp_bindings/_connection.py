@@ -8,6 +8,18 @@ the request waiting for it. A line that does not decode is answered as
 JSON-RPC asks (:attr:`MessageError.needs_reply`: a request, or a line that
 is no message) with the error's object, and passed to ``on_invalid``; a
 request of a method without a handler is answered with ``-32601``.
+
+What the protocol asks of a side, checked as the TypeScript package's
+connection checks it:
+
+- until the connection is initialized (the agent has answered
+  ``initialize``; the client has the answer), a request other than
+  ``initialize`` is refused with ``-32600`` (``not_initialized``) and the
+  connection stays as it was; notifications pass. ``initialized=True`` takes
+  over a connection already initialized;
+- a request reusing the id of one still unanswered is refused
+  (``duplicate_id``, passed to ``on_invalid``, not answered: an answer with
+  that id would answer the first).
 """
 
 from __future__ import annotations
@@ -57,6 +69,8 @@ class Connection:
         side: Literal["agent", "client"],
         write: Callable[[str], None],
         on_invalid: Callable[[MessageError], None] | None = None,
+        *,
+        initialized: bool = False,
     ) -> None:
         self.codec = codec
         self.side: Literal["agent", "client"] = side
@@ -66,8 +80,18 @@ class Connection:
         self._notifications: dict[str, Handler] = {}
         #: The requests sent and not answered yet: their method and the future of their result.
         self._pending: dict[str, tuple[str, asyncio.Future[Any]]] = {}
+        #: The requests received and not answered yet: their id and method.
+        self._received: dict[str, tuple[Any, str]] = {}
         self._next_id = 0
         self._tasks: set[asyncio.Task[None]] = set()
+        init = codec.method("initialize")
+        #: The version has `initialize` and the connection is not initialized yet.
+        self._gated = not initialized and init is not None and init.side == "agent"
+
+    @property
+    def initialized(self) -> bool:
+        """Whether the connection is initialized (always, for a version without ``initialize``)."""
+        return not self._gated
 
     def on_request(self, method: str, handler: Handler) -> None:
         """Answers requests of ``method`` with what ``handler(params)`` returns (or awaits to)."""
@@ -108,10 +132,27 @@ class Connection:
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    def _admit(self, method: str, request_id: Any) -> MessageError | None:
+        """Refuses a request reusing the id of one unanswered, or coming before ``initialize``."""
+        first = self._received.get(id_key(request_id))
+        if first is not None:
+            text = f"request id {id_key(request_id)} is already in use by an unanswered `{first[1]}` request"
+            return MessageError(text, "/id", "duplicate_id", request_id)
+        if self._gated and not (self.side == "agent" and method == "initialize"):
+            text = (
+                f"`{method}` before `initialize`: the connection is not initialized"
+                if self.side == "agent"
+                else f"`{method}` before the answer to `initialize`: the connection is not initialized"
+            )
+            return MessageError(text, "/method", "not_initialized", request_id, True)
+        return None
+
     def _receive(self, text: str) -> None:
         answers = self._pending.get
         try:
-            m = self.codec.decode_message(text, lambda i: (answers(id_key(i)) or (None,))[0], side=self.side).value
+            m = self.codec.decode_message(
+                text, lambda i: (answers(id_key(i)) or (None,))[0], side=self.side, admit=self._admit
+            ).value
         except MessageError as e:
             if e.needs_reply:
                 self._send(Message("error", None, e.id, error=e.error_object()))
@@ -119,6 +160,7 @@ class Connection:
                 self._on_invalid(e)
             return
         if m.kind == "request":
+            self._received[id_key(m.id)] = (m.id, m.method or "")
             self.spawn(self._answer(m))
         elif m.kind == "notification":
             handler = self._notifications.get(m.method or "")
@@ -128,6 +170,8 @@ class Connection:
             _, future = self._pending.pop(id_key(m.id), (None, None))
             if future is not None and not future.done():
                 if m.kind == "response":
+                    if m.method == "initialize" and self.side == "client":
+                        self._gated = False
                     future.set_result(m.result)
                 else:
                     err = m.error if isinstance(m.error, dict) else {}
@@ -141,13 +185,20 @@ class Connection:
                 raise RpcError(-32601, f"method not found: {m.method}")
             result = await self._call(handler, m.params)
         except RpcError as e:
-            self._send(Message("error", None, m.id, error=e.error_object()))
+            self._reply(m, Message("error", None, m.id, error=e.error_object()))
             return
         except Exception as e:  # a handler's bug is the peer's internal error, not the end of the connection
             print(f"acp_bindings: the handler of {m.method} failed: {e!r}", file=sys.stderr)
-            self._send(Message("error", None, m.id, error={"code": -32603, "message": "internal error"}))
+            self._reply(m, Message("error", None, m.id, error={"code": -32603, "message": "internal error"}))
             return
-        self._send(Message("response", m.method, m.id, result=result))
+        if m.method == "initialize" and self.side == "agent":
+            self._gated = False
+        self._reply(m, Message("response", m.method, m.id, result=result))
+
+    def _reply(self, request: Message, answer: Message) -> None:
+        """Answers a request received: its id is free again."""
+        self._received.pop(id_key(request.id), None)
+        self._send(answer)
 
     @staticmethod
     async def _call(handler: Handler, params: Any) -> Any:
