@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 import acp_bindings
-from acp_bindings import Connection, is_known, stdio
+from acp_bindings import Connection, is_known, stdio, v1
 
 INFO = {"name": "py-bindings-agent", "version": "0.1.0"}
 OPTIONS = [
@@ -44,26 +44,32 @@ def session_ids() -> Any:
 
 
 def v1_agent(agent: Connection) -> None:
-    async def prompt(params: Any) -> dict[str, str]:
-        session_id = params["sessionId"]
+    # The v1 agent in the generated types (its handler `typed`); the v2 one below in JSON values.
+    options = [
+        v1.PermissionOption(option_id="allow", name="Allow", kind="allow_once"),
+        v1.PermissionOption(option_id="reject", name="Reject", kind="reject_once"),
+    ]
 
-        def update(u: dict[str, Any]) -> None:
-            agent.notify("session/update", {"sessionId": session_id, "update": u})
+    async def prompt(params: v1.PromptRequest) -> v1.PromptResponse:
+        def update(u: v1.SessionUpdate) -> None:
+            agent.notify("session/update", v1.SessionNotification(session_id=params.session_id, update=u))
 
-        update({"sessionUpdate": "agent_message_chunk", "content": INTRO})
-        call = {"toolCallId": "call-1"}
-        update({"sessionUpdate": "tool_call", **call, "title": "Read README.md", "kind": "read", "status": "pending"})
-        answer = await agent.request(
-            "session/request_permission", {"sessionId": session_id, "toolCall": call, "options": OPTIONS}
+        def chunk(text: str) -> v1.SessionUpdate:
+            return v1.SessionUpdateAgentMessageChunk(content=v1.ContentBlockText(text=text))
+
+        update(chunk(INTRO["text"]))
+        update(v1.SessionUpdateToolCall(tool_call_id="call-1", title="Read README.md", kind="read", status="pending"))
+        request = v1.RequestPermissionRequest(
+            session_id=params.session_id, tool_call=v1.ToolCallUpdate(tool_call_id="call-1"), options=options
         )
-        ok = allowed(answer)
-        update({"sessionUpdate": "tool_call_update", **call, "status": "completed" if ok else "failed"})
-        update({"sessionUpdate": "agent_message_chunk", "content": outro(ok)})
-        return {"stopReason": "end_turn"}
+        ok = allowed(await agent.request("session/request_permission", request))
+        update(v1.SessionUpdateToolCallUpdate(tool_call_id="call-1", status="completed" if ok else "failed"))
+        update(chunk(outro(ok)["text"]))
+        return v1.PromptResponse(stop_reason="end_turn")
 
     agent.on_request("initialize", lambda _: {"protocolVersion": 1, "agentCapabilities": {}, "agentInfo": INFO})
     agent.on_request("session/new", session_ids())
-    agent.on_request("session/prompt", prompt)
+    agent.on_request("session/prompt", prompt, typed=True)
 
 
 def v2_agent(agent: Connection) -> None:

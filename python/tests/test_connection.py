@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import acp_bindings
-from acp_bindings import Connection, RpcError
+from acp_bindings import Connection, RpcError, v2
 
 
 def run(connection: Connection, lines: list[str]) -> None:
@@ -211,3 +211,27 @@ def test_a_client_refuses_requests_until_it_has_the_answer_to_initialize() -> No
     assert sent[1]["id"] == 7 and sent[1]["error"]["code"] == -32600
     assert "before the answer to `initialize`" in sent[1]["error"]["message"]
     assert sent[2] == {"jsonrpc": "2.0", "id": 8, "result": {"content": "x"}}
+
+
+def test_a_typed_handler_gets_and_returns_the_generated_types() -> None:
+    sent: list[Any] = []
+    a = Connection(acp_bindings.codec("v2"), "agent", lambda line: sent.append(json.loads(line)), initialized=True)
+    seen: list[Any] = []
+
+    def prompt(params: v2.PromptRequest) -> v2.PromptResponse:
+        seen.append(params)
+        return v2.PromptResponse(message_id="m-1")
+
+    a.on_request("session/prompt", prompt, typed=True)
+    text = '{"sessionId":"s","prompt":[{"type":"text","text":"hi"}]}'
+    unknown = '{"sessionId":"s","prompt":[{"type":"_acme","x":1}]}'
+    run(
+        a,
+        [
+            '{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":' + text + "}",
+            '{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":' + unknown + "}",
+        ],
+    )
+    assert isinstance(seen[0], v2.PromptRequest) and isinstance(seen[0].prompt[0], v2.ContentBlockText)
+    assert sent[0] == {"jsonrpc": "2.0", "id": 1, "result": {"messageId": "m-1"}}
+    assert sent[1]["id"] == 2 and sent[1]["error"]["code"] == -32602 and len(seen) == 1

@@ -490,14 +490,16 @@ class Codec:
 
     def encode_message(self, message: Message) -> str:
         """Writes a message: the envelope's members in the order they came (for
-        a decoded one), payloads as :meth:`encode` writes them."""
+        a decoded one), payloads as :meth:`encode` writes them; a payload in the
+        generated types (a ``msgspec.Struct``) as msgspec writes it (``UNSET``
+        left out, ``None`` as ``null``)."""
         w = message._written
         members: dict[str, Any] = dict(w.envelope) if w is not None else {"jsonrpc": "2.0"}
         if message.kind != "notification":
             members["id"] = None if message.id is UNSET else message.id
         if message.kind in ("request", "notification"):
             members["method"] = message.method
-            params = message.params
+            params = _json_of(message.params)
             empty = isinstance(params, dict) and not params
             if w is not None and w.form is not None and empty:
                 if w.form == "absent":
@@ -509,12 +511,17 @@ class Codec:
             else:
                 members["params"] = params
         elif message.kind == "response":
-            result = message.result
+            result = _json_of(message.result)
             empty = isinstance(result, dict) and not result
             members["result"] = None if w is not None and w.form == "null" and empty else result
         else:
             members["error"] = message.error
         return dumps(members)
+
+
+def _json_of(payload: Any) -> Any:
+    """A payload as JSON values: one in the generated types as msgspec writes it."""
+    return msgspec.to_builtins(payload) if isinstance(payload, msgspec.Struct) else payload
 
 
 def _once(answers: Callable[[Any], str | None]) -> Callable[[Any], str | None]:

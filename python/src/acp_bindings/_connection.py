@@ -30,6 +30,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
+import msgspec
+
 from acp_bindings._codec import Codec, Message, MessageError, id_key
 from acp_bindings._runtime import UNSET
 
@@ -76,8 +78,9 @@ class Connection:
         self.side: Literal["agent", "client"] = side
         self._write = write
         self._on_invalid = on_invalid
-        self._requests: dict[str, Handler] = {}
-        self._notifications: dict[str, Handler] = {}
+        #: The handlers by method, each with whether it takes the generated types.
+        self._requests: dict[str, tuple[Handler, bool]] = {}
+        self._notifications: dict[str, tuple[Handler, bool]] = {}
         #: The requests sent and not answered yet: their method and the future of their result.
         self._pending: dict[str, tuple[str, asyncio.Future[Any]]] = {}
         #: The requests received and not answered yet: their id and method.
@@ -93,13 +96,17 @@ class Connection:
         """Whether the connection is initialized (always, for a version without ``initialize``)."""
         return not self._gated
 
-    def on_request(self, method: str, handler: Handler) -> None:
-        """Answers requests of ``method`` with what ``handler(params)`` returns (or awaits to)."""
-        self._requests[method] = handler
+    def on_request(self, method: str, handler: Handler, *, typed: bool = False) -> None:
+        """Answers requests of ``method`` with what ``handler(params)`` returns (or awaits to):
+        JSON values, or the generated types. ``typed``: ``params`` in the generated types
+        (:attr:`Message.typed`: ``v1.PromptRequest`` for ``session/prompt``) rather than JSON
+        values; params the types cannot hold (an arm of an open union this program does not
+        know) are then answered with ``-32602``."""
+        self._requests[method] = (handler, typed)
 
-    def on_notification(self, method: str, handler: Handler) -> None:
-        """Calls ``handler(params)`` on each notification of ``method``."""
-        self._notifications[method] = handler
+    def on_notification(self, method: str, handler: Handler, *, typed: bool = False) -> None:
+        """Calls ``handler(params)`` on each notification of ``method`` (``typed``: as :meth:`on_request`)."""
+        self._notifications[method] = (handler, typed)
 
     def notify(self, method: str, params: Any) -> None:
         """Sends a notification."""
@@ -165,7 +172,7 @@ class Connection:
         elif m.kind == "notification":
             handler = self._notifications.get(m.method or "")
             if handler is not None:
-                self.spawn(self._call(handler, m.params))
+                self.spawn(self._call(handler, m))
         else:
             _, future = self._pending.pop(id_key(m.id), (None, None))
             if future is not None and not future.done():
@@ -183,9 +190,13 @@ class Connection:
         try:
             if handler is None:
                 raise RpcError(-32601, f"method not found: {m.method}")
-            result = await self._call(handler, m.params)
+            result = await self._call(handler, m)
         except RpcError as e:
             self._reply(m, Message("error", None, m.id, error=e.error_object()))
+            return
+        except msgspec.ValidationError as e:  # a typed handler's params the types cannot hold
+            error = {"code": -32602, "message": f"the params do not fit this program's types: {e}"}
+            self._reply(m, Message("error", None, m.id, error=error))
             return
         except Exception as e:  # a handler's bug is the peer's internal error, not the end of the connection
             print(f"acp_bindings: the handler of {m.method} failed: {e!r}", file=sys.stderr)
@@ -201,8 +212,9 @@ class Connection:
         self._send(answer)
 
     @staticmethod
-    async def _call(handler: Handler, params: Any) -> Any:
-        result = handler(params)
+    async def _call(handler: tuple[Handler, bool], m: Message) -> Any:
+        call, typed = handler
+        result = call(m.typed if typed else m.params)
         return await result if inspect.isawaitable(result) else result
 
     def _send(self, m: Message) -> None:
