@@ -149,8 +149,11 @@ fn the_wheel_installs_outside_the_repository_and_its_readme_example_runs() {
     // A user's environment: the wheel and what it depends on, from PyPI.
     let user = venv(&scratch.join("venv"), &[wheel.to_str().unwrap()]);
     let readme = std::fs::read_to_string(package().join("README.md")).unwrap();
-    let example = readme.split("```python\n").nth(1).and_then(|r| r.split("```").next()).expect("a Python example");
-    run("the README's example", Command::new(&user).args(["-c", example]).current_dir(&scratch));
+    let examples: Vec<&str> = readme.split("```python\n").skip(1).filter_map(|r| r.split("```").next()).collect();
+    assert!(examples.len() >= 3, "the package's README has {} Python examples", examples.len());
+    for example in examples {
+        run("the README's example", Command::new(&user).args(["-c", example]).current_dir(&scratch));
+    }
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
