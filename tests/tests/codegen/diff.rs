@@ -520,6 +520,28 @@ fn reading_cause(name: &str, changes: &[&diff::Change], reports: &[diff::Report]
                 assert!(r.changes.iter().any(|c| c.member == "sse" && c.kind == "description_changed"));
             }
         }
+        "obligation_rewording" => {
+            // Issue 54: obligations compared, not words. A capability spelled
+            // out with its path, variants written as their tags, a list named
+            // by its property: the same obligation, compatible.
+            for (def, member) in [("CompactionUpdate", ""), ("LoginRequest", "")] {
+                let c = changes.iter().find(|c| c.def == def && c.member == member).expect(def);
+                assert_eq!((c.kind, c.level), ("description_changed", Level::Compatible), "{c:#?}");
+                assert!(c.reason.contains("the same in other words"), "{}", c.reason);
+            }
+            // A capability changed is a gating change; a handling rule changed
+            // or added is an obligation change.
+            let gating = find("capability_gating_changed", "");
+            assert_eq!((gating.def.as_str(), gating.level), ("Notice", Level::Dangerous));
+            let status = changes.iter().find(|c| c.def == "Status").expect("Status");
+            assert_eq!((status.kind, status.level), ("obligation_changed", Level::Dangerous));
+            assert!(status.reason.contains("as `idle`"), "{}", status.reason);
+            // The baseline reworded, and a rejection rule added beside it: only
+            // the added rule is quoted.
+            let prompt = changes.iter().find(|c| c.def == "PromptRequest" && c.member.is_empty()).expect("PromptRequest");
+            assert_eq!((prompt.kind, prompt.level), ("obligation_changed", Level::Dangerous));
+            assert!(prompt.reason.contains("was nothing") && prompt.reason.contains("-32602"), "{}", prompt.reason);
+        }
         "union_tag_lenient_holders" => {
             let tag = |def: &str| {
                 changes.iter().find(|c| c.def == def && c.kind == "union_tag_changed").expect("union_tag_changed")

@@ -50,6 +50,7 @@ const DESCRIPTION_KINDS: &[&str] = &[
     "patch_description_changed",
     "capability_description_changed",
     "capability_gating_changed",
+    "obligation_changed",
 ];
 
 /// What the tool said about one pair, by key (a key may hold several changes).

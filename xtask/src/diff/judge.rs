@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use super::obligation::{handles, Vocabulary};
 use super::Level;
 use crate::model::text::{changed_sentences, clean, gates, normalize, speaks_of_patches, speaks_of_rules};
 use crate::model::{Additional, Def, Kind, Payload, Type};
@@ -33,6 +34,7 @@ pub(super) fn doc_change(
     b: &Def,
     field: Option<&str>,
     capabilities: &BTreeMap<String, BTreeMap<String, String>>,
+    vocabulary: &Vocabulary,
 ) -> (&'static str, Level, String) {
     let docs = |d: &Def| -> Option<String> {
         match field {
@@ -58,7 +60,8 @@ pub(super) fn doc_change(
     }
     let (gone, added) = changed_sentences(was.as_deref().unwrap_or_default(), is.as_deref().unwrap_or_default());
     let sentences = quote_change(&gone, &added);
-    if let Some(change) = gating_change(&gone, &added) {
+    let obligations = obligation_change(&gone, &added, vocabulary);
+    if let Obligations::Changed(change) = obligations {
         return change;
     }
     let rule = |d: &Def| {
@@ -104,13 +107,17 @@ pub(super) fn doc_change(
             format!("the description of a capability the adapters read changed ({reader}; {sentences}): check that they still read it right"),
         );
     }
-    ("description_changed", Level::Compatible, "the description changed".into())
+    ("description_changed", Level::Compatible, format!("the description changed{}", obligations.note()))
 }
 
 /// A description change of a union arm or an enum value: `None` when the
 /// text is the same; wording only and other sentences are compatible, a
 /// gating sentence that changed is dangerous (see [`gates`]).
-pub(super) fn member_doc_change(was: Option<&str>, is: Option<&str>) -> Option<(&'static str, Level, String)> {
+pub(super) fn member_doc_change(
+    was: Option<&str>,
+    is: Option<&str>,
+    vocabulary: &Vocabulary,
+) -> Option<(&'static str, Level, String)> {
     if was == is {
         return None;
     }
@@ -119,27 +126,83 @@ pub(super) fn member_doc_change(was: Option<&str>, is: Option<&str>) -> Option<(
         return Some(("description_changed", Level::Compatible, "the description changed (wording only)".into()));
     }
     let (gone, added) = changed_sentences(was.as_deref().unwrap_or_default(), is.as_deref().unwrap_or_default());
-    Some(gating_change(&gone, &added).unwrap_or_else(|| {
-        ("description_changed", Level::Compatible, format!("the description changed ({})", quote_change(&gone, &added)))
-    }))
+    Some(match obligation_change(&gone, &added, vocabulary) {
+        Obligations::Changed(change) => change,
+        same => (
+            "description_changed",
+            Level::Compatible,
+            format!("the description changed ({}){}", quote_change(&gone, &added), same.note()),
+        ),
+    })
 }
 
-/// `capability_gating_changed` when a sentence that changed gates who must
-/// support or may send something.
-fn gating_change(gone: &[String], added: &[String]) -> Option<(&'static str, Level, String)> {
-    let (g, a): (Vec<String>, Vec<String>) =
-        (gone.iter().filter(|s| gates(s)).cloned().collect(), added.iter().filter(|s| gates(s)).cloned().collect());
-    if g.is_empty() && a.is_empty() {
-        return None;
+/// What the changed sentences of a description do to the obligations it states.
+enum Obligations {
+    /// No changed sentence states an obligation.
+    None,
+    /// Every obligation a changed sentence states, the other side states in
+    /// other words (the old and new sentences).
+    Reworded(Vec<String>, Vec<String>),
+    /// An obligation changed.
+    Changed((&'static str, Level, String)),
+}
+
+impl Obligations {
+    /// `; the obligations ... (was ...; now ...)` for reworded ones.
+    fn note(&self) -> String {
+        match self {
+            Obligations::Reworded(g, a) => {
+                format!("; the obligations it states are the same in other words ({})", quote_change(g, a))
+            }
+            _ => String::new(),
+        }
     }
-    Some((
-        "capability_gating_changed",
-        Level::Dangerous,
-        format!(
-            "a sentence that says who must support this or when it may be sent changed ({}): peers act on it, so an upgraded peer may now send, withhold or require it differently from one that has not upgraded",
-            quote_change(&g, &a)
-        ),
-    ))
+}
+
+/// `capability_gating_changed` when a gating sentence (see [`gates`])
+/// changed, `obligation_changed` when only a sentence on how a peer handles
+/// what arrives did (see [`handles`]). A sentence whose obligation the other
+/// side states in other words (the same signature,
+/// [`Vocabulary::signature`]) is no change: a name put in backticks, a
+/// capability spelled out with its path, a name in its wire spelling, a
+/// variant written as its tag.
+fn obligation_change(gone: &[String], added: &[String], vocabulary: &Vocabulary) -> Obligations {
+    let states = |v: &[String]| -> Vec<String> { v.iter().filter(|s| gates(s) || handles(s)).cloned().collect() };
+    let (g, a) = (states(gone), states(added));
+    if g.is_empty() && a.is_empty() {
+        return Obligations::None;
+    }
+    let mut unmatched: Vec<Option<Vec<String>>> = a.iter().map(|s| Some(vocabulary.signature(s))).collect();
+    let mut g_left = Vec::new();
+    for s in &g {
+        let sig = vocabulary.signature(s);
+        match unmatched.iter().position(|x| x.as_ref() == Some(&sig)) {
+            Some(i) => unmatched[i] = None,
+            None => g_left.push(s.clone()),
+        }
+    }
+    let a_left: Vec<String> = a.iter().zip(&unmatched).filter(|(_, x)| x.is_some()).map(|(s, _)| s.clone()).collect();
+    if g_left.is_empty() && a_left.is_empty() {
+        return Obligations::Reworded(g, a);
+    }
+    let quoted = quote_change(&g_left, &a_left);
+    Obligations::Changed(if g_left.iter().chain(&a_left).any(|s| gates(s)) {
+        (
+            "capability_gating_changed",
+            Level::Dangerous,
+            format!(
+                "a sentence that says who must support this or when it may be sent changed ({quoted}): peers act on it, so an upgraded peer may now send, withhold or require it differently from one that has not upgraded"
+            ),
+        )
+    } else {
+        (
+            "obligation_changed",
+            Level::Dangerous,
+            format!(
+                "a sentence that says how a peer must handle what arrives changed ({quoted}): a peer that has not upgraded still handles it the old way, which an upgraded peer may not expect"
+            ),
+        )
+    })
 }
 
 /// Whether a type change's Rust note says the Rust type stays.

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 mod differ;
 mod families;
 mod judge;
+mod obligation;
 mod report;
 mod sides;
 mod wire;
@@ -66,6 +67,7 @@ pub const KINDS: &[&str] = &[
     "method_renamed",
     "min_items_changed",
     "not_understood",
+    "obligation_changed",
     "patch_description_changed",
     "patch_semantics_changed",
     "rust_type_changed",

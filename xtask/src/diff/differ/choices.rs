@@ -6,7 +6,7 @@ use super::*;
 use crate::model::Variant;
 
 impl Differ<'_> {
-    pub(super) fn enumeration(&mut self, a: &Def, x: &crate::model::Enum, b: &Def, y: &crate::model::Enum) {
+    pub(super) fn enumeration(&mut self, x: &crate::model::Enum, b: &Def, y: &crate::model::Enum) {
         let name = b.name.as_str();
         let (old_open, new_open) = (x.fallback.is_some(), y.fallback.is_some());
         for v in &y.variants {
@@ -69,7 +69,7 @@ impl Differ<'_> {
         }
         for v in &y.variants {
             let Some(w) = x.variants.iter().find(|w| w.value == v.value) else { continue };
-            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref()) {
+            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref(), &self.vocabulary) {
                 self.push(
                     name,
                     kind,
@@ -82,10 +82,9 @@ impl Differ<'_> {
             }
         }
         self.openness(name, &b.pointer, (old_open, new_open), "enum_openness_changed");
-        self.docs(a, b);
     }
 
-    pub(super) fn union(&mut self, a: &Def, x: &crate::model::Union, b: &Def, y: &crate::model::Union) {
+    pub(super) fn union(&mut self, x: &crate::model::Union, b: &Def, y: &crate::model::Union) {
         let name = b.name.as_str();
         let key = arm_key;
         let (old_open, new_open) = (x.catch_all.is_some(), y.catch_all.is_some());
@@ -115,7 +114,7 @@ impl Differ<'_> {
             self.arm_rekeyed(name, x, y, w, v);
         }
         for (w, v) in &counterparts {
-            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref()) {
+            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref(), &self.vocabulary) {
                 let label = if key(w) == key(v) {
                     format!("arm `{}`", key(v))
                 } else {
@@ -133,7 +132,7 @@ impl Differ<'_> {
             }
         }
         if let (Some(w), Some(v)) = (&x.catch_all, &y.catch_all) {
-            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref()) {
+            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref(), &self.vocabulary) {
                 self.push(
                     name,
                     kind,
@@ -149,7 +148,6 @@ impl Differ<'_> {
         if x.tag.as_ref().map(|t| &t.property) != y.tag.as_ref().map(|t| &t.property) {
             self.tag_changed(b, x, y, &counterparts);
         }
-        self.docs(a, b);
     }
 
     /// Arms only one side's key names that are one arm told apart another

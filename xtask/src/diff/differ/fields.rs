@@ -339,7 +339,7 @@ impl Differ<'_> {
             }
         }
         if g.docs != f.docs {
-            let (kind, level, reason) = doc_change(a, b, Some(n), self.capabilities);
+            let (kind, level, reason) = doc_change(a, b, Some(n), self.capabilities, &self.vocabulary);
             self.push(
                 def,
                 kind,

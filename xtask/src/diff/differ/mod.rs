@@ -26,6 +26,8 @@ pub(super) struct Differ<'a> {
     /// Methods whose name changed (old, new) with the payload definitions
     /// that moved with them (old, new): reported once per method.
     method_renames: BTreeMap<(String, String), Vec<(String, String)>>,
+    /// The names of both sides, which obligations in prose are read with.
+    vocabulary: super::obligation::Vocabulary,
 }
 
 impl<'a> Differ<'a> {
@@ -41,6 +43,7 @@ impl<'a> Differ<'a> {
             changes: Vec::new(),
             capabilities,
             method_renames: BTreeMap::new(),
+            vocabulary: super::obligation::Vocabulary::of(old.iter().chain(new)),
         }
     }
 
@@ -400,8 +403,8 @@ impl<'a> Differ<'a> {
                 return;
             }
             (Kind::Struct(x), Kind::Struct(y)) => self.structure(a, x, b, y),
-            (Kind::Enum(x), Kind::Enum(y)) => self.enumeration(a, x, b, y),
-            (Kind::Union(x), Kind::Union(y)) => self.union(a, x, b, y),
+            (Kind::Enum(x), Kind::Enum(y)) => self.enumeration(x, b, y),
+            (Kind::Union(x), Kind::Union(y)) => self.union(x, b, y),
             (Kind::Newtype(_) | Kind::Alias(_), Kind::Newtype(_) | Kind::Alias(_)) if a.kind != b.kind => {
                 self.named_type(a, b);
             }
@@ -470,7 +473,7 @@ impl<'a> Differ<'a> {
 
     fn docs(&mut self, a: &Def, b: &Def) {
         if a.docs != b.docs {
-            let (kind, level, reason) = doc_change(a, b, None, self.capabilities);
+            let (kind, level, reason) = doc_change(a, b, None, self.capabilities, &self.vocabulary);
             self.push(
                 &b.name,
                 kind,
