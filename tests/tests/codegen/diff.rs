@@ -161,6 +161,39 @@ fn the_published_releases_one_after_another() {
     insta::assert_snapshot!("diff_releases", text);
 }
 
+/// A change the stable and the unstable file of a version both make is one
+/// finding in the summary (issue 54); the file-by-file counts follow it.
+#[test]
+fn a_change_both_files_of_a_version_make_is_one_finding() {
+    let r = root();
+    let reports = diff::diff_sides(&r, &r.join("schema/releases/2.0.0"), &r.join("schema/releases/2.1.0")).unwrap();
+    let by_file: usize = reports.iter().map(|x| x.summary.dangerous).sum();
+    let one = diff::findings(&reports);
+    let gating: Vec<&diff::Change> = reports
+        .iter()
+        .flat_map(|x| &x.changes)
+        .filter(|c| c.def == "SetSessionConfigOptionRequest" && c.kind == "capability_gating_changed")
+        .collect();
+    assert_eq!(gating.len(), 2, "{gating:#?}");
+    // Counted by hand: distinct (version, fingerprint, reason) among the dangerous changes.
+    let mut distinct = std::collections::BTreeSet::new();
+    for x in &reports {
+        for c in x.changes.iter().filter(|c| c.level == Level::Dangerous) {
+            distinct.insert((x.applied.new.protocol.clone(), c.fingerprint.clone(), c.reason.clone()));
+        }
+    }
+    assert_eq!(one.dangerous, distinct.len());
+    assert!(one.dangerous < by_file, "{one:?} against {by_file}");
+    let md = diff::markdown(&reports);
+    assert!(md.contains(&format!("**{} dangerous**", one.dangerous)), "{md}");
+    let breaking: usize = reports.iter().map(|x| x.summary.breaking).sum();
+    assert!(md.contains(&format!("file by file: {breaking} breaking, {by_file} dangerous")), "{md}");
+    // One file alone: its findings are its counts.
+    let stable: Vec<diff::Report> = reports.into_iter().filter(|x| x.old.ends_with("v2/schema.json")).collect();
+    assert_eq!(diff::findings(&stable), stable[0].summary);
+    assert!(!diff::markdown(&stable).contains("counted once"));
+}
+
 /// Every vendored release diffs with the next, 1.x included (a v1
 /// `schema.json` of 1.x against the `v1/` files of 2.0.0), and the generator
 /// understands every definition of each: no change is `not_understood`.

@@ -30,7 +30,7 @@ mod obligation;
 mod report;
 mod sides;
 mod wire;
-pub use report::{github, line_of, markdown, read_accepted};
+pub use report::{findings, github, line_of, markdown, read_accepted};
 pub use sides::{diff_sides, diff_sides_as, load_side, resolve_side, Loaded};
 
 use crate::model::{Def, Module, Peer};

@@ -15,13 +15,23 @@ use crate::error::{Error, Result};
 pub fn markdown(reports: &[Report]) -> String {
     let mut out = String::new();
     let total = |f: fn(&Summary) -> usize| reports.iter().map(|r| f(&r.summary)).sum::<usize>();
+    let all = Summary {
+        breaking: total(|s| s.breaking),
+        dangerous: total(|s| s.dangerous),
+        compatible: total(|s| s.compatible),
+        rust_breaking: total(|s| s.rust_breaking),
+    };
+    let one = findings(reports);
     out += &format!(
         "## Schema diff\n\n**{} breaking**, **{} dangerous**, {} compatible on the wire; **{} breaking** the Rust API\n",
-        total(|s| s.breaking),
-        total(|s| s.dangerous),
-        total(|s| s.compatible),
-        total(|s| s.rust_breaking)
+        one.breaking, one.dangerous, one.compatible, one.rust_breaking
     );
+    if one != all {
+        out += &format!(
+            "\nA change that the stable and the unstable file of a version both make is counted once; file by file: {} breaking, {} dangerous, {} compatible, {} breaking the Rust API.\n",
+            all.breaking, all.dangerous, all.compatible, all.rust_breaking
+        );
+    }
     for r in reports {
         out += &format!("\n### `{}` -> `{}`\n\n", r.old, r.new);
         if r.applied.old == r.applied.new || same_rules(r) {
@@ -80,6 +90,30 @@ pub fn markdown(reports: &[Report]) -> String {
                 docs.len(),
                 docs.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(", ")
             );
+        }
+    }
+    out
+}
+
+/// The counts by level of the findings of several reports: a change that
+/// two files of one protocol version both make (the stable and the unstable
+/// file: the same fingerprint and reason) is one finding.
+pub fn findings(reports: &[Report]) -> Summary {
+    let mut seen = BTreeSet::new();
+    let mut out = Summary::default();
+    for r in reports {
+        for c in &r.changes {
+            if !seen.insert((r.applied.new.protocol.as_str(), c.fingerprint.as_str(), c.reason.as_str())) {
+                continue;
+            }
+            match c.level {
+                Level::Breaking => out.breaking += 1,
+                Level::Dangerous => out.dangerous += 1,
+                Level::Compatible => out.compatible += 1,
+            }
+            if c.rust.level == super::RustLevel::Breaking {
+                out.rust_breaking += 1;
+            }
         }
     }
     out
