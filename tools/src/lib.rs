@@ -5,6 +5,7 @@ pub mod convert;
 pub mod diff;
 pub mod pairing;
 pub mod replay;
+pub mod schema_diff;
 #[rustfmt::skip]
 pub mod registry;
 pub mod bridge;

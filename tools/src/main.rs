@@ -1,4 +1,5 @@
-//! `acp-tools`: the commands behind `cargo xtask check-messages`, `replay` and `convert`.
+//! `acp-tools`: the commands behind `cargo xtask check-messages`, `replay` and `convert`,
+//! and the schema diff of `cargo xtask diff` for use outside this repository.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,6 +60,48 @@ enum Command {
         /// A `.jsonl` trace.
         trace: PathBuf,
     },
+    /// What changed between two schema revisions, classified by who it breaks:
+    /// the reports of `cargo xtask diff`. Each side is a schema file, a directory
+    /// in the layout of `schema/` (`v1/`, `v2/`), `npm:<version>` (the files of
+    /// that release of `@agentclientprotocol/sdk`) or `git:<rev>:<path>` (a file
+    /// or directory of the current repository at a revision). Exit 1 when a change
+    /// not accepted meets `--fail-on`, 2 for bad arguments or an unreadable side.
+    Diff {
+        /// The old side.
+        old: String,
+        /// The new side.
+        new: String,
+        /// `markdown` (a pull-request comment), `json` (one report per file compared)
+        /// or `github` (workflow annotations with file and line).
+        #[arg(long, default_value = "markdown", value_parser = ["markdown", "json", "github"])]
+        format: String,
+        /// Exit 1 if a change not accepted meets any of these: `breaking` or `dangerous`
+        /// (a wire level or worse), `rust-breaking` (the generated Rust API breaks).
+        /// Repeat the flag or separate with commas.
+        #[arg(long, value_delimiter = ',', value_parser = ["breaking", "dangerous", "rust-breaking"])]
+        fail_on: Vec<String>,
+        /// Fingerprints a reviewer accepted (one per line; `#` starts a comment):
+        /// those changes are still reported but do not fail the run.
+        #[arg(long, value_name = "FILE")]
+        accept: Option<PathBuf>,
+        /// Read lone schema files as this protocol version (by default it is read
+        /// from their contents).
+        #[arg(long, value_parser = ["v1", "v2"])]
+        protocol: Option<String>,
+        /// A directory with `schema/upserts.json` and `schema/conversions.json` to
+        /// use instead of the configuration this binary was built with.
+        #[arg(long, value_name = "DIR")]
+        config: Option<PathBuf>,
+        /// In a GitHub Actions job: append the markdown report to
+        /// `$GITHUB_STEP_SUMMARY` and the counts (`breaking`, `dangerous`,
+        /// `compatible`, `rust-breaking`, `failed`) to `$GITHUB_OUTPUT`, print the
+        /// annotations, and write the comment body to `--comment-file`.
+        #[arg(long)]
+        github_action: bool,
+        /// With `--github-action`: where to write the pull-request comment's body.
+        #[arg(long, value_name = "FILE", requires = "github_action")]
+        comment_file: Option<PathBuf>,
+    },
     /// Fold a v2 trace's `session/update` notifications and print the final state as JSON.
     Replay {
         /// The protocol version (only v2 has upserts).
@@ -78,6 +121,20 @@ fn main() -> ExitCode {
             (protocol, unstable, method, type_name, paths)
         }
         Command::Replay { protocol, unstable, trace } => return replay(protocol, unstable, &trace),
+        Command::Diff { old, new, format, fail_on, accept, protocol, config, github_action, comment_file } => {
+            let args = acp_tools::schema_diff::Args {
+                old,
+                new,
+                format,
+                fail_on,
+                accept,
+                protocol,
+                config,
+                github_action,
+                comment_file,
+            };
+            return ExitCode::from(acp_tools::schema_diff::run(&args));
+        }
         Command::Convert { from, to, strict, losses_json, trace } => {
             let direction = match (from, to) {
                 (ProtocolArg::V1, ProtocolArg::V2) => acp_tools::convert::Direction::V1ToV2,

@@ -30,8 +30,8 @@ mod obligation;
 mod report;
 mod sides;
 mod wire;
-pub use report::{findings, github, line_of, markdown, read_accepted};
-pub use sides::{diff_sides, diff_sides_as, load_side, resolve_side, Loaded};
+pub use report::{findings, github, github_named, line_of, markdown, read_accepted};
+pub use sides::{diff_sides, diff_sides_as, diff_sides_with, load_side, load_side_with, resolve_side, resolve_side_in, Loaded};
 
 use crate::model::{Def, Module, Peer};
 use differ::Differ;

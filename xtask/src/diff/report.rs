@@ -181,15 +181,22 @@ pub fn line_of(text: &str, pointer: &str) -> usize {
 /// with the schema file and line of its pointer; the message ends with the
 /// Rust axis when the generated API changes.
 pub fn github(root: &Path, reports: &[Report]) -> String {
+    github_named(root, reports, &|f| f.to_owned())
+}
+
+/// [`github`], naming each file as `name` gives it (a side fetched from a
+/// revision, `git:<rev>:schema`, is named as the repository's file it was
+/// at; its lines are still read from what the revision held).
+pub fn github_named(root: &Path, reports: &[Report], name: &dyn Fn(&str) -> String) -> String {
     let mut out = String::new();
     let mut texts: BTreeMap<String, String> = BTreeMap::new();
     for r in reports {
         // A plain log line (not an annotation): how the files were read.
         if same_rules(r) {
-            out += &format!("{} -> {}: read as {}\n", r.old, r.new, r.applied.new.describe());
+            out += &format!("{} -> {}: read as {}\n", name(&r.old), name(&r.new), r.applied.new.describe());
         } else {
-            out += &format!("{}: read as {}\n", r.old, r.applied.old.describe());
-            out += &format!("{}: read as {}\n", r.new, r.applied.new.describe());
+            out += &format!("{}: read as {}\n", name(&r.old), r.applied.old.describe());
+            out += &format!("{}: read as {}\n", name(&r.new), r.applied.new.describe());
         }
         for c in r.changes.iter().filter(|c| c.kind != "description_changed") {
             let file = match c.side {
@@ -221,7 +228,8 @@ pub fn github(root: &Path, reports: &[Report]) -> String {
                 .replace('\r', "%0D")
                 .replace('\n', "%0A");
             out += &format!(
-                "::{command} file={file},line={line},title={} {}::{message}\n",
+                "::{command} file={},line={line},title={} {}::{message}\n",
+                name(file),
                 c.level.as_str(),
                 c.fingerprint
             );

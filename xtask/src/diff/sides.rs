@@ -28,9 +28,15 @@ pub struct Loaded {
 /// decides which upsert rules of `schema/upserts.json` apply, and so whether
 /// the v2 patch-semantics checks run.
 pub fn load_side(root: &Path, side: &Path, protocol: Option<&str>) -> Result<Vec<Loaded>> {
+    load_side_with(root, root, side, protocol)
+}
+
+/// [`load_side`] with the configuration (`schema/upserts.json`) read under
+/// `config` rather than `root`.
+pub fn load_side_with(root: &Path, config: &Path, side: &Path, protocol: Option<&str>) -> Result<Vec<Loaded>> {
     // The upsert rules are the project's; a rule that does not fit a side is left out.
-    let upserts = crate::load::UpsertFile { path: root.join("schema/upserts.json"), strict: false };
-    let label = crate::load::display_path(root, &upserts.path).display().to_string();
+    let upserts = crate::load::UpsertFile { path: config.join("schema/upserts.json"), strict: false };
+    let label = crate::load::display_path(config, &upserts.path).display().to_string();
     // The versions the configuration has rules for (read once for the side).
     let configured: Vec<String> = if upserts.path.is_file() {
         crate::upserts::read(&upserts.path, Path::new(&label))?.into_keys().collect()
@@ -102,10 +108,24 @@ pub fn diff_sides(root: &Path, old: &Path, new: &Path) -> Result<Vec<Report>> {
 /// [`diff_sides`], reading lone files as the given protocol version
 /// (`--protocol`) rather than deciding it from their contents.
 pub fn diff_sides_as(root: &Path, old: &Path, new: &Path, protocol: Option<&str>) -> Result<Vec<Report>> {
-    let (a, b) = (load_side(root, old, protocol)?, load_side(root, new, protocol)?);
+    diff_sides_with(root, root, old, new, protocol)
+}
+
+/// [`diff_sides_as`] with the project's configuration (`schema/upserts.json`,
+/// `schema/conversions.json`) read under `config`, and relative paths read
+/// under `root`: how `acp-tools diff` runs outside this repository, with the
+/// configuration it was built with.
+pub fn diff_sides_with(
+    root: &Path,
+    config: &Path,
+    old: &Path,
+    new: &Path,
+    protocol: Option<&str>,
+) -> Result<Vec<Report>> {
+    let (a, b) = (load_side_with(root, config, old, protocol)?, load_side_with(root, config, new, protocol)?);
     let lone = |k: &str| !k.contains('/');
     let label = Path::new("schema/conversions.json");
-    let config = crate::convert::Config::read(&root.join(label), label)?;
+    let config = crate::convert::Config::read(&config.join(label), label)?;
     let mut out = Vec::new();
     let mut keys = Vec::new();
     for x in &a {
@@ -241,7 +261,16 @@ fn attach(reports: &mut [Report], changes: Vec<ConversionChange>, v1: Option<usi
 /// vendored `schema/` files at that revision of this repository, written to
 /// `target/schema-diff/git-<rev>/`.
 pub fn resolve_side(root: &Path, spec: &str) -> Result<std::path::PathBuf> {
-    let cache = root.join("target/schema-diff");
+    resolve_side_in(root, &root.join("target/schema-diff"), spec)
+}
+
+/// [`resolve_side`] with the cache in `cache`; `git:<rev>:<path>` is the file
+/// or directory `<path>` of the repository `root` is in, at `<rev>` (the
+/// layout of `schema/` or a lone file), written under `cache` as it was.
+pub fn resolve_side_in(root: &Path, cache: &Path, spec: &str) -> Result<std::path::PathBuf> {
+    if let Some((rev, path)) = spec.strip_prefix("git:").and_then(|r| r.split_once(':')) {
+        return git_path(root, cache, spec, rev, path);
+    }
     if let Some(version) = spec.strip_prefix("npm:") {
         let dir = cache.join(format!("npm-{version}"));
         if !dir.join("acp-schema.lock").is_file() {
@@ -292,4 +321,52 @@ pub fn resolve_side(root: &Path, spec: &str) -> Result<std::path::PathBuf> {
         return Ok(dir);
     }
     Ok(std::path::PathBuf::from(spec))
+}
+
+/// Runs git in `root`; its stdout, or the error naming the side and the command.
+fn git(root: &Path, spec: &str, args: &[&str]) -> Result<std::process::Output> {
+    std::process::Command::new("git").arg("-C").arg(root).args(args).output().map_err(|e| Error::Command {
+        what: format!("{spec}: `git {}`", args.join(" ")),
+        message: format!("cannot run git: {e}"),
+    })
+}
+
+/// `git:<rev>:<path>`: every `.json` file at or under `path` at `rev`,
+/// written under `cache/git-<rev>/` at the same relative place; the path of
+/// `path` there.
+fn git_path(root: &Path, cache: &Path, spec: &str, rev: &str, path: &str) -> Result<std::path::PathBuf> {
+    if rev.is_empty() || rev.starts_with('-') || path.starts_with('-') {
+        return Err(Error::Usage { message: format!("{spec}: not a revision and a path") });
+    }
+    let path = path.trim_end_matches('/');
+    let prefix = git(root, spec, &["rev-parse", "--show-prefix"])?;
+    let prefix = String::from_utf8_lossy(&prefix.stdout).trim().to_owned();
+    let listed = git(root, spec, &["ls-tree", "-r", "--name-only", "--full-name", rev, "--", path])?;
+    if !listed.status.success() {
+        return Err(Error::Usage { message: format!("{spec}: no such revision") });
+    }
+    let names: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .filter(|n| n.ends_with(".json"))
+        .map(str::to_owned)
+        .collect();
+    if names.is_empty() {
+        return Err(Error::Usage { message: format!("{spec}: no `.json` file at `{path}` at that revision") });
+    }
+    let safe: String =
+        rev.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' }).collect();
+    let dir = cache.join(format!("git-{safe}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    for name in &names {
+        let out = git(root, spec, &["show", &format!("{rev}:{name}")])?;
+        if !out.status.success() {
+            return Err(Error::Usage { message: format!("{spec}: cannot read `{name}` at that revision") });
+        }
+        let file = dir.join(name);
+        std::fs::create_dir_all(file.parent().unwrap_or(&dir))
+            .and_then(|_| std::fs::write(&file, &out.stdout))
+            .map_err(|source| Error::Write { path: file.clone(), source })?;
+    }
+    // `path` is relative to where git runs, the names to the repository's top.
+    Ok(dir.join(format!("{prefix}{path}")))
 }
