@@ -55,6 +55,7 @@ const V1_TRACE: (&str, &str) = ("trace.jsonl", "tests/traces/v1-tool-call.jsonl"
 const CASES: &[Case] = &[
     Case { command: "cargo xtask codegen", dir: Dir::Root, status: 0, writes: &[] },
     Case { command: "cargo xtask codegen --check", dir: Dir::Root, status: 0, writes: &[] },
+    Case { command: "acp-tools diff git:main:schema schema --fail-on breaking", dir: Dir::Root, status: 0, writes: &[] },
     Case {
         command: "cd ts && npm ci --no-audit --no-fund --silent && npm run --silent build",
         dir: Dir::Root,
@@ -380,8 +381,12 @@ fn documented_commands_work_as_shown() {
     let root = root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let cargo_dir = Path::new(&cargo).parent().map(Path::to_path_buf).unwrap_or_default();
+    // `acp-tools` as `cargo install --path tools` puts it on the PATH: the
+    // workspace's build of it.
     let path = std::env::join_paths(
-        std::iter::once(cargo_dir).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+        [cargo_dir, root.join("target/debug")]
+            .into_iter()
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
     )
     .unwrap();
     let generated_before = generated_files(&root);

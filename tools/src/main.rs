@@ -71,9 +71,10 @@ enum Command {
         old: String,
         /// The new side.
         new: String,
-        /// `markdown` (a pull-request comment), `json` (one report per file compared)
-        /// or `github` (workflow annotations with file and line).
-        #[arg(long, default_value = "markdown", value_parser = ["markdown", "json", "github"])]
+        /// `markdown` (a pull-request comment), `json` (one report per file compared),
+        /// `github` (workflow annotations with file and line) or `changelog` (a
+        /// release's section for CHANGELOG.md).
+        #[arg(long, default_value = "markdown", value_parser = ["markdown", "json", "github", "changelog"])]
         format: String,
         /// Exit 1 if a change not accepted meets any of these: `breaking` or `dangerous`
         /// (a wire level or worse), `rust-breaking` (the generated Rust API breaks).

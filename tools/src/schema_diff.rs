@@ -19,7 +19,7 @@ const CONVERSIONS: &str = include_str!("../../schema/conversions.json");
 pub struct Args {
     pub old: String,
     pub new: String,
-    /// `markdown`, `json` or `github`.
+    /// `markdown`, `json`, `github` or `changelog`.
     pub format: String,
     pub fail_on: Vec<String>,
     pub accept: Option<PathBuf>,
@@ -95,8 +95,11 @@ fn diff_and_write(args: &Args) -> Result<bool, String> {
             r
         })
         .collect();
-    let fails =
-        shown.iter().flat_map(|r| &r.changes).filter(|c| !accepted.contains(&c.fingerprint)).any(|c| meets(c, &args.fail_on));
+    let fails = shown
+        .iter()
+        .flat_map(|r| &r.changes)
+        .filter(|c| !accepted.contains(&c.fingerprint))
+        .any(|c| meets(c, &args.fail_on));
     let annotations = diff::github_named(&root, &reports, &name);
     if args.github_action {
         github_action(args, (&old.spec, &new.spec), &shown, &annotations, fails)?;
@@ -105,6 +108,7 @@ fn diff_and_write(args: &Args) -> Result<bool, String> {
     let text = match args.format.as_str() {
         "json" => serde_json::to_string_pretty(&shown).map_err(|e| e.to_string())? + "\n",
         "github" => annotations,
+        "changelog" => diff::changelog(&format!("Schema {} -> {}", args.old, args.new), &shown),
         _ => diff::markdown(&shown),
     };
     std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| format!("stdout: {e}"))?;
@@ -166,9 +170,7 @@ fn github_action(
 /// failed write leaves no half-written file.
 fn write_whole(path: &Path, text: &str) -> Result<(), String> {
     let tmp = path.with_extension("partial");
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, path)).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The configuration the diff reads: a directory given with `--config`, or

@@ -79,7 +79,10 @@ fn fake_api() -> FakeApi {
             let mut all = c.lock().unwrap();
             let answer = match (method.as_str(), authorized) {
                 (_, false) => serde_json::json!({"message": "Bad credentials"}),
-                ("GET", _) => serde_json::json!(all.iter().map(|x| serde_json::json!({"id": x.id, "body": x.body})).collect::<Vec<_>>()),
+                ("GET", _) => serde_json::json!(all
+                    .iter()
+                    .map(|x| serde_json::json!({"id": x.id, "body": x.body}))
+                    .collect::<Vec<_>>()),
                 ("POST", _) => {
                     let id = 100 + all.len() as u64;
                     all.push(Comment { id, body: sent["body"].as_str().unwrap().to_owned() });
@@ -120,9 +123,7 @@ impl Context {
         match path[..] {
             ["inputs", name] => self.inputs.get(name).cloned().unwrap_or_default(),
             ["github", name] => self.github.get(name).cloned().unwrap_or_else(|| panic!("github.{name}")),
-            ["steps", id, "outputs", name] => {
-                self.steps.get(id).and_then(|o| o.get(name)).cloned().unwrap_or_default()
-            }
+            ["steps", id, "outputs", name] => self.steps.get(id).and_then(|o| o.get(name)).cloned().unwrap_or_default(),
             _ => panic!("an expression the test does not know: {expr}"),
         }
     }
@@ -331,19 +332,29 @@ fn the_action_reports_on_a_pull_request_and_keeps_one_comment() {
     let head = std::fs::read_to_string(repo.join("schema/v2/schema.json")).unwrap();
     let old = git(&repo, &["show", &format!("{base}:schema/v2/schema.json")]);
     let annotation = |kind: &str| -> &str {
-        run.stdout.lines().find(|l| l.starts_with("::") && l.contains(kind)).unwrap_or_else(|| panic!("{kind}: {}", run.stdout))
+        run.stdout
+            .lines()
+            .find(|l| l.starts_with("::") && l.contains(kind))
+            .unwrap_or_else(|| panic!("{kind}: {}", run.stdout))
     };
     let notice = annotation("Notice capability_gating_changed");
     let at = format!("::warning file=schema/v2/schema.json,line={},", line_of(&head, "\"Notice\": {"));
     assert!(notice.starts_with(&at), "{notice}\n{at}");
     let removed = annotation("PromptRequest field_removed");
-    let status_line = old.lines().enumerate().filter(|(_, l)| l.contains("\"status\": {")).map(|(i, _)| i + 1).next().unwrap();
+    let status_line =
+        old.lines().enumerate().filter(|(_, l)| l.contains("\"status\": {")).map(|(i, _)| i + 1).next().unwrap();
     assert!(removed.contains(&format!("file=schema/v2/schema.json,line={status_line},")), "{removed}");
     // The comment: created once with the report...
     let comments = api.comments.lock().unwrap().clone();
     assert_eq!(comments.len(), 1);
     assert!(comments[0].body.starts_with("<!-- acp-schema-diff -->\n## Schema diff"), "{}", comments[0].body);
-    assert_eq!(*api.requests.lock().unwrap(), ["GET /repos/example/schemas/issues/7/comments?per_page=100&page=1", "POST /repos/example/schemas/issues/7/comments"]);
+    assert_eq!(
+        *api.requests.lock().unwrap(),
+        [
+            "GET /repos/example/schemas/issues/7/comments?per_page=100&page=1",
+            "POST /repos/example/schemas/issues/7/comments"
+        ]
+    );
     // ...and updated, not added to, on the next push; an accepted change no
     // longer fails.
     let accept = work.join("accepted.txt");
@@ -361,7 +372,13 @@ fn the_action_reports_on_a_pull_request_and_keeps_one_comment() {
         .map(|c| c["fingerprint"].as_str().unwrap())
         .collect();
     std::fs::write(&accept, fingerprints.join("\n") + "\n").unwrap();
-    let again = run_action(&repo, &work, &[("fail-on", "dangerous"), ("comment", "true"), ("accept", accept.to_str().unwrap())], &event, &api);
+    let again = run_action(
+        &repo,
+        &work,
+        &[("fail-on", "dangerous"), ("comment", "true"), ("accept", accept.to_str().unwrap())],
+        &event,
+        &api,
+    );
     assert!(!again.failed, "{}", again.stderr);
     assert_eq!(again.outputs["failed"], "false");
     let comments = api.comments.lock().unwrap().clone();

@@ -96,8 +96,9 @@ enum Command {
         /// The new side.
         new: String,
         /// `markdown` (a pull-request comment), `json` (an array with one report per file
-        /// compared) or `github` (workflow annotations with file and line).
-        #[arg(long, default_value = "markdown", value_parser = ["markdown", "json", "github"])]
+        /// compared), `github` (workflow annotations with file and line) or `changelog`
+        /// (a release's section for CHANGELOG.md).
+        #[arg(long, default_value = "markdown", value_parser = ["markdown", "json", "github", "changelog"])]
         format: String,
         /// Exit 1 if a change not accepted meets any of these: `breaking` or `dangerous`
         /// (a wire level or worse), `rust-breaking` (the generated Rust API breaks, whatever
@@ -248,6 +249,7 @@ fn main() -> ExitCode {
                         println!("{line}");
                     }
                     println!("\n{}", u.diff);
+                    println!("For CHANGELOG.md (under `## Unreleased`):\n\n{}", u.changelog);
                     println!(
                         "next: `cargo test --workspace`, then `cargo insta review` and `git diff schema/ generated/`"
                     );
@@ -414,6 +416,7 @@ fn diff(
     fail_on: &[String],
     accept: Option<PathBuf>,
 ) -> ExitCode {
+    let (old_spec, new_spec) = (old, new);
     let sides = xtask::diff::resolve_side(root, old).and_then(|o| Ok((o, xtask::diff::resolve_side(root, new)?)));
     let (old, new) = match sides {
         Ok(s) => s,
@@ -434,6 +437,8 @@ fn diff(
         }
     } else if format == "github" {
         print!("{}", xtask::diff::github(root, &reports));
+    } else if format == "changelog" {
+        print!("{}", xtask::diff::changelog(&format!("Schema {old_spec} -> {new_spec}"), &reports));
     } else {
         print!("{}", xtask::diff::markdown(&reports));
     }

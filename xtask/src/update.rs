@@ -17,6 +17,9 @@ pub struct Updated {
     /// The schema diff against the schema it replaced, as Markdown (the old
     /// side named `schema@<its version>`).
     pub diff: String,
+    /// The same as a section for `CHANGELOG.md` (`## Schema <old> -> <new>`,
+    /// [`crate::diff::changelog`]).
+    pub changelog: String,
 }
 
 /// Vendors `version` (from npm, or a local package with [`Source::Local`])
@@ -64,5 +67,6 @@ fn vendor_and_regenerate(root: &Path, before: &Path, version: &str, source: &Sou
     for r in &mut reports {
         r.old = r.old.replace(&prefix, &format!("schema@{previous}"));
     }
-    Ok(Updated { vendored, stats, diff: crate::diff::markdown(&reports) })
+    let changelog = crate::diff::changelog(&format!("Schema {previous} -> {}", lock.version), &reports);
+    Ok(Updated { vendored, stats, diff: crate::diff::markdown(&reports), changelog })
 }

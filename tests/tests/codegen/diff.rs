@@ -194,6 +194,34 @@ fn a_change_both_files_of_a_version_make_is_one_finding() {
     assert!(!diff::markdown(&stable).contains("counted once"));
 }
 
+/// `--format changelog`: a release's section for CHANGELOG.md, each finding
+/// once (a change only the unstable file makes marked so), then the Rust API.
+#[test]
+fn the_changelog_section_of_a_release() {
+    let r = root();
+    let reports = diff::diff_sides(&r, &r.join("schema/releases/2.2.0"), &r.join("schema/releases/2.3.0")).unwrap();
+    let text = diff::changelog("Schema 2.2.0 -> 2.3.0", &reports);
+    assert!(text.starts_with("## Schema 2.2.0 -> 2.3.0\n\n### Wire: dangerous (3)\n"), "{text}");
+    let one = diff::findings(&reports);
+    let described = reports.iter().flat_map(|x| &x.changes).filter(|c| c.kind == "description_changed").count();
+    assert!(described > 0);
+    // Every finding but the description-only ones is a line.
+    let lines = text.lines().filter(|l| l.starts_with("- v")).count();
+    let docs = {
+        let mut seen = std::collections::BTreeSet::new();
+        for x in &reports {
+            for c in x.changes.iter().filter(|c| c.kind == "description_changed") {
+                seen.insert((x.applied.new.protocol.clone(), c.fingerprint.clone(), c.reason.clone()));
+            }
+        }
+        seen.len()
+    };
+    assert_eq!(lines, one.breaking + one.dangerous + one.compatible - docs);
+    assert!(text.contains(", unstable only: "), "{text}");
+    assert!(text.contains("\n### Rust API\n\n- added, v1: `AgentAuthCapabilities::status`\n"), "{text}");
+    insta::assert_snapshot!("changelog_2_2_0_to_2_3_0", text);
+}
+
 /// Every vendored release diffs with the next, 1.x included (a v1
 /// `schema.json` of 1.x against the `v1/` files of 2.0.0), and the generator
 /// understands every definition of each: no change is `not_understood`.
@@ -553,6 +581,31 @@ fn reading_cause(name: &str, changes: &[&diff::Change], reports: &[diff::Report]
                 assert!(r.changes.iter().any(|c| c.member == "sse" && c.kind == "description_changed"));
             }
         }
+        "defaults_and_catch_all" => {
+            // Issue 54: a default is judged by who reads it.
+            let default = |member: &str| {
+                changes
+                    .iter()
+                    .find(|c| c.kind == "default_changed" && c.member == member)
+                    .unwrap_or_else(|| panic!("no default_changed on {member}: {changes:#?}"))
+            };
+            assert_eq!(default("mode").level, Level::Dangerous);
+            assert!(default("mode").reason.contains("from `\"fast\"` to `\"careful\"`"), "{}", default("mode").reason);
+            // Required on both sides: never omitted, so never defaulted.
+            assert_eq!(default("level").level, Level::Compatible);
+            // Only the member of a removed property differs.
+            assert_eq!(default("caps").level, Level::Compatible);
+            // The catch-all arm's declared properties.
+            let arm = |kind: &str, member: &str| {
+                changes
+                    .iter()
+                    .find(|c| c.def == "Event" && c.kind == kind && c.member == member)
+                    .unwrap_or_else(|| panic!("no {kind} on Event.{member}: {changes:#?}"))
+            };
+            assert_eq!(arm("field_removed", "note").level, Level::Compatible, "the arm keeps other properties");
+            assert_eq!(arm("field_added", "id").level, Level::Dangerous, "required now");
+            assert_eq!(arm("field_type_changed", "extra").level, Level::Dangerous);
+        }
         "obligation_rewording" => {
             // Issue 54: obligations compared, not words. A capability spelled
             // out with its path, variants written as their tags, a list named
@@ -571,7 +624,8 @@ fn reading_cause(name: &str, changes: &[&diff::Change], reports: &[diff::Report]
             assert!(status.reason.contains("as `idle`"), "{}", status.reason);
             // The baseline reworded, and a rejection rule added beside it: only
             // the added rule is quoted.
-            let prompt = changes.iter().find(|c| c.def == "PromptRequest" && c.member.is_empty()).expect("PromptRequest");
+            let prompt =
+                changes.iter().find(|c| c.def == "PromptRequest" && c.member.is_empty()).expect("PromptRequest");
             assert_eq!((prompt.kind, prompt.level), ("obligation_changed", Level::Dangerous));
             assert!(prompt.reason.contains("was nothing") && prompt.reason.contains("-32602"), "{}", prompt.reason);
         }

@@ -30,8 +30,10 @@ mod obligation;
 mod report;
 mod sides;
 mod wire;
-pub use report::{findings, github, github_named, line_of, markdown, read_accepted};
-pub use sides::{diff_sides, diff_sides_as, diff_sides_with, load_side, load_side_with, resolve_side, resolve_side_in, Loaded};
+pub use report::{changelog, findings, github, github_named, line_of, markdown, read_accepted};
+pub use sides::{
+    diff_sides, diff_sides_as, diff_sides_with, load_side, load_side_with, resolve_side, resolve_side_in, Loaded,
+};
 
 use crate::model::{Def, Module, Peer};
 use differ::Differ;
@@ -45,6 +47,7 @@ pub const KINDS: &[&str] = &[
     "bounds_changed",
     "capability_description_changed",
     "capability_gating_changed",
+    "default_changed",
     "definition_added",
     "definition_removed",
     "definition_renamed",

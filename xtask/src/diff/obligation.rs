@@ -313,8 +313,7 @@ pub fn handles(sentence: &str) -> bool {
         if VERBS.iter().any(|v| w.starts_with(v)) {
             return true;
         }
-        w.starts_with("return")
-            && words[i + 1..].iter().take(3).any(|n| n.starts_with("error") || n.starts_with("`-3"))
+        w.starts_with("return") && words[i + 1..].iter().take(3).any(|n| n.starts_with("error") || n.starts_with("`-3"))
     };
     words.iter().enumerate().any(|(m, w)| {
         if !matches!(w.as_str(), "must" | "should" | "shall" | "may") {
@@ -403,13 +402,31 @@ mod tests {
                 "Agents that also support `session/list` may return `SessionInfo.additionalDirectories`.",
                 "Agents may return `SessionInfo.additionalDirectories`.",
             ),
-            ("The client should disconnect if it does not support this version.", "The client must disconnect if it does not support this version."),
-            ("Agents MUST only send this update when the Client advertised compaction.", "Agents MUST only send this update when the Client advertised notices."),
-            ("Agents MUST only send this update when the Client advertised compaction.", "Clients MUST only send this update when the Agent advertised compaction."),
-            ("Agents MUST only send this update when the Client advertised compaction.", "Agents MUST only send this update unless the Client advertised compaction."),
+            (
+                "The client should disconnect if it does not support this version.",
+                "The client must disconnect if it does not support this version.",
+            ),
+            (
+                "Agents MUST only send this update when the Client advertised compaction.",
+                "Agents MUST only send this update when the Client advertised notices.",
+            ),
+            (
+                "Agents MUST only send this update when the Client advertised compaction.",
+                "Clients MUST only send this update when the Agent advertised compaction.",
+            ),
+            (
+                "Agents MUST only send this update when the Client advertised compaction.",
+                "Agents MUST only send this update unless the Client advertised compaction.",
+            ),
             ("Agents MUST reject it with `-32602`.", "Agents MAY reject it with `-32602`."),
-            ("Clients MUST treat values they do not recognize as `unknown`.", "Clients MUST treat values they do not recognize as `idle`."),
-            ("Agents MUST advertise this method only when the client enabled it.", "Agents MUST include this method only when the client enabled it."),
+            (
+                "Clients MUST treat values they do not recognize as `unknown`.",
+                "Clients MUST treat values they do not recognize as `idle`.",
+            ),
+            (
+                "Agents MUST advertise this method only when the client enabled it.",
+                "Agents MUST include this method only when the client enabled it.",
+            ),
         ];
         for (a, b) in pairs {
             assert!(!same(&v, a, b), "{a}\n{b}\n{:?}", v.signature(&clean(a)));

@@ -95,6 +95,84 @@ pub fn markdown(reports: &[Report]) -> String {
     out
 }
 
+/// A release's section for `CHANGELOG.md` (`--format changelog`, and what
+/// `cargo xtask schema update` prints): under `## {title}`, the wire changes
+/// by level (breaking, dangerous, compatible; a change the stable and the
+/// unstable file of a version both make once, one only the unstable file
+/// makes marked so; description-only changes counted in one line), then the
+/// Rust API changes (breaking, then additive, by item).
+pub fn changelog(title: &str, reports: &[Report]) -> String {
+    // Each finding once: (level, version, line), with the files it is in.
+    let mut findings: Vec<(Level, String, String, BTreeSet<bool>)> = Vec::new();
+    let mut seen: BTreeMap<(String, String, String), usize> = BTreeMap::new();
+    let (mut docs, mut rust_breaking, mut rust_additive) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+    for r in reports {
+        let version = r.applied.new.protocol.clone();
+        let unstable = r.new.contains("unstable");
+        for c in &r.changes {
+            let items = c.rust.items.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ");
+            match c.rust.level {
+                super::RustLevel::Breaking => {
+                    rust_breaking.insert(format!("{version}: {items}: {}", c.rust.note));
+                }
+                super::RustLevel::Additive if !items.is_empty() => {
+                    rust_additive.insert(format!("{version}: {items}"));
+                }
+                _ => {}
+            }
+            if c.kind == "description_changed" {
+                docs.insert((version.clone(), c.def.clone()));
+                continue;
+            }
+            let key = (version.clone(), c.fingerprint.clone(), c.reason.clone());
+            let i = *seen.entry(key).or_insert_with(|| {
+                let member = if c.member.is_empty() { String::new() } else { format!(".{}", c.member) };
+                let breaks =
+                    if c.breaks.is_empty() { String::new() } else { format!(" (breaks {})", c.breaks.join(", ")) };
+                let line = format!("`{}{member}` {}: {}{breaks}", c.def, c.kind, c.reason.replace('\n', " "));
+                findings.push((c.level, version.clone(), line, BTreeSet::new()));
+                findings.len() - 1
+            });
+            findings[i].3.insert(unstable);
+        }
+    }
+    let mut out = format!("## {title}\n");
+    for level in [Level::Breaking, Level::Dangerous, Level::Compatible] {
+        let mut lines: Vec<String> = findings
+            .iter()
+            .filter(|f| f.0 == level)
+            .map(|(_, v, line, files)| {
+                let only = if files.len() == 1 && files.contains(&true) { ", unstable only" } else { "" };
+                format!("- {v}{only}: {line}")
+            })
+            .collect();
+        if lines.is_empty() {
+            continue;
+        }
+        lines.sort();
+        out += &format!("\n### Wire: {} ({})\n\n{}\n", level.as_str(), lines.len(), lines.join("\n"));
+    }
+    if !docs.is_empty() {
+        out += &format!(
+            "\nDescriptions changed in {} definitions (no gating or handling sentence changed what it obliges).\n",
+            docs.len()
+        );
+    }
+    if !rust_breaking.is_empty() || !rust_additive.is_empty() {
+        out += "\n### Rust API\n\n";
+        for l in &rust_breaking {
+            out += &format!("- breaking, {l}\n");
+        }
+        for l in &rust_additive {
+            out += &format!("- added, {l}\n");
+        }
+    }
+    if findings.is_empty() && docs.is_empty() {
+        out += "\nNo changes.\n";
+    }
+    out
+}
+
 /// The counts by level of the findings of several reports: a change that
 /// two files of one protocol version both make (the stable and the unstable
 /// file: the same fingerprint and reason) is one finding.

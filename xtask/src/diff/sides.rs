@@ -345,11 +345,8 @@ fn git_path(root: &Path, cache: &Path, spec: &str, rev: &str, path: &str) -> Res
     if !listed.status.success() {
         return Err(Error::Usage { message: format!("{spec}: no such revision") });
     }
-    let names: Vec<String> = String::from_utf8_lossy(&listed.stdout)
-        .lines()
-        .filter(|n| n.ends_with(".json"))
-        .map(str::to_owned)
-        .collect();
+    let names: Vec<String> =
+        String::from_utf8_lossy(&listed.stdout).lines().filter(|n| n.ends_with(".json")).map(str::to_owned).collect();
     if names.is_empty() {
         return Err(Error::Usage { message: format!("{spec}: no `.json` file at `{path}` at that revision") });
     }

@@ -69,7 +69,8 @@ impl Differ<'_> {
         }
         for v in &y.variants {
             let Some(w) = x.variants.iter().find(|w| w.value == v.value) else { continue };
-            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref(), &self.vocabulary) {
+            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref(), &self.vocabulary)
+            {
                 self.push(
                     name,
                     kind,
@@ -114,7 +115,8 @@ impl Differ<'_> {
             self.arm_rekeyed(name, x, y, w, v);
         }
         for (w, v) in &counterparts {
-            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref(), &self.vocabulary) {
+            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref(), &self.vocabulary)
+            {
                 let label = if key(w) == key(v) {
                     format!("arm `{}`", key(v))
                 } else {
@@ -132,7 +134,9 @@ impl Differ<'_> {
             }
         }
         if let (Some(w), Some(v)) = (&x.catch_all, &y.catch_all) {
-            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref(), &self.vocabulary) {
+            self.catch_all_fields(name, w, v);
+            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref(), &self.vocabulary)
+            {
                 self.push(
                     name,
                     kind,
@@ -147,6 +151,57 @@ impl Differ<'_> {
         self.openness(name, &b.pointer, (old_open, new_open), "union_openness_changed");
         if x.tag.as_ref().map(|t| &t.property) != y.tag.as_ref().map(|t| &t.property) {
             self.tag_changed(b, x, y, &counterparts);
+        }
+    }
+
+    /// The properties a catch-all arm declares besides the discriminator
+    /// (typed, checked when present on an arm the reader does not know). One
+    /// the arm no longer declares is carried as it is where the arm keeps
+    /// other properties (compatible), and dropped where it does not
+    /// (dangerous); one it newly requires turns away an unknown arm without it
+    /// (dangerous), an optional one is checked only when present
+    /// (compatible); a type changed is checked differently (dangerous).
+    fn catch_all_fields(&mut self, name: &str, w: &crate::model::CatchAll, v: &crate::model::CatchAll) {
+        use crate::model::Additional;
+        let keeps = |a: Additional| matches!(a, Additional::Absent | Additional::True);
+        let rust = (RustLevel::Unchanged, "the catch-all arm keeps an unknown arm's members as JSON");
+        for g in &w.fields {
+            if !v.fields.iter().any(|f| f.name == g.name) {
+                let (level, why) = if keeps(v.additional) {
+                    (
+                        Level::Compatible,
+                        "the arm keeps the properties it does not name, so the value is carried as it is",
+                    )
+                } else {
+                    (Level::Dangerous, "the arm no longer allows other properties, so readers drop it")
+                };
+                let at = (Side::Old, g.pointer.as_str());
+                let reason = format!("the catch-all arm no longer declares `{}`: {why}", g.name);
+                self.push(name, "field_removed", &g.name, at, Verdict::same(level), reason, rust);
+            }
+        }
+        for f in &v.fields {
+            let at = (Side::New, f.pointer.as_str());
+            let required = v.required.contains(&f.name);
+            match w.fields.iter().find(|g| g.name == f.name) {
+                None => {
+                    let (level, why) = if required {
+                        (Level::Dangerous, "required: an unknown arm without it is turned away by upgraded readers")
+                    } else {
+                        (Level::Compatible, "optional: checked only when an unknown arm carries it")
+                    };
+                    let reason = format!("the catch-all arm declares `{}`, {why}", f.name);
+                    self.push(name, "field_added", &f.name, at, Verdict::same(level), reason, rust);
+                }
+                Some(g) if g.ty != f.ty || g.nullable != f.nullable => {
+                    let reason = format!(
+                        "the catch-all arm's `{}` changed type: an unknown arm's value is checked differently",
+                        f.name
+                    );
+                    self.push(name, "field_type_changed", &f.name, at, Verdict::same(Level::Dangerous), reason, rust);
+                }
+                Some(_) => {}
+            }
         }
     }
 

@@ -338,6 +338,9 @@ impl Differ<'_> {
                 );
             }
         }
+        if g.default != f.default {
+            self.default_changed(def, g, f);
+        }
         if g.docs != f.docs {
             let (kind, level, reason) = doc_change(a, b, Some(n), self.capabilities, &self.vocabulary);
             self.push(
@@ -349,6 +352,63 @@ impl Differ<'_> {
                 format!("`{n}`: {reason}"),
                 (RustLevel::Unchanged, "documentation only"),
             );
+        }
+    }
+
+    /// A property's `default` changed: what a reader takes when the property
+    /// is omitted. Judged by who reads it: a sender on one schema omits the
+    /// property meaning its default, a reader on the other takes its own, so
+    /// both orders misread (dangerous), unless the property is required on
+    /// either side (an omission is then a requiredness change, judged as
+    /// such), the definition has no reader, or the defaults differ only in
+    /// members of objects that one side's type does not have (the old default
+    /// of a removed property, at any depth).
+    fn default_changed(&mut self, def: &str, g: &Field, f: &Field) {
+        let n = &f.name;
+        let show = |v: &Option<serde_json::Value>| v.as_ref().map_or("none".to_owned(), |v| format!("`{v}`"));
+        let (_, readers) = self.peers(def);
+        let (level, why) = if g.required || f.required {
+            (Level::Compatible, "the property is required on one side, so a reader there never takes a default (an omission is the requiredness change)")
+        } else if readers.is_empty() {
+            (Level::Compatible, "no peer reads the definition")
+        } else if self.common(g.default.as_ref(), &g.ty, &f.ty) == self.common(f.default.as_ref(), &g.ty, &f.ty) {
+            (Level::Compatible, "only in members of a property one side's type does not have")
+        } else {
+            (Level::Dangerous, "a sender that omits the property means its own schema's default, and a reader on the other schema takes the other")
+        };
+        self.push(
+            def,
+            "default_changed",
+            n,
+            (Side::New, &f.pointer),
+            Verdict::same(level),
+            format!("`{n}`: the default changed from {} to {}: {why}", show(&g.default), show(&f.default)),
+            (RustLevel::Unchanged, "the item is the same; what decoding an omitted property gives may change"),
+        );
+    }
+
+    /// A default as both sides read it: in an object of a definition both
+    /// sides have, only the members both sides' definitions have, each read
+    /// the same way in turn.
+    fn common(&self, v: Option<&serde_json::Value>, old: &Type, new: &Type) -> Option<serde_json::Value> {
+        let fields = |t: &Type, old_side: bool| -> Option<Vec<Field>> {
+            let Type::Ref(r) = t else { return None };
+            let d = if old_side { self.old.get(self.old_name(r)) } else { self.new.get(r.as_str()) }?;
+            match &d.kind {
+                crate::model::Kind::Struct(s) => Some(s.fields.clone()),
+                _ => None,
+            }
+        };
+        match (v?, fields(old, true), fields(new, false)) {
+            (serde_json::Value::Object(o), Some(a), Some(b)) => Some(serde_json::Value::Object(
+                o.iter()
+                    .filter_map(|(k, x)| {
+                        let (fa, fb) = (a.iter().find(|f| &f.name == k)?, b.iter().find(|f| &f.name == k)?);
+                        Some((k.clone(), self.common(Some(x), &fa.ty, &fb.ty)?))
+                    })
+                    .collect(),
+            )),
+            (x, _, _) => Some(x.clone()),
         }
     }
 
