@@ -81,11 +81,9 @@ fn words_of(name: &str) -> Vec<String> {
         let boundary = c.is_uppercase()
             && !cur.is_empty()
             && (chars[i - 1].is_lowercase() || chars.get(i + 1).is_some_and(|n| n.is_lowercase()));
-        if !c.is_alphanumeric() || boundary {
-            if !cur.is_empty() {
-                out.push(canonical(&cur));
-                cur.clear();
-            }
+        if (!c.is_alphanumeric() || boundary) && !cur.is_empty() {
+            out.push(canonical(&cur));
+            cur.clear();
         }
         if c.is_alphanumeric() {
             cur.push(*c);
