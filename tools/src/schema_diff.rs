@@ -27,7 +27,8 @@ pub struct Args {
     /// A directory holding `schema/upserts.json` and `schema/conversions.json`
     /// to read instead of the built-in ones.
     pub config: Option<PathBuf>,
-    /// Write what a GitHub Actions job shows (see [`github_action`]).
+    /// Write what a GitHub Actions job shows: the job summary, the step
+    /// outputs, the annotations and the comment body.
     pub github_action: bool,
     /// Where `--github-action` writes the pull-request comment's body.
     pub comment_file: Option<PathBuf>,
