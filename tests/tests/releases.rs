@@ -165,7 +165,13 @@ fn every_vendored_release_compiles_with_runtime_reducer_and_replay() {
         // So is the bridge, which is made of the conversions.
         std::fs::remove_file(base.join("tools/src/bridge.rs")).unwrap();
         std::fs::remove_dir_all(base.join("tools/src/bin")).unwrap();
-        manifest(&base.join("tools/src/lib.rs"), &[("pub mod bridge;\n", String::new())]);
+        // The schema diff (`acp-tools diff`) is made of the generator, not of a
+        // release's bindings: a release's tools go without it.
+        std::fs::remove_file(base.join("tools/src/schema_diff.rs")).unwrap();
+        manifest(
+            &base.join("tools/src/lib.rs"),
+            &[("pub mod bridge;\n", String::new()), ("pub mod schema_diff;\n", String::new())],
+        );
         let runtime = root.join("runtime").display().to_string();
         manifest(
             &base.join("bindings/Cargo.toml"),
@@ -183,6 +189,7 @@ fn every_vendored_release_compiles_with_runtime_reducer_and_replay() {
                     format!("acp-bindings = {{ package = \"acp-bindings-{tag}\", path = \"../bindings\" }}"),
                 ),
                 ("acp-bindings-convert = { path = \"../convert\" }\n", String::new()),
+                ("xtask = { path = \"../xtask\" }\n", String::new()),
                 (", \"acp-bindings-convert/unstable\"", String::new()),
             ],
         );

@@ -409,3 +409,48 @@ fn the_action_without_a_pull_request_needs_an_old_side_and_reports_lone_files() 
     assert!(api.requests.lock().unwrap().is_empty());
     assert!(run.stdout.contains("::warning file=schema/v2/schema.json,"), "{}", run.stdout);
 }
+
+/// The lines the README gives another repository's workflow: their `uses:`
+/// names this action, their inputs are the action's, and the action runs
+/// with them here (as far as this machine can: the cache played as a hit,
+/// the REST API faked) on a pull request of the fixture repository.
+#[test]
+fn the_readme_workflow_lines_run() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let block = readme
+        .split("```yaml\n")
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .find(|b| b.contains("/.github/actions/schema-diff@"))
+        .expect("a yaml block using the action");
+    let docs = YamlLoader::load_from_str(block).expect("the README's lines are YAML");
+    let w = &docs[0];
+    assert_eq!(w["permissions"]["pull-requests"].as_str(), Some("write"));
+    let steps = w["jobs"]["schema-diff"]["steps"].as_vec().expect("steps");
+    assert_eq!(steps[0]["uses"].as_str(), Some("actions/checkout@v4"));
+    assert_eq!(steps[0]["with"]["fetch-depth"].as_i64(), Some(0), "the base revision must be in the clone");
+    let step = steps.iter().find(|s| s["uses"].as_str().is_some_and(|u| u.contains("schema-diff@"))).unwrap();
+    let uses = step["uses"].as_str().unwrap();
+    let path = uses.split_once('@').unwrap().0.splitn(3, '/').nth(2).expect("OWNER/REPO/path");
+    assert!(root().join(path).join("action.yml").is_file(), "{uses}: no action at {path}");
+    let inputs: Vec<(String, String)> = step["with"]
+        .as_hash()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| {
+            (k.as_str().unwrap().to_owned(), v.as_str().map(str::to_owned).unwrap_or_else(|| format!("{v:?}")))
+        })
+        .collect();
+    let work = scratch("readme");
+    let repo = work.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    let base = fixture_repo(&repo);
+    let event = serde_json::json!({"pull_request": {"number": 3, "base": {"sha": base}}});
+    let api = fake_api();
+    let given: Vec<(&str, &str)> = inputs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let run = run_action(&repo, &work, &given, &event, &api);
+    // `fail-on: breaking`: the fixture's changes are dangerous at worst.
+    assert!(!run.failed, "{}", run.stderr);
+    assert_eq!(run.outputs["dangerous"], "4");
+    assert_eq!(api.comments.lock().unwrap().len(), 1);
+}

@@ -404,7 +404,8 @@ fn each_false_alarm_cause_is_fixed_by_its_fixture_pair() {
         let changes: Vec<&diff::Change> = reports.iter().flat_map(|r| &r.changes).collect();
         let known = false_alarm_cause(name, &changes)
             || silent_loss_cause(name, &changes, (&old, &new), &reports)
-            || reading_cause(name, &changes, &reports);
+            || reading_cause(name, &changes, &reports)
+            || issue_54_cause(name, &changes);
         assert!(known, "fixture pair `{name}` has no assertions here");
         insta::assert_snapshot!(format!("cause_{name}_markdown"), diff::markdown(&reports));
         insta::assert_json_snapshot!(format!("cause_{name}_json"), reports);
@@ -552,35 +553,11 @@ fn silent_loss_cause(
     true
 }
 
-/// The causes read through the prose and the readers (issue 41): capability
-/// gating, discriminators judged through holders, arms re-keyed.
-fn reading_cause(name: &str, changes: &[&diff::Change], reports: &[diff::Report]) -> bool {
+/// The causes of issue 54: obligations compared rather than words, a
+/// changed default judged by who reads it, a catch-all arm's properties.
+fn issue_54_cause(name: &str, changes: &[&diff::Change]) -> bool {
     let find = |kind: &str, member: &str| change(name, changes, kind, member);
     match name {
-        "capability_gating_prose" => {
-            // In v1 as in v2.
-            for r in reports {
-                let gating: Vec<&diff::Change> =
-                    r.changes.iter().filter(|c| c.kind == "capability_gating_changed").collect();
-                let of = |def: &str, member: &str| {
-                    gating
-                        .iter()
-                        .find(|c| c.def == def && c.member == member)
-                        .unwrap_or_else(|| panic!("{}: no gating change on {def}.{member}: {gating:#?}", r.new))
-                };
-                assert_eq!(of("McpServer", "http").level, Level::Dangerous);
-                assert_eq!(of("SetSessionConfigOptionRequest", "").level, Level::Dangerous);
-                assert_eq!(of("PromptCapabilities", "").level, Level::Dangerous);
-                // The re-keyed arm is compared with its predecessor.
-                let c = of("McpServer", "stdio");
-                assert!(c.reason.contains("All Agents MUST support this transport.") && c.reason.contains("mcp.stdio"));
-                assert!(c.reason.contains("(was `Stdio`)"), "{}", c.reason);
-                // A heading reworded above an unchanged gating sentence, and a
-                // capability described in other words, are not gating changes.
-                assert!(!gating.iter().any(|c| c.member == "sse" || c.member == "image"), "{gating:#?}");
-                assert!(r.changes.iter().any(|c| c.member == "sse" && c.kind == "description_changed"));
-            }
-        }
         "defaults_and_catch_all" => {
             // Issue 54: a default is judged by who reads it.
             let default = |member: &str| {
@@ -628,6 +605,40 @@ fn reading_cause(name: &str, changes: &[&diff::Change], reports: &[diff::Report]
                 changes.iter().find(|c| c.def == "PromptRequest" && c.member.is_empty()).expect("PromptRequest");
             assert_eq!((prompt.kind, prompt.level), ("obligation_changed", Level::Dangerous));
             assert!(prompt.reason.contains("was nothing") && prompt.reason.contains("-32602"), "{}", prompt.reason);
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// The causes read through the prose and the readers (issue 41): capability
+/// gating, discriminators judged through holders, arms re-keyed.
+fn reading_cause(name: &str, changes: &[&diff::Change], reports: &[diff::Report]) -> bool {
+    let find = |kind: &str, member: &str| change(name, changes, kind, member);
+    match name {
+        "capability_gating_prose" => {
+            // In v1 as in v2.
+            for r in reports {
+                let gating: Vec<&diff::Change> =
+                    r.changes.iter().filter(|c| c.kind == "capability_gating_changed").collect();
+                let of = |def: &str, member: &str| {
+                    gating
+                        .iter()
+                        .find(|c| c.def == def && c.member == member)
+                        .unwrap_or_else(|| panic!("{}: no gating change on {def}.{member}: {gating:#?}", r.new))
+                };
+                assert_eq!(of("McpServer", "http").level, Level::Dangerous);
+                assert_eq!(of("SetSessionConfigOptionRequest", "").level, Level::Dangerous);
+                assert_eq!(of("PromptCapabilities", "").level, Level::Dangerous);
+                // The re-keyed arm is compared with its predecessor.
+                let c = of("McpServer", "stdio");
+                assert!(c.reason.contains("All Agents MUST support this transport.") && c.reason.contains("mcp.stdio"));
+                assert!(c.reason.contains("(was `Stdio`)"), "{}", c.reason);
+                // A heading reworded above an unchanged gating sentence, and a
+                // capability described in other words, are not gating changes.
+                assert!(!gating.iter().any(|c| c.member == "sse" || c.member == "image"), "{gating:#?}");
+                assert!(r.changes.iter().any(|c| c.member == "sse" && c.kind == "description_changed"));
+            }
         }
         "union_tag_lenient_holders" => {
             let tag = |def: &str| {
