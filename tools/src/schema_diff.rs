@@ -59,9 +59,12 @@ pub fn run(args: &Args) -> u8 {
 
 fn diff_and_write(args: &Args) -> Result<bool, String> {
     let root = std::env::current_dir().map_err(|e| format!("the current directory: {e}"))?;
-    let cache = std::env::temp_dir().join("acp-tools-diff");
+    // The copies of `git:` and `npm:` sides: a directory of this run's own
+    // (two runs at once must not write one copy), removed when it ends.
+    let cache = Scratch(std::env::temp_dir().join(format!("acp-tools-diff-{}", std::process::id())));
+    let cache = &cache.0;
     let side = |spec: &str| -> Result<Side, String> {
-        let path = diff::resolve_side_in(&root, &cache, spec).map_err(|e| e.to_string())?;
+        let path = diff::resolve_side_in(&root, cache, spec).map_err(|e| e.to_string())?;
         let renamed = spec.strip_prefix("git:").and_then(|r| r.split_once(':')).map(|(_, p)| {
             let p = p.trim_end_matches('/');
             path.to_string_lossy().strip_suffix(p).map(PathBuf::from).unwrap_or_else(|| path.clone())
@@ -172,6 +175,15 @@ fn github_action(
 fn write_whole(path: &Path, text: &str) -> Result<(), String> {
     let tmp = path.with_extension("partial");
     std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, path)).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A directory removed with everything in it when dropped.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// The configuration the diff reads: a directory given with `--config`, or
