@@ -67,28 +67,8 @@ enum Command {
     /// or directory of the current repository at a revision). Exit 1 when a change
     /// not accepted meets `--fail-on`, 2 for bad arguments or an unreadable side.
     Diff {
-        /// The old side.
-        old: String,
-        /// The new side.
-        new: String,
-        /// `markdown` (a pull-request comment), `json` (one report per file compared),
-        /// `github` (workflow annotations with file and line) or `changelog` (a
-        /// release's section for CHANGELOG.md).
-        #[arg(long, default_value = "markdown", value_parser = ["markdown", "json", "github", "changelog"])]
-        format: String,
-        /// Exit 1 if a change not accepted meets any of these: `breaking` or `dangerous`
-        /// (a wire level or worse), `rust-breaking` (the generated Rust API breaks).
-        /// Repeat the flag or separate with commas.
-        #[arg(long, value_delimiter = ',', value_parser = ["breaking", "dangerous", "rust-breaking"])]
-        fail_on: Vec<String>,
-        /// Fingerprints a reviewer accepted (one per line; `#` starts a comment):
-        /// those changes are still reported but do not fail the run.
-        #[arg(long, value_name = "FILE")]
-        accept: Option<PathBuf>,
-        /// Read lone schema files as this protocol version (by default it is read
-        /// from their contents).
-        #[arg(long, value_parser = ["v1", "v2"])]
-        protocol: Option<String>,
+        #[command(flatten)]
+        options: xtask::diff::Options,
         /// A directory with `schema/upserts.json` and `schema/conversions.json` to
         /// use instead of the configuration this binary was built with.
         #[arg(long, value_name = "DIR")]
@@ -122,18 +102,8 @@ fn main() -> ExitCode {
             (protocol, unstable, method, type_name, paths)
         }
         Command::Replay { protocol, unstable, trace } => return replay(protocol, unstable, &trace),
-        Command::Diff { old, new, format, fail_on, accept, protocol, config, github_action, comment_file } => {
-            let args = acp_tools::schema_diff::Args {
-                old,
-                new,
-                format,
-                fail_on,
-                accept,
-                protocol,
-                config,
-                github_action,
-                comment_file,
-            };
+        Command::Diff { options, config, github_action, comment_file } => {
+            let args = acp_tools::schema_diff::Args { options, config, github_action, comment_file };
             return ExitCode::from(acp_tools::schema_diff::run(&args));
         }
         Command::Convert { from, to, strict, losses_json, trace } => {

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use xtask::diff::{self, Change, Level, Report, RustLevel};
+use xtask::diff::{self, Report};
 
 /// The configuration the diff reads, as reviewed in this repository when the
 /// binary was built.
@@ -17,13 +17,8 @@ const CONVERSIONS: &str = include_str!("../../schema/conversions.json");
 
 /// What `acp-tools diff` was asked.
 pub struct Args {
-    pub old: String,
-    pub new: String,
-    /// `markdown`, `json`, `github` or `changelog`.
-    pub format: String,
-    pub fail_on: Vec<String>,
-    pub accept: Option<PathBuf>,
-    pub protocol: Option<String>,
+    /// The options `cargo xtask diff` takes too.
+    pub options: diff::Options,
     /// A directory holding `schema/upserts.json` and `schema/conversions.json`
     /// to read instead of the built-in ones.
     pub config: Option<PathBuf>,
@@ -58,6 +53,7 @@ pub fn run(args: &Args) -> u8 {
 }
 
 fn diff_and_write(args: &Args) -> Result<bool, String> {
+    let o = &args.options;
     let root = std::env::current_dir().map_err(|e| format!("the current directory: {e}"))?;
     // The copies of `git:` and `npm:` sides: a directory of this run's own
     // (two runs at once must not write one copy), removed when it ends.
@@ -71,12 +67,12 @@ fn diff_and_write(args: &Args) -> Result<bool, String> {
         });
         Ok(Side { spec: spec.to_owned(), path, renamed })
     };
-    let (old, new) = (side(&args.old)?, side(&args.new)?);
+    let (old, new) = (side(&o.old)?, side(&o.new)?);
     let config = Config::new(args.config.as_deref())?;
-    let result = diff::diff_sides_with(&root, config.dir(), &old.path, &new.path, args.protocol.as_deref());
+    let result = diff::diff_sides_with(&root, config.dir(), &old.path, &new.path, o.protocol.as_deref());
     drop(config);
     let reports = result.map_err(|e| e.to_string())?;
-    let accepted = match &args.accept {
+    let accepted = match &o.accept {
         Some(p) => diff::read_accepted(p).map_err(|e| e.to_string())?,
         None => BTreeSet::new(),
     };
@@ -99,20 +95,17 @@ fn diff_and_write(args: &Args) -> Result<bool, String> {
             r
         })
         .collect();
-    let fails = shown
-        .iter()
-        .flat_map(|r| &r.changes)
-        .filter(|c| !accepted.contains(&c.fingerprint))
-        .any(|c| meets(c, &args.fail_on));
-    let annotations = diff::github_named(&root, &reports, &name);
+    let fails = diff::fails(&shown, &o.fail_on, &accepted);
+    // The annotations read the schema files again for their lines: only when shown.
+    let annotations = || diff::github_named(&root, &reports, &name);
     if args.github_action {
-        github_action(args, (&old.spec, &new.spec), &shown, &annotations, fails)?;
+        github_action(args, (&old.spec, &new.spec), &shown, &annotations(), fails)?;
         return Ok(fails);
     }
-    let text = match args.format.as_str() {
+    let text = match o.format.as_str() {
         "json" => serde_json::to_string_pretty(&shown).map_err(|e| e.to_string())? + "\n",
-        "github" => annotations,
-        "changelog" => diff::changelog(&format!("Schema {} -> {}", args.old, args.new), &shown),
+        "github" => annotations(),
+        "changelog" => diff::changelog(&format!("Schema {} -> {}", o.old, o.new), &shown),
         _ => diff::markdown(&shown),
     };
     std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| format!("stdout: {e}"))?;
@@ -138,12 +131,12 @@ fn github_action(
 ) -> Result<(), String> {
     let markdown = diff::markdown(reports);
     let one = diff::findings(reports);
-    let gate = if args.fail_on.is_empty() {
+    let gate = if args.options.fail_on.is_empty() {
         "no `fail-on` given".to_owned()
     } else if fails {
-        format!("**failed**: a change not accepted meets `fail-on: {}`", args.fail_on.join(","))
+        format!("**failed**: a change not accepted meets `fail-on: {}`", args.options.fail_on.join(","))
     } else {
-        format!("passed `fail-on: {}`", args.fail_on.join(","))
+        format!("passed `fail-on: {}`", args.options.fail_on.join(","))
     };
     let body = format!("{markdown}\n<sub>`{old}` -> `{new}`; {gate}.</sub>\n");
     let append = |var: &str, text: &str| -> Result<(), String> {
@@ -223,15 +216,4 @@ impl Drop for Config {
             let _ = std::fs::remove_dir_all(&self.dir);
         }
     }
-}
-
-/// Whether a change meets `--fail-on`: `breaking` or `dangerous` (that wire
-/// level or worse), `rust-breaking` (the generated API breaks).
-pub fn meets(c: &Change, fail_on: &[String]) -> bool {
-    fail_on.iter().any(|f| match f.as_str() {
-        "breaking" => c.level >= Level::Breaking,
-        "dangerous" => c.level >= Level::Dangerous,
-        "rust-breaking" => c.rust.level == RustLevel::Breaking,
-        _ => false,
-    })
 }

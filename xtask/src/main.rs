@@ -89,33 +89,9 @@ enum Command {
     },
     /// What changed between two schema revisions, classified by who it breaks.
     /// Each side is a schema file, a directory in the layout of `schema/`,
-    /// `npm:<version>` or `git:<rev>` (the vendored schema at a revision).
-    Diff {
-        /// The old side.
-        old: String,
-        /// The new side.
-        new: String,
-        /// `markdown` (a pull-request comment), `json` (an array with one report per file
-        /// compared), `github` (workflow annotations with file and line) or `changelog`
-        /// (a release's section for CHANGELOG.md).
-        #[arg(long, default_value = "markdown", value_parser = ["markdown", "json", "github", "changelog"])]
-        format: String,
-        /// Exit 1 if a change not accepted meets any of these: `breaking` or `dangerous`
-        /// (a wire level or worse), `rust-breaking` (the generated Rust API breaks, whatever
-        /// the wire level). Repeat the flag or separate with commas.
-        #[arg(long, value_delimiter = ',', value_parser = ["breaking", "dangerous", "rust-breaking"])]
-        fail_on: Vec<String>,
-        /// Fingerprints a reviewer accepted (one per line; `#` starts a comment):
-        /// those changes are still reported but do not fail the run.
-        #[arg(long, value_name = "FILE")]
-        accept: Option<PathBuf>,
-        /// Read lone schema files as this protocol version, which decides the upsert
-        /// rules that apply (by default a file's version is read from its contents:
-        /// the definitions only one version has, or its documentation links).
-        /// Directories take the version from their layout.
-        #[arg(long, value_parser = ["v1", "v2"])]
-        protocol: Option<String>,
-    },
+    /// `npm:<version>`, `git:<rev>` (the vendored schema at a revision) or
+    /// `git:<rev>:<path>`.
+    Diff(xtask::diff::Options),
     /// Run the fuzz targets in `fuzz/` (cargo-fuzz on the nightly toolchain; installs
     /// cargo-fuzz when missing): each for `--seconds`, on seeds built from
     /// `tests/corpus`, `tests/traces` and the schemas. A crash or a difference is
@@ -216,9 +192,7 @@ fn main() -> ExitCode {
         Command::CheckMessages { args } => forward(&root, "check-messages", &args),
         Command::Replay { args } => forward(&root, "replay", &args),
         Command::Convert { args } => forward(&root, "convert", &args),
-        Command::Diff { old, new, format, fail_on, accept, protocol } => {
-            diff(&root, (&old, &new), protocol.as_deref(), &format, &fail_on, accept)
-        }
+        Command::Diff(options) => diff(&root, &options),
         Command::Fuzz { target, seconds, jobs, list, seeds, if_nightly } => {
             fuzz(&root, target, FuzzRun { seconds, jobs, list, seeds, if_nightly })
         }
@@ -408,50 +382,30 @@ fn ir(
 }
 
 /// `cargo xtask diff OLD NEW`: the schema diff in a format, and its exit code by the gates.
-fn diff(
-    root: &Path,
-    (old, new): (&str, &str),
-    protocol: Option<&str>,
-    format: &str,
-    fail_on: &[String],
-    accept: Option<PathBuf>,
-) -> ExitCode {
-    let (old_spec, new_spec) = (old, new);
-    let sides = xtask::diff::resolve_side(root, old).and_then(|o| Ok((o, xtask::diff::resolve_side(root, new)?)));
+fn diff(root: &Path, o: &xtask::diff::Options) -> ExitCode {
+    let sides = xtask::diff::resolve_side(root, &o.old).and_then(|a| Ok((a, xtask::diff::resolve_side(root, &o.new)?)));
     let (old, new) = match sides {
         Ok(s) => s,
         Err(e) => return fail(&e),
     };
-    let reports = match xtask::diff::diff_sides_as(root, &old, &new, protocol) {
+    let reports = match xtask::diff::diff_sides_as(root, &old, &new, o.protocol.as_deref()) {
         Ok(r) => r,
         Err(e) => return fail(&e),
     };
-    let accepted = match accept.as_deref().map(xtask::diff::read_accepted).transpose() {
+    let accepted = match o.accept.as_deref().map(xtask::diff::read_accepted).transpose() {
         Ok(a) => a.unwrap_or_default(),
         Err(e) => return fail(&e),
     };
-    if format == "json" {
-        match serde_json::to_string_pretty(&reports) {
+    match o.format.as_str() {
+        "json" => match serde_json::to_string_pretty(&reports) {
             Ok(t) => println!("{t}"),
             Err(e) => return fail(&e),
-        }
-    } else if format == "github" {
-        print!("{}", xtask::diff::github(root, &reports));
-    } else if format == "changelog" {
-        print!("{}", xtask::diff::changelog(&format!("Schema {old_spec} -> {new_spec}"), &reports));
-    } else {
-        print!("{}", xtask::diff::markdown(&reports));
+        },
+        "github" => print!("{}", xtask::diff::github(root, &reports)),
+        "changelog" => print!("{}", xtask::diff::changelog(&format!("Schema {} -> {}", o.old, o.new), &reports)),
+        _ => print!("{}", xtask::diff::markdown(&reports)),
     }
-    let failing = |c: &xtask::diff::Change| {
-        fail_on.iter().any(|f| match f.as_str() {
-            "breaking" => c.level >= xtask::diff::Level::Breaking,
-            "dangerous" => c.level >= xtask::diff::Level::Dangerous,
-            "rust-breaking" => c.rust.level == xtask::diff::RustLevel::Breaking,
-            _ => false,
-        })
-    };
-    let fails = reports.iter().flat_map(|r| &r.changes).filter(|c| !accepted.contains(&c.fingerprint)).any(failing);
-    if fails {
+    if xtask::diff::fails(&reports, &o.fail_on, &accepted) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -27,9 +27,11 @@ mod differ;
 mod families;
 mod judge;
 mod obligation;
+mod options;
 mod report;
 mod sides;
 mod wire;
+pub use options::{fails, meets, Options};
 pub use report::{changelog, findings, github, github_named, line_of, markdown, read_accepted};
 pub use sides::{
     diff_sides, diff_sides_as, diff_sides_with, load_side, load_side_with, resolve_side, resolve_side_in, Loaded,

@@ -283,21 +283,11 @@ pub fn resolve_side_in(root: &Path, cache: &Path, spec: &str) -> Result<std::pat
         if rev.is_empty() || rev.starts_with('-') {
             return Err(Error::Usage { message: format!("{spec}: not a revision") });
         }
-        let safe: String =
-            rev.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' }).collect();
-        let dir = cache.join(format!("git-{safe}"));
+        let dir = rev_dir(cache, rev);
         let _ = std::fs::remove_dir_all(&dir);
         let mut found = 0;
         for rel in crate::lock::ALL_FILES {
-            let out = std::process::Command::new("git")
-                .arg("-C")
-                .arg(root)
-                .args(["show", &format!("{rev}:schema/{rel}")])
-                .output()
-                .map_err(|e| Error::Command {
-                    what: format!("{spec}: `git show {rev}:schema/{rel}`"),
-                    message: format!("cannot run git: {e}"),
-                })?;
+            let out = git(root, spec, &["show", &format!("{rev}:schema/{rel}")])?;
             if !out.status.success() {
                 let err = String::from_utf8_lossy(&out.stderr);
                 // A file the revision does not have is fine; a revision that does not exist is not.
@@ -323,7 +313,15 @@ pub fn resolve_side_in(root: &Path, cache: &Path, spec: &str) -> Result<std::pat
     Ok(std::path::PathBuf::from(spec))
 }
 
-/// Runs git in `root`; its stdout, or the error naming the side and the command.
+/// The copy of a revision's files: `cache/git-<rev>`, the revision's name
+/// made safe for a path.
+fn rev_dir(cache: &Path, rev: &str) -> std::path::PathBuf {
+    let safe: String =
+        rev.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' }).collect();
+    cache.join(format!("git-{safe}"))
+}
+
+/// Runs git in `root`; its output, or the error naming the side and the command.
 fn git(root: &Path, spec: &str, args: &[&str]) -> Result<std::process::Output> {
     std::process::Command::new("git").arg("-C").arg(root).args(args).output().map_err(|e| Error::Command {
         what: format!("{spec}: `git {}`", args.join(" ")),
@@ -350,9 +348,7 @@ fn git_path(root: &Path, cache: &Path, spec: &str, rev: &str, path: &str) -> Res
     if names.is_empty() {
         return Err(Error::Usage { message: format!("{spec}: no `.json` file at `{path}` at that revision") });
     }
-    let safe: String =
-        rev.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' }).collect();
-    let dir = cache.join(format!("git-{safe}"));
+    let dir = rev_dir(cache, rev);
     let _ = std::fs::remove_dir_all(&dir);
     for name in &names {
         let out = git(root, spec, &["show", &format!("{rev}:{name}")])?;

@@ -391,11 +391,11 @@ impl Differ<'_> {
     /// sides have, only the members both sides' definitions have, each read
     /// the same way in turn.
     fn common(&self, v: Option<&serde_json::Value>, old: &Type, new: &Type) -> Option<serde_json::Value> {
-        let fields = |t: &Type, old_side: bool| -> Option<Vec<Field>> {
+        let fields = |t: &Type, old_side: bool| -> Option<&[Field]> {
             let Type::Ref(r) = t else { return None };
             let d = if old_side { self.old.get(self.old_name(r)) } else { self.new.get(r.as_str()) }?;
             match &d.kind {
-                crate::model::Kind::Struct(s) => Some(s.fields.clone()),
+                crate::model::Kind::Struct(s) => Some(&s.fields),
                 _ => None,
             }
         };
