@@ -208,7 +208,7 @@ fn the_reader_refuses_broken_json_as_the_crate_does() {
 #[test]
 fn the_cli_gives_the_lines_of_acp_tools_and_of_the_typescript_cli() {
     let python = python();
-    common::ts_built(&root());
+    let _dist = common::ts_built(&root());
     let mut c = Command::new(&python);
     c.arg(package().join("tests/differential.py")).arg("--tools").arg(env!("CARGO_BIN_EXE_acp-tools"));
     if cfg!(feature = "unstable") {
@@ -298,7 +298,7 @@ fn turn(client: &mut Command, version: &str) -> Vec<String> {
 /// example clients (v1 and v2).
 #[test]
 fn the_example_agent_completes_a_turn_with_the_sdk_and_rust_clients() {
-    common::ts_built(&root());
+    let _dist = common::ts_built(&root());
     let mut runs: Vec<(&str, &str, Command)> = Vec::new();
     for version in ["v1", "v2"] {
         let mut node = Command::new("node");

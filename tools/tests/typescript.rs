@@ -32,8 +32,9 @@ fn log(o: &Output) -> String {
 }
 
 /// `npm ci` and `npm run build` in `ts/`, once for every test of this binary.
-fn built() {
-    common::ts_built(&root());
+#[must_use = "hold the guard while the test runs ts/dist/"]
+fn built() -> std::sync::RwLockReadGuard<'static, ()> {
+    common::ts_built(&root())
 }
 
 /// `--unstable` when this `acp-tools` has the unstable types (`cargo test --workspace` builds it so).
@@ -47,7 +48,7 @@ fn unstable() -> &'static [&'static str] {
 
 /// Runs `acp-tools ARGS` and `node ts/dist/src/cli.js ARGS`.
 fn both(args: &[&str]) -> (Output, Output) {
-    built();
+    let _dist = built();
     let rust = Command::new(env!("CARGO_BIN_EXE_acp-tools")).args(args).output().expect("acp-tools runs");
     let node = Command::new("node").arg(ts().join("dist/src/cli.js")).args(args).output().expect("node runs");
     (rust, node)
@@ -194,7 +195,8 @@ fn same_output(what: &str, rust: &Output, node: &Output) {
 
 #[test]
 fn npm_test_passes() {
-    built();
+    // `npm test` recompiles dist/ (`tsc -p .`): no other test of this binary runs it meanwhile.
+    let _dist = common::ts_rebuilding(&root());
     let o = Command::new("npm").args(["test"]).current_dir(ts()).output().expect("npm runs");
     assert!(o.status.success(), "`npm test` in ts/ failed:\n{}", log(&o));
 }
@@ -204,7 +206,7 @@ fn npm_test_passes() {
 /// member for member the same shapes, methods, upserts and reducer.
 #[test]
 fn the_python_tables_are_the_typescript_modules_tables() {
-    built();
+    let _dist = built();
     let script = "const [ts, py] = process.argv.slice(1);\n\
         const fs = require('fs');\n\
         const sorted = (x) => JSON.stringify(x, (k, v) => v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v);\n\
@@ -226,7 +228,7 @@ fn the_python_tables_are_the_typescript_modules_tables() {
 /// profile: the package is ESM, a CommonJS project `import()`s it).
 #[test]
 fn the_package_passes_publint_and_are_the_types_wrong() {
-    built();
+    let _dist = built();
     let o = Command::new("npm").args(["run", "--silent", "lint:package"]).current_dir(ts()).output().expect("npm runs");
     assert!(o.status.success(), "`npm run lint:package` in ts/ failed:\n{}", log(&o));
     // What the registry would take, without uploading (the build is `built()`'s: no script runs,
@@ -461,7 +463,7 @@ fn python() -> PathBuf {
 }
 
 fn turn(client: &mut Command, version: &str) -> Vec<String> {
-    built();
+    let _dist = built();
     let agent = ts().join("dist/examples/agent.js");
     let o = client
         .args(["node", agent.to_str().unwrap(), "--protocol", version])
@@ -477,7 +479,7 @@ fn turn(client: &mut Command, version: &str) -> Vec<String> {
 /// writes it, which `cargo xtask codegen --check` holds).
 #[test]
 fn the_typescript_passes_eslint_and_prettier() {
-    built();
+    let _dist = built();
     let o = Command::new("npm").args(["run", "--silent", "lint"]).current_dir(ts()).output().expect("npm runs");
     assert!(o.status.success(), "`npm run lint` in ts/ failed:\n{}", log(&o));
 }
@@ -553,7 +555,7 @@ fn the_example_agent_completes_a_turn_with_the_official_sdk_client_and_the_rust_
 /// Rust example agents and the package's own example agent.
 #[test]
 fn the_example_client_completes_a_turn_with_the_sdk_python_and_rust_agents() {
-    built();
+    let _dist = built();
     let node_agent = root().join("interop/node/agent.mjs");
     let node_agent = node_agent.to_str().unwrap();
     let ts_agent = ts().join("dist/examples/agent.js");
@@ -616,7 +618,7 @@ fn the_readme_shows_the_tested_typescript_example() {
 /// Packing does not compile (the package has no `prepack`), so it never
 /// rewrites `dist/` while the other tests of this binary run it.
 fn packed() -> (PathBuf, Vec<String>) {
-    built();
+    let _dist = built();
     let dir = scratch("pack");
     let o = Command::new("npm")
         .args(["pack", "--json", "--pack-destination"])

@@ -49,7 +49,29 @@ pub fn broken_lines(root: &Path) -> Vec<String> {
 /// `npm ci` and `npm run build` in `ts/`, once per test binary: the
 /// TypeScript package's CLI (`ts/dist/src/cli.js`) is then there to run.
 #[allow(dead_code)] // not every test binary runs the TypeScript CLI
-pub fn ts_built(root: &Path) {
+/// Who may use `ts/dist/` at a time: every test that runs the compiled
+/// package holds a read guard, and a test that runs a script recompiling it
+/// (`npm test` runs `tsc`, which rewrites each file in place) holds the write
+/// guard, so that no test imports a module while `tsc` is half way through it.
+static TS_DIST: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// `npm ci` and `npm run build` in `ts/`, once for every test of the binary;
+/// the guard keeps `ts/dist/` from being recompiled while it is held.
+#[must_use = "hold the guard while the test runs ts/dist/"]
+pub fn ts_built(root: &Path) -> std::sync::RwLockReadGuard<'static, ()> {
+    ts_build_once(root);
+    TS_DIST.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// As [`ts_built`], for a test that recompiles `ts/dist/`: no other test
+/// runs the package until the guard is dropped.
+#[must_use = "hold the guard while the test recompiles ts/dist/"]
+pub fn ts_rebuilding(root: &Path) -> std::sync::RwLockWriteGuard<'static, ()> {
+    ts_build_once(root);
+    TS_DIST.write().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn ts_build_once(root: &Path) {
     static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
     BUILT.get_or_init(|| {
         for args in [&["ci", "--no-audit", "--no-fund"][..], &["run", "build"]] {
