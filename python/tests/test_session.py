@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from acp_bindings import apply_patch, codec, from_patch, merge_by_key, session_reducer
+from acp_bindings import SessionReducer, apply_patch, codec, from_patch, merge_by_key, session_reducer
 from acp_bindings._codec import _tables
+from acp_bindings._write import dumps
 
 TOOL_CALL = _tables("v2", False).upserts["ToolCallUpdate"]
 
@@ -96,3 +98,24 @@ def test_terminal_output_is_joined_as_bytes() -> None:
     assert r.to_json()["terminals"]["t"]["output"] == {"data": "aGVsbG8="}
     with pytest.raises(ValueError, match="no session reducer"):
         session_reducer("v1")  # type: ignore[arg-type]
+
+
+def test_compaction_writes_the_stream_the_crate_writes_and_it_folds_to_the_same_state() -> None:
+    file = Path(__file__).resolve().parents[2] / "tests" / "reducer" / "compaction.json"
+    cases: list[dict[str, Any]] = json.loads(file.read_text(encoding="utf-8"))["cases"]
+    assert len(cases) >= 40
+    v2 = codec("v2")
+
+    def fold(updates: list[Any]) -> SessionReducer:
+        r = session_reducer()
+        for u in updates:
+            r.apply(v2.decode("SessionUpdate", dumps(u)).value)
+        return r
+
+    for case in cases:
+        seed = case["seed"]
+        r = fold(case["stream"])
+        assert dumps(r.to_json()) == dumps(case["state"]), f"seed {seed}: the state"
+        compacted = r.compact()
+        assert [dumps(u) for u in compacted] == [dumps(u) for u in case["compacted"]], f"seed {seed}: the stream"
+        assert dumps(fold(compacted).to_json()) == dumps(case["state"]), f"seed {seed}: the refolded state"

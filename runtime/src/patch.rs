@@ -394,6 +394,11 @@ pub mod field {
         let map = slot.get_or_insert_with(|| M::from_map(Map::new())).map_mut();
         for (k, v) in *changes {
             if v.is_null() {
+                // The others keep their order (`Map::remove` is a swap
+                // remove with `preserve_order`, which moves the last member).
+                #[cfg(feature = "preserve_order")]
+                map.shift_remove(&k);
+                #[cfg(not(feature = "preserve_order"))]
                 map.remove(&k);
             } else {
                 map.insert(k, v);

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 #[path = "bindings/authoring.rs"]
 mod authoring;
+#[path = "bindings/compaction.rs"]
+mod compaction;
 #[path = "bindings/dispatch.rs"]
 mod dispatch;
 #[path = "bindings/reducer.rs"]

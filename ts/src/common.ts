@@ -19,7 +19,7 @@ export {
   type ExtensionRequest,
   type ExtensionResponse,
 } from "./codec.js";
-export { SessionReducer, applyPatch, fromPatch, mergeByKey, type State } from "./session.js";
+export { SessionReducer, applyPatch, creatingPatch, fromPatch, mergeByKey, type State } from "./session.js";
 export type * from "./shape.js";
 export { Peer, type PeerCodec, type PeerEvent, type Side } from "./peer.js";
 export {

@@ -56,6 +56,24 @@ export function mergeByKey(stored: JsonValue, patch: JsonValue): JsonValue {
   return out;
 }
 
+/**
+ * The patch that creates `state` from nothing (`fromPatch` of it gives the same
+ * state): the key, and every other property not at its default (`null`, `[]`,
+ * the reset value), in the upsert's order.
+ */
+export function creatingPatch(u: UpsertShape, state: State): JsonObject {
+  const patch: JsonObject = {};
+  for (const f of u.fields) {
+    const v = state[f.name];
+    const r = f.rule;
+    if (v === undefined || v === null) continue;
+    if (typeof r === "object" && JSON.stringify(v) === JSON.stringify(r.reset)) continue;
+    if (r === "list" && Array.isArray(v) && v.length === 0) continue;
+    patch[f.name] = v;
+  }
+  return patch;
+}
+
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** Terminal bytes appended: both base64 decoded and joined, else the texts joined. */
@@ -201,6 +219,46 @@ export class SessionReducer<U = unknown, S = JsonObject> {
         if (map !== undefined) map.delete(keyOf(update, rule.from, this.shape.tag));
         return;
     }
+  }
+
+  /**
+   * The shortest update stream that rebuilds this state, as the Rust reducer's
+   * `compact` writes it: applied in order to a new reducer, it gives the same
+   * state. One update per entity, collection by collection in first-seen order
+   * (a message whole instead of its chunks, one upsert per tool call with every
+   * property not at its default, each plan as its latest whole update); what the
+   * state does not hold (updates the table has no rule for, unknown members, the
+   * order between collections) is not written.
+   */
+  compact(): U[] {
+    const rebuild = this.shape.rebuild;
+    if (rebuild === undefined) throw new Error("this reducer's table says no update rebuilds some collection");
+    const out: JsonObject[] = [];
+    const tag = this.shape.tag;
+    for (const c of this.shape.collections) {
+      const by = rebuild[c.name];
+      const tagOf = (kind: string | undefined): string => {
+        const t = typeof by === "string" ? by : kind !== undefined ? by?.[kind] : undefined;
+        if (t === undefined) throw new Error(`no update rebuilds \`${c.name}\` (kind \`${String(kind)}\`)`);
+        return t;
+      };
+      if ("one" in c) {
+        const s = this.single.get(c.name) ?? null;
+        if (s !== null) out.push({ [tag]: tagOf(undefined), ...creatingPatch(this.upsert(c.one), s) });
+        continue;
+      }
+      for (const e of this.keyed.get(c.name)?.values() ?? []) {
+        const t = tagOf(e.kind);
+        if ("whole" in c) {
+          const rule = this.shape.updates[t];
+          if (rule?.rule !== "put") throw new Error(`\`${t}\` does not put a whole \`${c.name}\` value`);
+          out.push({ [tag]: t, [rule.from]: e.state });
+        } else if (isObject(e.state)) {
+          out.push({ [tag]: t, ...creatingPatch(this.upsertOf(c, e.kind), e.state) });
+        }
+      }
+    }
+    return out as U[];
   }
 
   /**

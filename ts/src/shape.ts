@@ -258,4 +258,10 @@ export interface ReducerShape<U = unknown, S = JsonObject> {
   collections: readonly CollectionShape[];
   /** The rule of each update it applies, by tag; other updates change nothing. */
   updates: { readonly [tag: string]: UpdateRule };
+  /**
+   * For compaction: the tag of the update that rebuilds an entity of each
+   * collection from nothing (by kind, in a collection of kinds). Absent when
+   * the plan found none for some collection (a preview of another revision).
+   */
+  rebuild?: { readonly [collection: string]: string | { readonly [kind: string]: string } };
 }

@@ -87,3 +87,28 @@ test("an update without the key of its entity is refused, and nothing is stored"
   r.apply({ sessionUpdate: "tool_call_update", toolCallId: "t1", title: "x" });
   assert.notEqual(JSON.stringify(r.toJSON()), before);
 });
+
+test("compaction writes the stream the crate writes, and it folds to the same state", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const file = new URL("../../../tests/reducer/compaction.json", import.meta.url);
+  const { cases } = JSON.parse(await readFile(file, "utf8")) as {
+    cases: { seed: number; stream: unknown[]; state: unknown; compacted: unknown[] }[];
+  };
+  assert.ok(cases.length >= 40, `only ${cases.length} cases`);
+  const fold = (updates: unknown[]): SessionReducer<v2.SessionUpdate, v2.ReducerState> => {
+    const r = new SessionReducer(v2.reducer);
+    for (const u of updates) r.apply(v2.codec.decode("SessionUpdate", JSON.stringify(u)).value);
+    return r;
+  };
+  for (const c of cases) {
+    const r = fold(c.stream);
+    assert.deepEqual(JSON.parse(JSON.stringify(r)), c.state, `seed ${c.seed}: the state`);
+    const compacted = r.compact();
+    assert.deepEqual(
+      compacted.map((u) => JSON.stringify(u)),
+      c.compacted.map((u) => JSON.stringify(u)),
+      `seed ${c.seed}: the compacted stream, byte for byte`,
+    );
+    assert.deepEqual(JSON.parse(JSON.stringify(fold(compacted))), c.state, `seed ${c.seed}: the refolded state`);
+  }
+});

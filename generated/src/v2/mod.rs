@@ -11998,6 +11998,55 @@ impl SessionReducer {
             _ => {}
         }
     }
+    /// The shortest [`SessionUpdate`] stream that rebuilds this state: applied in order to a new reducer, it gives one equal to this one.
+    ///
+    /// One update per entity, collection by collection in first-seen order: a message
+    /// whole instead of its chunks, one upsert per tool call, terminal and compaction
+    /// with every field that is not at its default, each plan as its latest whole
+    /// update, the session's info and usage as one upsert each. What the state does not
+    /// hold (updates this reducer does not track, the unknown members of a patch, the
+    /// order between collections) is not written.
+    pub fn compact(&self) -> Vec<SessionUpdate> {
+        let mut out = Vec::new();
+        for (_, s) in self.tool_calls.iter() {
+            out.push(SessionUpdate::ToolCallUpdate(runtime::session::creating_patch(s)));
+        }
+        for (_, e) in self.messages.iter() {
+            out.push(
+                match e {
+                    StoredMessage::Agent(s) => {
+                        SessionUpdate::AgentMessage(runtime::session::creating_patch(s))
+                    }
+                    StoredMessage::Thought(s) => {
+                        SessionUpdate::AgentThought(runtime::session::creating_patch(s))
+                    }
+                    StoredMessage::User(s) => {
+                        SessionUpdate::UserMessage(runtime::session::creating_patch(s))
+                    }
+                },
+            );
+        }
+        for (_, value) in self.plans.iter() {
+            out.push(SessionUpdate::PlanUpdate(PlanUpdate::new(Clone::clone(value))));
+        }
+        for (_, s) in self.terminals.iter() {
+            out.push(SessionUpdate::TerminalUpdate(runtime::session::creating_patch(s)));
+        }
+        if let Some(s) = &self.session_info {
+            out.push(
+                SessionUpdate::SessionInfoUpdate(runtime::session::creating_patch(s)),
+            );
+        }
+        if let Some(s) = &self.usage {
+            out.push(SessionUpdate::UsageUpdate(runtime::session::creating_patch(s)));
+        }
+        for (_, s) in self.compactions.iter() {
+            out.push(
+                SessionUpdate::CompactionUpdate(runtime::session::creating_patch(s)),
+            );
+        }
+        out
+    }
 }
 impl Serialize for SessionReducer {
     /// `{"toolCalls", "messages", "plans", "terminals", "sessionInfo", "usage", "compactions"}`: entities in first-seen order, every field present.

@@ -46,7 +46,7 @@ from acp_bindings._runtime import (
     UnknownArm,
     UnsetType,
 )
-from acp_bindings._session import SessionReducer, apply_patch, from_patch, merge_by_key
+from acp_bindings._session import SessionReducer, apply_patch, creating_patch, from_patch, merge_by_key
 from acp_bindings._words import Wording
 
 __all__ = [
@@ -72,6 +72,7 @@ __all__ = [
     "Wording",
     "apply_patch",
     "codec",
+    "creating_patch",
     "from_patch",
     "is_known",
     "merge_by_key",

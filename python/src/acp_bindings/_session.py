@@ -19,13 +19,14 @@ import base64
 import copy
 import math
 import re
+from collections.abc import Mapping
 from typing import Any, Final
 
 from acp_bindings._decode import UnknownArmObject
 from acp_bindings._shape import Collection, ReducerShape, Reset, UpsertShape
 from acp_bindings._write import dumps
 
-__all__ = ["SessionReducer", "apply_patch", "from_patch", "merge_by_key"]
+__all__ = ["SessionReducer", "apply_patch", "creating_patch", "from_patch", "merge_by_key"]
 
 
 def from_patch(u: UpsertShape, patch: dict[str, Any]) -> dict[str, Any]:
@@ -54,6 +55,23 @@ def apply_patch(u: UpsertShape, state: dict[str, Any], patch: dict[str, Any]) ->
         elif rule != "key" or (name in state and state[name] is None):
             state[name] = copy.deepcopy(v)
     return state
+
+
+def creating_patch(u: UpsertShape, state: dict[str, Any]) -> dict[str, Any]:
+    """The patch that creates ``state`` from nothing (:func:`from_patch` of it
+    gives the same state): the key, and every other property not at its
+    default (``None``, ``[]``, the reset value), in the upsert's order."""
+    patch: dict[str, Any] = {}
+    for name, rule in u.fields:
+        v = state.get(name)
+        if v is None:
+            continue
+        if isinstance(rule, Reset) and v == rule.value:
+            continue
+        if rule == "list" and v == []:
+            continue
+        patch[name] = copy.deepcopy(v)
+    return patch
 
 
 def merge_by_key(stored: Any, patch: Any) -> Any:
@@ -232,6 +250,45 @@ class SessionReducer:
         elif rule.rule == "remove":
             if entities is not None:
                 entities.pop(_key_of(update, rule.source or "", tag), None)
+
+    def compact(self) -> list[dict[str, Any]]:
+        """The shortest update stream that rebuilds this state, as the Rust
+        reducer's ``compact`` writes it: applied in order to a new reducer, it
+        gives the same state. One update per entity, collection by collection
+        in first-seen order (a message whole instead of its chunks, one upsert
+        per tool call with every property not at its default, each plan as its
+        latest whole update); what the state does not hold (updates the table
+        has no rule for, unknown members, the order between collections) is
+        not written."""
+        rebuild = self.shape.rebuild
+        if rebuild is None:
+            raise LookupError("this reducer's table says no update rebuilds some collection")
+        tag = self.shape.tag
+        out: list[dict[str, Any]] = []
+        for c in self.shape.collections:
+            by = rebuild.get(c.name)
+
+            def tag_of(kind: str | None, by: str | Mapping[str, str] | None = by, name: str = c.name) -> str:
+                t = by if isinstance(by, str) else by.get(kind) if by is not None and kind is not None else None
+                if t is None:
+                    raise LookupError(f"no update rebuilds `{name}` (kind `{kind}`)")
+                return t
+
+            if c.one is not None:
+                single = self._single.get(c.name)
+                if single is not None:
+                    out.append({tag: tag_of(None), **creating_patch(self._upsert(c.one), single)})
+                continue
+            for e in self._keyed.get(c.name, {}).values():
+                t = tag_of(e.kind)
+                if c.whole is not None:
+                    rule = self.shape.updates.get(t)
+                    if rule is None or rule.rule != "put":
+                        raise LookupError(f"`{t}` does not put a whole `{c.name}` value")
+                    out.append({tag: t, rule.source or "": copy.deepcopy(e.state)})
+                elif isinstance(e.state, dict):
+                    out.append({tag: t, **creating_patch(self._upsert_of(c, e.kind), e.state)})
+        return out
 
     def to_json(self) -> dict[str, Any]:
         """The state as the Rust reducer writes it: each collection under its

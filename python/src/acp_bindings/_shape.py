@@ -368,12 +368,16 @@ class UpdateRule:
 class ReducerShape:
     """A session reducer as the configuration states it: the upserts it
     patches with, the update union's discriminator, its collections (in the
-    order its JSON writes them), and the rule of each update by tag."""
+    order its JSON writes them), the rule of each update by tag, and for
+    compaction the tag of the update that rebuilds an entity of each
+    collection from nothing (by kind, in a collection of kinds; ``None`` when
+    the plan found none for some collection)."""
 
     upserts: Mapping[str, UpsertShape]
     tag: str
     collections: tuple[Collection, ...]
     updates: Mapping[str, UpdateRule]
+    rebuild: Mapping[str, str | Mapping[str, str]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -570,4 +574,5 @@ def _reducer(r: Any) -> ReducerShape:
         updates[tag] = UpdateRule(
             u["rule"], u["into"], u.get("kind"), u.get("key"), u.get("from"), target, bool(u.get("create"))
         )
-    return ReducerShape({n: _upsert(u) for n, u in r["upserts"].items()}, r["tag"], collections, updates)
+    upserts = {n: _upsert(u) for n, u in r["upserts"].items()}
+    return ReducerShape(upserts, r["tag"], collections, updates, r.get("rebuild"))

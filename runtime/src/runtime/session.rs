@@ -96,6 +96,16 @@ pub fn upsert<K: Eq + Hash + Clone, S: Patchable>(
     }
 }
 
+/// The patch that creates `state` from nothing: applied to a new entity
+/// (`from_patch`) it gives a state equal to `state`. It holds the key and
+/// required fields and every field not at its default (a compacted stream
+/// writes each entity as this one patch).
+pub fn creating_patch<S: Patchable>(state: &S) -> S::Patch {
+    // `diff` of a state with itself keeps everything but the key and the
+    // required fields: the entity those alone create is the base.
+    S::from_patch(state.diff(state)).diff(state)
+}
+
 /// Patches the one state of a keyless upsert, or creates it.
 pub fn upsert_one<S: Patchable>(slot: &mut Option<S>, patch: S::Patch) {
     match slot {

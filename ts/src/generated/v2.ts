@@ -5040,6 +5040,15 @@ export const reducer: ReducerShape<SessionUpdate, ReducerState> = {
             create: false,
         },
     },
+    rebuild: {
+        toolCalls: "tool_call_update",
+        messages: { agent_message: "agent_message", agent_thought: "agent_thought", user_message: "user_message" },
+        plans: "plan_update",
+        terminals: "terminal_update",
+        sessionInfo: "session_info_update",
+        usage: "usage_update",
+        compactions: "compaction_update",
+    },
 };
 
 /** The requests an agent handles, by method. */

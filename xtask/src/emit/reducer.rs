@@ -9,7 +9,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{ident, Emitter};
-use crate::plan::reducer::{Collection, Held, Reducer, Rule, Upserted};
+use crate::plan::reducer::{Collection, Held, Rebuild, Reducer, Rule, Upserted};
 
 impl Emitter {
     /// The reducer's items.
@@ -43,6 +43,7 @@ impl Emitter {
             entries.push(quote! { map.serialize_entry(#name, &self.#field)?; });
         }
         let arms: Vec<TokenStream> = r.arms.iter().map(|a| self.reducer_arm(r, a)).collect();
+        let compact = r.rebuild.as_ref().map(|rebuild| self.compact(r, rebuild));
         let (name, union) = (ident(&r.name), ident(&r.union));
         let doc = format!(" {}", r.doc);
         let count = r.collections.len();
@@ -75,6 +76,8 @@ impl Emitter {
                         _ => {}
                     }
                 }
+
+                #compact
             }
 
             impl ::serde::Serialize for #name {
@@ -88,6 +91,76 @@ impl Emitter {
             }
         });
         items
+    }
+
+    /// `compact`: each collection written back, entity by entity in
+    /// first-seen order, as the one update that rebuilds it
+    /// ([`crate::plan::reducer::Rebuild`]).
+    fn compact(&self, r: &Reducer, rebuild: &[Rebuild]) -> TokenStream {
+        let (rt, union) = (&self.paths.runtime, ident(&r.union));
+        let variant = |b: &Rebuild| ident(&r.arms[b.arm].variant);
+        let mut writes = Vec::new();
+        for (at, c) in r.collections.iter().enumerate() {
+            let field = ident(&c.field);
+            let mine: Vec<&Rebuild> = rebuild.iter().filter(|b| b.collection == at).collect();
+            let Some(first) = mine.first() else { continue };
+            let v = variant(first);
+            writes.push(match &c.holds {
+                Held::Upsert(_) => quote! {
+                    for (_, s) in self.#field.iter() {
+                        out.push(#union::#v(#rt::session::creating_patch(s)));
+                    }
+                },
+                Held::One(_) => quote! {
+                    if let ::core::option::Option::Some(s) = &self.#field {
+                        out.push(#union::#v(#rt::session::creating_patch(s)));
+                    }
+                },
+                Held::Kinds { name, kinds, .. } => {
+                    let name = ident(name);
+                    let arms = mine.iter().map(|b| {
+                        let (kv, v) = (ident(&kinds[b.kind.expect("a kind")].1), variant(b));
+                        quote!(#name::#kv(s) => #union::#v(#rt::session::creating_patch(s)),)
+                    });
+                    quote! {
+                        for (_, e) in self.#field.iter() {
+                            out.push(match e { #(#arms)* });
+                        }
+                    }
+                }
+                Held::Whole { .. } => {
+                    let Rule::Put { payload, .. } = &r.arms[first.arm].rule else {
+                        unreachable!("the plan rebuilds whole values with `put`")
+                    };
+                    let payload = ident(payload);
+                    quote! {
+                        for (_, value) in self.#field.iter() {
+                            out.push(#union::#v(#payload::new(::core::clone::Clone::clone(value))));
+                        }
+                    }
+                }
+            });
+        }
+        let doc = format!(
+            " The shortest [`{}`] stream that rebuilds this state: applied in order to a new reducer, \
+             it gives one equal to this one.",
+            r.union
+        );
+        quote! {
+            #[doc = #doc]
+            ///
+            /// One update per entity, collection by collection in first-seen order: a message
+            /// whole instead of its chunks, one upsert per tool call, terminal and compaction
+            /// with every field that is not at its default, each plan as its latest whole
+            /// update, the session's info and usage as one upsert each. What the state does not
+            /// hold (updates this reducer does not track, the unknown members of a patch, the
+            /// order between collections) is not written.
+            pub fn compact(&self) -> ::std::vec::Vec<#union> {
+                let mut out = ::std::vec::Vec::new();
+                #(#writes)*
+                out
+            }
+        }
     }
 
     fn key_ty(&self, u: &Upserted) -> TokenStream {
@@ -239,7 +312,7 @@ impl Emitter {
                     }
                 }
             }
-            (Rule::Put { from }, Held::Whole { key, .. }) => {
+            (Rule::Put { from, .. }, Held::Whole { key, .. }) => {
                 let from = ident(&from.rust);
                 quote! {
                     if let ::core::option::Option::Some(key) = #rt::session::string_property(&u.#from, #key) {

@@ -29,6 +29,24 @@ pub struct Reducer {
     pub collections: Vec<Collection>,
     /// The rule of each arm that changes the state, in the union's order.
     pub arms: Vec<Arm>,
+    /// How compaction writes the state back as updates: for each collection
+    /// (and each kind of a `kinds` one), in the collections' order, the arm
+    /// that rebuilds an entity from nothing. `None` when some collection has
+    /// no such arm in every build (a preview of another revision; the
+    /// vendored schema's configuration must have one).
+    pub rebuild: Option<Vec<Rebuild>>,
+}
+
+/// The arm compaction writes the entities of one collection (of one kind) with.
+#[derive(Debug, Clone, Serialize)]
+pub struct Rebuild {
+    /// The collection (an index into [`Reducer::collections`]).
+    pub collection: usize,
+    /// The kind, in a `kinds` collection (an index into its kinds).
+    pub kind: Option<usize>,
+    /// The arm (an index into [`Reducer::arms`]): an upsert of the entity's
+    /// whole state, or a `put` of its value.
+    pub arm: usize,
 }
 
 /// One field of the reducer.
@@ -156,6 +174,11 @@ pub enum Rule {
     Put {
         /// The payload's property stored.
         from: Prop,
+        /// The payload's Rust name.
+        payload: String,
+        /// Whether the payload requires nothing but `from` (compaction can
+        /// then write a value back as `Payload::new(value)`).
+        alone: bool,
     },
     /// The entity the payload's `from` names removed.
     Remove {
@@ -262,11 +285,25 @@ impl Reducer {
         }
         // The union's order, as the Rust match and the TypeScript table write them.
         arms.sort_by_key(|a| variants.iter().position(|v| v.0 == a.tag));
+        let rebuild = match rebuilders(&collections, &arms) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                errors.extend(e);
+                None
+            }
+        };
         if strict && !errors.is_empty() {
             return Err(errors);
         }
-        let reducer =
-            Reducer { name: config.name.clone(), doc: config.doc.clone(), union: union_rust, tag, collections, arms };
+        let reducer = Reducer {
+            name: config.name.clone(),
+            doc: config.doc.clone(),
+            union: union_rust,
+            tag,
+            collections,
+            arms,
+            rebuild,
+        };
         Ok((Some(reducer), errors))
     }
 
@@ -277,6 +314,52 @@ impl Reducer {
             Some(Gate::Stable) => a.gate != Gate::Unstable,
             Some(_) => a.gate != Gate::Stable,
         })
+    }
+}
+
+/// The arm that rebuilds each collection (each kind of a `kinds` one) for
+/// compaction: the first, in the union's order, that every build has and
+/// that makes an entity whole from one update (an upsert of its kind; a
+/// `put` whose payload needs nothing but the value). Without one, a state
+/// could not be written back as a stream.
+fn rebuilders(collections: &[Collection], arms: &[Arm]) -> Result<Vec<Rebuild>, Vec<String>> {
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for (at, c) in collections.iter().enumerate() {
+        let kinds: Vec<Option<usize>> = match &c.holds {
+            Held::Kinds { kinds, .. } => (0..kinds.len()).map(Some).collect(),
+            _ => vec![None],
+        };
+        for kind in kinds {
+            let found = arms.iter().position(|a| {
+                a.into == at
+                    && a.gate == Gate::Always
+                    && match &a.rule {
+                        Rule::Upsert { kind: k } => *k == kind,
+                        Rule::Put { alone, .. } => *alone,
+                        _ => false,
+                    }
+            });
+            match found {
+                Some(arm) => out.push(Rebuild { collection: at, kind, arm }),
+                None => {
+                    let of = match (&c.holds, kind) {
+                        (Held::Kinds { kinds, .. }, Some(k)) => format!(", kind `{}`", kinds[k].0),
+                        _ => String::new(),
+                    };
+                    errors.push(format!(
+                        "`{}`{of}: no update in every build writes a whole entity (an `upsert` of it, or a `put` \
+                         whose payload needs nothing but the value), so the state cannot be compacted",
+                        c.name
+                    ));
+                }
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
     }
 }
 
@@ -434,7 +517,11 @@ impl<'m> Resolver<'m> {
                     UpdateConfig::Put { .. } if ty != Some(&Type::Ref(wire.clone())) => {
                         return Err(format!("its `{}` is no `{wire}`", from.wire))
                     }
-                    UpdateConfig::Put { .. } => Rule::Put { from },
+                    UpdateConfig::Put { .. } => Rule::Put {
+                        alone: ps.fields.iter().all(|f| !f.required || f.name == from.wire),
+                        payload: payload.rust_name.clone(),
+                        from,
+                    },
                     _ => Rule::Remove { from },
                 }
             }

@@ -3,7 +3,8 @@
 use serde_json::{json, Map, Value};
 
 /// The session reducer's table for one build (`unstable`): the union's
-/// discriminator, the collections and the rule of each update the build has.
+/// discriminator, the collections, the rule of each update the build has, and
+/// the update that rebuilds an entity of each collection (`rebuild`, for compaction).
 pub(super) fn reducer(r: &crate::plan::reducer::Reducer, unstable: bool) -> Vec<(String, Value)> {
     use crate::plan::reducer::{Held, Rule};
     let build = if unstable { crate::plan::Gate::Unstable } else { crate::plan::Gate::Stable };
@@ -39,16 +40,36 @@ pub(super) fn reducer(r: &crate::plan::reducer::Reducer, unstable: bool) -> Vec<
                     "rule": "append_base64", "into": into.name,
                     "key": key.wire, "from": from.wire, "to": [to.0.wire, to.1.wire], "create": create,
                 }),
-                Rule::Put { from } => json!({ "rule": "put", "into": into.name, "from": from.wire }),
+                Rule::Put { from, .. } => json!({ "rule": "put", "into": into.name, "from": from.wire }),
                 Rule::Remove { from } => json!({ "rule": "remove", "into": into.name, "from": from.wire }),
             };
             v.as_object_mut().expect("an object").retain(|_, x| !x.is_null());
             (a.tag.clone(), v)
         })
         .collect();
-    vec![
+    let mut table = vec![
         ("tag".to_owned(), Value::from(r.tag.clone())),
         ("collections".to_owned(), Value::Array(collections)),
         ("updates".to_owned(), Value::Object(updates)),
-    ]
+    ];
+    // Compaction's arm for each collection (by kind in a `kinds` one); every
+    // build has them (the plan picks them so).
+    if let Some(rebuild) = &r.rebuild {
+        let mut by: Map<String, Value> = Map::new();
+        for b in rebuild {
+            let c = &r.collections[b.collection];
+            let tag = Value::from(r.arms[b.arm].tag.clone());
+            match (&c.holds, b.kind) {
+                (Held::Kinds { kinds, .. }, Some(k)) => {
+                    let of = by.entry(c.name.clone()).or_insert_with(|| Value::Object(Map::new()));
+                    of.as_object_mut().expect("an object").insert(kinds[k].0.clone(), tag);
+                }
+                _ => {
+                    by.insert(c.name.clone(), tag);
+                }
+            }
+        }
+        table.push(("rebuild".to_owned(), Value::Object(by)));
+    }
+    table
 }
