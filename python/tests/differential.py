@@ -241,6 +241,7 @@ def runs(scratch: Path, parts: set[str]) -> Iterator[Run]:
                 for version in ("v1", "v2"):
                     yield Run("traces", ["check-messages", "--protocol", version, *u, str(trace)])
                 yield Run("traces", ["replay", "--protocol", "v2", *u, str(trace)])
+                yield Run("traces", ["replay", "--protocol", "v2", "--compact", *u, str(trace)])
         for args in (
             ["replay", "--protocol", "v1", "nowhere.jsonl"],
             ["replay", "--protocol", "v2", "nowhere.jsonl"],

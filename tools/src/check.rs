@@ -171,20 +171,21 @@ pub fn check_file(
     options: &Options,
     mut report: impl FnMut(&str, &Outcome),
 ) -> std::io::Result<Summary> {
-    let text = std::fs::read_to_string(path)?;
     let mut summary = Summary::default();
     let mut checker = Checker::new(protocol, options.clone());
     let shown = path.display();
     if path.extension().is_some_and(|e| e == "jsonl") {
-        for (i, line) in text.lines().enumerate() {
+        // A trace is read a line at a time: any length, in the memory of one line.
+        crate::lines::each_line(path, |number, line| {
             if line.trim().is_empty() {
-                continue;
+                return;
             }
             let outcome = checker.check(line);
-            report(&format!("{shown}:{}", i + 1), &outcome);
+            report(&format!("{shown}:{number}"), &outcome);
             summary.add(&outcome);
-        }
+        })?;
     } else {
+        let text = std::fs::read_to_string(path)?;
         let outcome = checker.check(&text);
         report(&shown.to_string(), &outcome);
         summary.add(&outcome);

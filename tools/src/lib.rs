@@ -3,6 +3,7 @@
 pub mod check;
 pub mod convert;
 pub mod diff;
+pub mod lines;
 pub mod pairing;
 pub mod replay;
 pub mod schema_diff;

@@ -83,7 +83,10 @@ enum Command {
         #[arg(long, value_name = "FILE", requires = "github_action")]
         comment_file: Option<PathBuf>,
     },
-    /// Fold a v2 trace's `session/update` notifications and print the final state as JSON.
+    /// Fold a v2 trace's `session/update` notifications and print the final state as JSON,
+    /// or with `--compact` the shortest stream that rebuilds it. The trace is read a line at
+    /// a time. Exit 1 when a line is rejected (it leaves the state unchanged), 2 for bad
+    /// arguments or an unreadable trace.
     Replay {
         /// The protocol version (only v2 has upserts).
         #[arg(long, value_enum)]
@@ -91,6 +94,11 @@ enum Command {
         /// Use the unstable schema's types (needs a build with the `unstable` feature).
         #[arg(long)]
         unstable: bool,
+        /// Print the state as the shortest `session/update` stream that rebuilds it (one
+        /// notification a line: each message whole instead of its chunks, one upsert per
+        /// tool call, each plan as its latest whole update) instead of the state.
+        #[arg(long)]
+        compact: bool,
         /// A `.jsonl` trace.
         trace: PathBuf,
     },
@@ -101,7 +109,7 @@ fn main() -> ExitCode {
         Command::CheckMessages { protocol, unstable, method, type_name, paths } => {
             (protocol, unstable, method, type_name, paths)
         }
-        Command::Replay { protocol, unstable, trace } => return replay(protocol, unstable, &trace),
+        Command::Replay { protocol, unstable, compact, trace } => return replay(protocol, unstable, compact, &trace),
         Command::Diff { options, config, github_action, comment_file } => {
             let args = acp_tools::schema_diff::Args { options, config, github_action, comment_file };
             return ExitCode::from(acp_tools::schema_diff::run(&args));
@@ -149,7 +157,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn replay(protocol: ProtocolArg, unstable: bool, trace: &std::path::Path) -> ExitCode {
+fn replay(protocol: ProtocolArg, unstable: bool, compact: bool, trace: &std::path::Path) -> ExitCode {
     if unstable && !cfg!(feature = "unstable") {
         eprintln!("error: --unstable needs acp-tools built with `--features unstable` (`cargo xtask replay --unstable` does that)");
         return ExitCode::from(2);
@@ -168,11 +176,21 @@ fn replay(protocol: ProtocolArg, unstable: bool, trace: &std::path::Path) -> Exi
     for r in &out.rejected {
         eprintln!("{r}");
     }
-    match serde_json::to_string_pretty(&out.state) {
-        Ok(text) => say(text),
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
+    if compact {
+        match acp_tools::replay::compacted(&out) {
+            Ok(lines) => lines.iter().for_each(say),
+            Err(e) => {
+                eprintln!("error: {}: {e}", trace.display());
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        match serde_json::to_string_pretty(&out.state) {
+            Ok(text) => say(text),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
         }
     }
     if out.rejected.is_empty() {

@@ -1,5 +1,6 @@
 //! `replay`: fold a v2 trace's `session/update` notifications with the
-//! session reducer and print the final state.
+//! session reducer and print the final state, or (`--compact`) the shortest
+//! stream of `session/update` notifications that rebuilds it.
 
 use std::path::Path;
 
@@ -15,17 +16,19 @@ pub struct Replay {
     pub rejected: Vec<String>,
     /// How many updates were applied.
     pub applied: usize,
+    /// The sessions the updates named, in first-seen order.
+    pub sessions: Vec<String>,
 }
 
-/// Replays a `.jsonl` trace (one JSON-RPC message a line); other messages are
-/// skipped, malformed ones are reported and leave the state unchanged.
+/// Replays a `.jsonl` trace (one JSON-RPC message a line), reading it a line
+/// at a time; other messages are skipped, malformed ones are reported and
+/// leave the state unchanged.
 pub fn replay(path: &Path) -> std::io::Result<Replay> {
-    let text = std::fs::read_to_string(path)?;
-    let mut out = Replay { state: SessionReducer::new(), rejected: Vec::new(), applied: 0 };
+    let mut out = Replay { state: SessionReducer::new(), rejected: Vec::new(), applied: 0, sessions: Vec::new() };
     let mut pending = crate::pairing::Pending::default();
-    for (i, line) in text.lines().enumerate() {
+    crate::lines::each_line(path, |number, line| {
         if line.trim().is_empty() {
-            continue;
+            return;
         }
         let decoded = Message::decode(line, |id| pending.answer(id));
         if let Ok(Message::Request { id, request, .. }) = &decoded {
@@ -36,18 +39,51 @@ pub fn replay(path: &Path) -> std::io::Result<Replay> {
                 notification: Notification::Client(NotificationToClient::SessionUpdate(n)),
                 ..
             }) => {
+                if !out.sessions.iter().any(|s| s.as_str() == n.session_id.as_str()) {
+                    out.sessions.push(n.session_id.as_str().to_owned());
+                }
                 out.state.apply(n.update);
                 out.applied += 1;
             }
             Ok(_) => {}
             Err(e) => out.rejected.push(format!(
-                "{}:{}: rejected at {}: {}",
+                "{}:{number}: rejected at {}: {}",
                 path.display(),
-                i + 1,
                 OneLine(if e.pointer().is_empty() { "(root)" } else { e.pointer() }),
                 OneLine(e.message())
             )),
         }
-    }
+    })?;
     Ok(out)
+}
+
+/// The replay's state as `session/update` notifications, one JSON text each:
+/// the stream [`SessionReducer::compact`] writes, in the session the trace's
+/// updates named. An error when they named several (the state mixes them,
+/// and a stream belongs to one session).
+pub fn compacted(replay: &Replay) -> Result<Vec<String>, String> {
+    let session = match replay.sessions.as_slice() {
+        [] => return Ok(Vec::new()),
+        [one] => one,
+        many => {
+            return Err(format!(
+                "the trace updates {} sessions ({}); --compact writes the stream of one",
+                many.len(),
+                many.join(", ")
+            ))
+        }
+    };
+    replay
+        .state
+        .compact()
+        .iter()
+        .map(|update| {
+            let n = serde_json::json!({
+                "jsonrpc": "2.0",
+                "method": "session/update",
+                "params": { "sessionId": session, "update": update },
+            });
+            serde_json::to_string(&n).map_err(|e| e.to_string())
+        })
+        .collect()
 }

@@ -272,6 +272,9 @@ fn every_trace_checks_and_replays_the_same_in_both_clis() {
         same_output(&format!("replay {p}"), &rust, &node);
         // The replay is JSON, key order included.
         assert!(serde_json::from_slice::<Value>(&node.stdout).is_ok(), "{}", log(&node));
+        args.insert(3, "--compact");
+        let (rust, node) = both(&args);
+        same_output(&format!("replay --compact {p}"), &rust, &node);
         n += 1;
     }
     assert!(n >= 3, "only {n} traces");

@@ -22,7 +22,7 @@ import * as v2u from "./generated/v2.unstable.js";
 type AnyCodec = Codec<{ [name: string]: unknown }, AnyMessage>;
 
 const USAGE = `usage: cli.js check-messages --protocol v1|v2 [--unstable] [--wording crate|json] [--method M] [--type DEF] FILE...
-       cli.js replay --protocol v2 [--unstable] [--wording crate|json] TRACE.jsonl`;
+       cli.js replay --protocol v2 [--unstable] [--wording crate|json] [--compact] TRACE.jsonl`;
 
 /** An unreadable file's error as Rust's `std::io::Error` words it (`No such file or directory (os error 2)`). */
 function ioError(e: unknown): string {
@@ -60,13 +60,15 @@ interface Args {
   wording: Wording;
   method: string | undefined;
   type: string | undefined;
+  compact: boolean;
   files: string[];
 }
 
 function args(rest: string[]): Args {
-  const a: Partial<Args> & { files: string[]; unstable: boolean; wording: Wording } = {
+  const a: Partial<Args> & { files: string[]; unstable: boolean; compact: boolean; wording: Wording } = {
     files: [],
     unstable: false,
+    compact: false,
     wording: "crate",
   };
   for (let i = 0; i < rest.length; i++) {
@@ -81,14 +83,15 @@ function args(rest: string[]): Args {
       if (w !== "crate" && w !== "json") usage(`invalid value '${w}' for '--wording' (possible values: crate, json)`);
       a.wording = w;
     } else if (arg === "--unstable") a.unstable = true;
+    else if (arg === "--compact") a.compact = true;
     else if (arg === "--method") a.method = value();
     else if (arg === "--type") a.type = value();
     else if (arg.startsWith("--")) usage(`unexpected argument '${arg}'`);
     else a.files.push(arg);
   }
   if (a.protocol === undefined) usage("--protocol is required");
-  const { protocol, unstable, wording, method, type, files } = a;
-  return { protocol, unstable, wording, method, type, files };
+  const { protocol, unstable, wording, method, type, compact, files } = a;
+  return { protocol, unstable, wording, method, type, compact, files };
 }
 
 function codecOf(a: Args): AnyCodec {
@@ -206,6 +209,7 @@ function replay(a: Args): number {
   // The messages are decoded by the codec of the same build; the reducer takes its update untyped here.
   const state = new SessionReducer<JsonValue>((a.unstable ? v2u : v2).reducer as unknown as ReducerShape<JsonValue>);
   const pending = new Map<string, string>();
+  const sessions: string[] = [];
   let rejected = 0;
   text.split("\n").forEach((line, i) => {
     if (line.trim() === "") return;
@@ -218,7 +222,8 @@ function replay(a: Args): number {
       const m = codec.decodeMessage(line, answer).value;
       if (m.kind === "request") pending.set(idKey(m.id), m.method);
       if (m.kind === "notification" && m.method === "session/update" && typeof m.params === "object") {
-        const update = (m.params as { update?: JsonValue }).update;
+        const { update, sessionId } = m.params as { update?: JsonValue; sessionId?: JsonValue };
+        if (typeof sessionId === "string" && !sessions.includes(sessionId)) sessions.push(sessionId);
         if (update !== undefined) state.apply(update);
       }
     } catch (e) {
@@ -227,7 +232,17 @@ function replay(a: Args): number {
       stderr.write(`${path}:${i + 1}: rejected at ${oneLine(shown(e.pointer))}: ${oneLine(e.message)}\n`);
     }
   });
-  say(JSON.stringify(state.toJSON(), null, 2));
+  if (!a.compact) say(JSON.stringify(state.toJSON(), null, 2));
+  else if (sessions.length > 1) {
+    const many = `${sessions.length} sessions (${sessions.join(", ")})`;
+    stderr.write(`error: ${path}: the trace updates ${many}; --compact writes the stream of one\n`);
+    return 2;
+  } else {
+    // The stream that rebuilds the state (`SessionReducer.compact`), as session/update notifications.
+    for (const update of sessions.length === 0 ? [] : state.compact()) {
+      say(JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: sessions[0], update } }));
+    }
+  }
   return rejected === 0 ? 0 : 1;
 }
 

@@ -14,10 +14,12 @@ captured messages checks every package:
     response whose request was not seen answers ``M``. Exit code 0 when
     every message is exact, 1 otherwise, 2 for an error of use or a file
     that cannot be read.
-``replay --protocol v2 [--unstable] TRACE.jsonl``
+``replay --protocol v2 [--unstable] [--compact] TRACE.jsonl``
     Folds the trace's ``session/update`` notifications into the state of the
-    session (the session reducer) and prints it as JSON; each line that does
-    not decode is said on stderr (exit code 1).
+    session (the session reducer) and prints it as JSON, or with
+    ``--compact`` the shortest stream of ``session/update`` notifications
+    that rebuilds it (one a line); each line that does not decode is said on
+    stderr (exit code 1).
 
 Errors are worded as the Rust crate words them (``--wording crate``, the
 default here) so that the lines compare; ``--wording python`` words them as
@@ -44,7 +46,7 @@ __all__ = ["main"]
 USAGE: Final = (
     "usage: python -m acp_bindings check-messages --protocol v1|v2 [--unstable] [--wording crate|python]"
     " [--method M] [--type DEF] FILE...\n"
-    "       python -m acp_bindings replay --protocol v2 [--unstable] [--wording crate|python] TRACE.jsonl"
+    "       python -m acp_bindings replay --protocol v2 [--unstable] [--wording crate|python] [--compact] TRACE.jsonl"
 )
 
 #: The characters JavaScript's ``String.prototype.trim`` removes (its ``WhiteSpace`` and ``LineTerminator``).
@@ -100,6 +102,7 @@ class _Args:
     wording: Wording = "crate"
     method: str | None = None
     type: str | None = None
+    compact: bool = False
     files: list[str] = field(default_factory=list)
 
 
@@ -135,6 +138,8 @@ def _args(rest: Sequence[str]) -> _Args:
                 raise _Usage(f"invalid value '{w}' for '--wording' (possible values: crate, python)")
         elif arg == "--unstable":
             a.unstable = True
+        elif arg == "--compact":
+            a.compact = True
         elif arg == "--method":
             a.method = value(arg)
         elif arg == "--type":
@@ -306,6 +311,7 @@ def _replay(out: _Output, a: _Args) -> int:
         return 2
     state = session_reducer("v2", unstable=a.unstable)
     pending: dict[str, str] = {}
+    sessions: list[str] = []
     rejected = 0
 
     def answer(request_id: Any) -> str | None:
@@ -323,9 +329,26 @@ def _replay(out: _Output, a: _Args) -> int:
         if m.kind == "request" and m.method is not None:
             pending[id_key(m.id)] = m.method
         if m.kind == "notification" and m.method == "session/update" and isinstance(m.params, dict):
+            session = m.params.get("sessionId")
+            if isinstance(session, str) and session not in sessions:
+                sessions.append(session)
             if "update" in m.params:
                 state.apply(m.params["update"])
-    out.say(dumps(state.to_json(), indent=2))
+    if not a.compact:
+        out.say(dumps(state.to_json(), indent=2))
+    elif len(sessions) > 1:
+        many = f"{len(sessions)} sessions ({', '.join(sessions)})"
+        out.warn(f"error: {path}: the trace updates {many}; --compact writes the stream of one")
+        return 2
+    else:
+        # The stream that rebuilds the state (``SessionReducer.compact``), as session/update notifications.
+        for update in state.compact() if sessions else []:
+            notification = {
+                "jsonrpc": "2.0",
+                "method": "session/update",
+                "params": {"sessionId": sessions[0], "update": update},
+            }
+            out.say(dumps(notification))
     return 0 if rejected == 0 else 1
 
 
