@@ -107,6 +107,13 @@ const CASES: &[Case] = &[
         writes: &[],
     },
     Case {
+        command: "cargo xtask replay --protocol v2 --compact trace.jsonl",
+        dir: Dir::Scratch(&[("trace.jsonl", "tests/traces/v2-rfd-chunks.jsonl")]),
+        // The same rejected line; the stream of the rest.
+        status: 1,
+        writes: &[],
+    },
+    Case {
         command: "cargo xtask convert --from v1 --to v2 trace.jsonl > v2.jsonl",
         dir: Dir::Scratch(&[V1_TRACE]),
         status: 0,

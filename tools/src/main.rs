@@ -177,8 +177,8 @@ fn replay(protocol: ProtocolArg, unstable: bool, compact: bool, trace: &std::pat
         eprintln!("{r}");
     }
     if compact {
-        match acp_tools::replay::compacted(&out) {
-            Ok(lines) => lines.iter().for_each(say),
+        match acp_tools::replay::compacted(&out, |l| say(l)) {
+            Ok(()) => {}
             Err(e) => {
                 eprintln!("error: {}: {e}", trace.display());
                 return ExitCode::from(2);

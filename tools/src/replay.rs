@@ -57,13 +57,13 @@ pub fn replay(path: &Path) -> std::io::Result<Replay> {
     Ok(out)
 }
 
-/// The replay's state as `session/update` notifications, one JSON text each:
-/// the stream [`SessionReducer::compact`] writes, in the session the trace's
-/// updates named. An error when they named several (the state mixes them,
-/// and a stream belongs to one session).
-pub fn compacted(replay: &Replay) -> Result<Vec<String>, String> {
+/// Writes the replay's state as `session/update` notifications, one JSON text
+/// each through `line`: the stream [`SessionReducer::compact`] writes, in the
+/// session the trace's updates named. An error, before any line, when they
+/// named several (the state mixes them, and a stream belongs to one session).
+pub fn compacted(replay: &Replay, mut line: impl FnMut(&str)) -> Result<(), String> {
     let session = match replay.sessions.as_slice() {
-        [] => return Ok(Vec::new()),
+        [] => return Ok(()),
         [one] => one,
         many => {
             return Err(format!(
@@ -73,17 +73,13 @@ pub fn compacted(replay: &Replay) -> Result<Vec<String>, String> {
             ))
         }
     };
-    replay
-        .state
-        .compact()
-        .iter()
-        .map(|update| {
-            let n = serde_json::json!({
-                "jsonrpc": "2.0",
-                "method": "session/update",
-                "params": { "sessionId": session, "update": update },
-            });
-            serde_json::to_string(&n).map_err(|e| e.to_string())
-        })
-        .collect()
+    for update in replay.state.compact() {
+        let n = serde_json::json!({
+            "jsonrpc": "2.0",
+            "method": "session/update",
+            "params": { "sessionId": session, "update": update },
+        });
+        line(&serde_json::to_string(&n).map_err(|e| e.to_string())?);
+    }
+    Ok(())
 }
