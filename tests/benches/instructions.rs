@@ -93,11 +93,19 @@ fn main() {
     let wanted = |row: &str| filters.is_empty() || filters.iter().any(|f| row.contains(f.as_str()));
     println!("instructions per message (valgrind; {} vs {} passes over the stream)", PASSES.0, PASSES.1);
     let mut counts = std::collections::BTreeMap::new();
-    for (row, what) in rows::ROWS.iter().filter(|(r, _)| wanted(r)) {
+    let large: Vec<(String, String)> = rows::LARGE
+        .iter()
+        .flat_map(|m| {
+            rows::LARGE_WORK.iter().map(move |(w, what)| (format!("large-{m}-{w}"), format!("{what}, the {m} message")))
+        })
+        .collect();
+    let all = rows::ROWS.iter().map(|(r, w)| (r.to_string(), w.to_string())).chain(large);
+    for (row, what) in all.filter(|(r, _)| wanted(r)) {
+        let row = row.as_str();
         match per_message(row) {
             Ok(n) => {
                 println!("  {row:<20} {n:>9.0}  {what}");
-                counts.insert(*row, n);
+                counts.insert(row.to_owned(), n);
             }
             Err(e) => {
                 eprintln!("instructions: {e}");
@@ -106,8 +114,21 @@ fn main() {
         }
     }
     println!("ratios");
-    for (what, row, reference, target) in RATIOS {
-        let (Some(a), Some(b)) = (counts.get(row), counts.get(reference)) else { continue };
+    let mut ratios: Vec<(String, String, String, Option<f64>)> =
+        RATIOS.iter().map(|(w, r, f, t)| (w.to_string(), r.to_string(), f.to_string(), *t)).collect();
+    for (m, size) in rows::LARGE.iter().zip(["4 MB", "2 MB", "500 KB"]) {
+        let row = |w: &str| format!("large-{m}-{w}");
+        ratios.push((format!("{size} {m}: json::from_str / IgnoredAny"), row("ours"), row("IgnoredAny"), Some(1.1)));
+        ratios.push((format!("{size} {m}: json::from_str / official"), row("ours"), row("official"), None));
+        ratios.push((
+            format!("{size} {m}: encode / official encode"),
+            row("encode"),
+            row("encode-official"),
+            Some(1.0),
+        ));
+    }
+    for (what, row, reference, target) in &ratios {
+        let (Some(a), Some(b)) = (counts.get(row.as_str()), counts.get(reference.as_str())) else { continue };
         let ratio = a / b;
         let verdict = match target {
             Some(t) if ratio <= *t => format!("  (target at most {t}: met)"),

@@ -56,6 +56,72 @@ pub fn stream() -> Vec<String> {
     out
 }
 
+/// The large messages, by name: one `session/update` notification each.
+///
+/// - `image`: an agent message chunk holding a 4 MB image block (3 MB of
+///   bytes, base64);
+/// - `text`: a 2 MB text block dense with escapes (quotes, backslashes,
+///   newlines, tabs, a control character every line) and non-ASCII text;
+/// - `diff`: a tool call's 500 KB diff, a git patch of source lines (quotes
+///   and newlines escaped).
+pub fn large(name: &str) -> String {
+    let update = |u: Value| json!({"sessionId": "sess_abc123", "update": u}).to_string();
+    match name {
+        "image" => {
+            // Bytes that do not compress: a linear congruential sequence.
+            let mut x: u32 = 12345;
+            let bytes: Vec<u8> = (0..3 * 1024 * 1024)
+                .map(|_| {
+                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                    (x >> 16) as u8
+                })
+                .collect();
+            let data = acp_bindings::runtime::Base64String::encode(bytes);
+            update(json!({"sessionUpdate": "agent_message_chunk", "messageId": "msg_1",
+                "content": {"type": "image", "mimeType": "image/png", "data": data.as_str()}}))
+        }
+        "text" => {
+            let mut text = String::new();
+            let mut i = 0;
+            while text.len() < 2 * 1024 * 1024 {
+                text.push_str(&format!(
+                    "{i}\t\"quoted\" C:\\path\\to\\file \u{1} caf\u{e9} \u{1F600} {{\"k\": [1, 2]}}\n"
+                ));
+                i += 1;
+            }
+            update(json!({"sessionUpdate": "agent_message_chunk", "messageId": "msg_1",
+                "content": {"type": "text", "text": text}}))
+        }
+        "diff" => {
+            let mut patch = String::from(
+                "diff --git /work/src/big.rs /work/src/big.rs\n--- /work/src/big.rs\n+++ /work/src/big.rs\n",
+            );
+            let mut i = 0;
+            while patch.len() < 500 * 1024 {
+                patch.push_str(&format!("@@ -{i},3 +{i},3 @@\n     let a = parse(\"{i}\");\n-    println!(\"{{}}\", a);\n+    eprintln!(\"{{a:?}}\\n\");\n"));
+                i += 3;
+            }
+            update(json!({"sessionUpdate": "tool_call_update", "toolCallId": "call_1", "status": "completed",
+                "content": [{"type": "diff", "changes": [{"operation": "modify", "path": "/work/src/big.rs"}],
+                    "patch": {"format": "git_patch", "text": patch}}]}))
+        }
+        other => panic!("no large message `{other}` (image, text, diff)"),
+    }
+}
+
+/// The large messages' rows: `large-<message>-<work>`, one message a pass.
+pub const LARGE: &[&str] = &["image", "text", "diff"];
+
+/// What a large row does, by its last part, with what the ratios compare.
+pub const LARGE_WORK: &[(&str, &str)] = &[
+    ("ours", "`acp_bindings::json::from_str`"),
+    ("serde", "`serde_json::from_str` of our types"),
+    ("official", "`serde_json::from_str` of the official crate's type"),
+    ("IgnoredAny", "`IgnoredAny`: the parse floor"),
+    ("encode", "`acp_bindings::json::to_string`"),
+    ("encode-official", "`serde_json::to_string` of the official crate's value"),
+];
+
 /// Tool-call patches only: each call created, patched with nulls, filled, completed.
 pub fn tool_call_patches() -> Vec<Value> {
     let mut out = Vec::new();
@@ -224,12 +290,28 @@ pub fn count(spec: &str) {
         eprintln!("ACP_BENCH_COUNT: `{spec}`: the passes after `:` must be a whole number");
         std::process::exit(2);
     };
-    let mut lines = stream();
+    let large = row
+        .strip_prefix("large-")
+        .and_then(|r| LARGE.iter().find_map(|m| r.strip_prefix(&format!("{m}-")).map(|w| (*m, w))));
+    let mut lines = match large {
+        Some((message, _)) => vec![self::large(message)],
+        None => stream(),
+    };
     if let Ok(only) = std::env::var("ACP_BENCH_FILTER") {
         lines.retain(|l| l.contains(&only));
     }
     let msgs = messages(&lines);
     let mut n = lines.len();
+    let row = match large {
+        Some((_, work)) => match work {
+            "ours" | "serde" | "official" | "IgnoredAny" | "encode" | "encode-official" => work,
+            other => {
+                eprintln!("ACP_BENCH_COUNT: `{other}` is no work of a large row");
+                std::process::exit(2);
+            }
+        },
+        None => row,
+    };
     let work: Box<dyn Fn() -> usize> = match row {
         "decode" => Box::new(|| each(&msgs, decode_message)),
         "ours" => Box::new(|| each(&lines, ours_fast)),

@@ -10,6 +10,7 @@ use quote::quote;
 
 use super::{ident, Emitter};
 use crate::plan::reducer::{Collection, Held, Rebuild, Reducer, Rule, Upserted};
+use crate::plan::Gate;
 
 impl Emitter {
     /// The reducer's items.
@@ -104,14 +105,16 @@ impl Emitter {
             let field = ident(&c.field);
             let mine: Vec<&Rebuild> = rebuild.iter().filter(|b| b.collection == at).collect();
             let Some(first) = mine.first() else { continue };
-            let v = variant(first);
+            let (v, gate) = (variant(first), r.arms[first.arm].gate.cfg());
             writes.push(match &c.holds {
                 Held::Upsert(_) => quote! {
+                    #gate
                     for (_, s) in self.#field.iter() {
                         out.push(#union::#v(#rt::session::creating_patch(s)));
                     }
                 },
                 Held::One(_) => quote! {
+                    #gate
                     if let ::core::option::Option::Some(s) = &self.#field {
                         out.push(#union::#v(#rt::session::creating_patch(s)));
                     }
@@ -120,11 +123,18 @@ impl Emitter {
                     let name = ident(name);
                     let arms = mine.iter().map(|b| {
                         let (kv, v) = (ident(&kinds[b.kind.expect("a kind")].1), variant(b));
-                        quote!(#name::#kv(s) => #union::#v(#rt::session::creating_patch(s)),)
+                        let gate = r.arms[b.arm].gate.cfg();
+                        quote!(#gate #name::#kv(s) => #union::#v(#rt::session::creating_patch(s)),)
                     });
+                    // A kind no update of this build fills (or no update at all) holds no entity.
+                    let rest = if mine.len() < kinds.len() || mine.iter().any(|b| r.arms[b.arm].gate != Gate::Always) {
+                        quote!(#[allow(unreachable_patterns)] _ => continue,)
+                    } else {
+                        quote!()
+                    };
                     quote! {
                         for (_, e) in self.#field.iter() {
-                            out.push(match e { #(#arms)* });
+                            out.push(match e { #(#arms)* #rest });
                         }
                     }
                 }
@@ -134,6 +144,7 @@ impl Emitter {
                     };
                     let payload = ident(payload);
                     quote! {
+                        #gate
                         for (_, value) in self.#field.iter() {
                             out.push(#union::#v(#payload::new(::core::clone::Clone::clone(value))));
                         }

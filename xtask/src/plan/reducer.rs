@@ -30,10 +30,10 @@ pub struct Reducer {
     /// The rule of each arm that changes the state, in the union's order.
     pub arms: Vec<Arm>,
     /// How compaction writes the state back as updates: for each collection
-    /// (and each kind of a `kinds` one), in the collections' order, the arm
-    /// that rebuilds an entity from nothing. `None` when some collection has
-    /// no such arm in every build (a preview of another revision; the
-    /// vendored schema's configuration must have one).
+    /// (and each kind of a `kinds` one) that some update fills, in the
+    /// collections' order, the arm that rebuilds an entity from nothing.
+    /// `None` when one has no such arm in a build that fills it (a preview of
+    /// another revision; the vendored schema's configuration must have one).
     pub rebuild: Option<Vec<Rebuild>>,
 }
 
@@ -318,10 +318,11 @@ impl Reducer {
 }
 
 /// The arm that rebuilds each collection (each kind of a `kinds` one) for
-/// compaction: the first, in the union's order, that every build has and
-/// that makes an entity whole from one update (an upsert of its kind; a
-/// `put` whose payload needs nothing but the value). Without one, a state
-/// could not be written back as a stream.
+/// compaction: the first, in the union's order, that makes an entity whole
+/// from one update (an upsert of its kind; a `put` whose payload needs
+/// nothing but the value) and is in every build where some update can fill
+/// the collection. A collection no update fills needs none; one that some
+/// update fills but none rebuilds could not be written back as a stream.
 fn rebuilders(collections: &[Collection], arms: &[Arm]) -> Result<Vec<Rebuild>, Vec<String>> {
     let mut out = Vec::new();
     let mut errors = Vec::new();
@@ -331,9 +332,26 @@ fn rebuilders(collections: &[Collection], arms: &[Arm]) -> Result<Vec<Rebuild>, 
             _ => vec![None],
         };
         for kind in kinds {
+            let fills: Vec<Gate> = arms
+                .iter()
+                .filter(|a| {
+                    a.into == at
+                        && match &a.rule {
+                            Rule::Upsert { kind: k } | Rule::Append { kind: k, .. } => *k == kind,
+                            Rule::AppendBase64 { .. } | Rule::Put { .. } => true,
+                            Rule::Remove { .. } => false,
+                        }
+                })
+                .map(|a| a.gate)
+                .collect();
+            if fills.is_empty() {
+                continue;
+            }
+            // In every build where an update fills it.
+            let covers = |g: Gate| [false, true].iter().all(|&u| !fills.iter().any(|f| f.in_build(u)) || g.in_build(u));
             let found = arms.iter().position(|a| {
                 a.into == at
-                    && a.gate == Gate::Always
+                    && covers(a.gate)
                     && match &a.rule {
                         Rule::Upsert { kind: k } => *k == kind,
                         Rule::Put { alone, .. } => *alone,
@@ -348,8 +366,8 @@ fn rebuilders(collections: &[Collection], arms: &[Arm]) -> Result<Vec<Rebuild>, 
                         _ => String::new(),
                     };
                     errors.push(format!(
-                        "`{}`{of}: no update in every build writes a whole entity (an `upsert` of it, or a `put` \
-                         whose payload needs nothing but the value), so the state cannot be compacted",
+                        "`{}`{of}: no update writes a whole entity (an `upsert` of it, or a `put` whose payload \
+                         needs nothing but the value) in every build that fills it, so the state cannot be compacted",
                         c.name
                     ));
                 }

@@ -52,11 +52,11 @@ pub(super) fn reducer(r: &crate::plan::reducer::Reducer, unstable: bool) -> Vec<
         ("collections".to_owned(), Value::Array(collections)),
         ("updates".to_owned(), Value::Object(updates)),
     ];
-    // Compaction's arm for each collection (by kind in a `kinds` one); every
-    // build has them (the plan picks them so).
+    // Compaction's arm for each collection (by kind in a `kinds` one) that
+    // an update of this build fills (the plan picks one in every such build).
     if let Some(rebuild) = &r.rebuild {
         let mut by: Map<String, Value> = Map::new();
-        for b in rebuild {
+        for b in rebuild.iter().filter(|b| r.arms[b.arm].gate.in_build(unstable)) {
             let c = &r.collections[b.collection];
             let tag = Value::from(r.arms[b.arm].tag.clone());
             match (&c.holds, b.kind) {
