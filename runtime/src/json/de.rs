@@ -38,6 +38,14 @@ pub fn from_str<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, Error> {
     result
 }
 
+/// A place in the text the reader can come back to ([`Reader::mark`]).
+#[derive(Clone, Copy)]
+pub(super) struct Mark {
+    at: usize,
+    depth: u32,
+    tags: super::handoff::Tags,
+}
+
 /// How deep objects and arrays may nest before the reader declines (and
 /// `serde_json`, whose limit is higher, decides).
 const MAX_DEPTH: u32 = 100;
@@ -390,6 +398,19 @@ impl<'de> Reader<'de> {
     /// The position and nesting depth.
     pub(super) fn position(&self) -> (usize, u32) {
         (self.at, self.depth)
+    }
+
+    /// Where the reader is (position, depth, the discriminators read), to
+    /// come back to with [`Self::reset`] when a value read here fails.
+    #[inline]
+    pub(super) fn mark(&self) -> Mark {
+        Mark { at: self.at, depth: self.depth, tags: self.tags }
+    }
+
+    /// Back to `mark`: the value after it is read again from its start.
+    #[inline]
+    pub(super) fn reset(&mut self, mark: Mark) {
+        (self.at, self.depth, self.tags) = (mark.at, mark.depth, mark.tags);
     }
 
     /// Hands the object that starts here to a generated visitor that reads it

@@ -165,6 +165,31 @@ where
     }
 }
 
+/// `x-deserialize-default-on-error` for a value read by serde
+/// ([`crate::runtime::de::lenient`]), without capturing it first: the value
+/// is decoded where it stands, and only when that fails is it read again
+/// from its start by the rule itself (captured, then the default or an
+/// error). A lenient field of a large value (a diff's patch text) is so
+/// read once, not scanned and then parsed.
+pub fn lenient<'de, F: Shape>(r: &mut Reader<'de>) -> Result<F, Bail>
+where
+    F::Inner: serde::de::DeserializeOwned,
+{
+    if r.null()? {
+        return Ok(F::null().unwrap_or_default());
+    }
+    let mark = r.mark();
+    match <F::Inner as Deserialize>::deserialize(&mut *r) {
+        Ok(v) => Ok(F::wrap(v)),
+        Err(_) => {
+            // Nothing a direct decoder inside handed back is pending any more.
+            take_back();
+            r.reset(mark);
+            crate::runtime::de::lenient(&mut *r).map_err(|_| Bail)
+        }
+    }
+}
+
 macro_rules! by_serde {
     ($($t:ty),* $(,)?) => {$(
         impl<'de> FromJson<'de> for $t {}

@@ -68,7 +68,7 @@ pub(crate) use readers;
 
 readers! {
     /// [`de::lenient`]: a value of the wrong shape is the field's default.
-    Lenient [F: Shape<Inner: DeserializeOwned>] F => de::lenient;
+    Lenient [F: Shape<Inner: DeserializeOwned>] F => de::lenient, crate::json::fast::lenient;
     /// [`de::lenient_meta`]: an object field (`_meta`), streamed.
     LenientMeta [F: Shape<Inner: From<JsonObject>>] F => de::lenient_meta;
     /// [`de::lenient_scalar`]: a scalar read in place.
