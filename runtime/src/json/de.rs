@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::Error;
 
 use super::handoff::Bail;
-use super::text::{next_escape, RAW_VALUE};
+use super::text::{copy_run, next_escape, RAW_VALUE};
 
 mod access;
 use self::access::{Items, Members, Raw};
@@ -165,32 +165,38 @@ impl<'de> Reader<'de> {
         }
     }
 
+    /// A string with an escape at `at` (its text from `start`): unescaped
+    /// into bytes (the runs between escapes copied by [`copy_run`], each
+    /// short escape pushed as its byte), which are UTF-8 by construction.
     #[cold]
     fn escaped(&mut self, start: usize, mut at: usize) -> Result<String, Error> {
-        let mut out = String::with_capacity(at - start + 16);
-        out.push_str(&self.text[start..at]);
+        let bytes = self.bytes();
+        let mut out: Vec<u8> = Vec::with_capacity(at - start + 64);
+        out.extend_from_slice(&bytes[start..at]);
         loop {
-            match self.bytes().get(at) {
+            match bytes.get(at) {
                 Some(b'"') => {
                     self.at = at + 1;
-                    return Ok(out);
+                    // SAFETY: `out` holds runs of the input text (a `str`)
+                    // cut at ASCII bytes, ASCII bytes, and chars encoded as UTF-8.
+                    return Ok(unsafe { String::from_utf8_unchecked(out) });
                 }
                 Some(b'\\') => {
-                    let c = match self.bytes().get(at + 1) {
-                        Some(b'"') => '"',
-                        Some(b'\\') => '\\',
-                        Some(b'/') => '/',
-                        Some(b'b') => '\u{8}',
-                        Some(b'f') => '\u{c}',
-                        Some(b'n') => '\n',
-                        Some(b'r') => '\r',
-                        Some(b't') => '\t',
+                    let b = match bytes.get(at + 1) {
+                        Some(b'"') => b'"',
+                        Some(b'\\') => b'\\',
+                        Some(b'/') => b'/',
+                        Some(b'b') => 0x08,
+                        Some(b'f') => 0x0c,
+                        Some(b'n') => b'\n',
+                        Some(b'r') => b'\r',
+                        Some(b't') => b'\t',
                         Some(b'u') => {
                             let high = self.hex4(at + 2)?;
                             at += 4;
                             let code = match high {
                                 0xD800..=0xDBFF => {
-                                    if self.bytes().get(at + 2..at + 4) != Some(b"\\u") {
+                                    if bytes.get(at + 2..at + 4) != Some(b"\\u") {
                                         return Err(decline());
                                     }
                                     let low = self.hex4(at + 4)?;
@@ -203,20 +209,22 @@ impl<'de> Reader<'de> {
                                 0xDC00..=0xDFFF => return Err(decline()),
                                 _ => high,
                             };
-                            char::from_u32(code).ok_or_else(decline)?
+                            let c = char::from_u32(code).ok_or_else(decline)?;
+                            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                            at += 2;
+                            continue;
                         }
                         _ => return Err(decline()),
                     };
-                    out.push(c);
+                    out.push(b);
                     at += 2;
                 }
                 Some(_) => {
-                    let stop = next_escape(self.bytes(), at);
+                    let stop = copy_run(bytes, at, &mut out);
                     if stop == at {
                         // A control character.
                         return Err(decline());
                     }
-                    out.push_str(&self.text[at..stop]);
                     at = stop;
                 }
                 None => return Err(decline()),

@@ -202,3 +202,46 @@ fn nesting_up_to_the_limit_and_past_it() {
     assert!(read::<Value>(&format!("{}{}", "[".repeat(100), "]".repeat(100))).is_some());
     assert!(read::<Value>(&format!("{}{}", "[".repeat(101), "]".repeat(101))).is_none());
 }
+
+/// Escaped strings: every short escape, `\u` escapes (a surrogate pair, a
+/// lone one), multi-byte characters and control bytes, between runs of every
+/// length from 0 to 40 (so that runs end at every place of the reader's
+/// sixteen-byte steps, a character cut by one of them included), read by the
+/// reader alone as serde_json reads them.
+#[test]
+fn escaped_strings_unescape_as_serde_json_unescapes_them_at_every_run_length() {
+    let escapes = [
+        r#"\""#,
+        r"\\",
+        r"\/",
+        r"\b",
+        r"\f",
+        r"\n",
+        r"\r",
+        r"\t",
+        r"\u00e9",
+        r"\u0001",
+        r"\ud83d\ude00",
+        r"\ud83d",
+        r"\u12",
+        "\u{1}",
+        "\u{1F600}",
+        "é",
+    ];
+    let mut n = 0;
+    for run in 0..=40 {
+        for (i, e) in escapes.iter().enumerate() {
+            let filler: String = "abcdefghijklmnopqrstuvwxyzé😀".chars().cycle().skip(i).take(run).collect();
+            for text in [
+                format!(r#""{filler}{e}{filler}""#),
+                format!(r#""{e}{filler}{e}{e}{filler}\n""#),
+                format!(r#""{filler}{e}{filler}"#),
+            ] {
+                same::<String>(&text);
+                same::<Value>(&text);
+                n += 1;
+            }
+        }
+    }
+    assert!(n > 1900, "{n}");
+}
