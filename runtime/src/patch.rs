@@ -391,7 +391,15 @@ pub mod field {
                 changes
             }
         };
-        let map = slot.get_or_insert_with(|| M::from_map(Map::new())).map_mut();
+        let Some(stored) = slot else {
+            // Nothing stored: the patch's members are the map, less those it
+            // removes (`null`), in their order; moved, not inserted one by one.
+            let mut map = *changes;
+            map.retain(|_, v| !v.is_null());
+            *slot = Some(M::from_map(map));
+            return;
+        };
+        let map = stored.map_mut();
         for (k, v) in *changes {
             if v.is_null() {
                 // The others keep their order (`Map::remove` is a swap
