@@ -129,22 +129,31 @@ fn update(rng: &mut Rng) -> Value {
         "_zed_cursor",
     ]);
     u.insert("sessionUpdate".into(), json!(tag));
+    members(rng, tag, &mut u);
+    if rng.chance(10) {
+        u.insert("x_acme_extra".into(), json!({"kept": true}));
+    }
+    Value::Object(u)
+}
+
+/// The members of an update of the arm `tag`.
+fn members(rng: &mut Rng, tag: &str, u: &mut serde_json::Map<String, Value>) {
     let tool_id = |rng: &mut Rng| json!(rng.pick(&["call_1", "call_2", "call_3"]));
     // Message ids shared by the kinds: a whole update of another kind replaces the entity.
     let message_id = |rng: &mut Rng| json!(rng.pick(&["msg_1", "msg_2", "msg_3"]));
     match tag {
         "tool_call_update" => {
             u.insert("toolCallId".into(), tool_id(rng));
-            patch(rng, &mut u, "name", text);
-            patch(rng, &mut u, "title", text);
-            patch(rng, &mut u, "kind", |r| json!(r.pick(&["read", "edit", "other", "_acme_kind"])));
-            patch(rng, &mut u, "status", |r| json!(r.pick(&["pending", "in_progress", "completed", "failed"])));
-            patch(rng, &mut u, "content", |r| Value::Array((0..r.below(3)).map(|_| tool_content(r)).collect()));
-            patch(rng, &mut u, "locations", |r| json!([{"path": "/src/lib.rs", "line": r.below(90)}]));
-            patch(rng, &mut u, "rawInput", |r| json!({"query": text(r)}));
-            patch(rng, &mut u, "rawOutput", text);
-            patch(rng, &mut u, "capabilities", |_| json!({"cancel": {}}));
-            patch(rng, &mut u, "_meta", meta);
+            patch(rng, u, "name", text);
+            patch(rng, u, "title", text);
+            patch(rng, u, "kind", |r| json!(r.pick(&["read", "edit", "other", "_acme_kind"])));
+            patch(rng, u, "status", |r| json!(r.pick(&["pending", "in_progress", "completed", "failed"])));
+            patch(rng, u, "content", |r| Value::Array((0..r.below(3)).map(|_| tool_content(r)).collect()));
+            patch(rng, u, "locations", |r| json!([{"path": "/src/lib.rs", "line": r.below(90)}]));
+            patch(rng, u, "rawInput", |r| json!({"query": text(r)}));
+            patch(rng, u, "rawOutput", text);
+            patch(rng, u, "capabilities", |_| json!({"cancel": {}}));
+            patch(rng, u, "_meta", meta);
         }
         "tool_call_content_chunk" => {
             u.insert("toolCallId".into(), tool_id(rng));
@@ -152,8 +161,8 @@ fn update(rng: &mut Rng) -> Value {
         }
         "user_message" | "agent_message" | "agent_thought" => {
             u.insert("messageId".into(), message_id(rng));
-            patch(rng, &mut u, "content", blocks);
-            patch(rng, &mut u, "_meta", meta);
+            patch(rng, u, "content", blocks);
+            patch(rng, u, "_meta", meta);
         }
         "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" => {
             u.insert("messageId".into(), message_id(rng));
@@ -170,34 +179,34 @@ fn update(rng: &mut Rng) -> Value {
         }
         "terminal_update" => {
             u.insert("terminalId".into(), json!(rng.pick(&["term_1", "term_2"])));
-            patch(rng, &mut u, "command", |_| json!("cargo test"));
-            patch(rng, &mut u, "cwd", |_| json!("/home/user/project"));
-            patch(rng, &mut u, "output", |r| json!({"data": r.pick(&BASE64)}));
-            patch(rng, &mut u, "exitStatus", |r| json!({"exitCode": r.below(3), "signal": null}));
-            patch(rng, &mut u, "size", |_| json!({"cols": 80, "rows": 24}));
-            patch(rng, &mut u, "_meta", meta);
+            patch(rng, u, "command", |_| json!("cargo test"));
+            patch(rng, u, "cwd", |_| json!("/home/user/project"));
+            patch(rng, u, "output", |r| json!({"data": r.pick(&BASE64)}));
+            patch(rng, u, "exitStatus", |r| json!({"exitCode": r.below(3), "signal": null}));
+            patch(rng, u, "size", |_| json!({"cols": 80, "rows": 24}));
+            patch(rng, u, "_meta", meta);
         }
         "terminal_output_chunk" => {
             u.insert("terminalId".into(), json!(rng.pick(&["term_1", "term_2"])));
             u.insert("data".into(), json!(rng.pick(&BASE64)));
         }
         "session_info_update" => {
-            patch(rng, &mut u, "title", text);
-            patch(rng, &mut u, "updatedAt", |_| json!("2026-11-29T04:00:00Z"));
-            patch(rng, &mut u, "_meta", meta);
+            patch(rng, u, "title", text);
+            patch(rng, u, "updatedAt", |_| json!("2026-11-29T04:00:00Z"));
+            patch(rng, u, "_meta", meta);
         }
         "usage_update" => {
             u.insert("used".into(), json!(rng.below(200_000)));
             u.insert("size".into(), json!(200_000));
-            patch(rng, &mut u, "cost", |r| json!({"amount": r.below(100), "currency": "USD"}));
-            patch(rng, &mut u, "_meta", meta);
+            patch(rng, u, "cost", |r| json!({"amount": r.below(100), "currency": "USD"}));
+            patch(rng, u, "_meta", meta);
         }
         "compaction_update" => {
             u.insert("compactionId".into(), json!(rng.pick(&["cmp_1", "cmp_2"])));
             u.insert("status".into(), json!(rng.pick(&["in_progress", "completed", "failed"])));
-            patch(rng, &mut u, "summary", blocks);
-            patch(rng, &mut u, "error", text);
-            patch(rng, &mut u, "_meta", meta);
+            patch(rng, u, "summary", blocks);
+            patch(rng, u, "error", text);
+            patch(rng, u, "_meta", meta);
         }
         "compaction_summary_chunk" => {
             u.insert("compactionId".into(), json!(rng.pick(&["cmp_1", "cmp_2"])));
@@ -210,10 +219,6 @@ fn update(rng: &mut Rng) -> Value {
             u.insert("line".into(), json!(rng.below(40)));
         }
     }
-    if rng.chance(10) {
-        u.insert("x_acme_extra".into(), json!({"kept": true}));
-    }
-    Value::Object(u)
 }
 
 /// The stream of `seed`: up to 50 updates.

@@ -270,21 +270,7 @@ impl Reducer {
             let field = heck::ToSnakeCase::to_snake_case(c.name.as_str());
             collections.push(Collection { name: c.name.clone(), field, doc: c.doc.clone(), holds });
         }
-        let variants = r.variants(&config.union);
-        let mut arms = Vec::new();
-        for (tag, update) in &config.updates {
-            let Some((variant, gate, payload)) = variants.iter().find(|v| &v.0 == tag).map(|v| (&v.1, v.2, &v.3))
-            else {
-                errors.push(format!("update `{tag}`: `{}` has no arm of that tag", config.union));
-                continue;
-            };
-            match r.arm(&collections, update, payload) {
-                Ok((into, rule)) => arms.push(Arm { tag: tag.clone(), variant: variant.clone(), gate, into, rule }),
-                Err(e) => errors.push(format!("update `{tag}`: {e}")),
-            }
-        }
-        // The union's order, as the Rust match and the TypeScript table write them.
-        arms.sort_by_key(|a| variants.iter().position(|v| v.0 == a.tag));
+        let arms = r.arms(config, &collections, &mut errors);
         let rebuild = match rebuilders(&collections, &arms) {
             Ok(r) => Some(r),
             Err(e) => {
@@ -387,6 +373,26 @@ struct Resolver<'m> {
 }
 
 impl<'m> Resolver<'m> {
+    /// The rule of each configured update, in the union's order (as the Rust
+    /// match and the TypeScript table write them); what does not fit goes to `errors`.
+    fn arms(&self, config: &ReducerConfig, collections: &[Collection], errors: &mut Vec<String>) -> Vec<Arm> {
+        let variants = self.variants(&config.union);
+        let mut arms = Vec::new();
+        for (tag, update) in &config.updates {
+            let Some((variant, gate, payload)) = variants.iter().find(|v| &v.0 == tag).map(|v| (&v.1, v.2, &v.3))
+            else {
+                errors.push(format!("update `{tag}`: `{}` has no arm of that tag", config.union));
+                continue;
+            };
+            match self.arm(collections, update, payload) {
+                Ok((into, rule)) => arms.push(Arm { tag: tag.clone(), variant: variant.clone(), gate, into, rule }),
+                Err(e) => errors.push(format!("update `{tag}`: {e}")),
+            }
+        }
+        arms.sort_by_key(|a| variants.iter().position(|v| v.0 == a.tag));
+        arms
+    }
+
     /// The definition of `name` (the unstable build's when the builds differ:
     /// what only that build adds is checked against its gate by the compiler).
     fn def(&self, name: &str) -> Option<&'m Def> {
