@@ -402,12 +402,7 @@ pub mod field {
         let map = stored.map_mut();
         for (k, v) in *changes {
             if v.is_null() {
-                // The others keep their order (`Map::remove` is a swap
-                // remove with `preserve_order`, which moves the last member).
-                #[cfg(feature = "preserve_order")]
-                map.shift_remove(&k);
-                #[cfg(not(feature = "preserve_order"))]
-                map.remove(&k);
+                crate::runtime::remove_keeping_order(map, &k);
             } else {
                 map.insert(k, v);
             }

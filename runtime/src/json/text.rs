@@ -20,6 +20,22 @@ fn escapes(word: u64) -> u64 {
     (control | quote | backslash) & HIGH
 }
 
+/// One bit for each of sixteen bytes that JSON must escape (a quote, a
+/// backslash, a control byte), the first byte in the lowest bit.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn escape_hits(v: std::arch::x86_64::__m128i) -> u32 {
+    // SAFETY: SSE2 is part of the x86-64 baseline; these only compute on `v`.
+    unsafe {
+        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8};
+        // A control byte is one the unsigned minimum with 0x1f leaves as it is.
+        let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) as u32
+    }
+}
+
 /// The position of the first byte at or after `from` that needs an escape
 /// (`bytes.len()` when none does). Inlined everywhere: a call cost as much
 /// as scanning a short string.
@@ -33,17 +49,7 @@ pub(super) fn next_escape(bytes: &[u8], mut from: usize) -> usize {
     while from + 16 <= len {
         // SAFETY: SSE2 is part of the x86-64 baseline; the load reads the
         // sixteen bytes `from..from + 16`, inside `bytes` by the loop's test.
-        let hits = unsafe {
-            use std::arch::x86_64::{
-                _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-            };
-            let v = _mm_loadu_si128(bytes.as_ptr().add(from).cast());
-            // A control byte is one the unsigned minimum with 0x1f leaves as it is.
-            let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
-            let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-            let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) as u32
-        };
+        let hits = unsafe { escape_hits(std::arch::x86_64::_mm_loadu_si128(bytes.as_ptr().add(from).cast())) };
         if hits != 0 {
             return from + hits.trailing_zeros() as usize;
         }
@@ -91,16 +97,10 @@ pub(super) fn copy_run(bytes: &[u8], mut from: usize, out: &mut Vec<u8>) -> usiz
         // writes sixteen bytes into the capacity `reserve` made, and the
         // length grows by at most sixteen over bytes so written.
         let hits = unsafe {
-            use std::arch::x86_64::{
-                _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-                _mm_storeu_si128,
-            };
+            use std::arch::x86_64::{_mm_loadu_si128, _mm_storeu_si128};
             let v = _mm_loadu_si128(bytes.as_ptr().add(from).cast());
             _mm_storeu_si128(out.as_mut_ptr().add(len).cast(), v);
-            let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
-            let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-            let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) as u32
+            escape_hits(v)
         };
         let kept = if hits == 0 { 16 } else { hits.trailing_zeros() as usize };
         // SAFETY: the `kept` bytes after `len` were written just above.

@@ -46,11 +46,7 @@ impl Extra {
 
     /// Removes one, keeping the order of the others.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        let map = self.0.as_mut()?;
-        #[cfg(feature = "preserve_order")]
-        return map.shift_remove(key);
-        #[cfg(not(feature = "preserve_order"))]
-        return map.remove(key);
+        remove_keeping_order(self.0.as_mut()?, key)
     }
 
     /// The properties in order.
@@ -89,4 +85,14 @@ impl Serialize for Extra {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_map(self.iter())
     }
+}
+
+/// Removes `key` from `map`, the other members keeping their order
+/// (`Map::remove` is a swap remove with `preserve_order`: it moves the last
+/// member into the removed one's place).
+pub(crate) fn remove_keeping_order(map: &mut serde_json::Map<String, Value>, key: &str) -> Option<Value> {
+    #[cfg(feature = "preserve_order")]
+    return map.shift_remove(key);
+    #[cfg(not(feature = "preserve_order"))]
+    return map.remove(key);
 }

@@ -8,6 +8,7 @@ mod base64;
 #[doc(hidden)]
 pub mod de;
 mod extra;
+pub(crate) use extra::remove_keeping_order;
 mod json_object;
 mod nullable;
 mod number;
