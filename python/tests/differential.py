@@ -10,8 +10,10 @@ definition, with ``--type``), every trace (``check-messages`` under both
 versions, and ``replay``), the errors of use, every corpus message and every
 trace message with every property replaced by each of the replacements or
 removed (as ``tools/tests/typescript.rs`` builds them), the broken JSON of
-``tools/tests/common/mod.rs`` and every corpus message with each of its
-objects repeating a member name; each with and without ``--unstable``. The
+``tools/tests/common/mod.rs``, every corpus message with each of its
+objects repeating a member name, and traces as bytes (line ends, empty
+files, lines that are not UTF-8: ``byte_files``), each checked and replayed;
+each with and without ``--unstable``. The
 mutated corpus is also run in the package's own wording (``--wording
 python`` against the TypeScript ``--wording json``), where the verdicts,
 pointers and messages must be the same but for the arm names of untagged
@@ -208,6 +210,49 @@ def at_path(v: Any, path: Path_) -> Any:
 # --- runs -------------------------------------------------------------------------------------------
 
 
+#: Malformed UTF-8, one of each kind Rust's ``Utf8Error`` tells apart: a byte that starts nothing,
+#: an overlong form, a surrogate, a character past U+10FFFF, a continuation missing after one,
+#: two and three bytes, and a character cut off by the end of the line.
+MALFORMED: list[bytes] = [
+    b"\xff",
+    b"\x80",
+    b"\xc0\xaf",
+    b"\xe0\x80\x80",
+    b"\xed\xa0\x80",
+    b"\xf4\x90\x80\x80",
+    b"\xc3(",
+    b"\xe2\x82(",
+    b"\xf0\x9f\x98(",
+]
+
+
+def byte_files(scratch: Path) -> list[Path]:
+    """Traces as bytes: lines ended by ``\\r\\n``, a last line without its newline (and one ending in a
+    lone ``\\r``), blank and empty files, a line that is not UTF-8 after good and rejected lines
+    (each of ``MALFORMED``, and a character cut off where the line or the file ends), and a message
+    file that is not UTF-8."""
+    trace = (ROOT / "tests" / "traces" / "v2-prompt-turn.jsonl").read_bytes().split(b"\n")
+    lines = [line for line in trace if line.strip()]
+    files: dict[str, bytes] = {
+        "crlf.jsonl": b"\r\n".join(lines),
+        "lone-cr.jsonl": b"\n".join(lines) + b"\r",
+        "empty.jsonl": b"",
+        "blank.jsonl": b"\n\r\n \t\n\r",
+    }
+    for i, bad in enumerate(MALFORMED):
+        line = b'{"jsonrpc":"2.0","method":"session/update","params":{"text":"a' + bad + b'b"}}'
+        files[f"malformed-{i}.jsonl"] = b"\n".join([*lines[:2], b"not json", line, *lines[2:]]) + b"\n"
+    files["cut-at-line-end.jsonl"] = b"\n".join([lines[0], b"abc\xe2\x82\r", lines[1]]) + b"\n"
+    files["cut-at-file-end.jsonl"] = b"\n".join([lines[0], b"abc\xf0\x9f\x98"])
+    files["malformed.json"] = lines[0].replace(b'"2.0"', b'"2.0\xff"')
+    paths: list[Path] = []
+    for name, data in files.items():
+        path = scratch / name
+        path.write_bytes(data)
+        paths.append(path)
+    return paths
+
+
 def write_group(path: Path, lines: list[str]) -> str:
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return str(path)
@@ -273,6 +318,13 @@ def runs(scratch: Path, parts: set[str]) -> Iterator[Run]:
         path = file(broken_lines())
         for u in unstable:
             yield Run("broken JSON", ["check-messages", "--protocol", "v2", "--type", "ContentBlock", *u, path])
+    if "bytes" in parts:
+        for written in byte_files(scratch):
+            for u in unstable:
+                yield Run("line ends and bytes", ["check-messages", "--protocol", "v2", *u, str(written)])
+                if written.suffix == ".jsonl":
+                    yield Run("line ends and bytes", ["replay", "--protocol", "v2", *u, str(written)])
+                    yield Run("line ends and bytes", ["replay", "--protocol", "v2", "--compact", *u, str(written)])
     if "repeats" in parts:
         for (version, name), inputs in corpus().items():
             lines: list[str] = []
@@ -398,7 +450,7 @@ def main() -> int:
         " to it rather than the others",
     )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
-    all_parts = "corpus,traces,mutations,trace-mutations,broken,repeats"
+    all_parts = "corpus,traces,mutations,trace-mutations,broken,repeats,bytes"
     parser.add_argument("--only", default=all_parts, help=f"a comma-separated subset of {all_parts}")
     a = parser.parse_args()
     if not Path(a.cli).exists():

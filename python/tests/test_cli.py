@@ -111,6 +111,38 @@ def test_help_an_unreadable_file_and_replay_of_v1(capsys: pytest.CaptureFixture[
     )
 
 
+def test_a_trace_is_read_a_line_at_a_time_and_a_line_not_utf8_stops_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    good = TRACE.read_bytes().split(b"\n")[0]
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(good + b"\r\nnot json\n" + b"ab\xf0\x9f\x98(\n" + good + b"\n")
+    stopped = (
+        f"error: {path}: line 3: stream did not contain valid UTF-8: invalid utf-8 sequence of 3 bytes from index 2\n"
+    )
+    code, out, err = cli(capsys, "check-messages", "--protocol", "v2", str(path))
+    assert code == 2
+    assert out.splitlines() == [
+        f"{path}:1: exact",
+        f"{path}:2: rejected at (root): malformed JSON: expected ident at line 1 column 2",
+    ]
+    assert err == stopped
+    # A replay says nothing but the error: not the rejection before it, not the state.
+    code, out, err = cli(capsys, "replay", "--protocol", "v2", str(path))
+    assert (code, out) == (2, "")
+    assert err == stopped
+    path.write_bytes(good + b"\nab\xe2\x82")
+    code, out, err = cli(capsys, "replay", "--protocol", "v2", str(path))
+    assert (
+        err
+        == f"error: {path}: line 2: stream did not contain valid UTF-8: incomplete utf-8 byte sequence from index 2\n"
+    )
+    message = tmp_path / "m.json"
+    message.write_bytes(b'{"jsonrpc":"2.0\xff"}')
+    code, out, err = cli(capsys, "check-messages", "--protocol", "v2", str(message))
+    assert (code, out, err) == (2, "", f"error: {message}: stream did not contain valid UTF-8\n")
+
+
 def test_the_module_runs_as_a_command() -> None:
     args = [sys.executable, "-m", "acp_bindings", "check-messages", "--protocol", "v2", str(TRACE)]
     done = subprocess.run(args, capture_output=True, text=True, check=False)

@@ -202,9 +202,10 @@ fn the_reader_refuses_broken_json_as_the_crate_does() {
 /// `python -m acp_bindings check-messages|replay` against `acp-tools` and the
 /// TypeScript CLI (`python/tests/differential.py`, which says what it
 /// compares): every corpus group, trace and replay, the errors of use, every
-/// corpus and trace message with each property mutated, the broken JSON and
-/// the repeated names; in the crate's wording, and in the package's own
-/// against the TypeScript package's.
+/// corpus and trace message with each property mutated, the broken JSON,
+/// the repeated names and traces as bytes (line ends, malformed UTF-8); in
+/// the crate's wording, and in the package's own against the TypeScript
+/// package's.
 #[test]
 fn the_cli_gives_the_lines_of_acp_tools_and_of_the_typescript_cli() {
     let python = python();
@@ -218,7 +219,8 @@ fn the_cli_gives_the_lines_of_acp_tools_and_of_the_typescript_cli() {
     let out = String::from_utf8_lossy(&o.stdout);
     eprintln!("{out}");
     // Each part compared something, against both CLIs.
-    let parts = ["corpus", "traces", "mutated corpus", "mutated traces", "broken JSON", "repeated names"];
+    let parts =
+        ["corpus", "traces", "mutated corpus", "mutated traces", "broken JSON", "repeated names", "line ends and bytes"];
     for part in parts {
         for against in ["", " (acp-tools)"] {
             let line = out

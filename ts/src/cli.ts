@@ -11,6 +11,7 @@ import { argv, exit, stderr, stdout } from "node:process";
 import { idKey, oneLine, type AnyMessage, type Codec } from "./codec.js";
 import { DecodeError, escapeToken, parse } from "./json.js";
 import type { JsonValue } from "./runtime.js";
+import { eachLine, NotUtf8, utf8 } from "./lines.js";
 import { SessionReducer } from "./session.js";
 import type { ReducerShape } from "./shape.js";
 import type { Wording } from "./words.js";
@@ -35,13 +36,31 @@ function ioError(e: unknown): string {
   return (err.code !== undefined ? known[err.code] : undefined) ?? err.message;
 }
 
-/** Reads a file, or says why not on stderr (`undefined`). */
+/** A file's error, or a line's that is not UTF-8, as `acp-tools` words it. */
+function readError(e: unknown): string {
+  return e instanceof NotUtf8 ? e.message : ioError(e);
+}
+
+/** Reads a file as UTF-8, or says why not on stderr (`undefined`; Rust's `read_to_string` names no place). */
 function read(path: string): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return utf8(readFileSync(path));
   } catch (e) {
-    stderr.write(`error: ${path}: ${ioError(e)}\n`);
+    const why = e instanceof NotUtf8 ? "stream did not contain valid UTF-8" : ioError(e);
+    stderr.write(`error: ${path}: ${why}\n`);
     return undefined;
+  }
+}
+
+/** Calls `f` on each line of `path` (a line at a time), or says why it stopped on stderr (`false`). */
+function lines(path: string, f: (line: string, number: number) => void): boolean {
+  try {
+    eachLine(path, f);
+    return true;
+  } catch (e) {
+    if (!(e instanceof NotUtf8) && !(e as NodeJS.ErrnoException).code) throw e;
+    stderr.write(`error: ${path}: ${readError(e)}\n`);
+    return false;
   }
 }
 
@@ -174,8 +193,6 @@ function checkMessages(a: Args): number {
   if (a.files.length === 0) usage("the following required arguments were not provided: <PATHS>...");
   const total = { exact: 0, differs: 0, rejected: 0 };
   for (const path of a.files) {
-    const text = read(path);
-    if (text === undefined) return 2;
     const checker = new Checker(codec, a);
     const tally = (at: string, outcome: string) => {
       say(`${at}: ${outcome}`);
@@ -184,11 +201,14 @@ function checkMessages(a: Args): number {
       else total.rejected++;
     };
     if (path.endsWith(".jsonl")) {
-      text.split("\n").forEach((line, i) => {
-        const l = line.endsWith("\r") ? line.slice(0, -1) : line;
-        if (l.trim() !== "") tally(`${path}:${i + 1}`, checker.check(l));
+      // A trace is read a line at a time: any length, in the memory of one line.
+      const whole = lines(path, (line, n) => {
+        if (line.trim() !== "") tally(`${path}:${n}`, checker.check(line));
       });
+      if (!whole) return 2;
     } else {
+      const text = read(path);
+      if (text === undefined) return 2;
       tally(path, checker.check(text));
     }
   }
@@ -204,14 +224,13 @@ function replay(a: Args): number {
   const [path] = a.files;
   if (path === undefined || a.files.length > 1) usage("replay takes one trace");
   const codec = codecOf(a);
-  const text = read(path);
-  if (text === undefined) return 2;
   // The messages are decoded by the codec of the same build; the reducer takes its update untyped here.
   const state = new SessionReducer<JsonValue>((a.unstable ? v2u : v2).reducer as unknown as ReducerShape<JsonValue>);
   const pending = new Map<string, string>();
   const sessions: string[] = [];
-  let rejected = 0;
-  text.split("\n").forEach((line, i) => {
+  // Said after the whole trace is read, as `acp-tools` says them (nothing but the error when a line stops it).
+  const rejected: string[] = [];
+  const whole = lines(path, (line, n) => {
     if (line.trim() === "") return;
     try {
       const answer = (id: JsonValue) => {
@@ -228,10 +247,11 @@ function replay(a: Args): number {
       }
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
-      rejected++;
-      stderr.write(`${path}:${i + 1}: rejected at ${oneLine(shown(e.pointer))}: ${oneLine(e.message)}\n`);
+      rejected.push(`${path}:${n}: rejected at ${oneLine(shown(e.pointer))}: ${oneLine(e.message)}`);
     }
   });
+  if (!whole) return 2;
+  for (const r of rejected) stderr.write(r + "\n");
   if (!a.compact) say(JSON.stringify(state.toJSON(), null, 2));
   else if (sessions.length > 1) {
     const many = `${sessions.length} sessions (${sessions.join(", ")})`;
@@ -243,7 +263,7 @@ function replay(a: Args): number {
       say(JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: sessions[0], update } }));
     }
   }
-  return rejected === 0 ? 0 : 1;
+  return rejected.length === 0 ? 0 : 1;
 }
 
 function main(): number {

@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -163,14 +163,55 @@ def _io_error(e: OSError) -> str:
 
 
 def _read(out: _Output, path: str) -> str | None:
-    """Reads a file as UTF-8 (a malformed sequence read as U+FFFD), or says why not on stderr (``None``)."""
+    """Reads a file as UTF-8, or says why not on stderr (``None``; as Rust's ``read_to_string``, which
+    names no place in it)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
+        return data.decode("utf-8")
     except OSError as e:
         out.warn(f"error: {path}: {_io_error(e)}")
-        return None
-    return data.decode("utf-8", "replace")
+    except UnicodeDecodeError:
+        out.warn(f"error: {path}: stream did not contain valid UTF-8")
+    return None
+
+
+class _NotUtf8(Exception):
+    """A line of a trace that is not UTF-8, worded as ``acp-tools`` words it."""
+
+
+def _utf8_error(number: int, e: UnicodeDecodeError) -> _NotUtf8:
+    """Rust's ``Utf8Error`` of the line: the sequence's length (both decoders take the longest
+    malformed prefix), or none when the line ends inside a character."""
+    if e.reason == "unexpected end of data":
+        what = f"incomplete utf-8 byte sequence from index {e.start}"
+    else:
+        what = f"invalid utf-8 sequence of {e.end - e.start} bytes from index {e.start}"
+    return _NotUtf8(f"line {number}: stream did not contain valid UTF-8: {what}")
+
+
+def _lines(out: _Output, path: str, f: Callable[[str, int], None]) -> bool:
+    """Calls ``f(line, number)`` on each line of ``path``, read a line at a time (memory bounded by
+    the longest line, not by the file), as ``acp-tools`` reads a trace: ``\n`` ends a line (a
+    ``\r`` before it is dropped; the last one may lack it) and a line that is not UTF-8 stops the
+    reading. ``False`` when it stopped, said on stderr."""
+    try:
+        with open(path, "rb") as file:
+            for number, raw in enumerate(file, 1):
+                if raw.endswith(b"\n"):
+                    raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1]
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    raise _utf8_error(number, e) from None
+                f(line, number)
+    except OSError as e:
+        out.warn(f"error: {path}: {_io_error(e)}")
+        return False
+    except _NotUtf8 as e:
+        out.warn(f"error: {path}: {e}")
+        return False
+    return True
 
 
 def _blank(line: str) -> bool:
@@ -282,17 +323,19 @@ def _check_messages(out: _Output, a: _Args) -> int:
             total["rejected"] += 1
 
     for path in a.files:
-        text = _read(out, path)
-        if text is None:
-            return 2
         checker = _Checker(c, a)
         if path.endswith(".jsonl"):
-            for i, line in enumerate(text.split("\n")):
-                if line.endswith("\r"):
-                    line = line[:-1]
-                if not _blank(line):
-                    tally(f"{path}:{i + 1}", checker.check(line))
+            # A trace is read a line at a time: any length, in the memory of one line.
+            def line(text: str, number: int, path: str = path, checker: _Checker = checker) -> None:
+                if not _blank(text):
+                    tally(f"{path}:{number}", checker.check(text))
+
+            if not _lines(out, path, line):
+                return 2
         else:
+            text = _read(out, path)
+            if text is None:
+                return 2
             tally(path, checker.check(text))
     out.say(f"{total['exact']} exact, {total['differs']} differs, {total['rejected']} rejected")
     return 0 if total["differs"] == 0 and total["rejected"] == 0 else 1
@@ -306,26 +349,23 @@ def _replay(out: _Output, a: _Args) -> int:
         raise _Usage("replay takes one trace")
     path = a.files[0]
     c = _codec_of(a)
-    text = _read(out, path)
-    if text is None:
-        return 2
     state = session_reducer("v2", unstable=a.unstable)
     pending: dict[str, str] = {}
     sessions: list[str] = []
-    rejected = 0
+    # Said once the whole trace is read, as ``acp-tools`` says them (only the error when a line stops it).
+    rejected: list[str] = []
 
     def answer(request_id: Any) -> str | None:
         return pending.pop(id_key(request_id), None)
 
-    for i, line in enumerate(text.split("\n")):
+    def fold(line: str, number: int) -> None:
         if _blank(line):
-            continue
+            return
         try:
             m = c.decode_message(line, answer).value
         except DecodeError as e:
-            rejected += 1
-            out.warn(f"{path}:{i + 1}: rejected at {one_line(_shown(e.pointer))}: {one_line(e.message)}")
-            continue
+            rejected.append(f"{path}:{number}: rejected at {one_line(_shown(e.pointer))}: {one_line(e.message)}")
+            return
         if m.kind == "request" and m.method is not None:
             pending[id_key(m.id)] = m.method
         if m.kind == "notification" and m.method == "session/update" and isinstance(m.params, dict):
@@ -334,6 +374,11 @@ def _replay(out: _Output, a: _Args) -> int:
                 sessions.append(session)
             if "update" in m.params:
                 state.apply(m.params["update"])
+
+    if not _lines(out, path, fold):
+        return 2
+    for r in rejected:
+        out.warn(r)
     if not a.compact:
         out.say(dumps(state.to_json(), indent=2))
     elif len(sessions) > 1:
@@ -349,7 +394,7 @@ def _replay(out: _Output, a: _Args) -> int:
                 "params": {"sessionId": sessions[0], "update": update},
             }
             out.say(dumps(notification))
-    return 0 if rejected == 0 else 1
+    return 0 if not rejected else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
