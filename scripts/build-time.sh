@@ -1,28 +1,47 @@
 #!/usr/bin/env bash
 # Clean debug build time of `acp-bindings` with its runtime crate, with and
-# without the conversions (`acp-bindings-convert`), all features, against the official `agent-client-protocol-schema` 1.15.1 (all features),
-# same machine, same run.
+# without the conversions (`acp-bindings-convert`), all features, against the
+# official `agent-client-protocol-schema` 1.15.1 (all features), same machine,
+# same run. With FEATURES=default: `acp-bindings` with its default features
+# (v1 and v2, stable) against the official crate with its defaults (v1, with
+# `schemars`), as a user who adds either crate to their build compiles it.
 #
 # For each crate: a fresh target directory, and a first build from scratch,
 # timed (`with deps`). Then, in each of ROUNDS rounds (default 5), every crate
 # in turn is cleaned and rebuilt alone and timed (`crate only`): the rounds
 # interleave the crates, so a change in the machine's load hits all of them
 # alike. The medians and the ratio of the medians are printed at the end.
-# Usage: [ROUNDS=n] scripts/build-time.sh   (needs the crates.io registry or its cache)
+# Usage: [ROUNDS=n] [FEATURES=all|default] scripts/build-time.sh
+# (needs the crates.io registry or its cache)
 #
 # Both crates are built without incremental compilation (CARGO_INCREMENTAL=0),
 # as a user's build compiles them: cargo compiles a dependency from a registry
 # or git without it. Left on, cargo would build this workspace's member
 # incrementally (writing the query cache and dependency graph, about 3 s more
 # here) and the official crate, a registry dependency of the probe, not.
+#
+# Both are built with cargo's default debug info (`debug = true`): a user's
+# build compiles either crate with the user's profile, and this workspace's
+# `[profile.dev]` (line tables only, for contributors) would otherwise apply
+# to our crate alone.
 set -euo pipefail
 export CARGO_INCREMENTAL=0
+export CARGO_PROFILE_DEV_DEBUG=true
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+mode=${FEATURES:-all}
+case $mode in
+  all) official='{ version = "=1.15.1", features = ["unstable", "unstable_protocol_v2", "schemars", "tracing"] }' ;;
+  default) official='"=1.15.1"' ;;
+  *)
+    echo "build-time.sh: FEATURES must be all or default, got '$mode'" >&2
+    exit 2
+    ;;
+esac
 mkdir -p "$work/official/src"
-cat > "$work/official/Cargo.toml" <<'TOML'
+cat > "$work/official/Cargo.toml" <<TOML
 [package]
 name = "official-build-probe"
 version = "0.0.0"
@@ -30,7 +49,7 @@ edition = "2021"
 publish = false
 
 [dependencies]
-agent-client-protocol-schema = { version = "=1.15.1", features = ["unstable", "unstable_protocol_v2", "schemars", "tracing"] }
+agent-client-protocol-schema = $official
 
 [workspace]
 TOML
@@ -45,14 +64,24 @@ if ! [[ $rounds =~ ^[1-9][0-9]*$ ]]; then
   echo "build-time.sh: ROUNDS must be a positive whole number, got '$rounds'" >&2
   exit 2
 fi
-names=("acp-bindings + convert" "acp-bindings" "agent-client-protocol-schema")
-manifests=("$root/Cargo.toml" "$root/Cargo.toml" "$work/official/Cargo.toml")
 # What is built, and what each round cleans and rebuilds: our crates (the
-# runtime is a crate of its own), or the official one.
-packages=("-p acp-bindings-runtime -p acp-bindings -p acp-bindings-convert" "-p acp-bindings-runtime -p acp-bindings" "-p agent-client-protocol-schema")
-targets=("$work/ours" "$work/ours-no-convert" "$work/theirs")
-features=("--features=acp-bindings/schemars,acp-bindings-convert/unstable" "--features=acp-bindings/schemars,acp-bindings/unstable" "")
-times=("" "" "")
+# runtime is a crate of its own), or the official one (last).
+if [[ $mode == all ]]; then
+  names=("acp-bindings + convert" "acp-bindings" "agent-client-protocol-schema")
+  manifests=("$root/Cargo.toml" "$root/Cargo.toml" "$work/official/Cargo.toml")
+  packages=("-p acp-bindings-runtime -p acp-bindings -p acp-bindings-convert" "-p acp-bindings-runtime -p acp-bindings" "-p agent-client-protocol-schema")
+  targets=("$work/ours" "$work/ours-no-convert" "$work/theirs")
+  features=("--features=acp-bindings/schemars,acp-bindings-convert/unstable" "--features=acp-bindings/schemars,acp-bindings/unstable" "")
+else
+  names=("acp-bindings (default features)" "agent-client-protocol-schema (defaults)")
+  manifests=("$root/Cargo.toml" "$work/official/Cargo.toml")
+  packages=("-p acp-bindings-runtime -p acp-bindings" "-p agent-client-protocol-schema")
+  targets=("$work/ours" "$work/theirs")
+  features=("" "")
+fi
+last=$((${#names[@]} - 1))
+times=()
+for i in $(seq 0 "$last"); do times[i]=""; done
 
 build() { # index
   # shellcheck disable=SC2086 # an empty feature list is no argument
@@ -60,15 +89,15 @@ build() { # index
   cargo build --quiet --manifest-path "${manifests[$1]}" ${packages[$1]} --target-dir "${targets[$1]}" ${features[$1]}
 }
 
-echo "clean debug builds on $(nproc) cores, $(rustc --version), $rounds rounds, no incremental compilation"
-for i in 0 1 2; do
+echo "clean debug builds on $(nproc) cores, $(rustc --version), $rounds rounds, no incremental compilation, FEATURES=$mode"
+for i in $(seq 0 "$last"); do
   t0=$(now)
   build "$i"
   printf '%-32s with deps %7.1f s\n' "${names[$i]}" "$(elapsed "$t0" "$(now)")"
 done
 for r in $(seq "$rounds"); do
   line="round $r:"
-  for i in 0 1 2; do
+  for i in $(seq 0 "$last"); do
     # shellcheck disable=SC2086 # one argument per package
     cargo clean --quiet --manifest-path "${manifests[$i]}" ${packages[$i]} --target-dir "${targets[$i]}"
     t0=$(now)
@@ -80,9 +109,9 @@ for r in $(seq "$rounds"); do
   echo "$line   (crate only, s, in the order above)"
 done
 ours=$(echo "${times[0]}" | median)
-for i in 0 1 2; do
+for i in $(seq 0 "$last"); do
   m=$(echo "${times[$i]}" | median)
-  printf '%-32s crate only, median %6.2f s   (%s)\n' "${names[$i]}" "$m" "${times[$i]# }"
+  printf '%-40s crate only, median %6.2f s   (%s)\n' "${names[$i]}" "$m" "${times[$i]# }"
 done
-theirs=$(echo "${times[2]}" | median)
-awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "ratio acp-bindings + convert (all features) / official, medians: %.2f\n", a / b }'
+theirs=$(echo "${times[$last]}" | median)
+awk -v a="$ours" -v b="$theirs" -v what="${names[0]}" 'BEGIN { printf "ratio %s / official, medians: %.2f\n", what, a / b }'

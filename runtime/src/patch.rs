@@ -41,6 +41,12 @@ pub trait MetaMap: Clone + PartialEq {
     fn map_mut(&mut self) -> &mut Map<String, Value>;
     /// Wraps a map.
     fn from_map(map: Map<String, Value>) -> Self;
+    /// Wraps a boxed map (a by-key patch's): the box itself where the stored
+    /// map is boxed too, so that moving a patch's map in allocates nothing.
+    #[allow(clippy::boxed_local)] // the box is what the implementation for a boxed map keeps
+    fn from_boxed(map: Box<Map<String, Value>>) -> Self {
+        Self::from_map(*map)
+    }
 }
 
 impl MetaMap for Map<String, Value> {
@@ -64,6 +70,9 @@ impl MetaMap for Box<Map<String, Value>> {
     }
     fn from_map(map: Map<String, Value>) -> Self {
         Box::new(map)
+    }
+    fn from_boxed(map: Box<Map<String, Value>>) -> Self {
+        map
     }
 }
 
@@ -394,9 +403,9 @@ pub mod field {
         let Some(stored) = slot else {
             // Nothing stored: the patch's members are the map, less those it
             // removes (`null`), in their order; moved, not inserted one by one.
-            let mut map = *changes;
+            let mut map = changes;
             map.retain(|_, v| !v.is_null());
-            *slot = Some(M::from_map(map));
+            *slot = Some(M::from_boxed(map));
             return;
         };
         let map = stored.map_mut();

@@ -12,7 +12,9 @@
 //! its reference measured in the same run: decode against `IgnoredAny` and
 //! the official crate, a client peer's `receive` against decode, encode
 //! against the official crate, convert against decode and encode, the reducer
-//! against the official crate's fold.
+//! against the official crate's fold (with the patches' clones, as the rows
+//! were first written, and without, the fold alone), and `acp-tools`' replay
+//! of a long trace from its file against decoding its lines in memory.
 //!
 //! Arguments after `--` keep only the rows whose names contain one of them.
 //! Without valgrind (Debian: `apt-get install valgrind`) it says so and
@@ -40,7 +42,9 @@ const RATIOS: &[(&str, &str, &str, Option<f64>)] = &[
     ("encode / official encode", "encode", "encode-official", Some(0.4)),
     ("serde_json::to_string (our types) / official", "encode-serde", "encode-official", None),
     ("convert / decode + encode", "convert", "roundtrip", None),
-    ("reducer / official fold", "reducer", "reducer-official", None),
+    ("reducer / official fold, with the clones", "reducer", "reducer-official", None),
+    ("reducer / official fold", "reducer-fold", "reducer-official-fold", Some(0.8)),
+    ("replay / Message::decode of the same lines", "replay", "replay-decode", Some(1.3)),
 ];
 
 /// Instructions of one run of `row` with `passes` passes, and the messages of a pass.

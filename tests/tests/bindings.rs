@@ -44,8 +44,8 @@ fn v2_corpus_round_trips() {
 /// The corpus again, in a crate that depends on `acp-bindings` alone, outside
 /// this workspace: no feature another workspace member switches on for a
 /// shared dependency (`serde_json`'s `preserve_order`, enabled by `xtask`)
-/// reaches it, exactly as for a user. Built in `target/standalone`, three
-/// times: with the bindings' default features, without them (`preserve_order`
+/// reaches it, exactly as for a user. Built in `target/standalone` (removed
+/// when every build passed), three times: with the bindings' default features, without them (`preserve_order`
 /// off, as a user who turns it off builds them), and without `unstable` (the
 /// stable build, in which what only the unstable schema adds is unknown).
 /// The same crate derives `AcpDeserialize`, `AcpUnion`, `AcpEnum` and
@@ -90,4 +90,7 @@ fn corpus_round_trips_as_a_user_builds_the_bindings() {
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "a build with mismatched `unstable` features compiled");
     assert!(log.contains("must be built with the same `unstable` feature"), "{log}");
+    // Nothing else reads these builds (about 2 GB): the disk goes back before
+    // the rest of the suite runs (kept when a check failed, to look at).
+    let _ = std::fs::remove_dir_all(root.parent().unwrap().join("target/standalone"));
 }

@@ -488,8 +488,8 @@ fn typescript_package_type_checks_strictly() {
 /// The output of `cargo xtask codegen --schema FILE --out DIR` for schemas
 /// that are not ACP's (the fixtures) compiles and works in a crate that
 /// depends on the runtime crate alone (`tests/own-schema`, outside the
-/// workspace, built in `target/standalone`): no ACP type is needed, and the
-/// derives find the runtime through `#[acp(crate = "..")]`.
+/// workspace, built in `target/own-schema`, removed after): no ACP type is
+/// needed, and the derives find the runtime through `#[acp(crate = "..")]`.
 #[test]
 fn own_schema_builds_on_the_runtime_alone() {
     let root = root();
@@ -511,13 +511,15 @@ fn own_schema_builds_on_the_runtime_alone() {
         .args(["test", "--quiet", "--locked", "--manifest-path"])
         .arg(root.join("tests/own-schema/Cargo.toml"))
         .arg("--target-dir")
-        .arg(root.join("target/standalone"))
+        .arg(root.join("target/own-schema"))
         .env_remove("CARGO_TARGET_DIR")
         .output()
         .expect("cargo runs");
     let log = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "the own-schema crate failed:\n{log}");
     assert!(log.contains("test result: ok. 3 passed"), "{log}");
+    // Nothing else reads this build: its disk goes back (kept when it failed).
+    let _ = std::fs::remove_dir_all(root.join("target/own-schema"));
 }
 
 /// The session reducer is configuration (`schema/upserts.json`, `reducer`)

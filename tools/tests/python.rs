@@ -219,8 +219,15 @@ fn the_cli_gives_the_lines_of_acp_tools_and_of_the_typescript_cli() {
     let out = String::from_utf8_lossy(&o.stdout);
     eprintln!("{out}");
     // Each part compared something, against both CLIs.
-    let parts =
-        ["corpus", "traces", "mutated corpus", "mutated traces", "broken JSON", "repeated names", "line ends and bytes"];
+    let parts = [
+        "corpus",
+        "traces",
+        "mutated corpus",
+        "mutated traces",
+        "broken JSON",
+        "repeated names",
+        "line ends and bytes",
+    ];
     for part in parts {
         for against in ["", " (acp-tools)"] {
             let line = out

@@ -255,7 +255,42 @@ pub const ROWS: &[(&str, &str)] = &[
     ("convert", "`V2ToV1`: decode, convert to v1, encode each message"),
     ("reducer", "`SessionReducer` folding the tool-call patches (with their clone)"),
     ("reducer-official", "the official crate's `apply_update` over a `HashMap` (with the clone)"),
+    ("reducer-fold", "`SessionReducer` folding the tool-call patches (cloned before the count)"),
+    ("reducer-official-fold", "the official crate's fold (cloned before the count)"),
+    ("replay", "`acp_tools::replay::replay` of the long replay's file, a line at a time"),
+    ("replay-decode", "`Message::decode` of the long replay's lines, in memory"),
 ];
+
+/// The copies of the patches the `-fold` rows build before counting: as
+/// many as the longer of `instructions.rs`' two runs has passes, so that both
+/// runs build the same (a copy not folded is never dropped).
+const FOLD_COPIES: usize = 6;
+
+/// The turns of the long replay the `replay` rows read: a tenth of the 100 MB
+/// one (`tools/bench/long-replay.py`), 2,500 lines and 10 MB.
+pub const LONG_REPLAY_ROW_TURNS: usize = 50;
+
+/// The long replay of `turns` turns, written by `tools/bench/long-replay.py`
+/// into `target/bench/` once (the benchmarks and the documented command read
+/// the same messages).
+pub fn long_replay(turns: usize) -> std::path::PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the repository");
+    let dir = root.join("target/bench");
+    let path = dir.join(format!("long-replay-{turns}.jsonl"));
+    if !path.exists() {
+        std::fs::create_dir_all(&dir).expect("target/bench");
+        let partial = dir.join(format!("long-replay-{turns}.jsonl.partial"));
+        let status = std::process::Command::new("python3")
+            .arg(root.join("tools/bench/long-replay.py"))
+            .arg(&partial)
+            .args(["--turns", &turns.to_string()])
+            .status()
+            .expect("python3 runs tools/bench/long-replay.py");
+        assert!(status.success(), "tools/bench/long-replay.py failed");
+        std::fs::rename(&partial, &path).expect("the long replay is written");
+    }
+    path
+}
 
 /// One line as a v2 JSON-RPC message, with typed dispatch.
 fn decode_message(line: &str) -> acp_bindings::v2::rpc::Message {
@@ -349,6 +384,25 @@ pub fn count(spec: &str) {
             n = official.len();
             Box::new(move || fold_official(official.clone()).len())
         }
+        "reducer-fold" => {
+            let copies = fold_copies::<acp_bindings::v2::ToolCallUpdate>(passes, &mut n);
+            Box::new(move || fold_ours(copies.borrow_mut().pop().expect("a copy")).tool_calls.len())
+        }
+        "reducer-official-fold" => {
+            let copies = fold_copies::<agent_client_protocol_schema::v2::ToolCallUpdate>(passes, &mut n);
+            Box::new(move || fold_official(copies.borrow_mut().pop().expect("a copy")).len())
+        }
+        "replay" | "replay-decode" => {
+            let path = long_replay(LONG_REPLAY_ROW_TURNS);
+            let text = std::fs::read_to_string(&path).expect("the long replay");
+            let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+            n = lines.len();
+            if row == "replay" {
+                Box::new(move || acp_tools::replay::replay(&path).expect("replays").applied)
+            } else {
+                Box::new(move || each(&lines, decode_message))
+            }
+        }
         other => {
             let names: Vec<&str> = ROWS.iter().map(|(r, _)| *r).collect();
             eprintln!("ACP_BENCH_COUNT: unknown row `{other}` ({})", names.join(", "));
@@ -360,4 +414,22 @@ pub fn count(spec: &str) {
         out = black_box(work());
     }
     println!("{row}: {passes} passes over {n} messages (a pass gave {out})");
+    // What the row kept is not dropped: the copies a `-fold` row did not fold
+    // would be dropped in the shorter run only.
+    let _: &mut dyn Fn() -> usize = Box::leak(work);
+}
+
+/// [`FOLD_COPIES`] copies of the tool-call patches as `T`, one for each pass
+/// of a `-fold` row (`n` set to the patches of one).
+fn fold_copies<T: serde::de::DeserializeOwned + Clone>(
+    passes: usize,
+    n: &mut usize,
+) -> std::cell::RefCell<Vec<Vec<T>>> {
+    if passes > FOLD_COPIES {
+        eprintln!("ACP_BENCH_COUNT: a -fold row has {FOLD_COPIES} copies of its input, not {passes}");
+        std::process::exit(2);
+    }
+    let one: Vec<T> = patches();
+    *n = one.len();
+    std::cell::RefCell::new(vec![one; FOLD_COPIES])
 }
