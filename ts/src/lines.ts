@@ -97,13 +97,14 @@ export function eachLine(path: string, f: (line: string, number: number) => void
       }
       const got = readSync(fd, buf, held, buf.length - held, null);
       const end = held + got;
+      const read = buf.subarray(0, end);
       let start = 0;
       // The held bytes have no newline: the search starts after them.
-      let nl = buf.subarray(0, end).indexOf(0x0a, held);
+      let nl = read.indexOf(0x0a, held);
       while (nl !== -1) {
         emit(start, nl, true);
         start = nl + 1;
-        nl = buf.subarray(0, end).indexOf(0x0a, start);
+        nl = read.indexOf(0x0a, start);
       }
       if (got === 0) {
         if (start < end) emit(start, end, false);

@@ -176,18 +176,14 @@ def _read(out: _Output, path: str) -> str | None:
     return None
 
 
-class _NotUtf8(Exception):
-    """A line of a trace that is not UTF-8, worded as ``acp-tools`` words it."""
-
-
-def _utf8_error(number: int, e: UnicodeDecodeError) -> _NotUtf8:
-    """Rust's ``Utf8Error`` of the line: the sequence's length (both decoders take the longest
-    malformed prefix), or none when the line ends inside a character."""
+def _utf8_error(number: int, e: UnicodeDecodeError) -> str:
+    """Rust's ``Utf8Error`` of line ``number``: the sequence's length (both decoders take the
+    longest malformed prefix), or none when the line ends inside a character."""
     if e.reason == "unexpected end of data":
         what = f"incomplete utf-8 byte sequence from index {e.start}"
     else:
         what = f"invalid utf-8 sequence of {e.end - e.start} bytes from index {e.start}"
-    return _NotUtf8(f"line {number}: stream did not contain valid UTF-8: {what}")
+    return f"line {number}: stream did not contain valid UTF-8: {what}"
 
 
 def _lines(out: _Output, path: str, f: Callable[[str, int], None]) -> bool:
@@ -203,13 +199,11 @@ def _lines(out: _Output, path: str, f: Callable[[str, int], None]) -> bool:
                 try:
                     line = raw.decode("utf-8")
                 except UnicodeDecodeError as e:
-                    raise _utf8_error(number, e) from None
+                    out.warn(f"error: {path}: {_utf8_error(number, e)}")
+                    return False
                 f(line, number)
     except OSError as e:
         out.warn(f"error: {path}: {_io_error(e)}")
-        return False
-    except _NotUtf8 as e:
-        out.warn(f"error: {path}: {e}")
         return False
     return True
 
