@@ -16,13 +16,17 @@ use crate::patch::Patchable;
 ///
 /// Keys are hashed with foldhash, seeded per process (`std`'s SipHash cost a
 /// tenth of the reducer's instructions per tool-call patch, for keys that are
-/// a peer's short ids).
+/// a peer's short ids). Each value is boxed: an entity (a tool call is 368
+/// bytes) stays where it was made while the map grows, so growing moves a key
+/// and a pointer per entry instead of the entity (moving them cost the
+/// reducer a tenth of its instructions per tool-call patch, most of it glibc
+/// copying the entries' reallocated block).
 #[derive(Debug, Clone)]
-pub struct Ordered<K, V>(IndexMap<K, V, foldhash::fast::RandomState>);
+pub struct Ordered<K, V>(IndexMap<K, Box<V>, foldhash::fast::RandomState>);
 
 impl<K: Hash + Eq, V: PartialEq> PartialEq for Ordered<K, V> {
     fn eq(&self, other: &Self) -> bool {
-        self.0.len() == other.0.len() && self.0.iter().zip(other.0.iter()).all(|(a, b)| a == b)
+        self.0.len() == other.0.len() && self.0.iter().zip(other.0.iter()).all(|(a, b)| a.0 == b.0 && *a.1 == *b.1)
     }
 }
 
@@ -35,32 +39,37 @@ impl<K, V> Default for Ordered<K, V> {
 impl<K: Eq + Hash, V> Ordered<K, V> {
     /// The value for `key`.
     pub fn get(&self, key: &K) -> Option<&V> {
-        self.0.get(key)
+        self.0.get(key).map(|v| &**v)
     }
 
     /// The value for `key`, mutably.
     pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
-        self.0.get_mut(key)
+        self.0.get_mut(key).map(|v| &mut **v)
     }
 
     /// The value for `key`, created with `make` if it is new.
     pub fn entry(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
-        self.0.entry(key).or_insert_with(make)
+        self.0.entry(key).or_insert_with(|| Box::new(make()))
     }
 
     /// Inserts or replaces, keeping the first-seen position.
     pub fn insert(&mut self, key: K, value: V) {
-        self.0.insert(key, value);
+        match self.0.entry(key) {
+            indexmap::map::Entry::Occupied(mut old) => **old.get_mut() = value,
+            indexmap::map::Entry::Vacant(new) => {
+                new.insert(Box::new(value));
+            }
+        }
     }
 
     /// Removes `key`, keeping the order of the others.
     pub fn remove(&mut self, key: &K) -> Option<V> {
-        self.0.shift_remove(key)
+        self.0.shift_remove(key).map(|v| *v)
     }
 
     /// Entries in first-seen order.
     pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
-        self.0.iter()
+        self.0.iter().map(|(k, v)| (k, &**v))
     }
 
     /// The number of entries.
@@ -95,7 +104,7 @@ pub fn upsert<K: Eq + Hash + Clone, S: Patchable>(
         Some(entity) => entity.apply(patch),
         None => {
             let k = key(&patch).clone();
-            map.0.insert(k, S::from_patch(patch));
+            map.0.insert(k, Box::new(S::from_patch(patch)));
         }
     }
 }
