@@ -3,8 +3,10 @@
 # without the conversions (`acp-bindings-convert`), all features, against the
 # official `agent-client-protocol-schema` 1.15.1 (all features), same machine,
 # same run. With FEATURES=default: `acp-bindings` with its default features
-# (v1 and v2, stable) against the official crate with its defaults (v1, with
-# `schemars`), as a user who adds either crate to their build compiles it.
+# (v1, stable) against the official crate with its defaults (v1, with
+# `schemars`), as a user who adds either crate to their build compiles it;
+# and each with v2 too (`acp-bindings/v2`; the official crate's
+# `unstable_protocol_v2`), as a v2 peer or a bridge builds it.
 #
 # For each crate: a fresh target directory, and a first build from scratch,
 # timed (`with deps`). Then, in each of ROUNDS rounds (default 5), every crate
@@ -40,8 +42,9 @@ case $mode in
     exit 2
     ;;
 esac
-mkdir -p "$work/official/src"
-cat > "$work/official/Cargo.toml" <<TOML
+probe() { # directory, dependency spec
+  mkdir -p "$1/src"
+  cat > "$1/Cargo.toml" <<TOML
 [package]
 name = "official-build-probe"
 version = "0.0.0"
@@ -49,11 +52,14 @@ edition = "2021"
 publish = false
 
 [dependencies]
-agent-client-protocol-schema = $official
+agent-client-protocol-schema = $2
 
 [workspace]
 TOML
-echo "" > "$work/official/src/lib.rs"
+  echo "" > "$1/src/lib.rs"
+}
+probe "$work/official" "$official"
+probe "$work/official-v2" '{ version = "=1.15.1", features = ["unstable_protocol_v2"] }'
 
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
@@ -71,13 +77,13 @@ if [[ $mode == all ]]; then
   manifests=("$root/Cargo.toml" "$root/Cargo.toml" "$work/official/Cargo.toml")
   packages=("-p acp-bindings-runtime -p acp-bindings -p acp-bindings-convert" "-p acp-bindings-runtime -p acp-bindings" "-p agent-client-protocol-schema")
   targets=("$work/ours" "$work/ours-no-convert" "$work/theirs")
-  features=("--features=acp-bindings/schemars,acp-bindings-convert/unstable" "--features=acp-bindings/schemars,acp-bindings/unstable" "")
+  features=("--features=acp-bindings/schemars,acp-bindings-convert/unstable" "--features=acp-bindings/schemars,acp-bindings/unstable,acp-bindings/v2" "")
 else
-  names=("acp-bindings (default features)" "agent-client-protocol-schema (defaults)")
-  manifests=("$root/Cargo.toml" "$work/official/Cargo.toml")
-  packages=("-p acp-bindings-runtime -p acp-bindings" "-p agent-client-protocol-schema")
-  targets=("$work/ours" "$work/theirs")
-  features=("" "")
+  names=("acp-bindings (default: v1)" "acp-bindings (v1 and v2)" "agent-client-protocol-schema (v1 and v2)" "agent-client-protocol-schema (defaults: v1)")
+  manifests=("$root/Cargo.toml" "$root/Cargo.toml" "$work/official-v2/Cargo.toml" "$work/official/Cargo.toml")
+  packages=("-p acp-bindings-runtime -p acp-bindings" "-p acp-bindings-runtime -p acp-bindings" "-p agent-client-protocol-schema" "-p agent-client-protocol-schema")
+  targets=("$work/ours" "$work/ours-v2" "$work/theirs-v2" "$work/theirs")
+  features=("" "--features=acp-bindings/v2" "" "")
 fi
 last=$((${#names[@]} - 1))
 times=()
@@ -115,3 +121,8 @@ for i in $(seq 0 "$last"); do
 done
 theirs=$(echo "${times[$last]}" | median)
 awk -v a="$ours" -v b="$theirs" -v what="${names[0]}" 'BEGIN { printf "ratio %s / official, medians: %.2f\n", what, a / b }'
+if [[ $mode == default ]]; then
+  both=$(echo "${times[1]}" | median)
+  theirs_both=$(echo "${times[2]}" | median)
+  awk -v a="$both" -v b="$theirs_both" 'BEGIN { printf "ratio acp-bindings (v1 and v2) / official (v1 and v2), medians: %.2f\n", a / b }'
+fi

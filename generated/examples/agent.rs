@@ -7,7 +7,7 @@
 //! use are answered as JSON-RPC asks (the peer builds the reply).
 //!
 //! Run it under the example client:
-//! `cargo build -p acp-bindings --examples && target/debug/examples/client`.
+//! `cargo build -p acp-bindings --features v2 --examples && target/debug/examples/client`.
 
 use std::io::{self, BufRead, Write};
 

@@ -6,7 +6,7 @@
 //! turn, grants the permission the agent asks for, prints what happens, and
 //! exits when the turn has ended.
 //!
-//! `cargo build -p acp-bindings --examples && target/debug/examples/client`
+//! `cargo build -p acp-bindings --features v2 --examples && target/debug/examples/client`
 //! (add `--demo-errors` to also send a line that is not JSON and an
 //! extension request the agent does not know, and see both answered).
 
@@ -36,15 +36,13 @@ fn main() -> Result<()> {
         None => std::env::current_exe()?.with_file_name(format!("agent{}", std::env::consts::EXE_SUFFIX)),
     };
     let agent_args = args.get(1..).unwrap_or_default();
-    let mut child =
-        Command::new(&agent_path).args(agent_args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().map_err(
-            |e| {
-                format!(
-                    "cannot start the agent {}: {e} (build it with `cargo build -p acp-bindings --examples`)",
-                    agent_path.display()
-                )
-            },
-        )?;
+    let build = "cargo build -p acp-bindings --features v2 --examples";
+    let mut child = Command::new(&agent_path)
+        .args(agent_args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start the agent {}: {e} (build it with `{build}`)", agent_path.display()))?;
     let mut to_agent = child.stdin.take().ok_or("no stdin")?;
     let from_agent = BufReader::new(child.stdout.take().ok_or("no stdout")?);
 

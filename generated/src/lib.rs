@@ -1,8 +1,9 @@
 //! Rust bindings for the Agent Client Protocol (ACP), generated from the
 //! canonical JSON Schema published in `@agentclientprotocol/sdk`.
 //!
-//! - [`v1`]: the widely deployed protocol version.
-//! - [`v2`]: upserts with tri-state patch fields, open enums and unions.
+//! - [`v1`]: the widely deployed protocol version (feature `v1`, on by default).
+//! - [`v2`]: upserts with tri-state patch fields, open enums and unions
+//!   (feature `v2`: `acp-bindings = { version = "0.1", features = ["v2"] }`).
 //!
 //! Items that exist only in the unstable schemas need the `unstable` feature.
 //!
@@ -39,28 +40,41 @@ pub mod prelude {
     pub use acp_bindings_runtime::prelude::*;
 }
 
+#[cfg(not(any(feature = "v1", feature = "v2")))]
+compile_error!(
+    "acp-bindings has no protocol version to build: enable the `v1` or `v2` feature (both are default \
+     features, so `default-features = false` turns them off too)"
+);
+
 // Generated modules are formatted by the generator (prettyplease), not rustfmt.
+// Each version is a feature (`v1` on by default): a build of one compiles
+// about half the code of both.
+#[cfg(feature = "v1")]
 #[rustfmt::skip]
 pub mod v1;
+#[cfg(feature = "v2")]
 #[rustfmt::skip]
 pub mod v2;
 
+// The examples use both versions: they run where both are built (as in
+// `cargo test --workspace`, where the other members turn `v2` on).
+
 /// The README's examples, compiled and run as doctests.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "v1", feature = "v2"))]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
 
 /// The examples of `docs/generated-types.md`, compiled and run as doctests.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "v1", feature = "v2"))]
 #[doc = include_str!("../../docs/generated-types.md")]
 pub struct GeneratedTypesDoctests;
 
 /// The examples of `docs/your-structs.md`, compiled and run as doctests.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "v1", feature = "v2"))]
 #[doc = include_str!("../../docs/your-structs.md")]
 pub struct YourStructsDoctests;
 
 /// The crate README's example (the page on crates.io), run as a doctest.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "v1", feature = "v2"))]
 #[doc = include_str!("../README.md")]
 pub struct CrateReadmeDoctests;

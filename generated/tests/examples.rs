@@ -11,7 +11,11 @@ fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("the test's path");
     let dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps/<test>");
     let path = dir.join("examples").join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    assert!(path.exists(), "{} is missing: build it with `cargo build -p acp-bindings --examples`", path.display());
+    assert!(
+        path.exists(),
+        "{} is missing: build it with `cargo build -p acp-bindings --features v2 --examples`",
+        path.display()
+    );
     path
 }
 

@@ -41,6 +41,33 @@ fn v2_corpus_round_trips() {
     assert!(n >= 20, "the v2 corpus has only {n} cases");
 }
 
+/// Each protocol version is a feature of `acp-bindings` (`v1` on by default):
+/// each builds alone, as a peer that speaks one version builds it, and a build
+/// with neither stops with a message that names the features (`cargo check`
+/// in the workspace, `-p acp-bindings` alone, so no other member's features
+/// reach it).
+#[test]
+fn each_protocol_version_builds_alone_and_a_build_with_neither_says_so() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let check = |features: &[&str]| {
+        let out = std::process::Command::new(&cargo)
+            .args(["check", "--quiet", "--locked", "-p", "acp-bindings", "--no-default-features"])
+            .args(features)
+            .current_dir(root)
+            .output()
+            .expect("cargo runs");
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    for version in ["v1", "v2"] {
+        let (ok, log) = check(&["--features", &format!("{version},preserve_order")]);
+        assert!(ok, "acp-bindings with `{version}` alone did not build:\n{log}");
+    }
+    let (ok, log) = check(&[]);
+    assert!(!ok, "acp-bindings built with neither version");
+    assert!(log.contains("acp-bindings has no protocol version to build: enable the `v1` or `v2` feature"), "{log}");
+}
+
 /// The corpus again, in a crate that depends on `acp-bindings` alone, outside
 /// this workspace: no feature another workspace member switches on for a
 /// shared dependency (`serde_json`'s `preserve_order`, enabled by `xtask`)

@@ -185,8 +185,10 @@ fn every_vendored_release_compiles_with_runtime_reducer_and_replay() {
             &[
                 ("name = \"acp-tools\"", format!("name = \"acp-tools-{tag}\"")),
                 (
-                    "acp-bindings = { path = \"../generated\" }",
-                    format!("acp-bindings = {{ package = \"acp-bindings-{tag}\", path = \"../bindings\" }}"),
+                    "acp-bindings = { path = \"../generated\", features = [\"v2\"] }",
+                    format!(
+                        "acp-bindings = {{ package = \"acp-bindings-{tag}\", path = \"../bindings\", features = [\"v2\"] }}"
+                    ),
                 ),
                 ("acp-bindings-convert = { path = \"../convert\" }\n", String::new()),
                 ("xtask = { path = \"../xtask\" }\n", String::new()),

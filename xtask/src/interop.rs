@@ -98,7 +98,15 @@ fn setup(root: &Path, python: bool, node: bool) -> Result<()> {
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     run_ok(
-        Command::new(&cargo).current_dir(root).args(["build", "-q", "-p", "acp-bindings", "--examples"]),
+        Command::new(&cargo).current_dir(root).args([
+            "build",
+            "-q",
+            "-p",
+            "acp-bindings",
+            "--features",
+            "v2",
+            "--examples",
+        ]),
         "build the examples",
     )?;
     run_ok(

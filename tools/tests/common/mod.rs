@@ -12,7 +12,7 @@ pub fn example(name: &str) -> PathBuf {
     let path = dir.join("examples").join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     assert!(
         path.exists(),
-        "{} is missing: build it with `cargo build -p acp-bindings --examples` (`cargo test --workspace` does)",
+        "{} is missing: build it with `cargo build -p acp-bindings --features v2 --examples` (`cargo test --workspace` does)",
         path.display()
     );
     path
