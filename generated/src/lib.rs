@@ -42,8 +42,8 @@ pub mod prelude {
 
 #[cfg(not(any(feature = "v1", feature = "v2")))]
 compile_error!(
-    "acp-bindings has no protocol version to build: enable the `v1` or `v2` feature (both are default \
-     features, so `default-features = false` turns them off too)"
+    "acp-bindings has no protocol version to build: enable the `v1` or `v2` feature (`v1` is a default \
+     feature, so `default-features = false` turns it off too)"
 );
 
 // Generated modules are formatted by the generator (prettyplease), not rustfmt.
