@@ -26,7 +26,7 @@ pub struct Ordered<K, V>(IndexMap<K, Box<V>, foldhash::fast::RandomState>);
 
 impl<K: Hash + Eq, V: PartialEq> PartialEq for Ordered<K, V> {
     fn eq(&self, other: &Self) -> bool {
-        self.0.len() == other.0.len() && self.0.iter().zip(other.0.iter()).all(|(a, b)| a.0 == b.0 && *a.1 == *b.1)
+        self.0.len() == other.0.len() && self.0.iter().zip(other.0.iter()).all(|(a, b)| a == b)
     }
 }
 
