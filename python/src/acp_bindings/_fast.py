@@ -124,7 +124,7 @@ class FastPath:
             kind = "request"
         else:
             return None
-        decoder = self._by_method(kind)
+        decoder = self._kinds[kind] if kind in self._kinds else self._by_method(kind)
         try:
             if decoder is None:
                 raise ValueError(kind)
