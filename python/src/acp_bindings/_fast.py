@@ -32,7 +32,7 @@ from typing import Any, Literal, TypeAlias
 
 import msgspec
 
-from acp_bindings._json import _CLASSES, _TWENTY, MAX_DEPTH
+from acp_bindings._json import msgspec_reads_as_serde
 from acp_bindings._shape import (
     AliasShape,
     AnyShape,
@@ -116,9 +116,7 @@ class FastPath:
         back as it came (so it repeats no name and has no member the types do not name), it
         cannot read otherwise than serde_json, and its payload's checkpoints read unchanged
         (as :meth:`read`). ``None`` for any other line; the careful reader reads it."""
-        # `msgspec_reads_as_serde(data)`, written out: the call would be a twentieth of this path.
-        classes = data.translate(_CLASSES)
-        if classes.count(b"[") > MAX_DEPTH or (classes.count(b"0") >= 20 and _TWENTY in classes):
+        if not msgspec_reads_as_serde(data):
             return None
         if data.startswith(_NOTIFICATION):
             kind: Literal["request", "notification", "response"] = "notification"
@@ -126,7 +124,7 @@ class FastPath:
             kind = "request"
         else:
             return None
-        decoder = self._kinds[kind] if kind in self._kinds else self._by_method(kind)
+        decoder = self._by_method(kind)
         try:
             if decoder is None:
                 raise ValueError(kind)
