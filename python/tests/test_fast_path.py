@@ -205,3 +205,34 @@ def test_a_payload_the_types_cannot_hold_is_said_so() -> None:
     assert m.params["update"] == {"sessionUpdate": "_x"}
     with pytest.raises(msgspec.ValidationError):
         _ = m.typed
+
+
+def test_the_walk_to_the_checkpoints_is_gated_by_the_updates_arm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``session/update`` line is searched only for the names its update's arm can hold a
+    checkpoint under (a chunk's ``"resource":``), and a plan for none; a line whose embedded
+    resource msgspec cannot tell apart is still read carefully, and the answers are the careful
+    reader's."""
+    codec = acp_bindings.codec("v1")
+    fast = codec._fast
+    assert fast is not None and fast._notifications is not None
+    gate = fast._lines[next(t for t, v in fast._lines.items() if v[0] == "session/update")][4]
+    assert gate.attr == "update" and gate.by_arm is not None
+    arms = {c.__name__: s for c, s in gate.by_arm.items()}
+    assert arms["SessionUpdatePlan"] is None
+    chunk = arms["SessionUpdateAgentMessageChunk"]
+    assert chunk is not None and chunk(b'"resource":') and not chunk(b'"input":')
+    head = '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":'
+    resources = ['{"uri":"u","text":"t"}', '{"uri":"u","blob":"Yg=="}', '{"uri":"u"}', '{"uri":"u","text":1}']
+    lines = [
+        f'{head}{{"sessionUpdate":"agent_message_chunk","content":{{"type":"resource","resource":{r}}}}}}}}}'
+        for r in resources
+    ]
+    entry = '{"content":"\\"resource\\":","priority":"high","status":"pending"}'
+    lines.append(f'{head}{{"sessionUpdate":"plan","entries":[{entry}]}}}}}}')
+    careful = codec.careful()
+    got = [message_outcome(codec, line.encode(), "", None, []) for line in lines]
+    with monkeypatch.context() as patched:
+        patched.setattr(_json, "_plain", lambda text: _json._NOT_PLAIN)
+        want = [message_outcome(careful, line, "", None, []) for line in lines]
+    assert got == want
+    assert [codec._quick(line.encode(), None, None) is not None for line in lines] == [True, True, False, False, True]

@@ -202,10 +202,10 @@ def msgspec_reads_as_serde(data: bytes) -> bool:
     past :data:`MAX_DEPTH` (msgspec's limit is deeper), and no 20 digits in a row (an integer
     that may be past ``u64`` or ``i64``, which serde_json reads as a float and msgspec as an
     integer). Either may be text inside a string: the answer only errs towards the careful
-    reader. One translation, counts and a search (only with 20 digits in all), in C: a regular
-    expression takes nine times as long on a line of the session-update stream."""
+    reader. One translation, a count and a search, in C: a regular expression takes nine times as
+    long on a line of the session-update stream (and ``find`` is quicker than ``in`` here)."""
     classes = data.translate(_CLASSES)
-    return classes.count(b"[") <= MAX_DEPTH and (classes.count(b"0") < 20 or _TWENTY not in classes)
+    return classes.count(b"[") <= MAX_DEPTH and classes.find(_TWENTY) < 0
 
 
 def may_nest_too_deep(text: str) -> bool:
