@@ -1,0 +1,13 @@
+//! Misuse of the derives (`AcpPatch`, `AcpDeserialize`, `AcpSerialize`,
+//! `AcpEnum`, `AcpUnion`, `AcpDispatch`) is a compile error at the offending
+//! span, with the message in `tests/ui/<case>.stderr`.
+
+#[test]
+fn misuse_is_a_compile_error_at_the_offending_span() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/ui/*.rs");
+    // The cases are built when `t` drops; past a failure, its builds stay to be read.
+    drop(t);
+    let target = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/tests/trybuild");
+    let _ = std::fs::remove_dir_all(target);
+}
