@@ -26,6 +26,9 @@ a session. ``python -m acp_bindings`` runs the ``check-messages`` and
 ``replay`` commands of the Rust ``acp-tools``.
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from acp_bindings._codec import (
     ERROR_CODES,
     Codec,
@@ -35,7 +38,6 @@ from acp_bindings._codec import (
     codec,
     session_reducer,
 )
-from acp_bindings._connection import Connection, RpcError, stdio
 from acp_bindings._decode import Decoded, Report, ReportRule, UnknownArmObject, is_known
 from acp_bindings._json import DecodeError, parse, syntax_error
 from acp_bindings._runtime import (
@@ -48,6 +50,27 @@ from acp_bindings._runtime import (
 )
 from acp_bindings._session import SessionReducer, apply_patch, creating_patch, from_patch, merge_by_key
 from acp_bindings._words import Wording
+
+if TYPE_CHECKING:
+    from acp_bindings._connection import Connection, RpcError, stdio
+
+#: Names whose module is imported when first asked for: the connection brings in asyncio, about a
+#: fifth of the package's import time, which the CLI and a codec alone do not need.
+_LAZY = {
+    "Connection": "acp_bindings._connection",
+    "RpcError": "acp_bindings._connection",
+    "stdio": "acp_bindings._connection",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ERROR_CODES",
