@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -235,3 +237,17 @@ def test_a_typed_handler_gets_and_returns_the_generated_types() -> None:
     assert isinstance(seen[0], v2.PromptRequest) and isinstance(seen[0].prompt[0], v2.ContentBlockText)
     assert sent[0] == {"jsonrpc": "2.0", "id": 1, "result": {"messageId": "m-1"}}
     assert sent[1]["id"] == 2 and sent[1]["error"]["code"] == -32602 and len(seen) == 1
+
+
+def test_the_connection_is_imported_when_first_asked_for() -> None:
+    """``import acp_bindings`` leaves the connection (and asyncio) until ``Connection``,
+    ``RpcError`` or ``stdio`` is asked for; ``dir`` lists them before."""
+    code = (
+        "import sys, acp_bindings\n"
+        "before = 'acp_bindings._connection' in sys.modules\n"
+        "listed = {'Connection', 'RpcError', 'stdio'} <= set(dir(acp_bindings))\n"
+        "from acp_bindings import Connection\n"
+        "print(before, listed, Connection.__module__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True", "acp_bindings._connection"]
