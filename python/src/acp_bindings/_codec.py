@@ -202,25 +202,6 @@ class Message:
         self._definition: str | None = None
         self._codec: Codec | None = None
 
-    @classmethod
-    def _read(
-        cls,
-        kind: Literal["request", "notification", "response"],
-        method: str,
-        id: Any,
-        typed: Any,
-        definition: str,
-        codec: Codec,
-    ) -> Message:
-        """A message the codec's fast path read, its payload ``typed`` in the generated types
-        (its JSON values made when asked for). No ``_written``: the line was written as
-        :meth:`Codec.encode_message` writes a message of its own. Each slot is set once."""
-        m = cls.__new__(cls)
-        m.kind, m.method, m.id, m.error, m._written = kind, method, id, UNSET, None
-        m._params, m._result = (UNSET, _LATER) if kind == "response" else (_LATER, UNSET)
-        m._typed, m._definition, m._codec = typed, definition, codec
-        return m
-
     @property
     def params(self) -> Any:
         """A request's or notification's params, as JSON values."""
@@ -427,7 +408,13 @@ class Codec:
                 return None
         if rid is not UNSET and not self._fine_id(rid):
             return None
-        return Message._read(kind, method, rid, payload, name, self)
+        # No `_written`: the line was written as `encode_message` writes a message of its own.
+        if kind == "response":
+            message = Message("response", method, rid, UNSET, _LATER)
+        else:
+            message = Message(kind, method, rid, _LATER)
+        message._typed, message._definition, message._codec = payload, name, self
+        return message
 
     def _fine_id(self, rid: Any) -> bool:
         """Whether request id ``rid`` reads as the schema's ``RequestId``, unreported."""

@@ -115,7 +115,6 @@ class FastPath:
         self.module = module
         self.careful = careful
         self._types: dict[str, Any] = {}
-        self._kinds: dict[str, msgspec.json.Decoder[Any] | None] = {}
         self._lines: dict[type, tuple[str, str, bytes, Walk | None, _Gate]] = {}
         self._responses: dict[str, msgspec.json.Decoder[Any] | None] = {}
         self._checkpoint: dict[str, bool] = {}
@@ -199,7 +198,7 @@ class FastPath:
 
     @functools.cached_property
     def _notifications(self) -> msgspec.json.Decoder[Any] | None:
-        """:meth:`_by_method` of notifications, made once (then read as a plain attribute)."""
+        """:meth:`_by_method` of notifications, made when first asked for (then read as a plain attribute)."""
         return self._by_method("notification")
 
     @functools.cached_property
@@ -209,22 +208,21 @@ class FastPath:
 
     def _by_method(self, kind: str) -> msgspec.json.Decoder[Any] | None:
         """The decoder of a whole request (``{"jsonrpc","id","method","params"}``) or notification
-        line of any method whose payload msgspec can take, told apart by ``method``."""
-        if kind not in self._kinds:
-            lines: list[Any] = []
-            for method, m in self.tables.methods.items():
-                p = m.request if kind == "request" else m.notification
-                t = None if p is None else self._type(p.definition)
-                if p is None or t is None:
-                    continue
-                fields = [("jsonrpc", str)] + ([("id", Any)] if kind == "request" else []) + [("params", t)]
-                line = msgspec.defstruct(f"{kind.title()}Line", fields, tag_field="method", tag=method)
-                head = b',"method":' if kind == "request" else _NOTIFICATION
-                walk, gate = self._walk(p.definition), self._gate(p.definition)
-                self._lines[line] = (method, p.definition, head + _encode(method) + b',"params":', walk, gate)
-                lines.append(line)
-            self._kinds[kind] = msgspec.json.Decoder(typing.Union[tuple(lines)]) if lines else None  # noqa: UP007
-        return self._kinds[kind]
+        line of any method whose payload msgspec can take, told apart by ``method`` (made once
+        for each kind, by :attr:`_notifications` and :attr:`_requests`)."""
+        lines: list[Any] = []
+        for method, m in self.tables.methods.items():
+            p = m.request if kind == "request" else m.notification
+            t = None if p is None else self._type(p.definition)
+            if p is None or t is None:
+                continue
+            fields = [("jsonrpc", str)] + ([("id", Any)] if kind == "request" else []) + [("params", t)]
+            line = msgspec.defstruct(f"{kind.title()}Line", fields, tag_field="method", tag=method)
+            head = b',"method":' if kind == "request" else _NOTIFICATION
+            walk, gate = self._walk(p.definition), self._gate(p.definition)
+            self._lines[line] = (method, p.definition, head + _encode(method) + b',"params":', walk, gate)
+            lines.append(line)
+        return msgspec.json.Decoder(typing.Union[tuple(lines)]) if lines else None  # noqa: UP007
 
     def _response_decoder(self, name: str) -> msgspec.json.Decoder[Any] | None:
         if name not in self._responses:
