@@ -126,7 +126,7 @@ const CASES: &[Case] = &[
         writes: &["losses.json"],
     },
     Case {
-        command: "cargo build -p acp-bindings --features v2 --examples && cargo build -p acp-tools",
+        command: "cargo build -p acp-bindings -p acp-tools --examples --bins",
         dir: Dir::Root,
         status: 0,
         writes: &[],

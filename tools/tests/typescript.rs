@@ -54,11 +54,42 @@ fn both(args: &[&str]) -> (Output, Output) {
     (rust, node)
 }
 
-fn scratch(name: &str) -> PathBuf {
+/// A directory of the system's temporary directory for one test's files,
+/// removed when the test is done with it (kept when the test fails, to look at).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("acp-ts-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// Every corpus input, by version and definition: `(version, type) -> inputs`.
@@ -394,7 +425,8 @@ fn same_verdicts(what: &str, rust: &Output, node: &Output) {
 fn broken_json_gets_the_same_lines_from_both_clis() {
     let lines = common::broken_lines(&root());
     assert!(lines.len() > 5_000, "only {} lines", lines.len());
-    let file = scratch("broken").join("broken.jsonl");
+    let dir = scratch("broken");
+    let file = dir.join("broken.jsonl");
     std::fs::write(&file, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
     let (rust, node) = both(&["check-messages", "--protocol", "v2", "--type", "ContentBlock", file.to_str().unwrap()]);
     same_verdicts("broken JSON", &rust, &node);
@@ -620,7 +652,7 @@ fn the_readme_shows_the_tested_typescript_example() {
 /// tests, benchmarks or examples).
 /// Packing does not compile (the package has no `prepack`), so it never
 /// rewrites `dist/` while the other tests of this binary run it.
-fn packed() -> (PathBuf, Vec<String>) {
+fn packed() -> (Scratch, PathBuf, Vec<String>) {
     let _dist = built();
     let dir = scratch("pack");
     let o = Command::new("npm")
@@ -634,12 +666,12 @@ fn packed() -> (PathBuf, Vec<String>) {
     let files = report[0]["files"].as_array().expect("the packed files").iter();
     let files: Vec<String> = files.map(|f| f["path"].as_str().unwrap().to_owned()).collect();
     let tarball = dir.join(report[0]["filename"].as_str().expect("the tarball's name"));
-    (tarball, files)
+    (dir, tarball, files)
 }
 
 #[test]
 fn the_packed_package_holds_the_runtime_and_installs_and_type_checks_outside_the_repository() {
-    let (tarball, files) = packed();
+    let (_pack, tarball, files) = packed();
     let allowed = |f: &str| {
         ["package.json", "README.md", "LICENSE"].contains(&f)
             || (f.starts_with("dist/src/") && (f.ends_with(".js") || f.ends_with(".d.ts")))
