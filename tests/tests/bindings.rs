@@ -54,6 +54,8 @@ fn each_protocol_version_builds_alone_and_a_build_with_neither_says_so() {
         let out = std::process::Command::new(&cargo)
             .args(["check", "--quiet", "--locked", "-p", "acp-bindings", "--no-default-features"])
             .args(features)
+            // Checks of feature sets nothing else builds: no incremental caches.
+            .env("CARGO_INCREMENTAL", "0")
             .current_dir(root)
             .output()
             .expect("cargo runs");
@@ -95,6 +97,8 @@ fn corpus_round_trips_as_a_user_builds_the_bindings() {
             .arg("--target-dir")
             .arg(root.parent().unwrap().join("target/standalone"))
             .env_remove("CARGO_TARGET_DIR")
+            // Builds made once and removed: no incremental caches (slower to write, and large).
+            .env("CARGO_INCREMENTAL", "0")
             .output()
             .expect("cargo runs");
         let log = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
@@ -114,6 +118,7 @@ fn corpus_round_trips_as_a_user_builds_the_bindings() {
         .arg("--target-dir")
         .arg(root.parent().unwrap().join("target/standalone"))
         .env_remove("CARGO_TARGET_DIR")
+        .env("CARGO_INCREMENTAL", "0")
         .output()
         .expect("cargo runs");
     let log = String::from_utf8_lossy(&out.stderr);

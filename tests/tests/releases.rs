@@ -209,6 +209,8 @@ fn every_vendored_release_compiles_with_runtime_reducer_and_replay() {
             .arg("--target-dir")
             .arg(root.join("target/releases/target"))
             .env_remove("CARGO_TARGET_DIR")
+            // Checks made once and removed: no incremental caches (slower to write, and large).
+            .env("CARGO_INCREMENTAL", "0")
             .env("RUSTFLAGS", "-D warnings")
             .output()
             .expect("cargo runs");

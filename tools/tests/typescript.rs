@@ -10,7 +10,7 @@
 //! dependencies (TypeScript, and the official SDK the agent is tested with).
 
 mod common;
-use common::example;
+use common::{example, Scratch};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -54,42 +54,8 @@ fn both(args: &[&str]) -> (Output, Output) {
     (rust, node)
 }
 
-/// A directory of the system's temporary directory for one test's files,
-/// removed when the test is done with it (kept when the test fails, to look at).
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl AsRef<Path> for Scratch {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl AsRef<std::ffi::OsStr> for Scratch {
-    fn as_ref(&self) -> &std::ffi::OsStr {
-        self.0.as_os_str()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
 fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("acp-ts-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
+    Scratch::new(&format!("acp-ts-{}-{name}", std::process::id()))
 }
 
 /// Every corpus input, by version and definition: `(version, type) -> inputs`.

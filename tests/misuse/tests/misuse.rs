@@ -4,6 +4,10 @@
 
 #[test]
 fn misuse_is_a_compile_error_at_the_offending_span() {
+    // trybuild's cargo builds the cases once, in a directory removed below:
+    // no incremental caches (slower to write, and large). The only test of
+    // this binary, so no other thread reads the environment meanwhile.
+    std::env::set_var("CARGO_INCREMENTAL", "0");
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
     // The cases are built when `t` drops; past a failure, its builds stay to be read.
