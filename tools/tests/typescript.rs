@@ -31,7 +31,8 @@ fn log(o: &Output) -> String {
     format!("{}\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
-/// `npm ci` and `npm run build` in `ts/`, once for every test of this binary.
+/// `npm ci` (unless `ts/node_modules` holds what the lock pins) and `npm run
+/// build` in `ts/`, once for every test of this binary.
 #[must_use = "hold the guard while the test runs ts/dist/"]
 fn built() -> std::sync::RwLockReadGuard<'static, ()> {
     common::ts_built(&root())

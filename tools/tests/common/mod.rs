@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod npm;
+
 /// An example of `acp-bindings`: `cargo test --workspace` builds them into
 /// `target/<profile>/examples/` before running any test.
 pub fn example(name: &str) -> PathBuf {
@@ -55,8 +57,9 @@ pub fn broken_lines(root: &Path) -> Vec<String> {
 /// guard, so that no test imports a module while `tsc` is half way through it.
 static TS_DIST: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
-/// `npm ci` and `npm run build` in `ts/`, once for every test of the binary;
-/// the guard keeps `ts/dist/` from being recompiled while it is held.
+/// `npm ci` (unless `ts/node_modules` already holds what the lock pins:
+/// [`npm::installed_from_lock`]) and `npm run build` in `ts/`, once for every
+/// test of the binary; the guard keeps `ts/dist/` from being recompiled while it is held.
 #[must_use = "hold the guard while the test runs ts/dist/"]
 pub fn ts_built(root: &Path) -> std::sync::RwLockReadGuard<'static, ()> {
     ts_build_once(root);
@@ -74,10 +77,12 @@ pub fn ts_rebuilding(root: &Path) -> std::sync::RwLockWriteGuard<'static, ()> {
 fn ts_build_once(root: &Path) {
     static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
     BUILT.get_or_init(|| {
-        for args in [&["ci", "--no-audit", "--no-fund"][..], &["run", "build"]] {
+        let ts = root.join("ts");
+        let ci: &[&str] = if npm::installed_from_lock(&ts) { &[] } else { &["ci", "--no-audit", "--no-fund"] };
+        for args in [ci, &["run", "build"]].into_iter().filter(|a| !a.is_empty()) {
             let o = std::process::Command::new("npm")
                 .args(args)
-                .current_dir(root.join("ts"))
+                .current_dir(&ts)
                 .output()
                 .unwrap_or_else(|e| panic!("npm runs (Node 20 and npm are needed for ts/): {e}"));
             assert!(
