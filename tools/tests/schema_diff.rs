@@ -5,6 +5,9 @@
 //! the sides as it was given them). Also: `git:<rev>:<path>` sides, the exit
 //! codes, and errors.
 
+mod common;
+
+use common::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,12 +15,9 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace").to_path_buf()
 }
 
-/// A directory outside the repository, emptied.
-fn outside(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("acp-tools-diff-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A directory outside the repository, emptied (and removed when the test passes).
+fn outside(name: &str) -> Scratch {
+    Scratch::new(&format!("acp-tools-diff-test-{}-{name}", std::process::id()))
 }
 
 fn copy(from: &Path, to: &Path) {
@@ -82,7 +82,6 @@ fn outside_the_repository_it_gives_the_reports_of_the_library() {
         let want = xtask::diff::markdown(&reports).replace(old.as_str(), &o).replace(new.as_str(), &n);
         assert_eq!(String::from_utf8_lossy(&md.stdout), want, "{old} -> {new}: markdown");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -152,5 +151,4 @@ fn git_sides_exit_codes_and_errors() {
     let out = acp_tools(&dir, &["specs", "specs", "--github-action"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("$GITHUB_STEP_SUMMARY is not set"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
