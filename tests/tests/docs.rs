@@ -408,6 +408,7 @@ fn documented_commands_work_as_shown() {
             Dir::Root => root.clone(),
             Dir::Scratch(files) => scratch(i, files),
         };
+        let t0 = std::time::Instant::now();
         let out = Command::new("sh")
             .arg("-c")
             .arg(case.command)
@@ -420,6 +421,7 @@ fn documented_commands_work_as_shown() {
             .env("CARGO_INCREMENTAL", "0")
             .output()
             .expect("sh runs");
+        eprintln!("{:>6.1} s  {}", t0.elapsed().as_secs_f64(), case.command);
         let status = out.status.code().unwrap_or(-1);
         let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         if status != case.status {
