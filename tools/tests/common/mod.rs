@@ -78,8 +78,7 @@ fn ts_build_once(root: &Path) {
     static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
     BUILT.get_or_init(|| {
         let ts = root.join("ts");
-        let ci: &[&str] = if npm::installed_from_lock(&ts) { &[] } else { &["ci", "--no-audit", "--no-fund"] };
-        for args in [ci, &["run", "build"]].into_iter().filter(|a| !a.is_empty()) {
+        let run = |args: &[&str]| {
             let o = std::process::Command::new("npm")
                 .args(args)
                 .current_dir(&ts)
@@ -92,7 +91,11 @@ fn ts_build_once(root: &Path) {
                 String::from_utf8_lossy(&o.stdout),
                 String::from_utf8_lossy(&o.stderr)
             );
+        };
+        if !npm::installed_from_lock(&ts) {
+            run(&["ci", "--no-audit", "--no-fund"]);
         }
+        run(&["run", "build"]);
     });
 }
 
