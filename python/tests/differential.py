@@ -26,6 +26,11 @@ lines and exit code, a rejection in a mutated or broken message at the
 crate's pointer or one below it (the crate names the untagged or flattened
 union it had buffered).
 
+The traces and the errors of use start each CLI as a user does; the other
+parts (some 500 command lines) run in batch processes that call the same entry
+on the same arguments (``tests/cli_batch.py``, ``ts/tools/cli-batch.ts``), which
+takes seconds rather than the minutes of starting Python and Node for each.
+
 It needs Node 20 and the built TypeScript package (``npm run build`` in
 ``ts/``), so it is a script rather than a pytest test; the Rust test suite
 calls it. ``--src``: the package from ``python/src`` rather than the one
@@ -37,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import subprocess
 import sys
 import tempfile
@@ -346,6 +352,49 @@ def run(command: list[str], env: dict[str, str] | None = None) -> tuple[str, str
     return p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), p.returncode
 
 
+#: The parts whose runs start each CLI as a user does (``python -m acp_bindings``, ``node cli.js``):
+#: the traces and the errors of use. The others run in batch processes (:class:`Batches`), which
+#: call the same entry (``_cli.main``, ``commands.run``) on the same arguments and give the same
+#: bytes and exit code, without starting Python and Node some 500 times each.
+FRESH_PARTS = {"traces", "errors of use"}
+
+
+class Batches:
+    """Long-lived processes that each run one command line a request (``tests/cli_batch.py``,
+    ``ts/dist/tools/cli-batch.js``), handed to one thread at a time."""
+
+    def __init__(self, command: list[str], n: int, env: dict[str, str] | None = None) -> None:
+        self.idle: queue.Queue[subprocess.Popen[bytes]] = queue.Queue()
+        self.all = [
+            subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd=ROOT)
+            for _ in range(n)
+        ]
+        for p in self.all:
+            self.idle.put(p)
+
+    def run(self, args: list[str]) -> tuple[str, str, int]:
+        p = self.idle.get()
+        try:
+            assert p.stdin is not None and p.stdout is not None
+            p.stdin.write((json.dumps(args) + "\n").encode())
+            p.stdin.flush()
+            header = p.stdout.readline()
+            if not header:
+                raise RuntimeError(f"the batch process {p.args!r} ended (exit code {p.wait()})")
+            d = json.loads(header)
+            streams = [p.stdout.read(d[k]) for k in ("stdout", "stderr")]
+        finally:
+            self.idle.put(p)
+        text = [b.decode("utf-8", "replace") for b in streams]
+        return text[0], text[1], int(d["code"])
+
+    def close(self) -> None:
+        for p in self.all:
+            if p.stdin is not None:
+                p.stdin.close()
+            p.wait()
+
+
 def without_usage(stderr: str) -> str:
     """stderr without the usage text, and with the package's name of its wording for the TypeScript one."""
     stderr = stderr.replace("(possible values: crate, json)", "(possible values: crate, python)")
@@ -460,6 +509,10 @@ def main() -> int:
     if a.src:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
     outcomes: dict[str, Outcome] = {}
+    batch = [
+        Batches([sys.executable, str(Path(__file__).with_name("cli_batch.py"))], a.jobs, env),
+        Batches([a.node, str(Path(a.cli).parents[1] / "tools" / "cli-batch.js")], a.jobs),
+    ]
     with tempfile.TemporaryDirectory(prefix="acp-differential-") as scratch:
         todo = list(runs(Path(scratch), set(a.only.split(","))))
 
@@ -468,8 +521,11 @@ def main() -> int:
             node_args = [
                 "json" if x == "python" and i and r.args[i - 1] == "--wording" else x for i, x in enumerate(r.args)
             ]
-            p = run([sys.executable, "-m", "acp_bindings", *python_args], env)
-            n = run([a.node, a.cli, *node_args])
+            if r.part in FRESH_PARTS:
+                p = run([sys.executable, "-m", "acp_bindings", *python_args], env)
+                n = run([a.node, a.cli, *node_args])
+            else:
+                p, n = batch[0].run(python_args), batch[1].run(node_args)
             # An acp-tools built with the unstable types reads them without `--unstable` too.
             held = a.tools and r.compare == "exact" and ("--unstable" in r.args) == a.tools_unstable
             c = run([a.tools, *python_args]) if held else None
@@ -481,9 +537,13 @@ def main() -> int:
 
             return done
 
-        with ThreadPoolExecutor(max_workers=a.jobs) as pool:
-            for done in pool.map(both, todo):
-                done()
+        try:
+            with ThreadPoolExecutor(max_workers=a.jobs) as pool:
+                for done in pool.map(both, todo):
+                    done()
+        finally:
+            for b in batch:
+                b.close()
     failed = False
     for part, o in outcomes.items():
         print(f"{part}: {o.runs} runs, {o.lines} lines compared, {len(o.differences)} differences")

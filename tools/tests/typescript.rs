@@ -1,7 +1,9 @@
 //! The TypeScript package (`ts/`) against the crate, through their two CLIs:
 //! `node ts/dist/src/cli.js` and `acp-tools` give the same lines and exit
 //! codes on the corpus, the traces and their replays; on every corpus
-//! message mutated at every property they give the same verdict. Also the
+//! message mutated at every property they give the same verdict (the corpus,
+//! mutation and broken-JSON groups run in one Node process per test,
+//! `ts/tools/cli-batch.ts`, rather than start Node for each). Also the
 //! package's own tests (`npm test`), and its example agent and client against
 //! the official TypeScript and Python SDKs' examples and the project's Rust
 //! examples (the Python SDK is installed from PyPI into `target/interop/venv`).
@@ -12,9 +14,12 @@
 mod common;
 use common::{example, Scratch};
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Output, Stdio};
 use std::sync::OnceLock;
 
 use serde_json::Value;
@@ -53,6 +58,68 @@ fn both(args: &[&str]) -> (Output, Output) {
     let rust = Command::new(env!("CARGO_BIN_EXE_acp-tools")).args(args).output().expect("acp-tools runs");
     let node = Command::new("node").arg(ts().join("dist/src/cli.js")).args(args).output().expect("node runs");
     (rust, node)
+}
+
+/// `node ts/dist/tools/cli-batch.js`: `cli.js`'s commands run one after another
+/// in one Node process (the same entry, `commands.run`, on the same arguments,
+/// giving the same bytes and exit code), so that the hundreds of corpus and
+/// mutation groups do not each start Node. One per test thread.
+struct NodeBatch {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl NodeBatch {
+    fn start() -> NodeBatch {
+        let mut child = Command::new("node")
+            .arg(ts().join("dist/tools/cli-batch.js"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("node runs");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        NodeBatch { child, stdin, stdout }
+    }
+
+    fn run(&mut self, args: &[&str]) -> Output {
+        let stdin = self.stdin.as_mut().expect("open");
+        writeln!(stdin, "{}", serde_json::to_string(args).unwrap()).expect("the batch process reads");
+        stdin.flush().unwrap();
+        let mut header = String::new();
+        self.stdout.read_line(&mut header).unwrap();
+        assert!(!header.is_empty(), "cli-batch.js ended: {:?}", self.child.try_wait());
+        let h: Value = serde_json::from_str(&header).expect("a header line");
+        let mut take = |k: &str| {
+            let mut bytes = vec![0; h[k].as_u64().expect("a length") as usize];
+            self.stdout.read_exact(&mut bytes).expect("the stream's bytes");
+            bytes
+        };
+        let (stdout, stderr) = (take("stdout"), take("stderr"));
+        let code = h["code"].as_i64().expect("an exit code") as i32;
+        Output { status: ExitStatus::from_raw(code << 8), stdout, stderr }
+    }
+}
+
+impl Drop for NodeBatch {
+    fn drop(&mut self) {
+        drop(self.stdin.take()); // end of input: the process ends
+        let _ = self.child.wait();
+    }
+}
+
+/// `node ts/dist/src/cli.js ARGS`, run by this thread's [`NodeBatch`].
+fn node_batched(args: &[&str]) -> Output {
+    thread_local! { static BATCH: RefCell<Option<NodeBatch>> = const { RefCell::new(None) }; }
+    BATCH.with(|b| b.borrow_mut().get_or_insert_with(NodeBatch::start).run(args))
+}
+
+/// [`both`], the TypeScript CLI run by [`node_batched`].
+fn both_batched(args: &[&str]) -> (Output, Output) {
+    let _dist = built();
+    let rust = Command::new(env!("CARGO_BIN_EXE_acp-tools")).args(args).output().expect("acp-tools runs");
+    (rust, node_batched(args))
 }
 
 fn scratch(name: &str) -> Scratch {
@@ -108,16 +175,11 @@ fn check_groups_worded(
         }
         args.extend(unstable());
         args.push(path.to_str().unwrap());
-        let (rust, node) = both(&args);
+        let (rust, node) = both_batched(&args);
         let what = format!("{version} {flag} {name:?}");
         compare(&what, &rust, &node);
         if json {
-            let worded = Command::new("node")
-                .arg(ts().join("dist/src/cli.js"))
-                .args(&args)
-                .args(["--wording", "json"])
-                .output()
-                .expect("node runs");
+            let worded = node_batched(&[&args[..], &["--wording", "json"]].concat());
             json_words(&what, &node, &worded);
         }
     }
@@ -395,7 +457,8 @@ fn broken_json_gets_the_same_lines_from_both_clis() {
     let dir = scratch("broken");
     let file = dir.join("broken.jsonl");
     std::fs::write(&file, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
-    let (rust, node) = both(&["check-messages", "--protocol", "v2", "--type", "ContentBlock", file.to_str().unwrap()]);
+    let (rust, node) =
+        both_batched(&["check-messages", "--protocol", "v2", "--type", "ContentBlock", file.to_str().unwrap()]);
     same_verdicts("broken JSON", &rust, &node);
 }
 
