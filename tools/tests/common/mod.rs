@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod node;
 pub mod npm;
 
 /// An example of `acp-bindings`: `cargo test --workspace` builds them into
