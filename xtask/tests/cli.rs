@@ -485,7 +485,9 @@ fn the_ci_workflow_runs_the_ci_script_and_the_declared_rust_version() {
         w["jobs"]["msrv"]["steps"].as_vec().unwrap().iter().filter_map(|s| s["uses"].as_str()).collect();
     assert!(uses.contains(&format!("dtolnay/rust-toolchain@{msrv}").as_str()), "{uses:?} vs {msrv}");
     assert!(runs("msrv").iter().any(|l| l.starts_with("cargo check --workspace")), "{:?}", runs("msrv"));
-    for member in ["generated", "macros", "xtask", "tests", "tools", "tests/serde-types", "tests/serde-types-08"] {
+    for member in
+        ["generated", "macros", "xtask", "tests", "tools", "tests/serde-types", "tests/serde-types-08", "hack"]
+    {
         let m = std::fs::read_to_string(root().join(member).join("Cargo.toml")).unwrap();
         assert!(m.contains("rust-version.workspace = true"), "{member} does not inherit rust-version");
         assert!(m.contains("[lints]\nworkspace = true"), "{member} does not inherit the workspace lints");
