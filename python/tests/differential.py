@@ -9,8 +9,8 @@ group (``tests/corpus/v1`` and ``v2``, one ``.jsonl`` per version and
 definition, with ``--type``), every trace (``check-messages`` under both
 versions, and ``replay``), the errors of use, every corpus message and every
 trace message with every property replaced by each of the replacements or
-removed (as ``tools/tests/typescript.rs`` builds them), the broken JSON of
-``tools/tests/common/mod.rs``, every corpus message with each of its
+removed (as ``tools/tests/it/typescript.rs`` builds them), the broken JSON of
+``tools/tests/it/common/mod.rs``, every corpus message with each of its
 objects repeating a member name, and traces as bytes (line ends, empty
 files, lines that are not UTF-8: ``byte_files``), each checked and replayed;
 each with and without ``--unstable``. The
@@ -59,7 +59,7 @@ sys.path.insert(0, str(SRC))  # the writer, for inputs written as serde_json wri
 from acp_bindings._json import DecodeError, parse  # noqa: E402
 from acp_bindings._write import dumps  # noqa: E402
 
-#: The replacements every property of every message is mutated to (``tools/tests/typescript.rs``).
+#: The replacements every property of every message is mutated to (``tools/tests/it/typescript.rs``).
 REPLACEMENTS: list[Any] = json.loads(
     '[null, 0, 1.5, 2.0, -1, 70000, "x", "", true, [], {}, [1], {"a": 1}, [null], ["x"], [{}], {"type": "text"}]'
 )
@@ -91,7 +91,7 @@ class Outcome:
     differences: list[str] = field(default_factory=list)
 
 
-# --- inputs, as tools/tests/typescript.rs builds them --------------------------------------------
+# --- inputs, as tools/tests/it/typescript.rs builds them --------------------------------------------
 
 
 def corpus() -> dict[tuple[str, str], list[Any]]:

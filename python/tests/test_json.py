@@ -1,6 +1,6 @@
 """The reader: JSON read as the Rust crate reads it (``acp_bindings.parse``).
 
-``tools/tests/python.rs`` compares its errors with the crate's on thousands of
+``tools/tests/it/python.rs`` compares its errors with the crate's on thousands of
 broken lines; these are the rules one by one.
 """
 

@@ -11,7 +11,7 @@ use xtask::generate::{self, Layout};
 #[path = "../generated/mod.rs"]
 mod fixtures;
 
-#[path = "../../tools/tests/common/npm.rs"]
+#[path = "../../tools/tests/it/common/npm.rs"]
 mod npm;
 
 #[path = "codegen/fixture_behaviour.rs"]

@@ -15,7 +15,7 @@
 //! - `[your program]`: it starts a program of yours (`my-v1-agent`);
 //! - `[the tests]`: it is this test run (`cargo test --workspace`);
 //! - `[python]`: it runs in the Python package's environment, so
-//!   `tools/tests/python.rs` runs it there (with the exit code its comment
+//!   `tools/tests/it/python.rs` runs it there (with the exit code its comment
 //!   says, `exit N`, or 0).
 //!
 //! A command with neither a case here nor a tag fails the test, and so does

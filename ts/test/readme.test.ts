@@ -1,5 +1,5 @@
 // The README's TypeScript example, as it is shown there (with the package's
-// own path in the import): `tools/tests/typescript.rs` checks that the
+// own path in the import): `tools/tests/it/typescript.rs` checks that the
 // README still shows this text, and the tests below run it.
 import { SessionReducer, isKnown, v2 } from "../src/index.js";
 

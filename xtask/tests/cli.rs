@@ -447,7 +447,7 @@ fn the_schema_workflow_parses_and_uses_the_action_with_its_inputs() {
         .expect("the workflow uses the repository's own action");
     // The base revision must be in the clone for the default `old` side.
     assert_eq!(steps[0]["with"]["fetch-depth"].as_i64(), Some(0));
-    // Every input it passes is one the action declares (tools/tests/action.rs runs the action).
+    // Every input it passes is one the action declares (tools/tests/it/action.rs runs the action).
     let action = std::fs::read_to_string(root().join(".github/actions/schema-diff/action.yml")).unwrap();
     let action = &YamlLoader::load_from_str(&action).expect("action.yml is YAML")[0];
     for (k, _) in step["with"].as_hash().expect("inputs") {

@@ -6,7 +6,7 @@
 #   comment  create or update the pull request's one comment with the report
 # Each reads the variables GitHub Actions sets (GITHUB_EVENT_PATH, GITHUB_OUTPUT,
 # GITHUB_STEP_SUMMARY, RUNNER_TEMP, ...) and the inputs as INPUT_* variables, so a test can run it
-# without GitHub (tools/tests/action.rs).
+# without GitHub (tools/tests/it/action.rs).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

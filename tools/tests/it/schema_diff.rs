@@ -5,7 +5,7 @@
 //! the sides as it was given them). Also: `git:<rev>:<path>` sides, the exit
 //! codes, and errors.
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! directions, with whole transcripts checked; bad input, exit statuses and
 //! `--losses-json`.
 
-mod common;
+use crate::common;
 use common::example;
 
 use std::io::{BufRead, BufReader, Write};

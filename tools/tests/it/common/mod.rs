@@ -1,6 +1,7 @@
-//! What several of these test binaries share.
+//! What several of these test modules share (`tests/tests/codegen.rs` takes
+//! `npm.rs` too).
 
-#![allow(dead_code)] // each binary uses some of it
+#![allow(dead_code)] // not every binary that includes a part of it uses all of it
 
 use std::path::{Path, PathBuf};
 

@@ -12,7 +12,7 @@
 //! CPython 3.11 or later with `venv` and pip is needed, and PyPI for the
 //! pinned packages.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

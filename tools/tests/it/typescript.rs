@@ -11,7 +11,7 @@
 //! Node 20 and npm are needed; `npm ci` installs the package's pinned
 //! dependencies (TypeScript, and the official SDK the agent is tested with).
 
-mod common;
+use crate::common;
 use common::{example, Scratch};
 
 use std::collections::BTreeMap;
