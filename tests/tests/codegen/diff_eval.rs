@@ -59,6 +59,11 @@ const DESCRIPTION_KINDS: &[&str] = &[
 /// The kinds of the prose alarms: a gating or handling sentence changed in what it obliges.
 const ALARM_KINDS: &[&str] = &["capability_gating_changed", "obligation_changed"];
 
+/// An entry of the set that is a real change of obligation: of an alarm's kind, not compatible.
+fn real_obligation(e: &Entry) -> bool {
+    ALARM_KINDS.contains(&e.kind.as_str()) && e.level > Level::Compatible
+}
+
 /// What the tool said about one pair, by key (a key may hold several changes),
 /// with the kind it gave each.
 fn tool_changes(root: &Path, old_dir: &str, new_dir: &str) -> Vec<(Key, Level, Vec<String>, &'static str)> {
@@ -97,7 +102,6 @@ struct Tally {
 impl Tally {
     /// Matches what the tool says of one pair against the set's entries for it.
     fn pair(&mut self, root: &Path, old_dir: &str, new_dir: &str, entries: &[Entry]) {
-        let t = self;
         let mut hand: BTreeMap<Key, Vec<Entry>> = BTreeMap::new();
         for e in entries {
             hand.entry(key(&e.file, &e.def, &e.member, &e.kind)).or_default().push(e.clone());
@@ -105,19 +109,18 @@ impl Tally {
         for (k, level, breaks, kind) in tool_changes(root, old_dir, new_dir) {
             let found = hand.get_mut(&k).and_then(|v| if v.is_empty() { None } else { Some(v.remove(0)) });
             if ALARM_KINDS.contains(&kind) {
-                t.alarms.0 += 1;
-                t.alarms.1 += usize::from(found.as_ref().is_some_and(|e| e.level > Level::Compatible));
+                self.alarms.0 += 1;
+                self.alarms.1 += usize::from(found.as_ref().is_some_and(|e| e.level > Level::Compatible));
             }
-            let obligation = |e: &Entry| ALARM_KINDS.contains(&e.kind.as_str()) && e.level > Level::Compatible;
-            if found.as_ref().is_some_and(obligation) && level == Level::Compatible {
-                t.obligations_lost.push(format!("{old_dir} -> {new_dir}: {k:?} (called compatible)"));
+            if found.as_ref().is_some_and(real_obligation) && level == Level::Compatible {
+                self.obligations_lost.push(format!("{old_dir} -> {new_dir}: {k:?} (called compatible)"));
             }
             match found {
                 Some(e) => {
                     assert!(!e.missed, "{old_dir} -> {new_dir}: {k:?} is marked missed but the diff reports it");
-                    t.matched.push((level, e.level));
+                    self.matched.push((level, e.level));
                     if level != e.level {
-                        t.disagree.push(format!(
+                        self.disagree.push(format!(
                             "{old_dir} -> {new_dir}: {k:?}: tool {}, hand {}: {}",
                             level.as_str(),
                             e.level.as_str(),
@@ -125,21 +128,21 @@ impl Tally {
                         ));
                     }
                     if level > Level::Compatible && e.level > Level::Compatible {
-                        t.breaks_agree.1 += 1;
+                        self.breaks_agree.1 += 1;
                         if breaks == e.breaks {
-                            t.breaks_agree.0 += 1;
+                            self.breaks_agree.0 += 1;
                         }
                     }
                 }
-                None => t.unreviewed.push(format!("{old_dir} -> {new_dir}: {k:?} ({})", level.as_str())),
+                None => self.unreviewed.push(format!("{old_dir} -> {new_dir}: {k:?} ({})", level.as_str())),
             }
         }
         for (k, left) in hand {
             for e in left {
-                if ALARM_KINDS.contains(&e.kind.as_str()) && e.level > Level::Compatible {
-                    t.obligations_lost.push(format!("{old_dir} -> {new_dir}: {k:?} (not reported)"));
+                if real_obligation(&e) {
+                    self.obligations_lost.push(format!("{old_dir} -> {new_dir}: {k:?} (not reported)"));
                 }
-                t.missed.push((e.level, format!("{old_dir} -> {new_dir}: {k:?} ({}): {}", e.level.as_str(), e.why)));
+                self.missed.push((e.level, format!("{old_dir} -> {new_dir}: {k:?} ({}): {}", e.level.as_str(), e.why)));
             }
         }
     }

@@ -12,7 +12,7 @@
 //! dependencies (TypeScript, and the official SDK the agent is tested with).
 
 use crate::common;
-use common::{example, Scratch};
+use common::{example, node::node_batched, Scratch};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -49,19 +49,16 @@ fn unstable() -> &'static [&'static str] {
     }
 }
 
-/// Runs `acp-tools ARGS` and `node ts/dist/src/cli.js ARGS`.
-fn both(args: &[&str]) -> (Output, Output) {
+/// Runs `acp-tools ARGS` and `node ts/dist/src/cli.js ARGS`, the latter by `node`:
+/// [`node_process`], as a user starts it, or [`node_batched`] (one process for many).
+fn both(args: &[&str], node: fn(&[&str]) -> Output) -> (Output, Output) {
     let _dist = built();
     let rust = Command::new(env!("CARGO_BIN_EXE_acp-tools")).args(args).output().expect("acp-tools runs");
-    let node = Command::new("node").arg(ts().join("dist/src/cli.js")).args(args).output().expect("node runs");
-    (rust, node)
+    (rust, node(args))
 }
 
-/// [`both`], the TypeScript CLI run by [`common::node::node_batched`].
-fn both_batched(args: &[&str]) -> (Output, Output) {
-    let _dist = built();
-    let rust = Command::new(env!("CARGO_BIN_EXE_acp-tools")).args(args).output().expect("acp-tools runs");
-    (rust, common::node::node_batched(&ts(), args))
+fn node_process(args: &[&str]) -> Output {
+    Command::new("node").arg(ts().join("dist/src/cli.js")).args(args).output().expect("node runs")
 }
 
 fn scratch(name: &str) -> Scratch {
@@ -117,11 +114,11 @@ fn check_groups_worded(
         }
         args.extend(unstable());
         args.push(path.to_str().unwrap());
-        let (rust, node) = both_batched(&args);
+        let (rust, node) = both(&args, node_batched);
         let what = format!("{version} {flag} {name:?}");
         compare(&what, &rust, &node);
         if json {
-            let worded = common::node::node_batched(&ts(), &[&args[..], &["--wording", "json"]].concat());
+            let worded = node_batched(&[&args[..], &["--wording", "json"]].concat());
             json_words(&what, &node, &worded);
         }
     }
@@ -264,18 +261,18 @@ fn every_trace_checks_and_replays_the_same_in_both_clis() {
             let mut args = vec!["check-messages", "--protocol", version];
             args.extend(unstable());
             args.push(p);
-            let (rust, node) = both(&args);
+            let (rust, node) = both(&args, node_process);
             same_output(&format!("check-messages {version} {p}"), &rust, &node);
         }
         let mut args = vec!["replay", "--protocol", "v2"];
         args.extend(unstable());
         args.push(p);
-        let (rust, node) = both(&args);
+        let (rust, node) = both(&args, node_process);
         same_output(&format!("replay {p}"), &rust, &node);
         // The replay is JSON, key order included.
         assert!(serde_json::from_slice::<Value>(&node.stdout).is_ok(), "{}", log(&node));
         args.insert(3, "--compact");
-        let (rust, node) = both(&args);
+        let (rust, node) = both(&args, node_process);
         same_output(&format!("replay --compact {p}"), &rust, &node);
         n += 1;
     }
@@ -287,7 +284,7 @@ fn every_trace_checks_and_replays_the_same_in_both_clis() {
         &["check-messages", "--protocol", "v2", "nowhere.json"],
         &["check-messages", "--protocol", "v2", "--type", "NoSuchDefinition", "Cargo.toml"],
     ] {
-        let (rust, node) = both(args);
+        let (rust, node) = both(args, node_process);
         same_output(&args.join(" "), &rust, &node);
     }
 }
@@ -400,7 +397,7 @@ fn broken_json_gets_the_same_lines_from_both_clis() {
     let file = dir.join("broken.jsonl");
     std::fs::write(&file, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
     let (rust, node) =
-        both_batched(&["check-messages", "--protocol", "v2", "--type", "ContentBlock", file.to_str().unwrap()]);
+        both(&["check-messages", "--protocol", "v2", "--type", "ContentBlock", file.to_str().unwrap()], node_batched);
     same_verdicts("broken JSON", &rust, &node);
 }
 
@@ -788,7 +785,7 @@ fn repeated_member_names_are_refused_alike() {
         let mut args = vec!["check-messages", "--protocol", version.as_str(), "--type", type_name.as_str()];
         args.extend(unstable());
         args.push(path.to_str().unwrap());
-        let (rust, node) = both(&args);
+        let (rust, node) = both(&args, node_process);
         let message =
             |l: &String| l.strip_prefix("rejected at ").and_then(|r| r.split_once(": ")).map(|(_, m)| m.to_owned());
         for (t, r) in verdicts(&node).iter().zip(verdicts(&rust)) {

@@ -58,9 +58,10 @@ impl Drop for NodeBatch {
     }
 }
 
-/// `node ts/dist/src/cli.js ARGS` (`ts` the package's directory, built), run
-/// by this thread's [`NodeBatch`].
-pub fn node_batched(ts: &Path, args: &[&str]) -> Output {
+/// `node ts/dist/src/cli.js ARGS` (the package built), run by this thread's
+/// [`NodeBatch`].
+pub fn node_batched(args: &[&str]) -> Output {
     thread_local! { static BATCH: RefCell<Option<NodeBatch>> = const { RefCell::new(None) }; }
-    BATCH.with(|b| b.borrow_mut().get_or_insert_with(|| NodeBatch::start(ts)).run(args))
+    let ts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ts");
+    BATCH.with(|b| b.borrow_mut().get_or_insert_with(|| NodeBatch::start(&ts)).run(args))
 }
