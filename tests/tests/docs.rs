@@ -415,10 +415,12 @@ fn documented_commands_work_as_shown() {
             .current_dir(&cwd)
             .env("PATH", &path)
             .env_remove("CARGO_MAKEFLAGS")
-            // The commands build the tools in feature sets of their own, once
-            // each in this run: no incremental caches for them (over 1 GB, and
-            // slower to write than to skip). The output is the same either way.
-            .env("CARGO_INCREMENTAL", "0")
+            // The contributor's own `CARGO_INCREMENTAL` reaches the commands, as it
+            // does when they type them: cargo hashes it into every workspace
+            // crate's build, so with another value than the test build's the
+            // commands would build `xtask`, `acp-tools` and what is between them
+            // again instead of reusing the test build's (`cargo xtask` shares the
+            // test build's crates; see hack/Cargo.toml and `forward` in xtask).
             .output()
             .expect("sh runs");
         eprintln!("{:>6.1} s  {}", t0.elapsed().as_secs_f64(), case.command);

@@ -398,6 +398,7 @@ fn diff_exit_codes_fail_on_and_accepted_fingerprints() {
     let o = xtask(&["diff", old, new, "--accept", file.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("line 1: `not-a-fingerprint` is not a fingerprint"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&scratch).unwrap();
     // The Rust axis has its own gate: a pair whose changes are all compatible on
     // the wire but rename a Rust type fails `rust-breaking` only.
     let c = root().join("schema/fixtures/diff/causes/semantic_string_types");
