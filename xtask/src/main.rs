@@ -483,10 +483,10 @@ fn forward(root: &Path, command: &str, args: &[String]) -> ExitCode {
     cmd.args(["run", "--quiet", "--package", "acp-tools", "--bin", "acp-tools", "--manifest-path"])
         .arg(root.join("Cargo.toml"));
     if args.iter().any(|a| a == "--unstable") {
-        // `schemars` does nothing for the tools; with it the build is the one
-        // `cargo test --workspace` makes (every feature of the bindings), so a
-        // contributor's tools are built once, not once more here.
-        cmd.args(["--features", "unstable,acp-bindings/schemars"]);
+        // `as-tested` does nothing for the tools; with it the build is the one
+        // `cargo test --workspace` makes, so a contributor's tools are built
+        // once, not once more here.
+        cmd.args(["--features", "unstable,as-tested"]);
     }
     cmd.arg("--").arg(command).args(args);
     match cmd.status() {
