@@ -191,6 +191,7 @@ fn every_vendored_release_compiles_with_runtime_reducer_and_replay() {
                     ),
                 ),
                 ("acp-bindings-convert = { path = \"../convert\" }\n", String::new()),
+                ("acp-bindings-runtime = { path = \"../runtime\" }", format!("acp-bindings-runtime = {{ path = {runtime:?} }}")),
                 ("xtask = { path = \"../xtask\" }\n", String::new()),
                 (", \"acp-bindings-convert/unstable\"", String::new()),
             ],
