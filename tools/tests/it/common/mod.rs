@@ -1,8 +1,6 @@
 //! What several of these test modules share (`tests/tests/codegen.rs` takes
 //! `npm.rs` too).
 
-#![allow(dead_code)] // not every binary that includes a part of it uses all of it
-
 use std::path::{Path, PathBuf};
 
 pub mod node;
@@ -50,9 +48,6 @@ pub fn broken_lines(root: &Path) -> Vec<String> {
     lines
 }
 
-/// `npm ci` and `npm run build` in `ts/`, once per test binary: the
-/// TypeScript package's CLI (`ts/dist/src/cli.js`) is then there to run.
-#[allow(dead_code)] // not every test binary runs the TypeScript CLI
 /// Who may use `ts/dist/` at a time: every test that runs the compiled
 /// package holds a read guard, and a test that runs a script recompiling it
 /// (`npm test` runs `tsc`, which rewrites each file in place) holds the write
