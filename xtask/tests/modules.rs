@@ -226,3 +226,120 @@ fn a_loop_through_a_file_a_module_is_split_into_is_the_modules() {
     own.insert("x".into(), "pub mod part;".into());
     assert_eq!(a_loop(&dependencies(&own)), None);
 }
+
+/// The workspace's member directories, from the root manifest's `members`.
+fn members() -> Vec<PathBuf> {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let line = manifest.lines().find(|l| l.starts_with("members = [")).expect("a members line");
+    line.split('"').skip(1).step_by(2).map(|m| root().join(m)).collect()
+}
+
+/// The `.rs` files under `dir`, but `main.rs` and `bin/` when `library` (a
+/// library's modules).
+fn sources(dir: &Path, library: bool, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if path.is_dir() {
+            if !(library && name == "bin" && dir.ends_with("src")) {
+                sources(&path, library, out);
+            }
+        } else if name.ends_with(".rs") && !(library && name == "main.rs" && dir.ends_with("src")) {
+            out.push(path);
+        }
+    }
+}
+
+/// What `cargo test` would have run in a file: a test (`#[test]`,
+/// `#[cfg(test)]`), or a doctest (a code block in a doc comment that rustdoc
+/// compiles, or docs included from a file), with its line.
+fn runnable(text: &str, doctests: bool) -> Option<(usize, String)> {
+    // Inside a doc comment's code block (its closing fence is no opening one).
+    let mut in_block = false;
+    text.lines().enumerate().find_map(|(i, line)| {
+        let l = line.trim();
+        let found = if doctests {
+            let doc = l.strip_prefix("///").or_else(|| l.strip_prefix("//!")).map(str::trim_start);
+            let opened = match doc.and_then(|d| d.strip_prefix("```")) {
+                Some(_) if in_block => {
+                    in_block = false;
+                    None
+                }
+                Some(info) => {
+                    in_block = true;
+                    Some(info.trim())
+                }
+                None => None,
+            };
+            let rust_block = opened.is_some_and(|info| {
+                info.is_empty()
+                    || info.split(',').map(str::trim).any(|w| {
+                        matches!(w, "rust" | "ignore" | "no_run" | "should_panic" | "compile_fail")
+                            || w.starts_with("edition")
+                    })
+            });
+            rust_block || l.contains("doc = include_str!")
+        } else {
+            l.starts_with("#[test]") || l.starts_with("#[cfg(test)]")
+        };
+        found.then(|| (i + 1, l.to_owned()))
+    })
+}
+
+/// A target a member's manifest keeps out of `cargo test` (`test = false`,
+/// `doctest = false`, set where there was nothing to run, to save its build)
+/// still has nothing to run: a test added there later would silently never run.
+#[test]
+fn a_target_cargo_test_skips_has_nothing_it_would_run() {
+    let mut skipped = 0;
+    for member in members() {
+        let manifest = std::fs::read_to_string(member.join("Cargo.toml")).unwrap();
+        for table in manifest.split("\n[").skip(1) {
+            let (header, body) = table.split_once('\n').unwrap_or((table, ""));
+            let value = |key: &str| {
+                body.lines().take_while(|l| !l.starts_with('[')).find_map(|l| {
+                    l.strip_prefix(key)?.trim_start().strip_prefix('=').map(|v| v.trim().trim_matches('"'))
+                })
+            };
+            let library = header == "lib]";
+            if !library && header != "[bin]]" {
+                continue;
+            }
+            let files = match value("path") {
+                Some(path) if !library => vec![member.join(path)],
+                _ => {
+                    let mut out = Vec::new();
+                    sources(&member.join("src"), true, &mut out);
+                    out
+                }
+            };
+            for (key, doctests) in [("test", false), ("doctest", true)] {
+                if value(key) != Some("false") {
+                    continue;
+                }
+                skipped += 1;
+                for file in &files {
+                    let text = std::fs::read_to_string(file).unwrap();
+                    if let Some((line, what)) = runnable(&text, doctests) {
+                        panic!(
+                            "{}:{line}: `{what}`, but {} sets `{key} = false` for this target: cargo test would not run it",
+                            file.display(),
+                            member.join("Cargo.toml").display()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(skipped >= 10, "the manifests' `test = false` and `doctest = false` were not found ({skipped})");
+}
+
+#[test]
+fn the_skip_check_finds_a_test_and_a_code_block() {
+    assert_eq!(runnable("fn a() {}\n#[cfg(test)]\nmod tests {}\n", false).map(|f| f.0), Some(2));
+    assert_eq!(runnable("/// ```\n/// let a = 1;\n/// ```\n", false), None);
+    assert_eq!(runnable("//! Text.\n//! ```\n", true).map(|f| f.0), Some(2));
+    assert_eq!(runnable("/// ```rust,no_run\n", true).map(|f| f.0), Some(1));
+    assert_eq!(runnable("#[doc = include_str!(\"../README.md\")]\n", true).map(|f| f.0), Some(1));
+    assert_eq!(runnable("/// ```text\n/// a\n/// ```\n/// ```json\n", true), None);
+}
