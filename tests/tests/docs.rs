@@ -383,6 +383,16 @@ fn head(text: &str) -> String {
 
 /// Runs every case in turn (they share the workspace's target directory, so
 /// running them at once would only wait on cargo's lock) and checks each.
+/// Whether a case is the TypeScript package's alone: its `npm` build in
+/// `ts/` and the commands that run what that build wrote with `node` and
+/// nothing of cargo's. Those run in their order on a thread of their own,
+/// beside the cargo cases (the build, about 15 s, is mostly one core's
+/// work); a case that also needs that build (a Rust example talking to the
+/// TypeScript one) waits for them.
+fn typescript_only(command: &str) -> bool {
+    command.starts_with("cd ts ") || command.starts_with("node ts/")
+}
+
 #[test]
 fn documented_commands_work_as_shown() {
     let root = root();
@@ -397,69 +407,93 @@ fn documented_commands_work_as_shown() {
     )
     .unwrap();
     let generated_before = generated_files(&root);
-    let mut failures = Vec::new();
-    for (i, case) in CASES.iter().enumerate() {
-        // A copy of the sources that is not a git checkout (a crate
-        // package, say) has no history to diff against.
-        if (case.command.starts_with("git ") || case.command.contains("git:")) && !has_main(&root) {
-            continue;
-        }
-        let cwd = match case.dir {
-            Dir::Root => root.clone(),
-            Dir::Scratch(files) => scratch(i, files),
-        };
-        let t0 = std::time::Instant::now();
-        let out = Command::new("sh")
-            .arg("-c")
-            .arg(case.command)
-            .current_dir(&cwd)
-            .env("PATH", &path)
-            .env_remove("CARGO_MAKEFLAGS")
-            // The contributor's own `CARGO_INCREMENTAL` reaches the commands, as it
-            // does when they type them: cargo hashes it into every workspace
-            // crate's build, so with another value than the test build's the
-            // commands would build `xtask`, `acp-tools` and what is between them
-            // again instead of reusing the test build's (`cargo xtask` shares the
-            // test build's crates; see hack/Cargo.toml and `forward` in xtask).
-            .output()
-            .expect("sh runs");
-        eprintln!("{:>6.1} s  {}", t0.elapsed().as_secs_f64(), case.command);
-        let status = out.status.code().unwrap_or(-1);
-        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        if status != case.status {
-            failures.push(format!(
-                "`{}` exited with {status}, the docs expect {}\nstdout:\n{}\nstderr:\n{}",
-                case.command,
-                case.status,
-                head(&stdout),
-                head(&stderr)
-            ));
-            continue;
-        }
-        for w in case.writes {
-            if !cwd.join(w).exists() {
-                failures.push(format!("`{}` did not write {w}", case.command));
+    let cases: Vec<(usize, &Case)> = CASES.iter().enumerate().collect();
+    let (typescript, rest): (Vec<_>, Vec<_>) = cases.into_iter().partition(|(_, c)| typescript_only(c.command));
+    let failures = std::thread::scope(|scope| {
+        let typescript = scope
+            .spawn(|| -> Vec<String> { typescript.iter().flat_map(|&(i, c)| run_case(i, c, &root, &path)).collect() });
+        let mut typescript = Some(typescript);
+        let mut failures: Vec<String> = Vec::new();
+        for (i, case) in rest {
+            if case.command.contains("ts/") {
+                if let Some(t) = typescript.take() {
+                    failures.extend(t.join().expect("the TypeScript cases' thread"));
+                }
             }
+            failures.extend(run_case(i, case, &root, &path));
         }
-        if case.command.starts_with("git ") || case.command.starts_with("cargo build") {
-            continue;
+        if let Some(t) = typescript {
+            failures.extend(t.join().expect("the TypeScript cases' thread"));
         }
-        let transcript = format!(
-            "$ {}\nexit: {status}\n--- stdout\n{}--- stderr\n{}",
-            case.command,
-            head(&normalise(&stdout, &root, &cwd)),
-            head(&normalise(&stderr, &root, &cwd))
-        );
-        let name = slug(case.command);
-        let r = std::panic::catch_unwind(|| insta::assert_snapshot!(name.clone(), transcript));
-        if r.is_err() {
-            failures.push(format!("`{}`: its output differs from the snapshot {name}", case.command));
-        }
-    }
+        failures
+    });
     // The README's first command regenerates the committed files: it must
     // find nothing to change.
     assert_eq!(generated_before, generated_files(&root), "`cargo xtask codegen` changed the committed generated files");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Runs case `i` and checks its exit code, the files it writes and its
+/// output against the snapshot: what differs, one text each.
+fn run_case(i: usize, case: &Case, root: &Path, path: &std::ffi::OsStr) -> Vec<String> {
+    let mut failures = Vec::new();
+    // A copy of the sources that is not a git checkout (a crate
+    // package, say) has no history to diff against.
+    if (case.command.starts_with("git ") || case.command.contains("git:")) && !has_main(root) {
+        return failures;
+    }
+    let cwd = match case.dir {
+        Dir::Root => root.to_path_buf(),
+        Dir::Scratch(files) => scratch(i, files),
+    };
+    let t0 = std::time::Instant::now();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(case.command)
+        .current_dir(&cwd)
+        .env("PATH", path)
+        .env_remove("CARGO_MAKEFLAGS")
+        // The contributor's own `CARGO_INCREMENTAL` reaches the commands, as it
+        // does when they type them: cargo hashes it into every workspace
+        // crate's build, so with another value than the test build's the
+        // commands would build `xtask`, `acp-tools` and what is between them
+        // again instead of reusing the test build's (`cargo xtask` shares the
+        // test build's crates; see hack/Cargo.toml and `forward` in xtask).
+        .output()
+        .expect("sh runs");
+    eprintln!("{:>6.1} s  {}", t0.elapsed().as_secs_f64(), case.command);
+    let status = out.status.code().unwrap_or(-1);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if status != case.status {
+        failures.push(format!(
+            "`{}` exited with {status}, the docs expect {}\nstdout:\n{}\nstderr:\n{}",
+            case.command,
+            case.status,
+            head(&stdout),
+            head(&stderr)
+        ));
+        return failures;
+    }
+    for w in case.writes {
+        if !cwd.join(w).exists() {
+            failures.push(format!("`{}` did not write {w}", case.command));
+        }
+    }
+    if case.command.starts_with("git ") || case.command.starts_with("cargo build") {
+        return failures;
+    }
+    let transcript = format!(
+        "$ {}\nexit: {status}\n--- stdout\n{}--- stderr\n{}",
+        case.command,
+        head(&normalise(&stdout, root, &cwd)),
+        head(&normalise(&stderr, root, &cwd))
+    );
+    let name = slug(case.command);
+    let r = std::panic::catch_unwind(|| insta::assert_snapshot!(name.clone(), transcript));
+    if r.is_err() {
+        failures.push(format!("`{}`: its output differs from the snapshot {name}", case.command));
+    }
+    failures
 }
 
 /// Whether `root` is a git checkout with a branch `main`.
