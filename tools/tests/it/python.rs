@@ -264,7 +264,13 @@ fn the_reader_refuses_broken_json_as_the_crate_does() {
 /// package's.
 #[test]
 fn the_cli_gives_the_lines_of_acp_tools_and_of_the_typescript_cli() {
-    let python = python();
+    // The Python environment (pip) and the TypeScript build (npm, tsc) are
+    // each mostly one core's work: on a fresh checkout they are made side by
+    // side (this test is the first to need either, by name).
+    let python = std::thread::scope(|s| {
+        s.spawn(|| drop(common::ts_built(&root())));
+        python()
+    });
     let _dist = common::ts_built(&root());
     let mut c = Command::new(&python);
     c.arg(package().join("tests/differential.py")).arg("--tools").arg(env!("CARGO_BIN_EXE_acp-tools"));

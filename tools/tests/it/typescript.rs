@@ -2,7 +2,7 @@
 //! `node ts/dist/src/cli.js` and `acp-tools` give the same lines and exit
 //! codes on the corpus, the traces and their replays; on every corpus
 //! message mutated at every property they give the same verdict (the corpus,
-//! mutation and broken-JSON groups run in one Node process per test,
+//! mutation, broken-JSON and repeated-name groups run in one Node process per test,
 //! `ts/tools/cli-batch.ts`, rather than start Node for each). Also the
 //! package's own tests (`npm test`), and its example agent and client against
 //! the official TypeScript and Python SDKs' examples and the project's Rust
@@ -758,7 +758,8 @@ fn with_repeat(v: &Value, at: &mut Vec<Value>, target: &[Value]) -> String {
 /// Every corpus message with each of its objects repeating a member name:
 /// both refuse it with the same message (an error of the whole message,
 /// inside lenient members too). The pointers are not compared: the crate's
-/// can land inside a key where its reader had a slice of the text.
+/// can land inside a key where its reader had a slice of the text. Like the
+/// other bulk groups, run by one Node process ([`node_batched`]).
 #[test]
 fn repeated_member_names_are_refused_alike() {
     let dir = scratch("repeated");
@@ -785,7 +786,7 @@ fn repeated_member_names_are_refused_alike() {
         let mut args = vec!["check-messages", "--protocol", version.as_str(), "--type", type_name.as_str()];
         args.extend(unstable());
         args.push(path.to_str().unwrap());
-        let (rust, node) = both(&args, node_process);
+        let (rust, node) = both(&args, node_batched);
         let message =
             |l: &String| l.strip_prefix("rejected at ").and_then(|r| r.split_once(": ")).map(|(_, m)| m.to_owned());
         for (t, r) in verdicts(&node).iter().zip(verdicts(&rust)) {
