@@ -1,11 +1,5 @@
 //! The generated v1 and v2 bindings on ACP messages: the corpus under
-//! `tests/corpus/` (written from the spec pages and seeds) and direct checks;
-//! the bindings built as a user builds them; and (`docs`) the commands the
-//! documentation shows, run as written. The documented commands are in this
-//! binary rather than one of their own because cargo runs test binaries one
-//! after another, and both groups spend most of their time in builds of
-//! their own (the crate as a user builds it, the tools without `unstable`)
-//! that leave a core idle for part of it: side by side they share the two.
+//! `tests/corpus/` (written from the spec pages and seeds) and direct checks.
 
 use std::path::{Path, PathBuf};
 
@@ -22,8 +16,6 @@ mod semantics;
 
 #[path = "bindings/corpus.rs"]
 mod corpus;
-#[path = "bindings/docs.rs"]
-mod docs;
 #[path = "bindings/duplicate_members.rs"]
 mod duplicate_members;
 #[path = "bindings/fast_paths.rs"]

@@ -305,7 +305,7 @@ fn the_cli_gives_the_lines_of_acp_tools_and_of_the_typescript_cli() {
 /// `README.md` and `docs/*.md`), run from the repository's root with the
 /// package's environment first on `PATH` (so `python` is its Python): each
 /// ends with the exit code its comment says (`exit N`), else 0, and prints
-/// something. (`tests/tests/bindings/docs.rs` requires every other command to be run
+/// something. (`tests/tests/docs.rs` requires every other command to be run
 /// there or tagged.)
 #[test]
 fn the_documented_python_commands_run() {
