@@ -381,8 +381,6 @@ fn head(text: &str) -> String {
     format!("{}\n[... {} lines in all]\n", lines[..40].join("\n"), lines.len())
 }
 
-/// Runs every case in turn (they share the workspace's target directory, so
-/// running them at once would only wait on cargo's lock) and checks each.
 /// Whether a case is the TypeScript package's alone: its `npm` build in
 /// `ts/` and the commands that run what that build wrote with `node` and
 /// nothing of cargo's. Those run in their order on a thread of their own,
@@ -393,6 +391,9 @@ fn typescript_only(command: &str) -> bool {
     command.starts_with("cd ts ") || command.starts_with("node ts/")
 }
 
+/// Runs every case and checks each: the cargo cases in turn (they share the
+/// workspace's target directory, so running them at once would only wait on
+/// cargo's lock), the TypeScript package's beside them ([`typescript_only`]).
 #[test]
 fn documented_commands_work_as_shown() {
     let root = root();

@@ -234,17 +234,16 @@ fn members() -> Vec<PathBuf> {
     line.split('"').skip(1).step_by(2).map(|m| root().join(m)).collect()
 }
 
-/// The `.rs` files under `dir`, but `main.rs` and `bin/` when `library` (a
-/// library's modules).
-fn sources(dir: &Path, library: bool, out: &mut Vec<PathBuf>) {
+/// A library's modules: the `.rs` files under `dir` (its `src`), but the
+/// binaries' (`src/main.rs`, `src/bin/`).
+fn library_sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap().flatten() {
         let path = e.path();
         let name = e.file_name().to_string_lossy().into_owned();
-        if path.is_dir() {
-            if !(library && name == "bin" && dir.ends_with("src")) {
-                sources(&path, library, out);
-            }
-        } else if name.ends_with(".rs") && !(library && name == "main.rs" && dir.ends_with("src")) {
+        let binary = dir.ends_with("src") && (name == "bin" || name == "main.rs");
+        if path.is_dir() && !binary {
+            library_sources(&path, out);
+        } else if name.ends_with(".rs") && !binary {
             out.push(path);
         }
     }
@@ -309,7 +308,7 @@ fn a_target_cargo_test_skips_has_nothing_it_would_run() {
                 Some(path) if !library => vec![member.join(path)],
                 _ => {
                     let mut out = Vec::new();
-                    sources(&member.join("src"), true, &mut out);
+                    library_sources(&member.join("src"), &mut out);
                     out
                 }
             };
