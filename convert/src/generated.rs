@@ -8349,7 +8349,9 @@ impl crate::ToV2 for ::acp_bindings::v1::ToolCallUpdate {
             let v = match self.raw_input {
                 Some(v) => {
                     match Some(v) {
-                        Some(v) => ::acp_bindings::Patch::Set(Box::new(v)),
+                        Some(v) => {
+                            ::acp_bindings::Patch::Set(::acp_bindings::RawJson::from(v))
+                        }
                         None => ::acp_bindings::Patch::Keep,
                     }
                 }
@@ -8363,7 +8365,9 @@ impl crate::ToV2 for ::acp_bindings::v1::ToolCallUpdate {
             let v = match self.raw_output {
                 Some(v) => {
                     match Some(v) {
-                        Some(v) => ::acp_bindings::Patch::Set(Box::new(v)),
+                        Some(v) => {
+                            ::acp_bindings::Patch::Set(::acp_bindings::RawJson::from(v))
+                        }
                         None => ::acp_bindings::Patch::Keep,
                     }
                 }
@@ -16927,7 +16931,7 @@ impl crate::ToV1 for ::acp_bindings::v2::ToolCallUpdate {
             cx.enter("rawInput");
             let v = match self.raw_input {
                 ::acp_bindings::Patch::Set(v) => {
-                    let v = *v;
+                    let v = ::serde_json::Value::from(v);
                     Some(v)
                 }
                 ::acp_bindings::Patch::Clear => {
@@ -16946,7 +16950,7 @@ impl crate::ToV1 for ::acp_bindings::v2::ToolCallUpdate {
             cx.enter("rawOutput");
             let v = match self.raw_output {
                 ::acp_bindings::Patch::Set(v) => {
-                    let v = *v;
+                    let v = ::serde_json::Value::from(v);
                     Some(v)
                 }
                 ::acp_bindings::Patch::Clear => {

@@ -41,10 +41,10 @@ pub(crate) fn tool_call_to_v2(t: v1::ToolCall, cx: &mut Cx) -> R<v2::ToolCallUpd
         u.locations = Patch::Set(cx.at("locations", |cx| l.to_v2(cx))?);
     }
     if let Some(r) = t.raw_input {
-        u.raw_input = Patch::Set(Box::new(r));
+        u.raw_input = Patch::Set(r.into());
     }
     if let Some(r) = t.raw_output {
-        u.raw_output = Patch::Set(Box::new(r));
+        u.raw_output = Patch::Set(r.into());
     }
     u.meta = match t.meta {
         Nullable::Value(m) => Patch::Set(m),

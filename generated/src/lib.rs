@@ -22,7 +22,7 @@ extern crate self as acp_bindings;
 // that the ACP types' users depend on this crate alone.
 pub use acp_bindings_runtime::{json, patch, runtime};
 pub use acp_bindings_runtime::{AcpDeserialize, AcpDispatch, AcpEnum, AcpPatch, AcpSerialize, AcpString, AcpUnion};
-pub use acp_bindings_runtime::{Patch, PatchOps, Patchable};
+pub use acp_bindings_runtime::{Patch, PatchOps, Patchable, RawJson};
 
 /// Whether this build has the items and fields of the unstable schemas
 /// (the `unstable` feature).

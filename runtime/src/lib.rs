@@ -26,10 +26,12 @@
 
 pub mod json;
 pub mod patch;
+mod raw;
 pub mod runtime;
 
 pub use acp_bindings_macros::{AcpDeserialize, AcpDispatch, AcpEnum, AcpPatch, AcpSerialize, AcpString, AcpUnion};
 pub use patch::{Patch, PatchOps, Patchable};
+pub use raw::RawJson;
 
 /// The patch traits and the derive, for `use acp_bindings_runtime::prelude::*`.
 pub mod prelude {

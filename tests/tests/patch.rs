@@ -295,8 +295,8 @@ mod tool_call {
 
     prop_compose! {
         fn state()(title in prop::option::of("[a-c]{0,2}"), kind in kind(), status in status(), content in content(),
-                   raw in prop_oneof![Just(json!(null)), Just(json!({"p": 1})), Just(json!([]))],
-                   out in prop_oneof![Just(json!(null)), Just(json!("done")), Just(json!(0))],
+                   raw in prop_oneof![Just(None), Just(Some(json!({"p": 1}).into())), Just(Some(json!([]).into()))],
+                   out in prop_oneof![Just(None), Just(Some(json!("done").into())), Just(Some(json!(0).into()))],
                    name in prop::option::of("[a-c]{1,2}"), locations in locations(), meta in meta()) -> ToolCall {
             let mut s = ToolCall::from_patch(ToolCallUpdate::new("call_1"));
             s.title = title; s.kind = kind; s.status = status; s.content = content; s.raw_input = raw;

@@ -283,10 +283,10 @@ pub struct ToolCallUpdate {
     pub locations: crate::Patch<Vec<ToolCallLocation>>,
     /// Raw input parameters sent to the tool.
     #[serde(rename = "rawInput", skip_serializing_if = "crate::Patch::is_keep")]
-    pub raw_input: crate::Patch<Box<::serde_json::Value>>,
+    pub raw_input: crate::Patch<crate::RawJson>,
     /// Raw output returned by the tool.
     #[serde(rename = "rawOutput", skip_serializing_if = "crate::Patch::is_keep")]
-    pub raw_output: crate::Patch<Box<::serde_json::Value>>,
+    pub raw_output: crate::Patch<crate::RawJson>,
     /// Client-initiated controls this tool call currently supports, such as cancellation.
     ///
     /// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
@@ -360,15 +360,11 @@ pub struct ToolCall {
     #[serde(rename = "locations")]
     pub locations: Vec<ToolCallLocation>,
     /// Raw input parameters sent to the tool.
-    #[acp(boxed)]
-    #[acp(any_json)]
     #[serde(rename = "rawInput")]
-    pub raw_input: ::serde_json::Value,
+    pub raw_input: Option<crate::RawJson>,
     /// Raw output returned by the tool.
-    #[acp(boxed)]
-    #[acp(any_json)]
     #[serde(rename = "rawOutput")]
-    pub raw_output: ::serde_json::Value,
+    pub raw_output: Option<crate::RawJson>,
     /// Client-initiated controls this tool call currently supports, such as cancellation.
     ///
     /// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces

@@ -55,7 +55,7 @@ pub use super::encode::{
     ViaMembers, ViaSerde, ViaSerdeMembers, ViaToJson, ENCODE,
 };
 use super::handoff::{hand_over, take_back};
-pub use super::handoff::{Bail, Known, Tags, STRUCT};
+pub use super::handoff::{take_raw_text, Bail, Known, Tags, RAW_JSON, STRUCT};
 
 /// The visitor's side (its `visit_borrowed_str`): reads a `T` from `text` at
 /// the handed-over position, or refuses a string where no position was. When

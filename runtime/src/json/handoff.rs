@@ -12,6 +12,30 @@ use std::cell::Cell;
 /// types ask for: [`Reader`](super::de::Reader) hands those to [`visit`](super::fast::visit).
 pub const STRUCT: &str = "$acp_bindings::json::fast";
 
+/// The newtype-struct name `RawJson`'s `Deserialize` asks for: the reader
+/// answers it with the value's compact text ([`take_raw_text`]); any other
+/// deserializer hands over itself, and the value is read as a `Value`.
+pub const RAW_JSON: &str = "$acp_bindings::RawJson";
+
+thread_local! {
+    /// Set by the reader just before it gives `RawJson`'s visitor a value's
+    /// text as a string, so that the visitor tells it from a JSON string.
+    static RAW_TEXT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The reader's side: the string it gives next is a value's JSON text.
+#[inline]
+pub(super) fn lend_raw_text() {
+    RAW_TEXT.with(|r| r.set(true));
+}
+
+/// `RawJson`'s visitor's side: whether the string it was given is a
+/// value's JSON text from the reader (and no longer lent).
+#[inline]
+pub fn take_raw_text() -> bool {
+    RAW_TEXT.with(|r| r.replace(false))
+}
+
 /// A direct decoder cannot go on; the text is decoded again by serde_json.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bail;

@@ -70,7 +70,7 @@ fn tool_call_fields_follow_their_rules() {
     assert_eq!(call.kind, ToolKind::Other, "kind resets to other");
     assert_eq!(call.status, ToolCallStatus::Pending, "status resets to pending");
     assert!(call.locations.is_empty(), "[] clears a list");
-    assert_eq!(call.raw_input, serde_json::Value::Null);
+    assert_eq!(call.raw_input, None, "null unsets any JSON");
     assert_eq!(serde_json::to_value(&call.meta).unwrap(), json!({"b": 2, "c": 3}), "_meta is patched by key");
     let r2 = reduce(&[
         json!({"sessionUpdate": "tool_call_update", "toolCallId": "c", "content": [content("x")], "_meta": {"a": 1}}),

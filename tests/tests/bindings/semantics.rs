@@ -229,3 +229,35 @@ fn an_arm_converts_into_its_union() {
     assert_eq!(v2::RequestId::from(7i64), v2::RequestId::Number(7));
     assert_eq!(v2::RequestId::from("a".to_owned()), v2::RequestId::Str("a".into()));
 }
+
+#[test]
+fn v2_raw_values_are_held_as_their_compact_text_on_every_decode_path() {
+    let text = r#"{"sessionUpdate":"tool_call_update","toolCallId":"c","rawInput": { "cmd" : ["ls", "-l"], "n": 1.50 },"rawOutput":"ok"}"#;
+    let compact = r#"{"cmd":["ls","-l"],"n":1.50}"#;
+    let direct: v2::SessionUpdate = acp_bindings::json::from_str(text).unwrap();
+    let serde: v2::SessionUpdate = serde_json::from_str(text).unwrap();
+    for (path, update) in [("direct", &direct), ("serde", &serde)] {
+        let v2::SessionUpdate::ToolCallUpdate(u) = update else { panic!("{update:?}") };
+        let Patch::Set(raw) = &u.raw_input else { panic!("{path}: {:?}", u.raw_input) };
+        assert_eq!(*raw, json!({"cmd": ["ls", "-l"], "n": 1.5}), "{path}");
+        assert_eq!(u.raw_output, Patch::Set(json!("ok").into()), "{path}");
+    }
+    // The bindings' reader keeps the text as it arrived, less its whitespace.
+    let v2::SessionUpdate::ToolCallUpdate(u) = &direct else { unreachable!() };
+    assert!(matches!(&u.raw_input, Patch::Set(raw) if raw.as_str() == compact));
+    let encoded = acp_bindings::json::to_string(&direct).unwrap();
+    assert!(encoded.contains(&format!(r#""rawInput":{compact}"#)), "{encoded}");
+    // Folded into the state and written back by the compaction, still the text.
+    let mut reducer = v2::SessionReducer::new();
+    reducer.apply(direct);
+    let (_, call) = reducer.tool_calls.iter().next().unwrap();
+    assert_eq!(call.raw_input.as_ref().map(acp_bindings::RawJson::as_str), Some(compact));
+    // A repeated member name inside is refused on both paths, as for any free-form JSON.
+    let twice = r#"{"sessionUpdate":"tool_call_update","toolCallId":"c","rawInput":{"a":1,"b":{"c":1,"c":2}}}"#;
+    for err in [
+        acp_bindings::json::from_str::<v2::SessionUpdate>(twice).unwrap_err().to_string(),
+        serde_json::from_str::<v2::SessionUpdate>(twice).unwrap_err().to_string(),
+    ] {
+        assert!(err.contains("duplicate field `c`"), "{err}");
+    }
+}

@@ -199,8 +199,9 @@ fn the_plan_records_gates_and_representations() {
     assert_eq!(field("rawInput").state, Some(StateRepr::AnyValue));
     assert_eq!(field("kind").state, Some(StateRepr::Reset("other".to_owned())));
     assert_eq!(field("title").repr, Repr::Patch);
-    // Any JSON and optional objects are boxed in the patch; the key is not.
-    assert!(field("rawInput").boxed_in_patch && field("capabilities").boxed_in_patch);
+    // Optional objects are boxed in the patch; any JSON is held as its text
+    // (`RawJson`, one block: no box), and the key is as it is.
+    assert!(field("capabilities").boxed_in_patch && !field("rawInput").boxed_in_patch);
     assert!(!field("toolCallId").boxed_in_patch && !field("title").boxed_in_patch);
     let notification = plan.fields("UpdateSessionNotification", Gate::Always).unwrap();
     assert_eq!(notification.iter().find(|f| f.name == "update").unwrap().repr, Repr::Value);

@@ -284,10 +284,26 @@ impl Gen<'_, '_> {
         let n = quote!(::acp_bindings::runtime::Nullable);
         let p = quote!(::acp_bindings::Patch);
         let none = quote!(::core::option::Option::None);
-        // A patch may hold its value boxed (`#[acp(boxed)]` on the state field).
+        // A patch may hold its value boxed (`#[acp(boxed)]` on the state
+        // field), or, for any JSON, as its text (`RawJson`).
         let boxed = |field: &crate::model::Field, view: &View<'_>| view.fields.get(field).boxed_in_patch;
-        let pset = if boxed(b, self.dst) { quote!(#p::Set(::std::boxed::Box::new(v))) } else { quote!(#p::Set(v)) };
-        let unbox = if boxed(a, self.src) { quote!(let v = *v;) } else { quote!() };
+        let raw = |field: &crate::model::Field, view: &View<'_>| {
+            view.fields.get(field).state == Some(crate::plan::StateRepr::AnyValue)
+        };
+        let pset = if raw(b, self.dst) {
+            quote!(#p::Set(::acp_bindings::RawJson::from(v)))
+        } else if boxed(b, self.dst) {
+            quote!(#p::Set(::std::boxed::Box::new(v)))
+        } else {
+            quote!(#p::Set(v))
+        };
+        let unbox = if raw(a, self.src) {
+            quote!(let v = ::serde_json::Value::from(v);)
+        } else if boxed(a, self.src) {
+            quote!(let v = *v;)
+        } else {
+            quote!()
+        };
         let body = match (&fa, &fb) {
             (Form::Value, Form::Value) => req(x.clone()),
             (Form::Value, Form::Opt) => some(x.clone()),

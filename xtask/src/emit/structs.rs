@@ -166,7 +166,12 @@ impl Emitter {
                         });
                     (read, t)
                 }
-                StateRepr::AnyValue => (quote!(#boxed #[acp(any_json)]), t),
+                // Held as its text (`RawJson`, one block), in the state as
+                // in the patch: see `StateRepr::AnyValue`.
+                StateRepr::AnyValue => {
+                    let krate = &self.paths.root;
+                    (quote!(), quote!(::core::option::Option<#krate::RawJson>))
+                }
                 StateRepr::Optional => (quote!(#sii #boxed #read), quote!(::core::option::Option<#t>)),
             };
             fields.push(quote! { #fd #attr #[serde(rename = #wire_name)] pub #fname: #ty, });
@@ -251,7 +256,11 @@ impl Emitter {
         let (fname, wire) = (ident(&f.rust_name), str_lit(&f.name));
         let planned = self.decisions.fields.get(f);
         let t = self.ty(&f.ty);
-        let t = if planned.boxed_in_patch { quote!(::std::boxed::Box<#t>) } else { t };
+        let t = match planned.state_repr() {
+            StateRepr::AnyValue => quote!(#krate::RawJson),
+            _ if planned.boxed_in_patch => quote!(::std::boxed::Box<#t>),
+            _ => t,
+        };
         let rename = if f.name == f.rust_name { quote!() } else { quote!(rename = #wire,) };
         let ty = match planned.state_repr() {
             StateRepr::Key | StateRepr::Required => {

@@ -200,8 +200,13 @@ pub enum StateRepr {
     Reset(String),
     /// `Option<T>`: a value replaces, `null` unsets.
     Optional,
-    /// Any JSON: a plain `Value` in which `Null` means unset (on the wire a
-    /// `null` value and a clear are the same `null`).
+    /// Any JSON (a tool call's `rawInput`, `rawOutput`): unset or a value,
+    /// on the wire a `null` value and a clear being the same `null`. The
+    /// Rust bindings hold it as its JSON text (`Option<RawJson>`, and
+    /// `Patch<RawJson>` in the patch): the protocol gives it no shape, so
+    /// its readers display or forward it, and as text it is one block to
+    /// copy, move and free, where a `serde_json::Value` is one per member
+    /// and item.
     AnyValue,
 }
 
@@ -227,14 +232,12 @@ impl StateRepr {
 
 impl StateRepr {
     /// Whether the wire patch holds the field's value boxed (`#[acp(boxed)]`
-    /// on the state field): any JSON (`serde_json::Value`, 72 bytes with
-    /// `preserve_order`) and an optional object, a struct or a union
+    /// on the state field): an optional object, a struct or a union
     /// (capabilities, an exit status, a subagent's state: set rarely). Keeps
     /// the patches, and the updates that hold them, small; the state struct
     /// holds the value inline.
     fn boxed_in_patch(&self, ty: &Type, is_object: impl Fn(&str) -> bool) -> bool {
         match self {
-            StateRepr::AnyValue => true,
             StateRepr::Optional => matches!(ty, Type::Ref(r) if is_object(r)),
             _ => false,
         }

@@ -474,12 +474,8 @@ pub(super) fn tool_call_from_state(t: v2::ToolCall, head: ToolCallHead, cx: &mut
     if !t.locations.is_empty() {
         out.locations = Some(cx.at("locations", |cx| t.locations.to_v1(cx))?);
     }
-    if !t.raw_input.is_null() {
-        out.raw_input = Some(t.raw_input);
-    }
-    if !t.raw_output.is_null() {
-        out.raw_output = Some(t.raw_output);
-    }
+    out.raw_input = t.raw_input.map(Into::into);
+    out.raw_output = t.raw_output.map(Into::into);
     if t.capabilities.is_some() {
         cx.loss_at("capabilities", LossKind::Dropped, "v1 tool calls have no capabilities")?;
     }
