@@ -588,7 +588,8 @@ impl<'de> Reader<'de> {
     /// and under the rule for repeated member names that free-form JSON is
     /// read under (`runtime::de::json`). It bails (the serde path reads the
     /// value) on a member name with an escape, an object of more than
-    /// [`RAW_NAMES`] members, and a repeated name, which that path refuses.
+    /// [`RAW_NAMES`] members, a repeated name and a number out of `f64`'s
+    /// range: that path refuses the last two, as `serde_json::Value` does.
     /// The value is walked once; text without whitespace inside (what peers
     /// write) is then copied whole, and only other text is walked again to
     /// copy it token by token.
