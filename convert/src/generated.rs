@@ -8350,7 +8350,11 @@ impl crate::ToV2 for ::acp_bindings::v1::ToolCallUpdate {
                 Some(v) => {
                     match Some(v) {
                         Some(v) => {
-                            ::acp_bindings::Patch::Set(::acp_bindings::RawJson::from(v))
+                            if v.is_null() {
+                                ::acp_bindings::Patch::Clear
+                            } else {
+                                ::acp_bindings::Patch::Set(::acp_bindings::RawJson::from(v))
+                            }
                         }
                         None => ::acp_bindings::Patch::Keep,
                     }
@@ -8366,7 +8370,11 @@ impl crate::ToV2 for ::acp_bindings::v1::ToolCallUpdate {
                 Some(v) => {
                     match Some(v) {
                         Some(v) => {
-                            ::acp_bindings::Patch::Set(::acp_bindings::RawJson::from(v))
+                            if v.is_null() {
+                                ::acp_bindings::Patch::Clear
+                            } else {
+                                ::acp_bindings::Patch::Set(::acp_bindings::RawJson::from(v))
+                            }
                         }
                         None => ::acp_bindings::Patch::Keep,
                     }

@@ -54,12 +54,28 @@ impl RawJson {
         &self.0
     }
 
+    /// Whether the value is `null`.
+    ///
+    /// In a v2 patch, `null` on the wire means "clear", so
+    /// `Patch::Set(null)` is written as a clear; set `Patch::Clear` instead.
+    pub fn is_null(&self) -> bool {
+        &*self.0 == "null"
+    }
+
     /// The value as a `serde_json::Value`.
     pub fn to_value(&self) -> Value {
         // The text names no member twice (it was read under that rule, or
         // written from a `Value`): `Value`'s own `Deserialize` reads it, on
         // the bindings' reader.
-        crate::json::from_str(&self.0).expect("a RawJson holds valid JSON")
+        if let Ok(value) = crate::json::from_str(&self.0) {
+            return value;
+        }
+        // The reader refuses nesting deeper than a message may have; a value
+        // made from a `serde_json::Value` (or read by serde_json, which
+        // allows deeper) can have more, so it is read without that limit.
+        let mut de = serde_json::Deserializer::from_str(&self.0);
+        de.disable_recursion_limit();
+        Value::deserialize(&mut de).expect("a RawJson holds valid JSON")
     }
 
     /// The value decoded as `T`.
@@ -84,9 +100,34 @@ impl FromStr for RawJson {
                 return Ok(RawJson(raw.into_boxed_str()));
             }
         }
-        // What the reader declined, read again for the value or the error.
-        crate::runtime::de::json_from_str(text).map(|v| RawJson::from_value(&v))
+        // What the reader declined (an escaped name, a wide object), checked
+        // by the serde path; the text is kept.
+        crate::runtime::de::json_from_str(text).map(|_| RawJson(compact(text).into_boxed_str()))
     }
+}
+
+/// `text`, valid JSON, without the whitespace between its tokens.
+pub(crate) fn compact(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let (mut run, mut in_string, mut escaped) = (0, false, false);
+    for (i, b) in text.bytes().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else if b == b'"' {
+            in_string = true;
+        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            // Whitespace is ASCII, so `i` is a character boundary.
+            out.push_str(&text[run..i]);
+            run = i + 1;
+        }
+    }
+    out.push_str(&text[run..]);
+    out
 }
 
 impl From<Value> for RawJson {
@@ -154,10 +195,10 @@ impl Serialize for RawJson {
 }
 
 impl<'de> Deserialize<'de> for RawJson {
-    /// The bindings' reader gives the value's text as it reads it for the
-    /// direct decoders; any other deserializer (and the reader, for what it
-    /// declines) gives the value, read as a `serde_json::Value` under the
-    /// rule for repeated names and written as compact text.
+    /// The bindings' reader gives the value's text (what its direct
+    /// decoders decline, it checks as a value and still gives the text); any
+    /// other deserializer gives the value, read as a `serde_json::Value`
+    /// under the rule for repeated names and written as compact text.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawJson, D::Error> {
         deserializer.deserialize_newtype_struct(fast::RAW_JSON, RawVisitor)
     }
@@ -296,7 +337,12 @@ mod tests {
             let raw: RawJson = text.parse().unwrap();
             assert_eq!(raw.to_value(), serde_json::from_str::<serde_json::Value>(text).unwrap());
         }
-        assert_eq!(r#"{"\u0061":1}"#.parse::<RawJson>().unwrap().as_str(), r#"{"a":1}"#);
+        // Their text is kept, compact, on the reader and `FromStr` alike.
+        let spaced = format!("{{ \"\\u0061\" : [ 1.50 , \" a b \" ],\n{} }}", &wide[1..wide.len() - 1]);
+        let kept = format!("{{\"\\u0061\":[1.50,\" a b \"],{}}}", &wide[1..wide.len() - 1]);
+        assert_eq!(spaced.parse::<RawJson>().unwrap().as_str(), kept);
+        assert_eq!(crate::json::from_str::<RawJson>(&spaced).unwrap().as_str(), kept);
+        assert!(!crate::json::fast::take_raw_text(), "nothing is left lent");
         // What `serde_json::Value` refuses too: a number out of range, a lone surrogate.
         for bad in ["", "{", "[1,]", "{\"a\" 1}", "nul", "1 2", "\"\\x\"", "1e400", "[-1e400]", r#"{"k":"\ud800"}"#] {
             assert!(bad.parse::<RawJson>().is_err(), "{bad:?}");
@@ -348,5 +394,26 @@ mod tests {
         assert_eq!(serde_json::from_str::<RawJson>("1.50").unwrap().as_str(), "1.5");
         let err = crate::json::from_str::<RawJson>(r#"{"a":1,"a":2}"#).unwrap_err().to_string();
         assert!(err.contains("duplicate field `a`"), "{err}");
+    }
+
+    #[test]
+    fn a_value_deeper_than_the_reader_allows_still_reads_back() {
+        // The reader stops at 100 levels, serde_json at 128; a `Value` has no limit.
+        for depth in [110, 300] {
+            let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            let mut de = serde_json::Deserializer::from_str(&text);
+            de.disable_recursion_limit();
+            let value = <serde_json::Value as serde::Deserialize>::deserialize(&mut de).unwrap();
+            let raw = RawJson::from(&value);
+            assert_eq!(raw.as_str(), text);
+            assert_eq!(raw.to_value(), value, "{depth} levels");
+            assert_eq!(raw, raw.clone());
+            assert_eq!(serde_json::to_value(&raw).unwrap(), value);
+            if depth < 128 {
+                assert_eq!(serde_json::from_str::<RawJson>(&text).unwrap().to_value(), value);
+            }
+        }
+        assert!(RawJson::from(serde_json::Value::Null).is_null());
+        assert!(!RawJson::from(json!("null")).is_null());
     }
 }

@@ -906,13 +906,22 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
             // read it; what that declines goes to its visitor's serde path.
             self.peek()?;
             let mark = self.mark();
-            match self.raw_text() {
-                Ok(text) => {
-                    super::handoff::lend_raw_text();
-                    return visitor.visit_string(text);
+            let text = match self.raw_text() {
+                Ok(text) => text,
+                Err(_) => {
+                    // What it declines (an escaped name, a wide object) is
+                    // read as a value, under the rule for repeated names, and
+                    // its text kept.
+                    self.reset(mark);
+                    crate::runtime::de::json(&mut *self)?;
+                    crate::raw::compact(&self.text[mark.at..self.at])
                 }
-                Err(_) => self.reset(mark),
-            }
+            };
+            super::handoff::lend_raw_text();
+            let value = visitor.visit_string(text);
+            // Not left lent, whatever the visitor did.
+            super::handoff::take_raw_text();
+            return value;
         }
         if name == RAW_VALUE {
             // serde_json's raw-value protocol: one entry, its token, then the

@@ -192,3 +192,40 @@ fn a_content_chunk_refused_in_strict_mode_does_not_join_the_content() {
         assert_eq!(v["params"]["update"]["content"], json!([text("a"), text("c")]), "after {refusing}");
     }
 }
+
+#[test]
+fn a_v1_raw_value_of_null_is_a_clear_in_v2() {
+    // v2's wire says "clear" with `null`, so setting the value `null` would
+    // be written as a clear and fold differently from what was converted.
+    use acp_bindings::runtime::rpc::Message;
+    use acp_bindings::v2::{self, rpc::Notification, rpc::NotificationToClient, SessionUpdate};
+    use acp_bindings::Patch;
+    let mut up = acp_bindings_convert::V1ToV2::new();
+    for msg in v1_session() {
+        up.convert(&msg.to_string()).unwrap_or_else(|e| panic!("{msg}: {e}"));
+    }
+    let mut reducer = v2::SessionReducer::new();
+    let mut fold = |update: Value| -> v2::ToolCallUpdate {
+        let out = up.convert(&upd(update).to_string()).expect("converts");
+        let [Message::Notification {
+            notification: Notification::Client(NotificationToClient::SessionUpdate(n)), ..
+        }] = out.messages.as_slice()
+        else {
+            panic!("one session/update: {:?}", out.messages)
+        };
+        let SessionUpdate::ToolCallUpdate(u) = &n.update else { panic!("a tool call update: {n:?}") };
+        reducer.apply(n.update.clone());
+        u.clone()
+    };
+    let first = fold(json!({"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "Read",
+        "rawInput": {"path": "a", "n": 1.50}, "rawOutput": null}));
+    // v1's bindings hold any JSON as a `serde_json::Value`, so the number is its value's.
+    assert_eq!(first.raw_input.set_value().map(|r| r.as_str()), Some(r#"{"path":"a","n":1.5}"#));
+    assert_eq!(first.raw_output, Patch::Clear);
+    let second =
+        fold(json!({"sessionUpdate": "tool_call_update", "toolCallId": "c1", "rawInput": null, "rawOutput": [1]}));
+    assert_eq!(second.raw_input, Patch::Clear);
+    assert_eq!(second.raw_output.set_value().map(|r| r.as_str()), Some("[1]"));
+    let (_, call) = reducer.tool_calls.iter().next().expect("the tool call is folded");
+    assert_eq!((call.raw_input.as_ref(), call.raw_output.as_ref().map(|r| r.as_str())), (None, Some("[1]")));
+}

@@ -290,8 +290,10 @@ impl Gen<'_, '_> {
         let raw = |field: &crate::model::Field, view: &View<'_>| {
             view.fields.get(field).state == Some(crate::plan::StateRepr::AnyValue)
         };
+        // Any JSON's `null` is v2's clear on the wire, so a present `null`
+        // becomes `Clear`, not a set that would not survive a round trip.
         let pset = if raw(b, self.dst) {
-            quote!(#p::Set(::acp_bindings::RawJson::from(v)))
+            quote!(if v.is_null() { #p::Clear } else { #p::Set(::acp_bindings::RawJson::from(v)) })
         } else if boxed(b, self.dst) {
             quote!(#p::Set(::std::boxed::Box::new(v)))
         } else {
