@@ -102,32 +102,8 @@ impl FromStr for RawJson {
         }
         // What the reader declined (an escaped name, a wide object), checked
         // by the serde path; the text is kept.
-        crate::runtime::de::json_from_str(text).map(|_| RawJson(compact(text).into_boxed_str()))
+        crate::runtime::de::json_from_str(text).map(|_| RawJson(fast::compact(text).into_boxed_str()))
     }
-}
-
-/// `text`, valid JSON, without the whitespace between its tokens.
-pub(crate) fn compact(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let (mut run, mut in_string, mut escaped) = (0, false, false);
-    for (i, b) in text.bytes().enumerate() {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-        } else if b == b'"' {
-            in_string = true;
-        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-            // Whitespace is ASCII, so `i` is a character boundary.
-            out.push_str(&text[run..i]);
-            run = i + 1;
-        }
-    }
-    out.push_str(&text[run..]);
-    out
 }
 
 impl From<Value> for RawJson {

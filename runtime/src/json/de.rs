@@ -914,7 +914,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
                     // its text kept.
                     self.reset(mark);
                     crate::runtime::de::json(&mut *self)?;
-                    crate::raw::compact(&self.text[mark.at..self.at])
+                    compact(&self.text[mark.at..self.at])
                 }
             };
             super::handoff::lend_raw_text();
@@ -963,6 +963,30 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
 
     // 128-bit integers and bytes: declined (serde_json reads them).
     declined! { deserialize_i128 deserialize_u128 deserialize_bytes deserialize_byte_buf }
+}
+
+/// `text`, valid JSON, without the whitespace between its tokens.
+pub(crate) fn compact(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let (mut run, mut in_string, mut escaped) = (0, false, false);
+    for (i, b) in text.bytes().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else if b == b'"' {
+            in_string = true;
+        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            // Whitespace is ASCII, so `i` is a character boundary.
+            out.push_str(&text[run..i]);
+            run = i + 1;
+        }
+    }
+    out.push_str(&text[run..]);
+    out
 }
 
 #[cfg(test)]

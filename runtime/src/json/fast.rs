@@ -49,6 +49,7 @@ use serde_json::Value;
 
 use crate::runtime::de::{Object, Scalar, Shape};
 
+pub(crate) use super::de::compact;
 pub use super::de::Reader;
 pub use super::encode::{
     close_object, extra, key, members_via_serde, raw, serialize, string, Error, SerdeSide, ToJson, ToJsonMembers,
