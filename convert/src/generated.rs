@@ -8349,13 +8349,7 @@ impl crate::ToV2 for ::acp_bindings::v1::ToolCallUpdate {
             let v = match self.raw_input {
                 Some(v) => {
                     match Some(v) {
-                        Some(v) => {
-                            if v.is_null() {
-                                ::acp_bindings::Patch::Clear
-                            } else {
-                                ::acp_bindings::Patch::Set(::acp_bindings::RawJson::from(v))
-                            }
-                        }
+                        Some(v) => crate::session::raw_set(v),
                         None => ::acp_bindings::Patch::Keep,
                     }
                 }
@@ -8369,13 +8363,7 @@ impl crate::ToV2 for ::acp_bindings::v1::ToolCallUpdate {
             let v = match self.raw_output {
                 Some(v) => {
                     match Some(v) {
-                        Some(v) => {
-                            if v.is_null() {
-                                ::acp_bindings::Patch::Clear
-                            } else {
-                                ::acp_bindings::Patch::Set(::acp_bindings::RawJson::from(v))
-                            }
-                        }
+                        Some(v) => crate::session::raw_set(v),
                         None => ::acp_bindings::Patch::Keep,
                     }
                 }

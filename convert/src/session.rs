@@ -40,8 +40,8 @@ pub(crate) fn tool_call_to_v2(t: v1::ToolCall, cx: &mut Cx) -> R<v2::ToolCallUpd
     if let Some(l) = t.locations {
         u.locations = Patch::Set(cx.at("locations", |cx| l.to_v2(cx))?);
     }
-    u.raw_input = raw_to_v2(t.raw_input);
-    u.raw_output = raw_to_v2(t.raw_output);
+    u.raw_input = t.raw_input.map_or(Patch::Keep, raw_set);
+    u.raw_output = t.raw_output.map_or(Patch::Keep, raw_set);
     u.meta = match t.meta {
         Nullable::Value(m) => Patch::Set(m),
         _ => Patch::Keep,
@@ -50,14 +50,14 @@ pub(crate) fn tool_call_to_v2(t: v1::ToolCall, cx: &mut Cx) -> R<v2::ToolCallUpd
     Ok(u)
 }
 
-/// A v1 tool call's any-JSON field as a v2 patch: absent keeps, a value sets,
-/// and a present `null` clears (it is what v2's wire says for `null`, so
-/// setting the value `null` would not survive an encode and decode).
-pub(crate) fn raw_to_v2(v: Option<serde_json::Value>) -> Patch<acp_bindings::RawJson> {
-    match v {
-        None => Patch::Keep,
-        Some(serde_json::Value::Null) => Patch::Clear,
-        Some(v) => Patch::Set(v.into()),
+/// A v1 tool call's any-JSON value as a v2 patch (here and in the generated
+/// rules): a value sets, and `null` clears (it is what v2's wire says for
+/// `null`, so setting the value `null` would not survive an encode and decode).
+pub(crate) fn raw_set(v: serde_json::Value) -> Patch<acp_bindings::RawJson> {
+    if v.is_null() {
+        Patch::Clear
+    } else {
+        Patch::Set(v.into())
     }
 }
 

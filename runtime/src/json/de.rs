@@ -15,7 +15,9 @@ use super::handoff::Bail;
 use super::text::{copy_run, next_escape, RAW_VALUE};
 
 mod access;
+mod raw;
 use self::access::{Items, Members, Raw};
+pub(crate) use self::raw::compact;
 
 /// Decodes `text` as a `T`: the value or error `serde_json::from_str` gives,
 /// usually faster (see the [module docs](crate::json)).
@@ -45,10 +47,6 @@ pub(super) struct Mark {
     depth: u32,
     tags: super::handoff::Tags,
 }
-
-/// The most members an object of a [`Reader::raw_json`] value may have for
-/// the reader to check its names itself (a larger one goes to the serde path).
-const RAW_NAMES: usize = 16;
 
 /// How deep objects and arrays may nest before the reader declines (and
 /// `serde_json`, whose limit is higher, decides).
@@ -583,161 +581,6 @@ impl<'de> Reader<'de> {
         self.skip().map_err(bail)
     }
 
-    /// One value's JSON text without the whitespace between its tokens, for
-    /// [`crate::RawJson`]: read as strictly as [`Self::skip_value`] reads it,
-    /// and under the rule for repeated member names that free-form JSON is
-    /// read under (`runtime::de::json`). It bails (the serde path reads the
-    /// value) on a member name with an escape, an object of more than
-    /// [`RAW_NAMES`] members, a repeated name and a number out of `f64`'s
-    /// range: that path refuses the last two, as `serde_json::Value` does.
-    /// The value is walked once; text without whitespace inside (what peers
-    /// write) is then copied whole, and only other text is walked again to
-    /// copy it token by token.
-    pub fn raw_json(&mut self) -> Result<String, Bail> {
-        self.raw_text().map_err(bail)
-    }
-
-    fn raw_text(&mut self) -> Result<String, Error> {
-        self.peek()?;
-        let mark = self.mark();
-        let mut spaced = false;
-        self.raw(&mut Vec::new(), false, &mut spaced)?;
-        let text = &self.text[mark.at..self.at];
-        if !spaced {
-            return Ok(text.to_owned());
-        }
-        let end = self.mark();
-        self.reset(mark);
-        let mut out = Vec::with_capacity(text.len());
-        self.raw(&mut out, true, &mut spaced)?;
-        debug_assert_eq!(self.at, end.at);
-        String::from_utf8(out).map_err(|_| decline())
-    }
-
-    /// The next byte after whitespace, noting in `spaced` whether there was any.
-    #[inline(always)]
-    fn peek_noting(&mut self, spaced: &mut bool) -> Result<u8, Error> {
-        if self.bytes().get(self.at).is_some_and(|&b| b <= b' ') {
-            *spaced = true;
-        }
-        self.peek()
-    }
-
-    /// Reads one value for [`Self::raw_json`], copying its tokens into `out`
-    /// when `copy` is set.
-    fn raw(&mut self, out: &mut Vec<u8>, copy: bool, spaced: &mut bool) -> Result<(), Error> {
-        let first = self.peek_noting(spaced)?;
-        let start = self.at;
-        match first {
-            b'{' => {
-                self.enter()?;
-                self.at += 1;
-                if copy {
-                    out.push(b'{');
-                }
-                if self.peek_noting(spaced)? == b'}' {
-                    self.at += 1;
-                } else {
-                    let mut names: [&str; RAW_NAMES] = [""; RAW_NAMES];
-                    let mut n = 0;
-                    loop {
-                        if self.peek_noting(spaced)? != b'"' {
-                            return Err(decline());
-                        }
-                        let name = match self.string()? {
-                            Text::Borrowed(name) if n < RAW_NAMES && !names[..n].contains(&name) => name,
-                            _ => return Err(decline()),
-                        };
-                        names[n] = name;
-                        n += 1;
-                        if self.peek_noting(spaced)? != b':' {
-                            return Err(decline());
-                        }
-                        self.at += 1;
-                        if copy {
-                            out.push(b'"');
-                            out.extend_from_slice(name.as_bytes());
-                            out.extend_from_slice(b"\":");
-                        }
-                        self.raw(out, copy, spaced)?;
-                        match self.peek_noting(spaced)? {
-                            b',' => {
-                                self.at += 1;
-                                if copy {
-                                    out.push(b',');
-                                }
-                            }
-                            b'}' => {
-                                self.at += 1;
-                                break;
-                            }
-                            _ => return Err(decline()),
-                        }
-                    }
-                }
-                if copy {
-                    out.push(b'}');
-                }
-                self.depth -= 1;
-                Ok(())
-            }
-            b'[' => {
-                self.enter()?;
-                self.at += 1;
-                if copy {
-                    out.push(b'[');
-                }
-                if self.peek_noting(spaced)? == b']' {
-                    self.at += 1;
-                } else {
-                    loop {
-                        self.raw(out, copy, spaced)?;
-                        match self.peek_noting(spaced)? {
-                            b',' => {
-                                self.at += 1;
-                                if copy {
-                                    out.push(b',');
-                                }
-                            }
-                            b']' => {
-                                self.at += 1;
-                                break;
-                            }
-                            _ => return Err(decline()),
-                        }
-                    }
-                }
-                if copy {
-                    out.push(b']');
-                }
-                self.depth -= 1;
-                Ok(())
-            }
-            // A number `serde_json::Value` refuses (out of `f64`'s range,
-            // `1e400`) declines, for the serde path to refuse it too.
-            b'-' | b'0'..=b'9' => {
-                let text = self.number_text()?;
-                let plain = text.len() <= 18 && text.bytes().all(|b| b.is_ascii_digit());
-                if !plain && serde_json::from_str::<serde_json::Value>(text).is_err() {
-                    return Err(decline());
-                }
-                if copy {
-                    out.extend_from_slice(text.as_bytes());
-                }
-                Ok(())
-            }
-            // Any other scalar holds no whitespace: its text as it stands (a
-            // string with a lone surrogate escape is refused, as there).
-            _ => {
-                self.skip()?;
-                if copy {
-                    out.extend_from_slice(&self.bytes()[start..self.at]);
-                }
-                Ok(())
-            }
-        }
-    }
-
     /// One value read by its `Deserialize` impl through this reader.
     #[inline]
     pub fn serde<T: Deserialize<'de>>(&mut self) -> Result<T, Bail> {
@@ -902,26 +745,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, Error> {
         if name == super::handoff::RAW_JSON {
-            // `RawJson`'s `Deserialize`: the text, as the direct decoders
-            // read it; what that declines goes to its visitor's serde path.
-            self.peek()?;
-            let mark = self.mark();
-            let text = match self.raw_text() {
-                Ok(text) => text,
-                Err(_) => {
-                    // What it declines (an escaped name, a wide object) is
-                    // read as a value, under the rule for repeated names, and
-                    // its text kept.
-                    self.reset(mark);
-                    crate::runtime::de::json(&mut *self)?;
-                    compact(&self.text[mark.at..self.at])
-                }
-            };
-            super::handoff::lend_raw_text();
-            let value = visitor.visit_string(text);
-            // Not left lent, whatever the visitor did.
-            super::handoff::take_raw_text();
-            return value;
+            return self.raw_json_visit(visitor);
         }
         if name == RAW_VALUE {
             // serde_json's raw-value protocol: one entry, its token, then the
@@ -963,30 +787,6 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
 
     // 128-bit integers and bytes: declined (serde_json reads them).
     declined! { deserialize_i128 deserialize_u128 deserialize_bytes deserialize_byte_buf }
-}
-
-/// `text`, valid JSON, without the whitespace between its tokens.
-pub(crate) fn compact(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let (mut run, mut in_string, mut escaped) = (0, false, false);
-    for (i, b) in text.bytes().enumerate() {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-        } else if b == b'"' {
-            in_string = true;
-        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-            // Whitespace is ASCII, so `i` is a character boundary.
-            out.push_str(&text[run..i]);
-            run = i + 1;
-        }
-    }
-    out.push_str(&text[run..]);
-    out
 }
 
 #[cfg(test)]

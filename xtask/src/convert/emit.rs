@@ -290,10 +290,10 @@ impl Gen<'_, '_> {
         let raw = |field: &crate::model::Field, view: &View<'_>| {
             view.fields.get(field).state == Some(crate::plan::StateRepr::AnyValue)
         };
-        // Any JSON's `null` is v2's clear on the wire, so a present `null`
-        // becomes `Clear`, not a set that would not survive a round trip.
+        // Any JSON's `null` is v2's clear on the wire: `raw_set` makes a
+        // present `null` a `Clear`, as the hand-written rules do.
         let pset = if raw(b, self.dst) {
-            quote!(if v.is_null() { #p::Clear } else { #p::Set(::acp_bindings::RawJson::from(v)) })
+            quote!(crate::session::raw_set(v))
         } else if boxed(b, self.dst) {
             quote!(#p::Set(::std::boxed::Box::new(v)))
         } else {
