@@ -107,6 +107,11 @@ fn registry_fast_and_slow(arms2: &[TokenStream]) -> TokenStream {
         /// differently, or decode `json` differently.
         ///
         /// Returns `None` when this build has no definition of that name.
+        ///
+        /// Built with the feature `compare-decoders` only: its decoders and
+        /// encoders for every type are most of the tools' build, and only the
+        /// tests and the fuzz targets call it.
+        #[cfg(feature = "compare-decoders")]
         pub fn decode_fast_and_slow(
             type_name: &str,
             json: &str,
