@@ -193,6 +193,8 @@ fn every_vendored_release_compiles_with_runtime_reducer_and_replay() {
                 ("acp-bindings-convert = { path = \"../convert\" }\n", String::new()),
                 ("acp-bindings-runtime = { path = \"../runtime\" }", format!("acp-bindings-runtime = {{ path = {runtime:?} }}")),
                 ("xtask = { path = \"../xtask\" }\n", String::new()),
+                // The bridge's binary, removed above.
+                ("[[bin]]\nname = \"acp-bridge\"\npath = \"src/bin/acp-bridge.rs\"\ntest = false\n", String::new()),
                 (", \"acp-bindings-convert/unstable\"", String::new()),
             ],
         );

@@ -487,7 +487,8 @@ pub struct Stats {
     pub corpus: u64,
 }
 
-fn parse_stats(log: &str) -> Stats {
+/// The figures of one run, read from libFuzzer's output (its status lines and `-print_final_stats`).
+pub fn parse_stats(log: &str) -> Stats {
     let mut s = Stats::default();
     let field = |line: &str, key: &str| -> Option<u64> {
         let rest = line.split(key).nth(1)?;
@@ -590,73 +591,4 @@ pub fn miri(root: &Path, filter: &str) -> Result<()> {
         "--",
         filter,
     ]))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stats_come_from_libfuzzer_output() {
-        let log = "#1024\tpulse  cov: 812 ft: 2301 corp: 97/12Kb exec/s: 512 rss: 80Mb\n\
-                   #2048\tNEW    cov: 830 ft: 2400 corp: 101/13Kb lim: 100 exec/s: 600 rss: 81Mb\n\
-                   stat::number_of_executed_units: 123456\n";
-        let s = parse_stats(log);
-        assert_eq!((s.execs, s.cov, s.features, s.corpus), (123_456, 830, 2400, 101));
-    }
-
-    #[test]
-    fn every_target_has_seeds_and_the_dictionary_parses() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        for t in TARGETS {
-            let seeds = seeds(&root, t.name).unwrap();
-            assert!(seeds.len() >= 5, "{}: {} seeds", t.name, seeds.len());
-            assert!(seeds.iter().all(|s| s.len() <= t.max_len), "{}: a seed over -max_len", t.name);
-        }
-        let dict = dictionary(&root).unwrap();
-        for line in dict.lines().filter(|l| !l.starts_with('#')) {
-            assert!(line.starts_with('"') && line.ends_with('"') && line.len() >= 3, "{line}");
-        }
-        assert!(target("nope").unwrap_err().to_string().contains("json_decode"));
-    }
-
-    /// Every `(name, version)` a workspace's lock file resolves, as `cargo metadata --locked`
-    /// reads it (which fails when the lock would need a change).
-    fn locked_packages(manifest: &Path) -> BTreeSet<(String, String)> {
-        let out = Command::new(env!("CARGO"))
-            .args(["metadata", "--locked", "--format-version", "1", "--manifest-path"])
-            .arg(manifest)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            out.status.success(),
-            "the lock file of {} needs updating (`cargo update --manifest-path {0} --workspace`):\n{stderr}",
-            manifest.display()
-        );
-        let metadata: Value = serde_json::from_slice(&out.stdout).unwrap();
-        let packages = metadata["packages"].as_array().expect("`cargo metadata` lists packages");
-        packages
-            .iter()
-            .map(|p| (p["name"].as_str().unwrap().to_owned(), p["version"].as_str().unwrap().to_owned()))
-            .collect()
-    }
-
-    /// The fuzz workspace is built only where nightly is, which CI is not, so its lock file
-    /// would go stale unseen when a crate of the main workspace gains a dependency. Checked on
-    /// stable: cargo resolves it with `--locked` (refused when the lock needs a change), and
-    /// every crate both locks hold is at a version the main lock has, so the fuzz targets build
-    /// what the tests build.
-    #[test]
-    fn the_fuzz_lock_is_current_and_agrees_with_the_workspace_lock() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let main = locked_packages(&root.join("Cargo.toml"));
-        let fuzz = locked_packages(&root.join("fuzz/Cargo.toml"));
-        let names: BTreeSet<&String> = main.iter().map(|(n, _)| n).collect();
-        let differ: Vec<_> = fuzz.iter().filter(|p| names.contains(&p.0) && !main.contains(p)).collect();
-        assert!(differ.is_empty(), "fuzz/Cargo.lock has versions the workspace's Cargo.lock does not: {differ:?}");
-        assert!(fuzz.iter().any(|(n, _)| n == "libfuzzer-sys"), "no libfuzzer-sys in {fuzz:?}");
-        assert!(fuzz.iter().any(|(n, _)| n == "genco"), "no genco (xtask's) in {fuzz:?}");
-        assert!(fuzz.len() > 50, "cargo metadata listed {} packages", fuzz.len());
-    }
 }

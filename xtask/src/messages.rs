@@ -52,7 +52,7 @@ fn is_word(s: &str) -> bool {
 }
 
 /// The `{placeholders}` of a template, each once, in order.
-fn placeholders(template: &str) -> std::result::Result<Vec<String>, String> {
+pub fn placeholders(template: &str) -> std::result::Result<Vec<String>, String> {
     let mut out: Vec<String> = Vec::new();
     let mut rest = template;
     while let Some(open) = rest.find(['{', '}']) {
@@ -164,60 +164,4 @@ pub fn python(messages: &[Message], source: &str) -> String {
         ));
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn placeholders_are_read_once_each_in_order() {
-        assert_eq!(placeholders("`{key}` in {union}, {key} again").unwrap(), ["key", "union"]);
-        assert!(placeholders("no values").unwrap().is_empty());
-    }
-
-    #[test]
-    fn a_broken_template_is_refused_with_what_is_wrong() {
-        assert!(placeholders("a lone } here").unwrap_err().contains("a lone `}`"));
-        assert!(placeholders("open {key").unwrap_err().contains("an unclosed `{`"));
-        assert!(placeholders("{Key}").unwrap_err().contains("no snake-case placeholder"));
-        let dir = std::env::temp_dir().join(format!("acp-messages-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("messages.json");
-        std::fs::write(&path, r#"{"fine": "ok {a}", "broken": "x {"}"#).unwrap();
-        let e = read(&path, Path::new("messages.json")).unwrap_err().to_string();
-        assert!(e.contains("messages.json") && e.contains("/broken") && e.contains("unclosed"), "{e}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn both_targets_write_every_placeholder() {
-        let m = Message {
-            name: "unknown_tag".into(),
-            template: "`{key}` is `{tag}`".into(),
-            params: vec!["key".into(), "tag".into()],
-        };
-        let items = rust(std::slice::from_ref(&m));
-        let rust = quote::quote!(#(#items)*).to_string();
-        assert!(rust.contains("fn unknown_tag") && rust.contains("key : & 'a dyn fmt :: Display"), "{rust}");
-        let ts = typescript(std::slice::from_ref(&m), "messages.json");
-        assert!(
-            ts.contains(
-                "export const unknownTag = (key: Shown, tag: Shown): string => `\\`${key}\\` is \\`${tag}\\``;"
-            ),
-            "{ts}"
-        );
-        let py = python(&[m], "messages.json");
-        assert!(py.contains("def unknown_tag(key: Shown, tag: Shown) -> str:"), "{py}");
-        assert!(py.contains("    return f\"`{key!s}` is `{tag!s}`\"\n"), "{py}");
-    }
-
-    #[test]
-    fn python_strings_escape_quotes_backslashes_and_braces() {
-        let quoted = Message { name: "q".into(), template: r#"say "{a}" \ done"#.into(), params: vec!["a".into()] };
-        let plain = Message { name: "p".into(), template: r#"a "quote""#.into(), params: vec![] };
-        let py = python(&[quoted, plain], "messages.json");
-        assert!(py.contains(r#"    return f"say \"{a!s}\" \\ done""#), "{py}");
-        assert!(py.contains(r#"    return "a \"quote\"""#), "{py}");
-    }
 }

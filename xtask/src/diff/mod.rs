@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 mod differ;
 mod families;
 mod judge;
-mod obligation;
+pub mod obligation;
 mod options;
 mod report;
 mod sides;

@@ -687,23 +687,3 @@ fn strip_docs(d: &mut Def) {
         strip_docs(i);
     }
 }
-
-#[cfg(test)]
-mod alias_tests {
-    use super::follow_aliases;
-    use std::collections::BTreeMap;
-
-    #[test]
-    fn an_alias_chain_ends_at_the_first_definition_that_is_not_an_alias() {
-        let aliases: BTreeMap<&str, &str> = [("A", "B"), ("B", "C")].into_iter().collect();
-        assert_eq!(follow_aliases("A", |n| aliases.get(n).copied()), "C");
-        assert_eq!(follow_aliases("C", |n| aliases.get(n).copied()), "C");
-    }
-
-    #[test]
-    #[should_panic(expected = "alias cycle A -> B -> A")]
-    fn an_alias_cycle_is_named() {
-        let aliases: BTreeMap<&str, &str> = [("A", "B"), ("B", "A")].into_iter().collect();
-        follow_aliases("A", |n| aliases.get(n).copied());
-    }
-}

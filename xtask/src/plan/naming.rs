@@ -38,23 +38,3 @@ fn naming_by<'a>(
     let renamed = pairs.iter().filter(|(r, w)| apply(case, r) != *w).map(|(r, _)| *r).collect();
     ((case != own).then_some(case), renamed)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::{field_naming, naming};
-    use acp_bindings_codegen::case::Case;
-
-    #[test]
-    fn the_convention_most_names_follow_and_a_rename_for_the_rest() {
-        let pairs = [("AgentMessage", "agent_message"), ("UserMessage", "user_message"), ("Plan", "plan_v2")];
-        assert_eq!(naming(&pairs), (Some(Case::Snake), vec!["Plan"]));
-        // One name alone does not make a convention.
-        assert_eq!(naming(&[("Boolean", "boolean"), ("ValueId", "x")]), (None, vec!["Boolean", "ValueId"]));
-        // Names that are the wire names need nothing.
-        assert_eq!(naming(&[("Number", "Number"), ("Str", "Str")]), (None, vec![]));
-        let fields =
-            [("session_id", "sessionId"), ("tool_call_id", "toolCallId"), ("meta", "_meta"), ("r#type", "type")];
-        assert_eq!(field_naming(&fields), (Some(Case::Camel), vec!["meta"]));
-        assert_eq!(field_naming(&[("title", "title"), ("meta", "_meta")]), (None, vec!["meta"]));
-    }
-}
