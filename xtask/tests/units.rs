@@ -8,9 +8,9 @@ mod fuzz {
     use std::collections::BTreeSet;
     use std::path::Path;
     use std::process::Command;
-    use xtask::fuzz::*;
 
     use serde_json::Value;
+    use xtask::fuzz::*;
 
     #[test]
     fn stats_come_from_libfuzzer_output() {
