@@ -19,8 +19,7 @@ impl<'de> Reader<'de> {
     /// [`RAW_NAMES`] members, a repeated name and a number out of `f64`'s
     /// range: that path refuses the last two, as `serde_json::Value` does.
     /// The value is walked once; text without whitespace inside (what peers
-    /// write) is then copied whole, and only other text is walked again to
-    /// copy it token by token.
+    /// write) is then copied whole, and other text is compacted ([`compact`]).
     pub fn raw_json(&mut self) -> Result<String, Bail> {
         self.raw_text().map_err(bail)
     }
@@ -29,17 +28,9 @@ impl<'de> Reader<'de> {
         self.peek()?;
         let mark = self.mark();
         let mut spaced = false;
-        self.raw(&mut Vec::new(), false, &mut spaced)?;
+        self.raw(&mut spaced)?;
         let text = &self.text[mark.at..self.at];
-        if !spaced {
-            return Ok(text.to_owned());
-        }
-        let end = self.mark();
-        self.reset(mark);
-        let mut out = Vec::with_capacity(text.len());
-        self.raw(&mut out, true, &mut spaced)?;
-        debug_assert_eq!(self.at, end.at);
-        String::from_utf8(out).map_err(|_| decline())
+        Ok(if spaced { compact(text) } else { text.to_owned() })
     }
 
     /// The next byte after whitespace, noting in `spaced` whether there was any.
@@ -51,21 +42,15 @@ impl<'de> Reader<'de> {
         self.peek()
     }
 
-    /// Reads one value for [`Self::raw_json`], copying its tokens into `out`
-    /// when `copy` is set.
-    fn raw(&mut self, out: &mut Vec<u8>, copy: bool, spaced: &mut bool) -> Result<(), Error> {
-        let first = self.peek_noting(spaced)?;
-        let start = self.at;
-        match first {
+    /// Reads one value for [`Self::raw_json`], noting in `spaced` whether
+    /// there is whitespace between its tokens.
+    fn raw(&mut self, spaced: &mut bool) -> Result<(), Error> {
+        match self.peek_noting(spaced)? {
             b'{' => {
                 self.enter()?;
                 self.at += 1;
-                if copy {
-                    out.push(b'{');
-                }
-                if self.peek_noting(spaced)? == b'}' {
-                    self.at += 1;
-                } else {
+                self.peek_noting(spaced)?;
+                if self.more(b'}').map_err(|_| decline())? {
                     let mut names: [&str; RAW_NAMES] = [""; RAW_NAMES];
                     let mut n = 0;
                     loop {
@@ -82,63 +67,28 @@ impl<'de> Reader<'de> {
                             return Err(decline());
                         }
                         self.at += 1;
-                        if copy {
-                            out.push(b'"');
-                            out.extend_from_slice(name.as_bytes());
-                            out.extend_from_slice(b"\":");
-                        }
-                        self.raw(out, copy, spaced)?;
-                        match self.peek_noting(spaced)? {
-                            b',' => {
-                                self.at += 1;
-                                if copy {
-                                    out.push(b',');
-                                }
-                            }
-                            b'}' => {
-                                self.at += 1;
-                                break;
-                            }
-                            _ => return Err(decline()),
+                        self.raw(spaced)?;
+                        self.peek_noting(spaced)?;
+                        if !self.separator(b'}').map_err(|_| decline())? {
+                            break;
                         }
                     }
                 }
-                if copy {
-                    out.push(b'}');
-                }
-                self.depth -= 1;
                 Ok(())
             }
             b'[' => {
                 self.enter()?;
                 self.at += 1;
-                if copy {
-                    out.push(b'[');
-                }
-                if self.peek_noting(spaced)? == b']' {
-                    self.at += 1;
-                } else {
+                self.peek_noting(spaced)?;
+                if self.more(b']').map_err(|_| decline())? {
                     loop {
-                        self.raw(out, copy, spaced)?;
-                        match self.peek_noting(spaced)? {
-                            b',' => {
-                                self.at += 1;
-                                if copy {
-                                    out.push(b',');
-                                }
-                            }
-                            b']' => {
-                                self.at += 1;
-                                break;
-                            }
-                            _ => return Err(decline()),
+                        self.raw(spaced)?;
+                        self.peek_noting(spaced)?;
+                        if !self.separator(b']').map_err(|_| decline())? {
+                            break;
                         }
                     }
                 }
-                if copy {
-                    out.push(b']');
-                }
-                self.depth -= 1;
                 Ok(())
             }
             // A number `serde_json::Value` refuses (out of `f64`'s range,
@@ -149,20 +99,11 @@ impl<'de> Reader<'de> {
                 if !plain && serde_json::from_str::<serde_json::Value>(text).is_err() {
                     return Err(decline());
                 }
-                if copy {
-                    out.extend_from_slice(text.as_bytes());
-                }
                 Ok(())
             }
-            // Any other scalar holds no whitespace: its text as it stands (a
-            // string with a lone surrogate escape is refused, as there).
-            _ => {
-                self.skip()?;
-                if copy {
-                    out.extend_from_slice(&self.bytes()[start..self.at]);
-                }
-                Ok(())
-            }
+            // Any other scalar holds no whitespace (a string with a lone
+            // surrogate escape is refused, as there).
+            _ => self.skip(),
         }
     }
 
